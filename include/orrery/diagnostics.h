@@ -1,0 +1,23 @@
+// Diagnostics on host-side state: momentum, energy, centre of mass, error norms.
+#pragma once
+
+#include <vector>
+
+#include "orrery/physics.h"
+
+namespace orrery {
+
+struct Vec3d {
+  double x = 0, y = 0, z = 0;
+};
+
+Vec3d total_momentum(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
+// Sum of |m v| over bodies: the scale to judge the total momentum against.
+double momentum_scale(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
+double kinetic_energy(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
+// Softened potential energy, -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), in double precision.
+double potential_energy(const std::vector<Vec4>& pos, float softening);
+// max_i |a_i - b_i| / max_i |b_i| over xyz: the position error relative to the system's extent.
+double max_relative_error(const std::vector<Vec4>& a, const std::vector<Vec4>& b);
+
+}  // namespace orrery

@@ -1,0 +1,62 @@
+// The physics shared by every solver: one body-body interaction and the integration step.
+#pragma once
+
+#include <cmath>
+
+#if defined(__CUDACC__)
+#define ORRERY_HD __host__ __device__ __forceinline__
+#else
+#define ORRERY_HD inline
+#endif
+
+namespace orrery {
+
+// Same layout as CUDA's float4 (16 bytes, 16-byte aligned): x, y, z and w. For positions w is the
+// mass; for velocities w is unused (kept so both arrays share one layout and one load width).
+struct alignas(16) Vec4 {
+  float x, y, z, w;
+};
+
+struct Vec3 {
+  float x, y, z;
+};
+
+// Flops per interaction used to turn interactions/s into GFLOP/s (NVIDIA's nbody sample convention).
+constexpr double k_flops_per_interaction = 20.0;
+
+ORRERY_HD float reciprocal_sqrt(float v) {
+#if defined(__CUDA_ARCH__)
+  return rsqrtf(v);
+#else
+  return 1.0f / std::sqrt(v);
+#endif
+}
+
+// Adds to acc the acceleration body j exerts on body i (G = 1):
+//   a += m_j r_ij / (|r_ij|^2 + eps^2)^(3/2),  r_ij = x_j - x_i.
+// With eps2 > 0 the self term (i == j) contributes exactly zero, so callers never branch on it.
+ORRERY_HD void body_body(const Vec4& pi, const Vec4& pj, float eps2, Vec3& acc) {
+  const float rx = pj.x - pi.x;
+  const float ry = pj.y - pi.y;
+  const float rz = pj.z - pi.z;
+  const float dist2 = rx * rx + ry * ry + rz * rz + eps2;
+  const float inv = reciprocal_sqrt(dist2);
+  const float s = pj.w * inv * inv * inv;
+  acc.x += rx * s;
+  acc.y += ry * s;
+  acc.z += rz * s;
+}
+
+// The seed's damped semi-implicit Euler: v <- damping * (v + a dt); x <- x + v dt. Mass (w) kept.
+ORRERY_HD void integrate(const Vec4& pos_in, Vec4& pos_out, Vec4& vel, const Vec3& acc, float dt,
+                         float damping) {
+  vel.x = damping * (vel.x + acc.x * dt);
+  vel.y = damping * (vel.y + acc.y * dt);
+  vel.z = damping * (vel.z + acc.z * dt);
+  pos_out.x = pos_in.x + vel.x * dt;
+  pos_out.y = pos_in.y + vel.y * dt;
+  pos_out.z = pos_in.z + vel.z * dt;
+  pos_out.w = pos_in.w;
+}
+
+}  // namespace orrery

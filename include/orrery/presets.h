@@ -1,0 +1,28 @@
+// Initial conditions: deterministic presets for a given seed, each with zero total momentum.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "orrery/physics.h"
+
+namespace orrery {
+
+enum class Preset { random, shell, expand, disk, collision };
+
+struct BodyState {
+  std::vector<Vec4> pos;  // w = mass
+  std::vector<Vec4> vel;  // w unused (0)
+  int size() const { return static_cast<int>(pos.size()); }
+};
+
+const std::vector<std::string>& preset_names();
+// Throws std::invalid_argument naming the valid presets.
+Preset parse_preset(const std::string& name);
+const char* to_string(Preset p);
+
+// Builds n >= 1 bodies. Throws std::invalid_argument for n < 1.
+BodyState make_preset(Preset p, int n, std::uint64_t seed);
+
+}  // namespace orrery

@@ -1,0 +1,50 @@
+// The CPU solvers: `cpu`, the single-threaded reference, and `cpu-omp`, the same loop over OpenMP.
+#include "cpu_solvers.h"
+
+#include <string>
+
+namespace orrery {
+namespace {
+
+// One body's step: the all-pairs sum (self term included, no branch), then the integration.
+inline void step_body(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, int i, float eps2,
+                      const SimParams& p) {
+  const Vec4 pi = pos_in[i];
+  Vec3 acc{0.0f, 0.0f, 0.0f};
+  for (int j = 0; j < n; ++j) body_body(pi, pos_in[j], eps2, acc);
+  integrate(pi, pos_out[i], vel[i], acc, p.dt, p.damping);
+}
+
+class CpuSolver final : public Solver {
+ public:
+  const std::string& name() const override { return m_name; }
+  bool on_device() const override { return false; }
+  void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
+    const float eps2 = p.softening * p.softening;
+    for (int i = 0; i < n; ++i) step_body(pos_in, pos_out, vel, n, i, eps2, p);
+  }
+
+ private:
+  std::string m_name = "cpu";
+};
+
+class CpuOmpSolver final : public Solver {
+ public:
+  const std::string& name() const override { return m_name; }
+  bool on_device() const override { return false; }
+  void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
+    const float eps2 = p.softening * p.softening;
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; ++i) step_body(pos_in, pos_out, vel, n, i, eps2, p);
+  }
+
+ private:
+  std::string m_name = "cpu-omp";
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_cpu_solver() { return std::make_unique<CpuSolver>(); }
+std::unique_ptr<Solver> make_cpu_omp_solver() { return std::make_unique<CpuOmpSolver>(); }
+
+}  // namespace orrery

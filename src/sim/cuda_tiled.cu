@@ -1,0 +1,121 @@
+// The seed's two GPU solvers: shared-memory tiles with a run-time block size (`cuda-dynamic`) and
+// with a compile-time block size and a fully unrolled tile loop (`cuda-static`).
+#include <string>
+
+#include "cuda_check.cuh"
+#include "cuda_solvers.h"
+
+namespace orrery {
+namespace {
+
+// Reads body j, or a zero-mass body at the origin past the end: its term is exactly zero
+// (softening > 0), so the tail tile is padded instead of rounding N or branching in the loop.
+__device__ __forceinline__ Vec4 load_or_pad(const Vec4* __restrict__ pos, int j, int n) {
+  return j < n ? pos[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+}
+
+// Tiles of blockDim.x bodies in dynamic shared memory (size given at launch).
+__global__ void tiled_dynamic_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
+                                     Vec4* __restrict__ vel, int n, float eps2, float dt,
+                                     float damping) {
+  extern __shared__ Vec4 tile[];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const Vec4 pi = load_or_pad(pos_in, i, n);
+  Vec3 acc{0.0f, 0.0f, 0.0f};
+  for (int base = 0; base < n; base += blockDim.x) {
+    tile[threadIdx.x] = load_or_pad(pos_in, base + threadIdx.x, n);
+    __syncthreads();
+    for (int k = 0; k < blockDim.x; ++k) body_body(pi, tile[k], eps2, acc);
+    __syncthreads();
+  }
+  // Every thread reached every barrier; only now do threads past the end drop out.
+  if (i < n) {
+    Vec4 v = vel[i];
+    integrate(pi, pos_out[i], v, acc, dt, damping);
+    vel[i] = v;
+  }
+}
+
+// The same with the tile size fixed at compile time: static shared array, unrolled inner loop.
+template <int BlockSize>
+__global__ void __launch_bounds__(BlockSize)
+    tiled_static_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
+                        Vec4* __restrict__ vel, int n, float eps2, float dt, float damping) {
+  __shared__ Vec4 tile[BlockSize];
+  const int i = blockIdx.x * BlockSize + threadIdx.x;
+  const Vec4 pi = load_or_pad(pos_in, i, n);
+  Vec3 acc{0.0f, 0.0f, 0.0f};
+  for (int base = 0; base < n; base += BlockSize) {
+    tile[threadIdx.x] = load_or_pad(pos_in, base + threadIdx.x, n);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < BlockSize; ++k) body_body(pi, tile[k], eps2, acc);
+    __syncthreads();
+  }
+  if (i < n) {
+    Vec4 v = vel[i];
+    integrate(pi, pos_out[i], v, acc, dt, damping);
+    vel[i] = v;
+  }
+}
+
+template <int BlockSize>
+void launch_static(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, float eps2,
+                   const SimParams& p) {
+  const int grid = (n + BlockSize - 1) / BlockSize;
+  tiled_static_kernel<BlockSize><<<grid, BlockSize>>>(pos_in, pos_out, vel, n, eps2, p.dt,
+                                                      p.damping);
+  CUDA_CHECK_LAUNCH("tiled_static_kernel");
+}
+
+// The one place a run-time block size becomes a template argument.
+void launch_static_for(int block_size, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n,
+                       float eps2, const SimParams& p) {
+  switch (block_size) {
+    case 32: return launch_static<32>(pos_in, pos_out, vel, n, eps2, p);
+    case 64: return launch_static<64>(pos_in, pos_out, vel, n, eps2, p);
+    case 128: return launch_static<128>(pos_in, pos_out, vel, n, eps2, p);
+    case 256: return launch_static<256>(pos_in, pos_out, vel, n, eps2, p);
+    case 512: return launch_static<512>(pos_in, pos_out, vel, n, eps2, p);
+    case 1024: return launch_static<1024>(pos_in, pos_out, vel, n, eps2, p);
+    default:
+      throw std::invalid_argument("cuda-static has no instantiation for block size " +
+                                  std::to_string(block_size));
+  }
+}
+
+class CudaTiledSolver final : public Solver {
+ public:
+  CudaTiledSolver(std::string name, int block_size, bool is_static)
+      : m_name(std::move(name)), m_block(block_size), m_static(is_static) {}
+  const std::string& name() const override { return m_name; }
+  bool on_device() const override { return true; }
+  int block_size() const override { return m_block; }
+
+  void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
+    if (n < 1) throw std::invalid_argument(m_name + ": N must be >= 1");
+    const float eps2 = p.softening * p.softening;
+    if (m_static) return launch_static_for(m_block, pos_in, pos_out, vel, n, eps2, p);
+    const int grid = (n + m_block - 1) / m_block;
+    tiled_dynamic_kernel<<<grid, m_block, m_block * sizeof(Vec4)>>>(pos_in, pos_out, vel, n, eps2,
+                                                                  p.dt, p.damping);
+    CUDA_CHECK_LAUNCH("tiled_dynamic_kernel");
+  }
+
+ private:
+  std::string m_name;
+  int m_block;
+  bool m_static;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_cuda_dynamic_solver(int block_size) {
+  return std::make_unique<CudaTiledSolver>("cuda-dynamic", block_size, false);
+}
+
+std::unique_ptr<Solver> make_cuda_static_solver(int block_size) {
+  return std::make_unique<CudaTiledSolver>("cuda-static", block_size, true);
+}
+
+}  // namespace orrery

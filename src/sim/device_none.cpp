@@ -1,0 +1,43 @@
+// The device API in a CPU-only build: there is never a CUDA device.
+#include <stdexcept>
+
+#include "orrery/device.h"
+
+namespace orrery {
+
+bool cuda_compiled() { return false; }
+
+const DeviceInfo& device_info() {
+  static const DeviceInfo info = [] {
+    DeviceInfo d;
+    d.reason = "no CUDA device: this build has no CUDA support (ORRERY_ENABLE_CUDA off or nvcc missing)";
+    return d;
+  }();
+  return info;
+}
+
+bool device_present() { return false; }
+std::size_t device_free_memory() { return 0; }
+
+void require_device() {
+  throw std::runtime_error("this solver needs a CUDA device, and there is none (" +
+                           device_info().reason + ")");
+}
+
+DeviceArray::DeviceArray(std::size_t) { require_device(); }
+DeviceArray::~DeviceArray() = default;
+DeviceArray::DeviceArray(DeviceArray&& o) noexcept : m_ptr(o.m_ptr), m_count(o.m_count) {}
+DeviceArray& DeviceArray::operator=(DeviceArray&&) noexcept { return *this; }
+void DeviceArray::upload(const Vec4*, std::size_t) { require_device(); }
+void DeviceArray::download(Vec4*, std::size_t) const { require_device(); }
+void device_synchronize() {}
+void device_copy(Vec4*, const Vec4*, std::size_t) { require_device(); }
+
+struct GpuTimer::Impl {};
+GpuTimer::GpuTimer() { require_device(); }
+GpuTimer::~GpuTimer() = default;
+void GpuTimer::start() {}
+void GpuTimer::stop() {}
+float GpuTimer::elapsed_ms() { return 0.0f; }
+
+}  // namespace orrery

@@ -1,0 +1,62 @@
+// Diagnostics in double precision on host-side state.
+#include "orrery/diagnostics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace orrery {
+
+Vec3d total_momentum(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {
+  Vec3d p;
+  for (std::size_t i = 0; i < pos.size(); ++i) {
+    p.x += double(pos[i].w) * vel[i].x;
+    p.y += double(pos[i].w) * vel[i].y;
+    p.z += double(pos[i].w) * vel[i].z;
+  }
+  return p;
+}
+
+double momentum_scale(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {
+  double s = 0;
+  for (std::size_t i = 0; i < pos.size(); ++i)
+    s += double(pos[i].w) * std::sqrt(double(vel[i].x) * vel[i].x + double(vel[i].y) * vel[i].y +
+                                      double(vel[i].z) * vel[i].z);
+  return s;
+}
+
+double kinetic_energy(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {
+  double e = 0;
+  for (std::size_t i = 0; i < pos.size(); ++i)
+    e += 0.5 * pos[i].w *
+         (double(vel[i].x) * vel[i].x + double(vel[i].y) * vel[i].y + double(vel[i].z) * vel[i].z);
+  return e;
+}
+
+double potential_energy(const std::vector<Vec4>& pos, float softening) {
+  const double eps2 = double(softening) * softening;
+  double e = 0;
+  for (std::size_t i = 0; i < pos.size(); ++i)
+    for (std::size_t j = i + 1; j < pos.size(); ++j) {
+      const double dx = double(pos[j].x) - pos[i].x, dy = double(pos[j].y) - pos[i].y,
+                   dz = double(pos[j].z) - pos[i].z;
+      e -= double(pos[i].w) * pos[j].w / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
+    }
+  return e;
+}
+
+double max_relative_error(const std::vector<Vec4>& a, const std::vector<Vec4>& b) {
+  double err = 0, scale = 0;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    const double dx = double(a[i].x) - b[i].x, dy = double(a[i].y) - b[i].y,
+                 dz = double(a[i].z) - b[i].z;
+    double d = std::sqrt(dx * dx + dy * dy + dz * dz);
+    if (std::isnan(d)) d = INFINITY;
+    err = std::max(err, d);
+    scale = std::max(scale, std::sqrt(double(b[i].x) * b[i].x + double(b[i].y) * b[i].y +
+                                      double(b[i].z) * b[i].z));
+  }
+  if (a.size() != b.size()) return INFINITY;
+  return scale > 0 ? err / scale : err;
+}
+
+}  // namespace orrery

@@ -1,0 +1,164 @@
+// Initial conditions. Each preset is deterministic for a seed, has total mass independent of N (so
+// the motion looks the same at any N) and zero total momentum.
+#include "orrery/presets.h"
+
+#include <cmath>
+#include <random>
+#include <stdexcept>
+
+namespace orrery {
+namespace {
+
+constexpr double k_pi = 3.14159265358979323846;
+
+// A portable uniform generator: mt19937_64 is specified bit for bit; the conversion is ours.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) : m_gen(seed) {}
+  double uniform() { return static_cast<double>(m_gen() >> 11) * 0x1.0p-53; }  // [0, 1)
+  double uniform(double a, double b) { return a + (b - a) * uniform(); }
+  double normal() {  // Box-Muller
+    const double u1 = 1.0 - uniform(), u2 = uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * k_pi * u2);
+  }
+  void unit_vector(double& x, double& y, double& z) {
+    do {
+      x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1);
+    } while (x * x + y * y + z * z > 1.0 || x * x + y * y + z * z < 1e-6);
+    const double l = std::sqrt(x * x + y * y + z * z);
+    x /= l, y /= l, z /= l;
+  }
+  void in_ball(double& x, double& y, double& z) {
+    do {
+      x = uniform(-1, 1), y = uniform(-1, 1), z = uniform(-1, 1);
+    } while (x * x + y * y + z * z > 1.0);
+  }
+
+ private:
+  std::mt19937_64 m_gen;
+};
+
+void set(Vec4& v, double x, double y, double z, double w) {
+  v = Vec4{static_cast<float>(x), static_cast<float>(y), static_cast<float>(z), static_cast<float>(w)};
+}
+
+// Shifts velocities by the mass-weighted mean and positions by the centre of mass, in double.
+void centre(BodyState& s) {
+  double m = 0, px = 0, py = 0, pz = 0, cx = 0, cy = 0, cz = 0;
+  for (int i = 0; i < s.size(); ++i) {
+    const double mi = s.pos[i].w;
+    m += mi;
+    px += mi * s.vel[i].x, py += mi * s.vel[i].y, pz += mi * s.vel[i].z;
+    cx += mi * s.pos[i].x, cy += mi * s.pos[i].y, cz += mi * s.pos[i].z;
+  }
+  if (m <= 0) return;
+  for (int i = 0; i < s.size(); ++i) {
+    set(s.vel[i], s.vel[i].x - px / m, s.vel[i].y - py / m, s.vel[i].z - pz / m, 0.0);
+    set(s.pos[i], s.pos[i].x - cx / m, s.pos[i].y - cy / m, s.pos[i].z - cz / m, s.pos[i].w);
+  }
+}
+
+// A rotating disk galaxy of `count` bodies starting at `first`: a heavy core body and a thin disk
+// on near-circular orbits (softened point-mass core plus the disk mass inside each radius).
+void add_disk(BodyState& s, int first, int count, Rng& rng, double core_mass, double disk_mass,
+              double radius, double eps) {
+  if (count <= 0) return;
+  set(s.pos[first], 0, 0, 0, count > 1 ? core_mass : core_mass + disk_mass);
+  set(s.vel[first], 0, 0, 0, 0);
+  const int stars = count - 1;
+  if (stars == 0) return;
+  const double m = disk_mass / stars, r_in = 0.12 * radius;
+  for (int k = 0; k < stars; ++k) {
+    // Surface density falling with radius: r uniform in sqrt space between r_in and radius.
+    const double f = rng.uniform();
+    const double r = r_in + (radius - r_in) * f * (0.4 + 0.6 * f);
+    const double a = rng.uniform(0, 2 * k_pi);
+    const double z = 0.02 * radius * rng.normal();
+    const double enclosed = core_mass + disk_mass * (r - r_in) / (radius - r_in);
+    const double d2 = r * r + eps * eps;
+    const double v = std::sqrt(enclosed * r * r / (d2 * std::sqrt(d2)));
+    set(s.pos[first + 1 + k], r * std::cos(a), r * std::sin(a), z, m);
+    set(s.vel[first + 1 + k], -v * std::sin(a), v * std::cos(a), 0, 0);
+  }
+}
+
+// Rotates bodies [first, first+count) about the x axis by angle, then shifts them.
+void place(BodyState& s, int first, int count, double tilt, double ox, double oy, double oz,
+           double vx, double vy, double vz) {
+  const double c = std::cos(tilt), sn = std::sin(tilt);
+  for (int i = first; i < first + count; ++i) {
+    Vec4& p = s.pos[i];
+    Vec4& v = s.vel[i];
+    set(p, p.x + ox, c * p.y - sn * p.z + oy, sn * p.y + c * p.z + oz, p.w);
+    set(v, v.x + vx, c * v.y - sn * v.z + vy, sn * v.y + c * v.z + vz, 0);
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& preset_names() {
+  static const std::vector<std::string> names = {"random", "shell", "expand", "disk", "collision"};
+  return names;
+}
+
+Preset parse_preset(const std::string& name) {
+  const auto& n = preset_names();
+  for (std::size_t i = 0; i < n.size(); ++i)
+    if (n[i] == name) return static_cast<Preset>(i);
+  throw std::invalid_argument("unknown preset '" + name +
+                              "' (choose random, shell, expand, disk or collision)");
+}
+
+const char* to_string(Preset p) { return preset_names()[static_cast<int>(p)].c_str(); }
+
+BodyState make_preset(Preset p, int n, std::uint64_t seed) {
+  if (n < 1) throw std::invalid_argument("the number of bodies must be >= 1, got " + std::to_string(n));
+  BodyState s;
+  s.pos.resize(n);
+  s.vel.resize(n);
+  Rng rng(seed);
+  const double total_mass = 400.0, m = total_mass / n;
+  switch (p) {
+    case Preset::random:  // the seed's: a cube of random positions and velocities
+      for (int i = 0; i < n; ++i) {
+        set(s.pos[i], rng.uniform(-10, 10), rng.uniform(-10, 10), rng.uniform(-10, 10), m);
+        set(s.vel[i], rng.uniform(-2, 2), rng.uniform(-2, 2), rng.uniform(-2, 2), 0);
+      }
+      break;
+    case Preset::shell:  // NVIDIA's: a thick spherical shell spinning about z
+      for (int i = 0; i < n; ++i) {
+        double x, y, z;
+        rng.unit_vector(x, y, z);
+        const double r = rng.uniform(10, 16);
+        set(s.pos[i], x * r, y * r, z * r, m);
+        // tangential speed about the z axis, a fraction of the circular speed
+        const double v = 0.5 * std::sqrt(total_mass / r);
+        set(s.vel[i], -v * y, v * x, 0, 0);
+      }
+      break;
+    case Preset::expand:  // NVIDIA's: a ball whose velocities point outwards, growing with radius
+      for (int i = 0; i < n; ++i) {
+        double x, y, z;
+        rng.in_ball(x, y, z);
+        set(s.pos[i], 8 * x, 8 * y, 8 * z, m);
+        set(s.vel[i], 6 * x, 6 * y, 6 * z, 0);
+      }
+      break;
+    case Preset::disk:
+      add_disk(s, 0, n, rng, 0.75 * total_mass, 0.25 * total_mass, 20.0, 0.1);
+      place(s, 0, n, 0.35, 0, 0, 0, 0, 0, 0);
+      break;
+    case Preset::collision: {  // two disks on a collision course, the second one tilted
+      const int a = (n + 1) / 2, b = n - a;
+      add_disk(s, 0, a, rng, 0.375 * total_mass, 0.125 * total_mass, 12.0, 0.1);
+      add_disk(s, a, b, rng, 0.375 * total_mass, 0.125 * total_mass, 12.0, 0.1);
+      place(s, 0, a, 0.3, -18, -6, 0, 2.2, 0.8, 0);
+      place(s, a, b, -0.9, 18, 6, 0, -2.2, -0.8, 0);
+      break;
+    }
+  }
+  centre(s);
+  return s;
+}
+
+}  // namespace orrery
