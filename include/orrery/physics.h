@@ -39,9 +39,10 @@ ORRERY_HD void body_body(const Vec4& pi, const Vec4& pj, float eps2, Vec3& acc) 
   const float rx = pj.x - pi.x;
   const float ry = pj.y - pi.y;
   const float rz = pj.z - pi.z;
-  const float dist2 = rx * rx + ry * ry + rz * rz + eps2;
+  // eps^2 first, so the sum is one chain of three fused multiply-adds.
+  const float dist2 = eps2 + rx * rx + ry * ry + rz * rz;
   const float inv = reciprocal_sqrt(dist2);
-  const float s = pj.w * inv * inv * inv;
+  const float s = pj.w * inv * (inv * inv);
   acc.x += rx * s;
   acc.y += ry * s;
   acc.z += rz * s;

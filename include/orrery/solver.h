@@ -46,7 +46,7 @@ const std::vector<SolverInfo>& all_solvers();
 std::vector<SolverInfo> available_solvers();
 // Looks a solver up by name; throws std::invalid_argument listing the valid names.
 const SolverInfo& solver_info(const std::string& name);
-// Builds a solver. block_size 0 picks the solver's default. Throws std::invalid_argument for an
+// Builds a solver. block_size 0 picks the solver's default (for cuda-fast: autotuned). Throws std::invalid_argument for an
 // unknown name or an unsupported block size, std::runtime_error for a GPU solver with no device.
 std::unique_ptr<Solver> make_solver(const std::string& name, int block_size = 0);
 // The default block size of a GPU solver (0 for CPU solvers).

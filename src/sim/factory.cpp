@@ -6,6 +6,7 @@
 #include "orrery/device.h"
 #include "orrery/solver.h"
 #ifdef ORRERY_HAVE_CUDA
+#include "cuda_fast.h"
 #include "cuda_solvers.h"
 #endif
 
@@ -32,6 +33,8 @@ const std::vector<SolverInfo>& all_solvers() {
                  "CUDA shared-memory tiles, block size chosen at run time"});
     l.push_back({"cuda-static", true, k_tile_blocks,
                  "CUDA tiles, compile-time block size, unrolled loop"});
+    l.push_back({"cuda-fast", true, fast_block_sizes(),
+                 "CUDA tuned: several bodies per thread, split j-range, autotuned"});
 #endif
     return l;
   }();
@@ -53,7 +56,8 @@ const SolverInfo& solver_info(const std::string& name) {
 }
 
 int default_block_size(const std::string& name) {
-  return solver_info(name).gpu ? 256 : 0;
+  // cuda-fast's default 0 lets its autotuner pick the block size as well.
+  return solver_info(name).gpu && name != "cuda-fast" ? 256 : 0;
 }
 
 std::unique_ptr<Solver> make_solver(const std::string& name, int block_size) {
@@ -66,7 +70,7 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block_size) {
     return name == "cpu" ? make_cpu_solver() : make_cpu_omp_solver();
   }
   if (block_size == 0) block_size = default_block_size(name);
-  bool ok = false;
+  bool ok = name == "cuda-fast" && block_size == 0;
   for (int b : info.block_sizes) ok = ok || b == block_size;
   if (!ok) {
     std::ostringstream s;
@@ -79,6 +83,7 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block_size) {
 #ifdef ORRERY_HAVE_CUDA
   if (name == "cuda-dynamic") return make_cuda_dynamic_solver(block_size);
   if (name == "cuda-static") return make_cuda_static_solver(block_size);
+  if (name == "cuda-fast") return make_cuda_fast_solver(block_size);
 #endif
   throw std::logic_error("solver '" + name + "' is registered but has no constructor");
 }

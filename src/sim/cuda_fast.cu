@@ -1,0 +1,147 @@
+// `cuda-fast`: the tuned exact all-pairs solver. Several bodies per thread share each shared-memory
+// load; at small N the j-range is split across blocks and a second kernel reduces and integrates;
+// an autotuner picks block size, bodies per thread and split count for the N and GPU at hand.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <tuple>
+#include <vector>
+
+#include "cuda_check.cuh"
+#include "cuda_fast.h"
+#include "cuda_solvers.h"
+#include "orrery/device.h"
+
+namespace orrery {
+namespace {
+
+// Partial accelerations of bodies [tile_i, tile_i + B*R) from bodies [j_begin, j_end).
+// Thread t owns bodies tile_i + t + r*B (r < R), so global loads and stores stay coalesced.
+// With splits == 1 the block integrates at once; otherwise it writes partial[split][i].
+template <int B, int R>
+__global__ void __launch_bounds__(B)
+    fast_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out, Vec4* __restrict__ vel,
+                Vec4* __restrict__ partial, int n, int n_j, int j_chunk, float eps2, float dt,
+                float damping) {
+  __shared__ Vec4 tile[B];
+  const int tile_i = blockIdx.x * (B * R);
+  const int split = blockIdx.y;
+  const int j_begin = split * j_chunk;
+  const int j_end = min(n_j, j_begin + j_chunk);
+
+  Vec4 pi[R];
+  Vec3 acc[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const int i = tile_i + r * B + threadIdx.x;
+    pi[r] = i < n ? pos_in[i] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+    acc[r] = Vec3{0.0f, 0.0f, 0.0f};
+  }
+  for (int base = j_begin; base < j_end; base += B) {
+    const int j = base + threadIdx.x;
+    // Zero-mass padding past the end of the range: its term is exactly zero (softening > 0).
+    tile[threadIdx.x] = j < j_end ? pos_in[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+    __syncthreads();
+#pragma unroll 32
+    for (int k = 0; k < B; ++k) {
+      const Vec4 pj = tile[k];
+#pragma unroll
+      for (int r = 0; r < R; ++r) body_body(pi[r], pj, eps2, acc[r]);
+    }
+    __syncthreads();
+  }
+  // Every thread passed every barrier; only now do threads past the end drop out.
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const int i = tile_i + r * B + threadIdx.x;
+    if (i >= n) continue;
+    if (gridDim.y == 1) {
+      Vec4 v = vel[i];
+      integrate(pi[r], pos_out[i], v, acc[r], dt, damping);
+      vel[i] = v;
+    } else {
+      partial[static_cast<size_t>(split) * n + i] = Vec4{acc[r].x, acc[r].y, acc[r].z, 0.0f};
+    }
+  }
+}
+
+// Sums the split partial accelerations of each body and integrates.
+__global__ void reduce_integrate_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
+                                        Vec4* __restrict__ vel, const Vec4* __restrict__ partial,
+                                        int n, int splits, float dt, float damping) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;  // no barrier in this kernel
+  Vec3 acc{0.0f, 0.0f, 0.0f};
+  for (int s = 0; s < splits; ++s) {
+    const Vec4 a = partial[static_cast<size_t>(s) * n + i];
+    acc.x += a.x, acc.y += a.y, acc.z += a.z;
+  }
+  Vec4 v = vel[i];
+  integrate(pos_in[i], pos_out[i], v, acc, dt, damping);
+  vel[i] = v;
+}
+
+template <int B, int R>
+void launch_fast_br(dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial, int n,
+                    int n_j, int j_chunk, float eps2, const SimParams& p) {
+  fast_kernel<B, R><<<grid, B>>>(pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p.dt,
+                                 p.damping);
+  CUDA_CHECK_LAUNCH("fast_kernel");
+}
+
+template <int B>
+void launch_fast_b(int r, dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
+                   int n, int n_j, int j_chunk, float eps2, const SimParams& p) {
+  switch (r) {
+    case 1: return launch_fast_br<B, 1>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+    case 2: return launch_fast_br<B, 2>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+    case 4: return launch_fast_br<B, 4>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+    default: throw std::invalid_argument("cuda-fast: no kernel for " + std::to_string(r) + " bodies per thread");
+  }
+}
+
+}  // namespace
+
+const std::vector<int>& fast_block_sizes() {
+  static const std::vector<int> v = {64, 128, 256, 512};
+  return v;
+}
+
+const std::vector<int>& fast_bodies_per_thread() {
+  static const std::vector<int> v = {1, 2, 4};
+  return v;
+}
+
+std::string to_string(const FastConfig& c) {
+  std::ostringstream s;
+  s << "block " << c.block << " bodies/thread " << c.bodies_per_thread << " j-split " << c.splits;
+  return s.str();
+}
+
+// Runs one step with configuration c over the j-range [0, n_j) (n_j < n only when the autotuner
+// times a truncated range). `partial` holds at least c.splits * n elements when c.splits > 1.
+void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
+                 int n, int n_j, const SimParams& p) {
+  const float eps2 = p.softening * p.softening;
+  const int per_block = c.block * c.bodies_per_thread;
+  const int j_per_split = (n_j + c.splits - 1) / c.splits;
+  const int j_chunk = (j_per_split + c.block - 1) / c.block * c.block;  // whole tiles per split
+  const dim3 grid((n + per_block - 1) / per_block, c.splits);
+  switch (c.block) {
+    case 64: launch_fast_b<64>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p); break;
+    case 128: launch_fast_b<128>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p); break;
+    case 256: launch_fast_b<256>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p); break;
+    case 512: launch_fast_b<512>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p); break;
+    default: throw std::invalid_argument("cuda-fast has no kernel for block size " + std::to_string(c.block));
+  }
+  if (c.splits > 1) {
+    const int threads = 256;
+    reduce_integrate_kernel<<<(n + threads - 1) / threads, threads>>>(pos_in, pos_out, vel, partial, n,
+                                                                     c.splits, p.dt, p.damping);
+    CUDA_CHECK_LAUNCH("reduce_integrate_kernel");
+  }
+}
+
+}  // namespace orrery
