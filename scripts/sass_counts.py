@@ -10,8 +10,7 @@ import sys
 from collections import Counter
 
 func_re = re.compile(r"Function : (\S+)")
-label_re = re.compile(r"^\s*\.(L_x_\d+):")
-inst_re = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*(.*?);")
+inst_re = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*(.*?);")
 
 
 def kernels(lines):
@@ -29,24 +28,22 @@ def kernels(lines):
 
 
 def loop_counts(body):
-    """Opcode counts of the loop with the most MUFU.RSQ instructions."""
-    labels, insts = {}, []
+    """Opcode counts of the loop (a backward branch) with the most MUFU.RSQ instructions."""
+    index, insts = {}, []
     for line in body:
-        m = label_re.match(line)
-        if m:
-            labels[m.group(1)] = len(insts)
-            continue
         m = inst_re.search(line)
         if m:
-            insts.append((m.group(1), m.group(2)))
+            index[int(m.group(1), 16)] = len(insts)
+            insts.append((m.group(2), m.group(3)))
     best = None
     for end, (op, args) in enumerate(insts):
         if not op.startswith("BRA"):
             continue
-        t = re.search(r"\.(L_x_\d+)", args)
-        if not t or t.group(1) not in labels or labels[t.group(1)] > end:
+        t = re.search(r"0x([0-9a-f]+)", args)
+        start = index.get(int(t.group(1), 16)) if t else None
+        if start is None or start > end:
             continue
-        c = Counter(o for o, _ in insts[labels[t.group(1)]:end + 1])
+        c = Counter(o for o, _ in insts[start:end + 1])
         if best is None or c["MUFU.RSQ"] > best["MUFU.RSQ"]:
             best = c
     return best

@@ -25,7 +25,9 @@ __global__ void __launch_bounds__(B)
     fast_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out, Vec4* __restrict__ vel,
                 Vec4* __restrict__ partial, int n, int n_j, int j_chunk, float eps2, float dt,
                 float damping) {
-  __shared__ Vec4 tile[B];
+  // Two tiles: while the block works on one, the next is already loaded into registers, and
+  // the next write goes to the other tile, so one barrier per tile is enough.
+  __shared__ Vec4 tile[2][B];
   const int tile_i = blockIdx.x * (B * R);
   const int split = blockIdx.y;
   const int j_begin = split * j_chunk;
@@ -39,18 +41,25 @@ __global__ void __launch_bounds__(B)
     pi[r] = i < n ? pos_in[i] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
     acc[r] = Vec3{0.0f, 0.0f, 0.0f};
   }
+  // Zero-mass padding past the end of the range: its term is exactly zero (softening > 0).
+  auto load = [&](int j) { return j < j_end ? pos_in[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f}; };
+  Vec4 next = load(j_begin + threadIdx.x);
+  int buf = 0;
   for (int base = j_begin; base < j_end; base += B) {
-    const int j = base + threadIdx.x;
-    // Zero-mass padding past the end of the range: its term is exactly zero (softening > 0).
-    tile[threadIdx.x] = j < j_end ? pos_in[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+    tile[buf][threadIdx.x] = next;
     __syncthreads();
-#pragma unroll 32
+    next = load(base + B + threadIdx.x);  // in flight while this tile is consumed
+    const Vec4* t = tile[buf];
+    // Unrolled 16 times (32 with one body per thread): measured best on an H100; unrolling the
+    // whole tile overflows the instruction cache and runs up to 30% slower (docs/benchmarks.md).
+    constexpr int unroll = R == 1 ? 32 : 16;
+#pragma unroll(unroll)
     for (int k = 0; k < B; ++k) {
-      const Vec4 pj = tile[k];
+      const Vec4 pj = t[k];
 #pragma unroll
       for (int r = 0; r < R; ++r) body_body(pi[r], pj, eps2, acc[r]);
     }
-    __syncthreads();
+    buf ^= 1;
   }
   // Every thread passed every barrier; only now do threads past the end drop out.
 #pragma unroll
@@ -98,6 +107,7 @@ void launch_fast_b(int r, dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* ve
     case 1: return launch_fast_br<B, 1>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
     case 2: return launch_fast_br<B, 2>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
     case 4: return launch_fast_br<B, 4>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+    case 8: return launch_fast_br<B, 8>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
     default: throw std::invalid_argument("cuda-fast: no kernel for " + std::to_string(r) + " bodies per thread");
   }
 }
@@ -110,7 +120,7 @@ const std::vector<int>& fast_block_sizes() {
 }
 
 const std::vector<int>& fast_bodies_per_thread() {
-  static const std::vector<int> v = {1, 2, 4};
+  static const std::vector<int> v = {1, 2, 4, 8};
   return v;
 }
 
