@@ -1,0 +1,47 @@
+#version 330 core
+// Bodies as point sprites: size attenuated with distance, colour from speed through a palette.
+layout(location = 0) in vec4 a_pos;  // xyz, w = mass
+layout(location = 1) in vec4 a_vel;  // xyz, w unused
+
+uniform mat4 u_view;
+uniform mat4 u_proj;
+uniform float u_radius;        // sprite radius in world units
+uniform float u_px_per_unit;   // pixels per world unit at view distance 1
+uniform float u_speed_ref;     // the speed shown in the middle of the palette
+uniform float u_intensity;     // peak brightness of one sprite
+uniform float u_mass_ref;      // the mean mass: heavier bodies (galaxy cores) draw larger
+
+out vec3 v_color;
+out float v_energy;
+out float v_soft;  // 0: a star's tight core and halo; 1: a heavy body's diffuse bulge glow
+
+// Slow bodies deep blue, through sky blue and white, fast ones amber to red.
+vec3 palette(float t) {
+  const vec3 c0 = vec3(0.16, 0.24, 0.95);
+  const vec3 c1 = vec3(0.30, 0.66, 1.00);
+  const vec3 c2 = vec3(0.95, 0.92, 1.00);
+  const vec3 c3 = vec3(1.00, 0.66, 0.28);
+  const vec3 c4 = vec3(1.00, 0.30, 0.14);
+  t = clamp(t, 0.0, 1.0) * 4.0;
+  if (t < 1.0) return mix(c0, c1, t);
+  if (t < 2.0) return mix(c1, c2, t - 1.0);
+  if (t < 3.0) return mix(c2, c3, t - 2.0);
+  return mix(c3, c4, t - 3.0);
+}
+
+void main() {
+  vec4 view_pos = u_view * vec4(a_pos.xyz, 1.0);
+  gl_Position = u_proj * view_pos;
+  float depth = max(-view_pos.z, 1e-3);
+  float heavy = clamp(pow(a_pos.w / max(u_mass_ref, 1e-30), 1.0 / 3.0), 1.0, 16.0);
+  v_soft = smoothstep(1.5, 4.0, heavy);
+  float size = 2.0 * u_radius * heavy * u_px_per_unit / depth;  // diameter in pixels
+  float drawn = clamp(size, 2.0, 128.0);
+  gl_PointSize = drawn;
+  // Sprites smaller than 2 px are drawn at 2 px and dimmed by the lost area: no shimmer far away.
+  v_energy = u_intensity * mix(1.0, 1.5, v_soft) * min(1.0, (size * size) / (drawn * drawn));
+  float speed = length(a_vel.xyz);
+  // Heavy bodies (galaxy cores) glow warm white whatever their speed: a bulge, not a star.
+  v_color = mix(palette(0.5 * speed / max(u_speed_ref, 1e-6)), vec3(1.0, 0.80, 0.52),
+                v_soft);
+}

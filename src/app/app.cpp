@@ -1,0 +1,223 @@
+// App set-up (context, render path, renderer, UI, simulation), the frame loop and the summary.
+#include "app.h"
+
+#include <GL/glew.h>
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "gfx/cuda_gl.h"
+#include "gfx/gl_loader.h"
+#include "gfx/screenshot.h"
+#include "orrery/device.h"
+#include "ui/panel.h"
+
+namespace orrery::app {
+
+App::App(const Options& options) : m_opts(options) {
+  if (m_opts.headless) {
+    m_egl = std::make_unique<gfx::EglContext>();
+    say("orrery: headless context: " + m_egl->description());
+  } else {
+    m_window = std::make_unique<gfx::Window>(
+        gfx::WindowConfig{m_opts.width, m_opts.height, m_opts.vsync, "Orrery"});
+    // Ours first: ImGui's GLFW backend chains to the callbacks installed before it.
+    glfwSetWindowUserPointer(m_window->handle(), this);
+    glfwSetKeyCallback(m_window->handle(), &App::on_key);
+  }
+  m_gl_description = gfx::gl_description();
+  say("orrery: OpenGL: " + m_gl_description);
+  choose_path();
+  m_imgui = std::make_unique<ui::ImGuiLayer>(m_window ? m_window->handle() : nullptr);
+  if (m_opts.headless) m_offscreen = gfx::RenderTarget(m_opts.width, m_opts.height, GL_RGBA8);
+  m_renderer = std::make_unique<gfx::ParticleRenderer>();
+  build_catalog();
+
+  m_settings.vsync = m_opts.vsync;
+  m_settings.show_panel = !m_opts.hide_panel;
+  m_settings.seed = m_opts.seed;
+  m_settings.dt = m_opts.params.dt;
+  m_settings.softening = m_opts.params.softening;
+  m_settings.damping = m_opts.params.damping;
+  m_settings.steps_per_frame = m_opts.steps_per_frame;
+  m_settings.preset = static_cast<int>(parse_preset(m_opts.preset));
+  const bool gpu = m_path != gfx::DevicePath::none;
+  m_settings.n = m_opts.n > 0 ? m_opts.n : (gpu ? 16384 : 2048);
+  m_settings.n_edit = m_settings.n;
+  const auto& solvers = m_catalog.solvers;
+  const auto it = std::find_if(solvers.begin(), solvers.end(),
+                               [&](const ui::SolverChoice& c) { return c.name == m_opts.solver; });
+  if (it == solvers.end()) throw std::runtime_error("solver '" + m_opts.solver + "' cannot run here");
+  m_settings.solver = static_cast<int>(it - solvers.begin());
+  m_settings.block = m_opts.block > 0 ? m_opts.block : default_block_size(m_opts.solver);
+
+  m_sim = std::make_unique<Simulation>(m_path);
+  m_sim->set_solver(m_opts.solver, m_settings.block);
+  m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed);
+  say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) + ", n " +
+      std::to_string(m_settings.n) +
+      (m_opts.n > 0 ? "" : gpu ? " (default with a CUDA device; --n changes it)"
+                               : " (default for CPU solvers; --n changes it)") +
+      ", preset " + m_opts.preset);
+}
+
+App::~App() = default;
+
+void App::choose_path() {
+  if (!cuda_compiled()) {
+    m_path = gfx::DevicePath::none;
+    m_path_note = "this build has no CUDA: CPU solvers only";
+  } else if (!device_present()) {
+    m_path = gfx::DevicePath::none;
+    m_path_note = device_info().reason + ": CPU solvers only";
+  } else {
+    m_path_note = gfx::cuda_gl_probe();
+    m_path = m_path_note.empty() ? gfx::DevicePath::interop : gfx::DevicePath::staged;
+    if (!m_path_note.empty())
+      m_path_note = "the GL context is not on the CUDA device (" + m_path_note +
+                    "): device buffers copied into the VBOs";
+  }
+  say(std::string("orrery: render path: ") + gfx::to_string(m_path) +
+      (m_path_note.empty() ? "" : " (" + m_path_note + ")"));
+}
+
+void App::build_catalog() {
+  for (const SolverInfo& s : available_solvers()) {
+    if (s.gpu && m_path == gfx::DevicePath::none) continue;
+    m_catalog.solvers.push_back(
+        {s.name, s.gpu, s.block_sizes, s.gpu && default_block_size(s.name) == 0, s.description});
+  }
+  m_catalog.presets = preset_names();
+}
+
+int App::run() {
+  const long long limit =
+      m_opts.frames > 0 ? m_opts.frames : (m_opts.headless ? k_headless_frames : 0);
+  if (m_opts.headless && m_opts.frames == 0)
+    say("orrery: headless: " + std::to_string(limit) + " frames (--frames changes it)");
+  m_stats.start();
+  for (long long f = 0;; ++f) {
+    const bool last = limit > 0 && f + 1 >= limit;
+    frame(last);
+    if (last || m_quit) break;
+  }
+  glFinish();
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), sim %.3f "
+                "ms/frame, solver %s, n %d, path %s",
+                m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
+                m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(),
+                ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),
+                m_sim->count(), m_sim->buffers().path_name());
+  say(line);
+  return 0;
+}
+
+void App::frame(bool last) {
+  if (m_window) {
+    m_window->poll_events();
+    if (m_window->should_close()) m_quit = true;
+  }
+  handle_keys();
+  std::vector<ui::Action> actions;
+  actions.swap(m_actions);
+  for (const ui::Action& a : actions) apply(a);
+
+  float sim_ms = -1.0f;
+  m_settings.steps_per_frame = std::clamp(m_settings.steps_per_frame, 1, 1000);
+  const int steps = m_settings.paused ? 1 : m_settings.steps_per_frame;
+  if (!m_settings.paused || m_step_once) {
+    m_sim->advance(steps, sim_params());
+    sim_ms = m_sim->last_sim_ms();
+  }
+  m_step_once = false;
+
+  int w = 0, h = 0;
+  target_size(w, h);
+  m_stats.fill(m_readouts);
+  m_readouts.solver_config = m_sim->solver().config();
+  m_readouts.render_path = m_sim->buffers().path_name();
+  m_readouts.path_note = m_path_note;
+  m_readouts.sim_ms_from_events = m_sim->timed_with_events();
+  m_readouts.gpu_name = device_present() ? device_info().name : "none (" + device_info().reason + ")";
+  m_readouts.gl_renderer = m_gl_description;
+
+  m_imgui->begin_frame(w, h, m_stats.last_frame_ms() * 1e-3f);
+  if (m_window) {
+    const ui::CameraInput in = m_imgui->camera_input();
+    m_camera.orbit(in.orbit_dx, in.orbit_dy);
+    m_camera.pan(in.pan_dx, in.pan_dy, h);
+    m_camera.zoom(in.zoom);
+  }
+  if (m_settings.show_panel) ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
+  else ui::draw_overlay(m_settings, m_readouts, m_catalog);
+
+  const GLuint target = target_framebuffer();
+  m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), m_camera, style(), target, w, h);
+  m_imgui->end_frame();
+  gfx::check_gl("drawing a frame");
+
+  if ((last || m_quit) && !m_opts.screenshot.empty()) save_screenshot(m_opts.screenshot);
+  if (m_screenshot_now) {
+    m_screenshot_now = false;
+    try {
+      save_screenshot(gfx::timestamped_png_name());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "orrery: %s\n", e.what());
+    }
+  }
+  if (m_window) m_window->swap_buffers();
+  else glFlush();
+  m_stats.record(sim_ms, m_sim->count(), steps);
+}
+
+void App::save_screenshot(const std::string& path) {
+  int w = 0, h = 0;
+  target_size(w, h);
+  gfx::save_png(path, target_framebuffer(), w, h);
+  say("screenshot " + path);
+}
+
+void App::target_size(int& w, int& h) const {
+  if (m_window) {
+    m_window->framebuffer_size(w, h);
+  } else {
+    w = m_offscreen.width();
+    h = m_offscreen.height();
+  }
+}
+
+GLuint App::target_framebuffer() const { return m_window ? 0 : m_offscreen.framebuffer(); }
+
+gfx::RenderStyle App::style() const {
+  gfx::RenderStyle st;
+  st.radius = m_settings.point_radius;
+  st.exposure = m_settings.exposure;
+  st.speed_ref = m_sim->speed_reference();
+  st.mass_ref = m_sim->mass_reference();
+  // Fewer bodies draw brighter so the picture reads the same at any N.
+  const float scale = std::sqrt(16384.0f / static_cast<float>(std::max(m_sim->count(), 1)));
+  st.intensity = 0.6f * m_settings.brightness * std::clamp(scale, 0.15f, 8.0f);
+  return st;
+}
+
+SimParams App::sim_params() const {
+  // The panel's sliders stay in range, but Ctrl+click lets one type any value: keep them valid.
+  SimParams p;
+  p.dt = std::clamp(m_settings.dt, 1e-6f, 1.0f);
+  p.softening = std::clamp(m_settings.softening, 1e-4f, 100.0f);
+  p.damping = std::clamp(m_settings.damping, 0.0f, 1.0f);
+  return p;
+}
+
+void App::say(const std::string& line) const {
+  std::fputs(line.c_str(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+}  // namespace orrery::app

@@ -1,0 +1,77 @@
+// The viewer application: owns the context, renderer, UI and simulation, and runs the frame loop.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli.h"
+#include "frame_stats.h"
+#include "gfx/body_buffers.h"
+#include "gfx/camera.h"
+#include "gfx/egl_context.h"
+#include "gfx/gl_objects.h"
+#include "gfx/particle_renderer.h"
+#include "gfx/window.h"
+#include "simulation.h"
+#include "ui/imgui_layer.h"
+#include "ui/settings.h"
+
+struct GLFWwindow;
+
+namespace orrery::app {
+
+class App {
+ public:
+  explicit App(const Options& options);  // throws std::runtime_error with one clear line
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  // Runs until the window closes, Esc, or --frames; prints the summary line. Returns the exit code.
+  int run();
+
+ private:
+  static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
+
+  void choose_path();
+  void build_catalog();
+  void frame(bool last);
+  void handle_keys();
+  void apply(const ui::Action& a);
+  void switch_solver(int index, int block);
+  void cycle_block(int dir);
+  void restart(int preset, int n, const char* what);
+  void run_sweep();
+  void save_screenshot(const std::string& path);
+  void target_size(int& w, int& h) const;
+  GLuint target_framebuffer() const;
+  gfx::RenderStyle style() const;
+  SimParams sim_params() const;
+  void say(const std::string& line) const;  // one line to stdout, flushed
+
+  Options m_opts;
+  // Declaration order is destruction order reversed: GL and CUDA objects go before the context.
+  std::unique_ptr<gfx::Window> m_window;
+  std::unique_ptr<gfx::EglContext> m_egl;
+  std::string m_gl_description;
+  gfx::DevicePath m_path = gfx::DevicePath::none;
+  std::string m_path_note;
+  std::unique_ptr<ui::ImGuiLayer> m_imgui;
+  gfx::RenderTarget m_offscreen;  // headless: what gets drawn and saved
+  std::unique_ptr<gfx::ParticleRenderer> m_renderer;
+  std::unique_ptr<Simulation> m_sim;
+  gfx::OrbitCamera m_camera;
+  ui::Catalog m_catalog;
+  ui::Settings m_settings;
+  ui::Readouts m_readouts;
+  FrameStats m_stats;
+  std::vector<ui::Action> m_actions;
+  std::vector<std::pair<int, int>> m_keys;  // (key, mods) pressed since the last frame
+  bool m_quit = false;
+  bool m_step_once = false;
+  bool m_screenshot_now = false;
+};
+
+}  // namespace orrery::app

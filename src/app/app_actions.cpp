@@ -1,0 +1,166 @@
+// App input: the key callback, and applying the actions of keys and panel (each announced in one line).
+#include <GLFW/glfw3.h>
+
+#include <cstdio>
+
+#include "app.h"
+#include "ui/keys.h"
+#include "ui/panel.h"
+
+namespace orrery::app {
+namespace {
+
+bool supports(const ui::SolverChoice& c, int block) {
+  if (!c.gpu) return block == 0;
+  if (block == 0) return c.block_auto;
+  for (int b : c.block_sizes)
+    if (b == block) return true;
+  return false;
+}
+
+}  // namespace
+
+void App::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+  const bool repeat_ok = key == GLFW_KEY_PERIOD;  // hold '.' to keep stepping
+  if (action != GLFW_PRESS && !(action == GLFW_REPEAT && repeat_ok)) return;
+  if (auto* app = static_cast<App*>(glfwGetWindowUserPointer(window))) app->m_keys.emplace_back(key, mods);
+}
+
+void App::handle_keys() {
+  std::vector<std::pair<int, int>> keys;
+  keys.swap(m_keys);
+  if (m_imgui->wants_keyboard()) return;  // typing into a panel field
+  for (const auto& [key, mods] : keys)
+    if (const auto a = ui::action_for_key(key, mods)) m_actions.push_back(*a);
+}
+
+void App::apply(const ui::Action& a) {
+  using K = ui::ActionKind;
+  const int solvers = static_cast<int>(m_catalog.solvers.size());
+  switch (a.kind) {
+    case K::next_solver: switch_solver((m_settings.solver + 1) % solvers, -1); break;
+    case K::prev_solver: switch_solver((m_settings.solver + solvers - 1) % solvers, -1); break;
+    case K::set_solver: switch_solver(a.value, -1); break;
+    case K::next_block: cycle_block(+1); break;
+    case K::prev_block: cycle_block(-1); break;
+    case K::set_block: switch_solver(m_settings.solver, a.value); break;
+    case K::toggle_pause:
+      m_settings.paused = !m_settings.paused;
+      say(m_settings.paused ? "paused" : "resumed");
+      break;
+    case K::single_step:
+      m_settings.paused = true;
+      m_step_once = true;
+      say("step");
+      break;
+    case K::reset: restart(m_settings.preset, m_settings.n, "reset"); break;
+    case K::set_preset: restart(a.value, m_settings.n, "preset"); break;
+    case K::apply_n: restart(m_settings.preset, a.value, "n"); break;
+    case K::toggle_panel:
+      m_settings.show_panel = !m_settings.show_panel;
+      say(m_settings.show_panel ? "panel shown" : "panel hidden");
+      break;
+    case K::toggle_fullscreen:
+      if (!m_window) {
+        say("fullscreen: not available headless");
+        break;
+      }
+      m_window->toggle_fullscreen();
+      say(m_window->fullscreen() ? "fullscreen on" : "fullscreen off");
+      break;
+    case K::set_vsync:
+      m_settings.vsync = a.value != 0;
+      if (m_window) m_window->set_vsync(m_settings.vsync);
+      say(m_settings.vsync ? "vsync on" : "vsync off");
+      break;
+    case K::screenshot: m_screenshot_now = true; break;  // announced once written
+    case K::sweep_blocks: run_sweep(); break;
+    case K::reset_camera:
+      m_camera.reset();
+      say("camera reset");
+      break;
+    case K::quit:
+      m_quit = true;
+      say("quit");
+      break;
+  }
+}
+
+// block < 0: keep the current block size when the new solver supports it, else its default.
+void App::switch_solver(int index, int block) {
+  if (index < 0 || index >= static_cast<int>(m_catalog.solvers.size())) return;
+  const ui::SolverChoice& c = m_catalog.solvers[static_cast<std::size_t>(index)];
+  if (block < 0) block = supports(c, m_settings.block) ? m_settings.block : default_block_size(c.name);
+  if (!c.gpu) block = 0;
+  try {
+    m_sim->set_solver(c.name, block);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "orrery: cannot switch to %s: %s\n", c.name.c_str(), e.what());
+    return;
+  }
+  m_settings.solver = index;
+  m_settings.block = block;
+  say("solver " + ui::solver_label(m_catalog, index, block));
+}
+
+void App::cycle_block(int dir) {
+  const ui::SolverChoice& c = m_catalog.solvers[static_cast<std::size_t>(m_settings.solver)];
+  if (!c.gpu) {
+    say("block: " + c.name + " runs on the CPU and has no block size");
+    return;
+  }
+  std::vector<int> list = c.block_sizes;
+  if (c.block_auto) list.insert(list.begin(), 0);
+  int pos = 0;
+  for (int i = 0; i < static_cast<int>(list.size()); ++i)
+    if (list[static_cast<std::size_t>(i)] == m_settings.block) pos = i;
+  const int count = static_cast<int>(list.size());
+  switch_solver(m_settings.solver, list[static_cast<std::size_t>((pos + dir + count) % count)]);
+}
+
+void App::restart(int preset, int n, const char* what) {
+  try {
+    m_sim->reset(static_cast<Preset>(preset), n, m_settings.seed);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "orrery: cannot restart with %d bodies: %s\n", n, e.what());
+    m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed);
+    m_settings.n_edit = m_settings.n;
+    return;
+  }
+  m_settings.preset = preset;
+  m_settings.n = n;
+  m_settings.n_edit = n;
+  const std::string w = what;
+  if (w == "preset") say("preset " + m_catalog.presets[static_cast<std::size_t>(preset)]);
+  else if (w == "n") say("n " + std::to_string(n));
+  else say("reset");
+}
+
+void App::run_sweep() {
+  const ui::SolverChoice& c = m_catalog.solvers[static_cast<std::size_t>(m_settings.solver)];
+  if (!c.gpu) {
+    say("sweep: " + c.name + " runs on the CPU and has no block sizes");
+    return;
+  }
+  std::vector<ui::SweepPoint> points;
+  try {
+    points = m_sim->sweep_blocks(c.name, c.block_sizes, sim_params());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "orrery: block-size sweep failed: %s\n", e.what());
+    return;
+  }
+  m_readouts.sweep = points;
+  m_readouts.sweep_label = c.name + ", N = " + std::to_string(m_sim->count());
+  std::string line = "sweep " + c.name + " n " + std::to_string(m_sim->count()) + ":";
+  const ui::SweepPoint* best = nullptr;
+  for (const ui::SweepPoint& p : points) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, " %d %.3f ms", p.block, p.ms_per_step);
+    line += buf;
+    if (!best || p.ms_per_step < best->ms_per_step) best = &p;
+  }
+  if (best) line += ", best " + std::to_string(best->block);
+  say(line);
+}
+
+}  // namespace orrery::app

@@ -1,0 +1,115 @@
+// CLI11 set-up, the --help text with the key list, and value checks that reuse the core's.
+#include "cli.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+
+#include "orrery/device.h"
+#include "orrery/presets.h"
+#include "ui/keys.h"
+
+namespace orrery::app {
+namespace {
+
+std::string one_line(std::string s) {
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+std::string names_of_solvers() {
+  std::string s;
+  for (const auto& i : all_solvers()) s += (s.empty() ? "" : ", ") + i.name;
+  return s;
+}
+
+// Checks values CLI11 cannot: the core's parameter rules, preset and solver names, the block size
+// against the solver, the screenshot name. Throws std::invalid_argument / std::runtime_error.
+void check_values(Options& o) {
+  validate(o.params);
+  parse_preset(o.preset);
+  if (o.solver.empty()) o.solver = default_solver_name();
+  make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
+  if (!o.screenshot.empty()) {
+    const std::string ext = o.screenshot.size() >= 4 ? o.screenshot.substr(o.screenshot.size() - 4) : "";
+    if (ext != ".png" && ext != ".PNG")
+      throw std::invalid_argument("--screenshot: '" + o.screenshot + "' must end in .png");
+  }
+}
+
+}  // namespace
+
+std::string default_solver_name() {
+  const auto avail = available_solvers();
+  for (const char* want : {"cuda-fast", "cuda-static", "cuda-dynamic", "cpu-omp"})
+    for (const auto& s : avail)
+      if (s.name == want) return s.name;
+  return avail.empty() ? "cpu" : avail.front().name;
+}
+
+ParseResult parse_command_line(int argc, char** argv) {
+  ParseResult r;
+  Options& o = r.options;
+  CLI::App cli("Orrery: real-time gravitational N-body viewer. Bodies are drawn straight from "
+               "CUDA-mapped OpenGL buffers; a panel switches solvers and block sizes.",
+               "orrery");
+  std::string vsync = "on";
+  cli.add_option("--n", o.n, "number of bodies (default 16384 with a CUDA device, 2048 without)")
+      ->check(CLI::Range(1, 1 << 24));
+  cli.add_option("--solver", o.solver,
+                 "solver: " + names_of_solvers() +
+                     " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)");
+  cli.add_option("--block", o.block, "threads per block for GPU solvers (default: the solver's)")
+      ->check(CLI::Range(1, 4096));
+  cli.add_option("--preset", o.preset, "initial conditions: random, shell, expand, disk, collision")
+      ->capture_default_str();
+  cli.add_option("--seed", o.seed, "random seed of the preset")->capture_default_str();
+  cli.add_option("--dt", o.params.dt, "time step")->capture_default_str();
+  cli.add_option("--softening", o.params.softening, "softening length eps")->capture_default_str();
+  cli.add_option("--damping", o.params.damping, "velocity damping per step, in [0, 1]")
+      ->capture_default_str();
+  cli.add_option("--steps-per-frame", o.steps_per_frame, "simulation steps per drawn frame")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cli.add_option("--width", o.width, "window or image width")->check(CLI::Range(64, 16384))->capture_default_str();
+  cli.add_option("--height", o.height, "window or image height")->check(CLI::Range(64, 16384))->capture_default_str();
+  cli.add_option("--vsync", vsync, "on or off")->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+  cli.add_option("--frames", o.frames, "quit after this many frames (headless default: 300)")
+      ->check(CLI::Range(1LL, 1LL << 40));
+  cli.add_option("--screenshot", o.screenshot, "write the last frame to this PNG file");
+  cli.add_flag("--headless", o.headless,
+               "render offscreen through EGL (device platform): for GPU servers with no display");
+  cli.add_flag("--hide-panel", o.hide_panel, "start with the panel hidden (H shows it)");
+  cli.footer("Keys:\n" + ui::key_help_text() +
+             "\nEvery switch prints one line to stdout (e.g. 'solver cuda-static block 128'); on exit "
+             "a summary line.");
+  try {
+    cli.parse(argc, argv);
+    o.vsync = vsync == "on";
+    check_values(o);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << cli.help();
+    r.exit_code = 0;
+    return r;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      cli.exit(e);
+      return r;
+    }
+    std::fprintf(stderr, "orrery: error: %s\n", one_line(e.what()).c_str());
+    r.exit_code = 2;
+    return r;
+  } catch (const std::exception& e) {  // the core's invalid_argument, or no CUDA device
+    std::fprintf(stderr, "orrery: error: %s\n", one_line(e.what()).c_str());
+    r.exit_code = 2;
+    return r;
+  }
+  r.run = true;
+  return r;
+}
+
+}  // namespace orrery::app

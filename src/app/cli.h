@@ -1,0 +1,42 @@
+// The command line: options, parsing with CLI11 and validation of values before anything opens.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "orrery/solver.h"
+
+namespace orrery::app {
+
+struct Options {
+  int n = 0;               // 0: 16384 with a CUDA device, 2048 with CPU solvers only
+  std::string solver;      // empty: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp
+  int block = 0;           // 0: the solver's default (cuda-fast: autotuned)
+  std::string preset = "collision";
+  std::uint64_t seed = 1;
+  SimParams params;
+  int steps_per_frame = 1;
+  int width = 1280, height = 720;
+  bool vsync = true;
+  long long frames = 0;    // 0: until closed (headless: k_headless_frames)
+  std::string screenshot;  // written after the last frame
+  bool headless = false;
+  bool hide_panel = false;
+};
+
+constexpr long long k_headless_frames = 300;
+
+// Parsing outcome: run with `options`, or stop with `exit_code` (0 after --help, 2 after a bad
+// value, reported in one line on stderr).
+struct ParseResult {
+  bool run = false;
+  int exit_code = 0;
+  Options options;
+};
+
+ParseResult parse_command_line(int argc, char** argv);
+
+// The solver to start with when none was named.
+std::string default_solver_name();
+
+}  // namespace orrery::app

@@ -1,0 +1,56 @@
+// FrameStats: windowed FPS, exponential smoothing of solver rates, ring-buffer history.
+#include "frame_stats.h"
+
+#include "orrery/physics.h"
+
+namespace orrery::app {
+
+FrameStats::FrameStats()
+    : m_start(Clock::now()), m_last(m_start), m_window_start(m_start), m_history(240, 0.0f) {}
+
+void FrameStats::start() { m_start = m_last = m_window_start = Clock::now(); }
+
+void FrameStats::record(float sim_ms, int n, int steps) {
+  const Clock::time_point now = Clock::now();
+  m_last_ms = std::chrono::duration<float, std::milli>(now - m_last).count();
+  m_last = now;
+  ++m_frames;
+  ++m_window_frames;
+  m_history[static_cast<std::size_t>(m_head)] = m_last_ms;
+  m_head = (m_head + 1) % static_cast<int>(m_history.size());
+  const float window = std::chrono::duration<float>(now - m_window_start).count();
+  if (window >= 0.5f) {
+    m_fps = static_cast<float>(m_window_frames) / window;
+    m_window_ms = 1000.0f * window / static_cast<float>(m_window_frames);
+    m_window_frames = 0;
+    m_window_start = now;
+  }
+  if (sim_ms >= 0.0f) {
+    ++m_sim_frames;
+    m_sim_total_ms += sim_ms;
+    const double rate = sim_ms > 0.0f ? static_cast<double>(n) * n * steps / (sim_ms * 1e-3) : 0.0;
+    const double a = m_rate == 0.0 ? 1.0 : 0.1;
+    m_rate += a * (rate - m_rate);
+    m_sim_ms += static_cast<float>(a) * (sim_ms - m_sim_ms);
+  }
+}
+
+void FrameStats::fill(ui::Readouts& r) const {
+  r.fps = m_fps;
+  r.frame_ms = m_window_ms > 0.0f ? m_window_ms : m_last_ms;
+  r.sim_ms = m_sim_ms;
+  r.interactions_per_s = m_rate;
+  r.gflops = m_rate * k_flops_per_interaction * 1e-9;
+  r.frames = m_frames;
+  r.frame_ms_history = m_history;
+  r.history_head = m_head;
+}
+
+double FrameStats::elapsed_s() const { return std::chrono::duration<double>(m_last - m_start).count(); }
+
+double FrameStats::mean_fps() const {
+  const double s = elapsed_s();
+  return s > 0.0 ? static_cast<double>(m_frames) / s : 0.0;
+}
+
+}  // namespace orrery::app

@@ -1,0 +1,38 @@
+// Frame and solver timing: FPS over half-second windows, the frame-time history, the run's means.
+#pragma once
+
+#include <chrono>
+#include <vector>
+
+#include "ui/settings.h"
+
+namespace orrery::app {
+
+class FrameStats {
+ public:
+  FrameStats();
+  // Marks the start of the first frame.
+  void start();
+  // Call once per drawn frame; sim_ms < 0 when no step ran this frame.
+  void record(float sim_ms, int n, int steps);
+  // Writes FPS, frame ms, sim ms, rates and the history into r.
+  void fill(ui::Readouts& r) const;
+
+  long long frames() const { return m_frames; }
+  double elapsed_s() const;  // since the first frame started
+  double mean_fps() const;
+  double mean_sim_ms() const { return m_sim_frames ? m_sim_total_ms / static_cast<double>(m_sim_frames) : 0.0; }
+  float last_frame_ms() const { return m_last_ms; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point m_start, m_last, m_window_start;
+  long long m_frames = 0, m_window_frames = 0, m_sim_frames = 0;
+  double m_sim_total_ms = 0.0;
+  float m_last_ms = 0.0f, m_fps = 0.0f, m_window_ms = 0.0f, m_sim_ms = 0.0f;
+  double m_rate = 0.0;  // interactions per second over solver time (smoothed)
+  std::vector<float> m_history;
+  int m_head = 0;
+};
+
+}  // namespace orrery::app

@@ -1,0 +1,51 @@
+// The running system: the solver, the body buffers it steps through, and its timing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gfx/body_buffers.h"
+#include "orrery/device.h"
+#include "orrery/presets.h"
+#include "orrery/solver.h"
+#include "ui/settings.h"
+
+namespace orrery::app {
+
+class Simulation {
+ public:
+  explicit Simulation(gfx::DevicePath path);
+
+  // New bodies from a preset; every buffer is re-created (and re-registered with CUDA).
+  void reset(Preset preset, int n, std::uint64_t seed);
+  // Builds the solver (throws the factory's exceptions, keeping the old one) and moves the state
+  // to where it runs.
+  void set_solver(const std::string& name, int block);
+  // Runs `steps` steps into the buffers and times the solver alone.
+  void advance(int steps, const SimParams& params);
+  // Times `name` at each block size on scratch device arrays holding the current state.
+  std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks,
+                                           const SimParams& params);
+
+  const Solver& solver() const { return *m_solver; }
+  const gfx::BodyBuffers& buffers() const { return m_buffers; }
+  int count() const { return m_buffers.count(); }
+  float last_sim_ms() const { return m_last_ms; }
+  bool timed_with_events() const { return m_solver && m_solver->on_device(); }
+  // The median speed of the initial state: the palette's reference.
+  float speed_reference() const { return m_speed_ref; }
+  // The mean body mass.
+  float mass_reference() const { return m_mass_ref; }
+
+ private:
+  gfx::BodyBuffers m_buffers;
+  std::unique_ptr<Solver> m_solver;
+  std::unique_ptr<GpuTimer> m_timer;
+  float m_last_ms = 0.0f;
+  float m_speed_ref = 1.0f;
+  float m_mass_ref = 1.0f;
+};
+
+}  // namespace orrery::app

@@ -1,0 +1,160 @@
+// Body buffers: creation, residency moves, per-frame stepping through the chosen path.
+#include "body_buffers.h"
+
+#include <stdexcept>
+
+namespace orrery::gfx {
+namespace {
+
+constexpr GLsizeiptr k_stride = sizeof(Vec4);
+
+void fill_buffer(GLuint id, const Vec4* data, int count, GLenum usage) {
+  glBindBuffer(GL_ARRAY_BUFFER, id);
+  glBufferData(GL_ARRAY_BUFFER, k_stride * count, data, usage);
+}
+
+void update_buffer(GLuint id, const Vec4* data, int count) {
+  glBindBuffer(GL_ARRAY_BUFFER, id);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, k_stride * count, data);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+// Unmaps on scope exit, so a throwing solver never leaves the buffers mapped.
+struct UnmapGuard {
+  CudaGlBuffers& reg;
+  ~UnmapGuard() { reg.unmap(); }
+};
+
+}  // namespace
+
+const char* to_string(DevicePath p) {
+  switch (p) {
+    case DevicePath::interop: return "zero-copy interop";
+    case DevicePath::staged: return "staged copy";
+    case DevicePath::none: return "CPU";
+  }
+  return "?";
+}
+
+const char* BodyBuffers::path_name() const {
+  return m_on_device ? to_string(m_path) : to_string(DevicePath::none);
+}
+
+void BodyBuffers::load(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {
+  if (pos.empty() || pos.size() != vel.size())
+    throw std::invalid_argument("BodyBuffers::load: positions and velocities must match, n >= 1");
+  m_interop = CudaGlBuffers();  // unregister before the buffers go
+  m_count = static_cast<int>(pos.size());
+  m_cur = 0;
+  for (int k = 0; k < 2; ++k) {
+    m_pos_vbo[k] = make_buffer();
+    fill_buffer(m_pos_vbo[k].id(), pos.data(), m_count, GL_DYNAMIC_DRAW);
+  }
+  m_vel_vbo = make_buffer();
+  fill_buffer(m_vel_vbo.id(), vel.data(), m_count, GL_DYNAMIC_DRAW);
+  for (int k = 0; k < 2; ++k) {
+    m_vao[k] = make_vertex_array();
+    glBindVertexArray(m_vao[k].id());
+    glBindBuffer(GL_ARRAY_BUFFER, m_pos_vbo[k].id());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, k_stride, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, m_vel_vbo.id());
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, k_stride, nullptr);
+  }
+  glBindVertexArray(0);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  check_gl("creating the body buffers");
+  if (m_path == DevicePath::interop)
+    m_interop = CudaGlBuffers({m_pos_vbo[0].id(), m_pos_vbo[1].id(), m_vel_vbo.id()});
+  if (m_path == DevicePath::staged) {
+    for (auto& d : m_dev_pos) d = DeviceArray(pos.size());
+    m_dev_vel = DeviceArray(vel.size());
+    m_dev_pos[0].upload(pos.data(), pos.size());
+    m_dev_vel.upload(vel.data(), vel.size());
+  }
+  m_host_pos[0] = pos;
+  m_host_pos[1].assign(pos.size(), Vec4{});
+  m_host_vel = vel;
+}
+
+void BodyBuffers::set_on_device(bool on_device) {
+  if (on_device && m_path == DevicePath::none)
+    throw std::runtime_error("no CUDA device path here: GPU solvers cannot run");
+  if (on_device == m_on_device) return;
+  if (m_count > 0) {
+    if (on_device) {  // host -> device: the VBOs mirror the host state already
+      if (m_path == DevicePath::staged) {
+        m_dev_pos[m_cur].upload(m_host_pos[m_cur].data(), m_count);
+        m_dev_vel.upload(m_host_vel.data(), m_count);
+      }
+    } else {  // device -> host
+      download(m_host_pos[m_cur], m_host_vel);
+    }
+  }
+  m_on_device = on_device;
+}
+
+void BodyBuffers::advance(int steps, const StepRun& run) {
+  if (steps < 1 || m_count == 0) return;
+  const int a = m_cur, b = 1 - m_cur, fresh = steps % 2 ? b : a;
+  if (!m_on_device) {
+    run(m_host_pos[a].data(), m_host_pos[b].data(), m_host_vel.data());
+    m_cur = fresh;
+    upload_to_gl(m_host_pos[m_cur], m_host_vel);
+  } else if (m_path == DevicePath::staged) {
+    run(m_dev_pos[a].data(), m_dev_pos[b].data(), m_dev_vel.data());
+    m_cur = fresh;
+    m_dev_pos[m_cur].download(m_host_pos[m_cur].data(), m_count);
+    m_dev_vel.download(m_host_vel.data(), m_count);
+    upload_to_gl(m_host_pos[m_cur], m_host_vel);
+  } else {
+    advance_interop(steps, run);
+  }
+}
+
+void BodyBuffers::advance_interop(int steps, const StepRun& run) {
+  const int a = m_cur, b = 1 - m_cur;
+  std::vector<MapAccess> access(3, MapAccess::read_write);
+  if (steps == 1) {
+    access[a] = MapAccess::read_only;
+    access[b] = MapAccess::write_discard;
+  }
+  const std::vector<void*> ptr = m_interop.map(access);  // one call for all three
+  {
+    UnmapGuard guard{m_interop};
+    run(static_cast<Vec4*>(ptr[a]), static_cast<Vec4*>(ptr[b]), static_cast<Vec4*>(ptr[2]));
+  }
+  m_cur = steps % 2 ? b : a;
+}
+
+void BodyBuffers::upload_to_gl(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {
+  update_buffer(m_pos_vbo[m_cur].id(), pos.data(), m_count);
+  update_buffer(m_vel_vbo.id(), vel.data(), m_count);
+}
+
+void BodyBuffers::read_gl(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const {
+  pos.resize(m_count);
+  vel.resize(m_count);
+  glBindBuffer(GL_ARRAY_BUFFER, m_pos_vbo[m_cur].id());
+  glGetBufferSubData(GL_ARRAY_BUFFER, 0, k_stride * m_count, pos.data());
+  glBindBuffer(GL_ARRAY_BUFFER, m_vel_vbo.id());
+  glGetBufferSubData(GL_ARRAY_BUFFER, 0, k_stride * m_count, vel.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void BodyBuffers::download(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const {
+  if (m_on_device && m_path == DevicePath::staged) {
+    pos.resize(m_count);
+    vel.resize(m_count);
+    m_dev_pos[m_cur].download(pos.data(), m_count);
+    m_dev_vel.download(vel.data(), m_count);
+  } else if (m_on_device) {
+    read_gl(pos, vel);  // interop: the VBOs hold the state
+  } else {
+    pos = m_host_pos[m_cur];
+    vel = m_host_vel;
+  }
+}
+
+}  // namespace orrery::gfx

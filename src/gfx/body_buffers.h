@@ -1,0 +1,66 @@
+// The bodies' drawable storage: two position VBOs (ping-pong) and a velocity VBO, fed by one of
+// three paths: zero-copy CUDA interop, a staged copy from device arrays, or a host upload.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cuda_gl.h"
+#include "gl_objects.h"
+#include "orrery/device.h"
+#include "orrery/physics.h"
+
+namespace orrery::gfx {
+
+// How steps on the device reach the VBOs; chosen once at start-up.
+enum class DevicePath {
+  interop,  // the VBOs are registered with CUDA and solved in place (no copy)
+  staged,   // registration failed: solve in device arrays, copy through the host into the VBOs
+  none      // no CUDA device or a CPU-only build: CPU solvers only
+};
+const char* to_string(DevicePath p);
+
+// Runs every step of a frame: a -> b -> a -> ... (velocities in place). The newest positions end
+// in b after an odd number of steps, in a after an even one.
+using StepRun = std::function<void(Vec4* a, Vec4* b, Vec4* vel)>;
+
+class BodyBuffers {
+ public:
+  explicit BodyBuffers(DevicePath path) : m_path(path) {}
+
+  // (Re)creates every buffer for pos.size() bodies holding this state (and re-registers them).
+  void load(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
+  // Where the next steps run: on the device (GPU solvers) or the host; moves the state across.
+  void set_on_device(bool on_device);
+  bool on_device() const { return m_on_device; }
+  // Maps or selects the storage, calls run for `steps` steps, then publishes the newest positions
+  // and the velocities to GL (unmap, or copy). With one step the interop maps the read buffer
+  // read-only and the write buffer write-discard; with more, both read-write.
+  void advance(int steps, const StepRun& run);
+  // Copies the current state to the host.
+  void download(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const;
+
+  GLuint vertex_array() const { return m_vao[m_cur].id(); }
+  int count() const { return m_count; }
+  DevicePath path() const { return m_path; }
+  // The path the bodies take now: "zero-copy interop", "staged copy" or "CPU".
+  const char* path_name() const;
+
+ private:
+  void upload_to_gl(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
+  void read_gl(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const;
+  void advance_interop(int steps, const StepRun& run);
+
+  DevicePath m_path;
+  bool m_on_device = false;
+  int m_count = 0;
+  int m_cur = 0;  // which position buffer holds the newest positions
+  GlBuffer m_pos_vbo[2], m_vel_vbo;
+  GlVertexArray m_vao[2];
+  CudaGlBuffers m_interop;
+  DeviceArray m_dev_pos[2], m_dev_vel;  // staged path
+  std::vector<Vec4> m_host_pos[2], m_host_vel;  // CPU path, and the staging copy
+};
+
+}  // namespace orrery::gfx

@@ -1,0 +1,32 @@
+// An orbit camera: yaw and pitch about a target at a distance, with pan and zoom.
+#pragma once
+
+#include <glm/glm.hpp>
+
+namespace orrery::gfx {
+
+class OrbitCamera {
+ public:
+  // Starts at (0, 0, 50) looking down the -z axis at the origin, as the seed's viewer.
+  OrbitCamera() { reset(); }
+  void reset();
+  // Mouse deltas in pixels; the viewport height scales pan so the target follows the cursor.
+  void orbit(float dx_px, float dy_px);
+  void pan(float dx_px, float dy_px, int viewport_height);
+  void zoom(float wheel_steps);
+
+  glm::vec3 eye() const;
+  glm::mat4 view() const;
+  glm::mat4 projection(float aspect) const;
+  float fov_y() const { return m_fov_y; }
+  float distance() const { return m_distance; }
+
+ private:
+  glm::vec3 m_target{0.0f};
+  float m_distance = 50.0f;
+  float m_yaw = 0.0f;    // radians about +y
+  float m_pitch = 0.0f;  // radians, clamped short of the poles
+  float m_fov_y = 0.7854f;
+};
+
+}  // namespace orrery::gfx

@@ -1,0 +1,118 @@
+// CUDA-OpenGL interop through the CUDA runtime (compiled only when ORRERY_HAVE_CUDA).
+#include <GL/glew.h>  // before cuda_gl_interop.h, which includes GL/gl.h
+// clang-format off
+#include <cuda_runtime.h>
+#include <cuda_gl_interop.h>
+// clang-format on
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "cuda_gl.h"
+#include "gl_objects.h"
+#include "orrery/device.h"
+
+namespace orrery::gfx {
+namespace {
+
+std::string cuda_message(const char* call, cudaError_t e) {
+  return std::string(call) + " failed: " + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")";
+}
+
+unsigned map_flags(MapAccess a) {
+  switch (a) {
+    case MapAccess::read_only: return cudaGraphicsMapFlagsReadOnly;
+    case MapAccess::write_discard: return cudaGraphicsMapFlagsWriteDiscard;
+    case MapAccess::read_write: return cudaGraphicsMapFlagsNone;
+  }
+  return cudaGraphicsMapFlagsNone;
+}
+
+}  // namespace
+
+struct CudaGlBuffers::Impl {
+  std::vector<cudaGraphicsResource_t> resources;
+  bool mapped = false;
+
+  ~Impl() {
+    if (mapped) cudaGraphicsUnmapResources(static_cast<int>(resources.size()), resources.data());
+    for (cudaGraphicsResource_t r : resources) {
+      const cudaError_t e = cudaGraphicsUnregisterResource(r);
+      if (e != cudaSuccess)
+        std::fprintf(stderr, "orrery: %s\n", cuda_message("cudaGraphicsUnregisterResource", e).c_str());
+    }
+  }
+};
+
+CudaGlBuffers::CudaGlBuffers(const std::vector<unsigned>& gl_buffers) {
+  require_device();
+  auto impl = std::make_unique<Impl>();
+  for (unsigned id : gl_buffers) {
+    cudaGraphicsResource_t r = nullptr;
+    const cudaError_t e = cudaGraphicsGLRegisterBuffer(&r, id, cudaGraphicsRegisterFlagsNone);
+    if (e != cudaSuccess) {
+      cudaGetLastError();  // registration errors are not sticky; clear them for later calls
+      throw std::runtime_error(cuda_message("cudaGraphicsGLRegisterBuffer", e));
+    }
+    impl->resources.push_back(r);
+  }
+  m_impl = std::move(impl);
+}
+
+CudaGlBuffers::CudaGlBuffers() = default;
+CudaGlBuffers::~CudaGlBuffers() = default;
+CudaGlBuffers::CudaGlBuffers(CudaGlBuffers&&) noexcept = default;
+CudaGlBuffers& CudaGlBuffers::operator=(CudaGlBuffers&&) noexcept = default;
+
+std::vector<void*> CudaGlBuffers::map(const std::vector<MapAccess>& access) {
+  if (!m_impl) throw std::logic_error("CudaGlBuffers::map: nothing registered");
+  if (m_impl->mapped) throw std::logic_error("CudaGlBuffers::map: already mapped");
+  auto& res = m_impl->resources;
+  if (access.size() != res.size()) throw std::logic_error("CudaGlBuffers::map: one access per buffer");
+  for (std::size_t i = 0; i < res.size(); ++i) {
+    const cudaError_t e = cudaGraphicsResourceSetMapFlags(res[i], map_flags(access[i]));
+    if (e != cudaSuccess) throw std::runtime_error(cuda_message("cudaGraphicsResourceSetMapFlags", e));
+  }
+  cudaError_t e = cudaGraphicsMapResources(static_cast<int>(res.size()), res.data());
+  if (e != cudaSuccess) throw std::runtime_error(cuda_message("cudaGraphicsMapResources", e));
+  m_impl->mapped = true;
+  std::vector<void*> ptrs(res.size(), nullptr);
+  for (std::size_t i = 0; i < res.size(); ++i) {
+    std::size_t bytes = 0;
+    e = cudaGraphicsResourceGetMappedPointer(&ptrs[i], &bytes, res[i]);
+    if (e != cudaSuccess) {
+      unmap();
+      throw std::runtime_error(cuda_message("cudaGraphicsResourceGetMappedPointer", e));
+    }
+  }
+  return ptrs;
+}
+
+void CudaGlBuffers::unmap() noexcept {
+  if (!m_impl || !m_impl->mapped) return;
+  auto& res = m_impl->resources;
+  const cudaError_t e = cudaGraphicsUnmapResources(static_cast<int>(res.size()), res.data());
+  if (e != cudaSuccess)
+    std::fprintf(stderr, "orrery: %s\n", cuda_message("cudaGraphicsUnmapResources", e).c_str());
+  m_impl->mapped = false;
+}
+
+bool CudaGlBuffers::mapped() const { return m_impl && m_impl->mapped; }
+
+std::string cuda_gl_probe() {
+  if (!device_present()) return device_info().reason;
+  GlBuffer probe = make_buffer();
+  glBindBuffer(GL_ARRAY_BUFFER, probe.id());
+  glBufferData(GL_ARRAY_BUFFER, 1024, nullptr, GL_DYNAMIC_DRAW);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  try {
+    CudaGlBuffers reg({probe.id()});
+    reg.map({MapAccess::read_write});
+    reg.unmap();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace orrery::gfx

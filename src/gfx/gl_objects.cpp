@@ -1,0 +1,126 @@
+// Creation helpers for the GL object owners, program linking and the offscreen render target.
+#include "gl_objects.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <vector>
+
+namespace orrery::gfx {
+namespace {
+
+std::string hex(GLenum v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%04x", static_cast<unsigned>(v));
+  return buf;
+}
+
+std::string info_log(GLuint id, bool program) {
+  GLint len = 0;
+  if (program) glGetProgramiv(id, GL_INFO_LOG_LENGTH, &len);
+  else glGetShaderiv(id, GL_INFO_LOG_LENGTH, &len);
+  std::vector<char> log(static_cast<std::size_t>(len > 1 ? len : 1), '\0');
+  if (program) glGetProgramInfoLog(id, len, nullptr, log.data());
+  else glGetShaderInfoLog(id, len, nullptr, log.data());
+  std::string s(log.data());
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// Compiles one stage; the caller owns the returned shader name.
+GLuint compile(GLenum stage, const std::string& src, const std::string& label) {
+  const GLuint sh = glCreateShader(stage);
+  const char* text = src.c_str();
+  glShaderSource(sh, 1, &text, nullptr);
+  glCompileShader(sh);
+  GLint ok = GL_FALSE;
+  glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    const std::string log = info_log(sh, false);
+    glDeleteShader(sh);
+    throw std::runtime_error("cannot compile the " +
+                             std::string(stage == GL_VERTEX_SHADER ? "vertex" : "fragment") +
+                             " shader of " + label + ": " + log);
+  }
+  return sh;
+}
+
+}  // namespace
+
+GlBuffer make_buffer() {
+  GLuint id = 0;
+  glGenBuffers(1, &id);
+  return GlBuffer(id);
+}
+
+GlVertexArray make_vertex_array() {
+  GLuint id = 0;
+  glGenVertexArrays(1, &id);
+  return GlVertexArray(id);
+}
+
+GlTexture make_texture() {
+  GLuint id = 0;
+  glGenTextures(1, &id);
+  return GlTexture(id);
+}
+
+GlFramebuffer make_framebuffer() {
+  GLuint id = 0;
+  glGenFramebuffers(1, &id);
+  return GlFramebuffer(id);
+}
+
+GlProgram make_program(const std::string& vertex_src, const std::string& fragment_src,
+                       const std::string& label) {
+  const GLuint vs = compile(GL_VERTEX_SHADER, vertex_src, label);
+  GLuint fs = 0;
+  try {
+    fs = compile(GL_FRAGMENT_SHADER, fragment_src, label);
+  } catch (...) {
+    glDeleteShader(vs);
+    throw;
+  }
+  GlProgram prog(glCreateProgram());
+  glAttachShader(prog.id(), vs);
+  glAttachShader(prog.id(), fs);
+  glLinkProgram(prog.id());
+  glDetachShader(prog.id(), vs);
+  glDetachShader(prog.id(), fs);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = GL_FALSE;
+  glGetProgramiv(prog.id(), GL_LINK_STATUS, &ok);
+  if (ok != GL_TRUE) throw std::runtime_error("cannot link " + label + ": " + info_log(prog.id(), true));
+  return prog;
+}
+
+RenderTarget::RenderTarget(int width, int height, GLenum internal_format)
+    : m_tex(make_texture()), m_fbo(make_framebuffer()), m_width(width), m_height(height) {
+  glBindTexture(GL_TEXTURE_2D, m_tex.id());
+  const bool is_float = internal_format == GL_RGBA16F || internal_format == GL_RGBA32F;
+  glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(internal_format), width, height, 0, GL_RGBA,
+               is_float ? GL_FLOAT : GL_UNSIGNED_BYTE, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, m_fbo.id());
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, m_tex.id(), 0);
+  const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  if (status != GL_FRAMEBUFFER_COMPLETE)
+    throw std::runtime_error("offscreen framebuffer " + std::to_string(width) + "x" +
+                             std::to_string(height) + " is incomplete (status " + hex(status) + ")");
+  check_gl("creating an offscreen framebuffer");
+}
+
+void check_gl(const char* where) {
+  GLenum first = GL_NO_ERROR;
+  for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError())
+    if (first == GL_NO_ERROR) first = e;
+  if (first != GL_NO_ERROR)
+    throw std::runtime_error("OpenGL error " + hex(first) + " while " + where);
+}
+
+}  // namespace orrery::gfx

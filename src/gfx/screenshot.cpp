@@ -1,0 +1,44 @@
+// Framebuffer read-back and PNG encoding with stb_image_write.
+#include "screenshot.h"
+
+#include <GL/glew.h>
+
+#include <algorithm>
+#include <ctime>
+#include <stdexcept>
+#include <vector>
+
+#include <stb_image_write.h>
+
+namespace orrery::gfx {
+
+void save_png(const std::string& path, unsigned fbo, int width, int height) {
+  if (width <= 0 || height <= 0) throw std::runtime_error("nothing to save: the framebuffer is empty");
+  const std::size_t row = static_cast<std::size_t>(width) * 3;
+  std::vector<unsigned char> pixels(row * static_cast<std::size_t>(height));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glReadBuffer(fbo == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  if (const GLenum e = glGetError(); e != GL_NO_ERROR)
+    throw std::runtime_error("cannot read the framebuffer back for " + path + " (GL error " +
+                             std::to_string(e) + ")");
+  std::vector<unsigned char> flipped(pixels.size());
+  for (int y = 0; y < height; ++y)
+    std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(row * (height - 1 - y)), row,
+                flipped.begin() + static_cast<std::ptrdiff_t>(row * y));
+  if (!stbi_write_png(path.c_str(), width, height, 3, flipped.data(), static_cast<int>(row)))
+    throw std::runtime_error("cannot write " + path);
+}
+
+std::string timestamped_png_name() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "orrery-%Y%m%d-%H%M%S.png", &local);
+  return buf;
+}
+
+}  // namespace orrery::gfx

@@ -1,0 +1,36 @@
+// Dear ImGui's context and backends for a GLFW window or a headless context, and mouse input.
+#pragma once
+
+struct GLFWwindow;
+
+namespace orrery::ui {
+
+// Camera motion requested this frame; zero while ImGui has the mouse.
+struct CameraInput {
+  float orbit_dx = 0, orbit_dy = 0;
+  float pan_dx = 0, pan_dy = 0;
+  float zoom = 0;  // wheel steps
+};
+
+// Owns the ImGui context (no imgui.ini written). With a window, the GLFW backend installs its
+// callbacks chained after the app's own, so install those first; with none (headless), only the
+// OpenGL3 backend runs and the display size comes from begin_frame.
+class ImGuiLayer {
+ public:
+  explicit ImGuiLayer(GLFWwindow* window);
+  ~ImGuiLayer();
+  ImGuiLayer(const ImGuiLayer&) = delete;
+  ImGuiLayer& operator=(const ImGuiLayer&) = delete;
+
+  // NewFrame for both backends (width, height and dt are used headless only).
+  void begin_frame(int width, int height, float dt);
+  // ImGui::Render and the OpenGL3 draw into the bound framebuffer.
+  void end_frame();
+  bool wants_keyboard() const;
+  CameraInput camera_input() const;
+
+ private:
+  bool m_window = false;
+};
+
+}  // namespace orrery::ui

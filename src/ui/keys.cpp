@@ -1,0 +1,57 @@
+// The key table and the GLFW key-code mapping.
+#include "keys.h"
+
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+
+namespace orrery::ui {
+
+const std::vector<KeyBinding>& key_bindings() {
+  static const std::vector<KeyBinding> keys = {
+      {"S / Shift+S", "next / previous solver"},
+      {"B / Shift+B", "next / previous block size"},
+      {"Space", "pause / resume"},
+      {".", "one step"},
+      {"R", "reset"},
+      {"1-5", "preset: random, shell, expand, disk, collision"},
+      {"H", "hide / show the panel"},
+      {"F11", "fullscreen"},
+      {"F12", "screenshot to PNG"},
+      {"Esc", "quit"},
+      {"mouse", "left drag orbits, right or middle drag pans, wheel zooms"},
+  };
+  return keys;
+}
+
+std::string key_help_text() {
+  std::string s;
+  for (const KeyBinding& k : key_bindings()) {
+    std::string keys = k.keys;
+    keys.resize(std::max<std::size_t>(keys.size(), 14), ' ');
+    s += "  " + keys + "  " + k.what + "\n";
+  }
+  return s;
+}
+
+std::optional<Action> action_for_key(int key, int mods) {
+  const bool shift = (mods & GLFW_MOD_SHIFT) != 0;
+  switch (key) {
+    case GLFW_KEY_S: return Action{shift ? ActionKind::prev_solver : ActionKind::next_solver};
+    case GLFW_KEY_B: return Action{shift ? ActionKind::prev_block : ActionKind::next_block};
+    case GLFW_KEY_SPACE: return Action{ActionKind::toggle_pause};
+    case GLFW_KEY_PERIOD: return Action{ActionKind::single_step};
+    case GLFW_KEY_R: return Action{ActionKind::reset};
+    case GLFW_KEY_H: return Action{ActionKind::toggle_panel};
+    case GLFW_KEY_F11: return Action{ActionKind::toggle_fullscreen};
+    case GLFW_KEY_F12: return Action{ActionKind::screenshot};
+    case GLFW_KEY_ESCAPE: return Action{ActionKind::quit};
+    default: break;
+  }
+  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_5) return Action{ActionKind::set_preset, key - GLFW_KEY_1};
+  if (key >= GLFW_KEY_KP_1 && key <= GLFW_KEY_KP_5)
+    return Action{ActionKind::set_preset, key - GLFW_KEY_KP_1};
+  return std::nullopt;
+}
+
+}  // namespace orrery::ui

@@ -1,0 +1,204 @@
+// Panel sections: simulation controls, performance readouts and plots, block-size sweep, view, keys.
+#include "panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "keys.h"
+
+namespace orrery::ui {
+namespace {
+
+constexpr float k_content_w = 350.0f;  // the panel auto-resizes to its content: fixed widths
+
+std::string block_name(int block) { return block == 0 ? "auto" : std::to_string(block); }
+
+// A value with an SI prefix: si(1.23e9, " interactions/s") = "1.23 G interactions/s".
+std::string si(double v, const char* unit) {
+  const char* prefix[] = {"", "k", "M", "G", "T", "P"};
+  int k = 0;
+  while (v >= 1000.0 && k < 5) v /= 1000.0, ++k;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g %s%s", v, prefix[k], k > 0 || *unit != ' ' ? unit : unit + 1);
+  return buf;
+}
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& actions) {
+  const SolverChoice& cur = c.solvers[static_cast<std::size_t>(s.solver)];
+  if (ImGui::BeginCombo("solver", cur.name.c_str())) {
+    for (int i = 0; i < static_cast<int>(c.solvers.size()); ++i) {
+      if (ImGui::Selectable(c.solvers[static_cast<std::size_t>(i)].name.c_str(), i == s.solver) &&
+          i != s.solver)
+        actions.push_back({ActionKind::set_solver, i});
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.solvers[static_cast<std::size_t>(i)].description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::BeginDisabled(!cur.gpu);
+  if (ImGui::BeginCombo("block", cur.gpu ? block_name(s.block).c_str() : "-")) {
+    std::vector<int> blocks = cur.block_sizes;
+    if (cur.block_auto) blocks.insert(blocks.begin(), 0);
+    for (int b : blocks)
+      if (ImGui::Selectable(block_name(b).c_str(), b == s.block) && b != s.block)
+        actions.push_back({ActionKind::set_block, b});
+    ImGui::EndCombo();
+  }
+  ImGui::EndDisabled();
+  if (!cur.gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("CPU solvers have no block size");
+
+  ImGui::SetNextItemWidth(ImGui::CalcItemWidth() - 60.0f);
+  ImGui::InputInt("##n", &s.n_edit, 1024, 16384);
+  s.n_edit = std::clamp(s.n_edit, 1, 1 << 24);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(s.n_edit == s.n);
+  if (ImGui::Button("Apply")) actions.push_back({ActionKind::apply_n, s.n_edit});
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::TextUnformatted("N");
+  help_marker("Number of bodies; Apply restarts the current preset with the new N.");
+
+  const char* preset = c.presets[static_cast<std::size_t>(s.preset)].c_str();
+  if (ImGui::BeginCombo("preset", preset)) {
+    for (int i = 0; i < static_cast<int>(c.presets.size()); ++i)
+      if (ImGui::Selectable(c.presets[static_cast<std::size_t>(i)].c_str(), i == s.preset))
+        actions.push_back({ActionKind::set_preset, i});
+    ImGui::EndCombo();
+  }
+  ImGui::SliderFloat("time step", &s.dt, 0.0005f, 0.05f, "%.4f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("softening", &s.softening, 0.01f, 2.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("damping", &s.damping, 0.9f, 1.0f, "%.4f");
+  ImGui::SliderInt("steps/frame", &s.steps_per_frame, 1, 16);
+
+  if (ImGui::Button(s.paused ? "Resume" : "Pause")) actions.push_back({ActionKind::toggle_pause});
+  ImGui::SameLine();
+  if (ImGui::Button("Step")) actions.push_back({ActionKind::single_step});
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) actions.push_back({ActionKind::reset});
+  ImGui::SameLine();
+  bool vsync = s.vsync;
+  if (ImGui::Checkbox("vsync", &vsync)) actions.push_back({ActionKind::set_vsync, vsync ? 1 : 0});
+}
+
+void performance_section(const Readouts& r) {
+  ImGui::Text("%.1f FPS   frame %.2f ms", r.fps, r.frame_ms);
+  ImGui::Text("sim %.3f ms/frame%s", r.sim_ms, r.sim_ms_from_events ? " (CUDA events)" : " (CPU clock)");
+  ImGui::Text("%s   %s", si(r.interactions_per_s, " interactions/s").c_str(),
+              si(r.gflops * 1e9, "FLOP/s").c_str());
+  help_marker("N^2 interactions per step, 20 flops each (NVIDIA nbody's convention), over solver time.");
+  ImGui::Text("path: %s", r.render_path.c_str());
+  if (!r.path_note.empty()) help_marker(r.path_note.c_str());
+  ImGui::TextWrapped("GPU: %s", r.gpu_name.c_str());
+  ImGui::TextWrapped("GL: %s", r.gl_renderer.c_str());
+  ImGui::TextWrapped("%s", r.solver_config.c_str());
+  if (!r.frame_ms_history.empty()) {
+    float peak = 0.0f;
+    for (float v : r.frame_ms_history) peak = std::max(peak, v);
+    char overlay[48];
+    std::snprintf(overlay, sizeof overlay, "frame ms (max %.1f)", peak);
+    ImGui::PlotLines("##frame_ms", r.frame_ms_history.data(), static_cast<int>(r.frame_ms_history.size()),
+                     r.history_head, overlay, 0.0f, std::max(peak * 1.15f, 1.0f),
+                     ImVec2(k_content_w, 60.0f));
+  }
+}
+
+void sweep_section(const Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {
+  const bool gpu = c.solvers[static_cast<std::size_t>(s.solver)].gpu;
+  ImGui::BeginDisabled(!gpu);
+  if (ImGui::Button("Sweep block sizes")) actions.push_back({ActionKind::sweep_blocks});
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(gpu ? "Times the current solver at every block size at this N (scratch buffers)"
+                          : "Only GPU solvers have block sizes: pick a cuda-* solver");
+  if (r.sweep.empty()) return;
+  std::vector<float> rate;
+  float best = 0.0f;
+  for (const SweepPoint& p : r.sweep) {
+    rate.push_back(p.ms_per_step > 0.0f ? 1000.0f / p.ms_per_step : 0.0f);
+    best = std::max(best, rate.back());
+  }
+  ImGui::TextUnformatted(r.sweep_label.c_str());
+  ImGui::PlotHistogram("##sweep", rate.data(), static_cast<int>(rate.size()), 0, "steps/s by block size",
+                       0.0f, best * 1.1f, ImVec2(k_content_w, 80.0f));
+  if (ImGui::BeginTable("sweep", 3, ImGuiTableFlags_SizingStretchSame, ImVec2(k_content_w, 0.0f))) {
+    for (std::size_t i = 0; i < r.sweep.size(); ++i) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%s%d", rate[i] == best ? "* " : "  ", r.sweep[i].block);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.3f ms", r.sweep[i].ms_per_step);
+      ImGui::TableNextColumn();
+      ImGui::Text("%.0f steps/s", rate[i]);
+    }
+    ImGui::EndTable();
+  }
+}
+
+void view_section(Settings& s, std::vector<Action>& actions) {
+  ImGui::SliderFloat("point size", &s.point_radius, 0.02f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("brightness", &s.brightness, 0.05f, 10.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("exposure", &s.exposure, 0.1f, 10.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  if (ImGui::Button("Reset camera")) actions.push_back({ActionKind::reset_camera});
+}
+
+}  // namespace
+
+std::string solver_label(const Catalog& c, int solver, int block) {
+  const SolverChoice& sc = c.solvers[static_cast<std::size_t>(solver)];
+  return sc.gpu ? sc.name + " block " + block_name(block) : sc.name;
+}
+
+void draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {
+  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Orrery", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return;
+  }
+  ImGui::PushItemWidth(k_content_w - 110.0f);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + k_content_w);
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulation_section(s, c, actions);
+  if (ImGui::CollapsingHeader("Performance", ImGuiTreeNodeFlags_DefaultOpen)) performance_section(r);
+  if (ImGui::CollapsingHeader("Block-size sweep", ImGuiTreeNodeFlags_DefaultOpen))
+    sweep_section(s, r, c, actions);
+  if (ImGui::CollapsingHeader("View")) view_section(s, actions);
+  if (ImGui::CollapsingHeader("Keys")) {
+    for (const KeyBinding& k : key_bindings()) {
+      ImGui::TextUnformatted(k.keys);
+      ImGui::SameLine(110.0f);
+      ImGui::TextUnformatted(k.what);
+    }
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::PopItemWidth();
+  ImGui::End();
+}
+
+void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
+  // Fixed size: an auto-resizing window would be clipped on the frame it first appears.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(250.0f, 3.0f * ImGui::GetTextLineHeightWithSpacing() +
+                                              2.0f * style.WindowPadding.y),
+                           ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.45f);
+  if (ImGui::Begin("overlay", nullptr, flags)) {
+    ImGui::Text("%.1f FPS  %.2f ms", r.fps, r.frame_ms);
+    ImGui::TextUnformatted(solver_label(c, s.solver, s.block).c_str());
+    ImGui::Text("N %d  %s%s", s.n, r.render_path.c_str(), s.paused ? "  (paused)" : "");
+  }
+  ImGui::End();
+}
+
+}  // namespace orrery::ui

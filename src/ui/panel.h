@@ -1,0 +1,21 @@
+// The ImGui control panel and the small overlay shown when the panel is hidden.
+#pragma once
+
+#include <vector>
+
+#include "settings.h"
+
+namespace orrery::ui {
+
+// Builds the panel for this frame. Continuous values (time step, softening, damping, steps per
+// frame, view) are edited in `s` directly; switches that rebuild something are appended to
+// `actions` for the app to apply and announce.
+void draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions);
+
+// FPS, solver and block size in a corner.
+void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c);
+
+// "cuda-static block 128", "cuda-fast block auto" or "cpu-omp".
+std::string solver_label(const Catalog& c, int solver, int block);
+
+}  // namespace orrery::ui

@@ -1,0 +1,84 @@
+// The plain state the panel and keys edit, the readouts they show and the actions they request.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace orrery::ui {
+
+// A solver as the panel lists it (filled in by the app from the solver registry).
+struct SolverChoice {
+  std::string name;
+  bool gpu = false;
+  std::vector<int> block_sizes;  // empty for CPU solvers
+  bool block_auto = false;       // block 0 means "let the solver choose" (cuda-fast's autotuner)
+  std::string description;
+};
+
+struct Catalog {
+  std::vector<SolverChoice> solvers;
+  std::vector<std::string> presets;
+};
+
+// What the user can change. Plain values only: the app turns them into solvers and buffers.
+struct Settings {
+  int solver = 0;  // index into Catalog::solvers
+  int block = 0;   // threads per block; 0 for CPU solvers or "auto"
+  int n = 2048;
+  int n_edit = 2048;  // the N typed in the panel, applied by "Apply"
+  int preset = 4;     // index into Catalog::presets
+  std::uint64_t seed = 1;
+  float dt = 0.016f;
+  float softening = 0.1f;
+  float damping = 1.0f;
+  int steps_per_frame = 1;
+  bool paused = false;
+  bool vsync = true;
+  bool show_panel = true;
+  float point_radius = 0.15f;
+  float brightness = 1.0f;
+  float exposure = 1.0f;
+};
+
+struct SweepPoint {
+  int block = 0;
+  float ms_per_step = 0.0f;
+};
+
+// What the panel and overlay show; written by the app every frame.
+struct Readouts {
+  float fps = 0.0f;
+  float frame_ms = 0.0f;
+  float sim_ms = 0.0f;        // solver time per frame (CUDA events for GPU solvers)
+  bool sim_ms_from_events = false;
+  double interactions_per_s = 0.0;
+  double gflops = 0.0;
+  long long frames = 0;
+  std::string solver_config;  // the solver's own one-line description of its configuration
+  std::string render_path;    // zero-copy interop / staged copy / CPU
+  std::string path_note;      // why a fallback was taken, empty otherwise
+  std::string gpu_name;
+  std::string gl_renderer;
+  std::vector<float> frame_ms_history;  // ring buffer
+  int history_head = 0;                 // index of the oldest entry
+  std::vector<SweepPoint> sweep;        // the last block-size sweep
+  std::string sweep_label;              // "cuda-static, N = 16384"
+};
+
+enum class ActionKind {
+  next_solver, prev_solver, set_solver,  // value: index for set_solver
+  next_block, prev_block, set_block,     // value: block size for set_block
+  toggle_pause, single_step, reset,
+  set_preset,                            // value: preset index
+  apply_n,                               // value: N
+  toggle_panel, toggle_fullscreen, set_vsync,  // value: 0/1 for set_vsync
+  screenshot, sweep_blocks, reset_camera, quit
+};
+
+struct Action {
+  ActionKind kind;
+  int value = 0;
+};
+
+}  // namespace orrery::ui
