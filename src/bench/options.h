@@ -1,0 +1,72 @@
+// orrery-bench's options: the raw command line values, their checking, and the resolved plan.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "orrery/presets.h"
+#include "orrery/solver.h"
+
+namespace orrery::bench {
+
+// Bad input: main prints its message as one line and exits with code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The --compare tolerance on the max relative position error against `cpu` (see README).
+constexpr double k_compare_tolerance = 1e-4;
+// Steps each solver and `cpu` take from the same state under --compare.
+constexpr int k_compare_steps = 3;
+
+// What the command line said, before checking (lists already split at commas by CLI11).
+struct RawOptions {
+  std::vector<std::string> solvers{"all"};
+  std::vector<std::string> ns{"16384"};
+  std::vector<std::string> blocks;  // empty: each GPU solver's default
+  int steps = 20;
+  int warmup = 3;
+  std::string preset = "random";
+  SimParams params;
+  std::string seed = "1";
+  std::string csv, json;
+  bool compare = false;
+  long long cpu_max_n = 65536;
+};
+
+// One solver to run, with the block sizes to run it at (0 = the solver's default; CPU: {0}).
+struct SolverPlan {
+  SolverInfo info;
+  std::vector<int> blocks;
+};
+
+// The checked, resolved plan.
+struct Plan {
+  std::vector<SolverPlan> solvers;
+  std::vector<int> ns;
+  int steps = 20;
+  int warmup = 3;
+  Preset preset = Preset::random;
+  SimParams params;
+  std::uint64_t seed = 1;
+  std::string csv, json;
+  bool compare = false;
+  int cpu_max_n = 65536;
+  bool explicit_blocks = false;  // --block given (else each GPU solver runs at its default)
+  // Lines to print before running, for selected solvers or blocks that cannot run here.
+  std::vector<std::string> notes;
+};
+
+// Checks everything, including device presence and memory for each N, before anything runs.
+// Throws UsageError with a one-line message naming the bad value.
+Plan make_plan(const RawOptions& raw);
+
+// Parses one body count: a whole number in [1, INT32_MAX]. Throws UsageError.
+int parse_body_count(const std::string& text);
+// Parses one block size: a whole number (checked against the solvers by make_plan). Throws UsageError.
+int parse_block(const std::string& text);
+
+}  // namespace orrery::bench

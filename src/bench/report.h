@@ -1,0 +1,36 @@
+// orrery-bench's output: the device header and tables on stdout, and the CSV and JSON files.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "options.h"
+#include "runner.h"
+
+namespace orrery::bench {
+
+// Prints the machine (GPU name, SMs, clock, or why there is none), the run's parameters and any
+// notes from planning.
+void print_header(std::FILE* out, const Plan& plan);
+
+// Prints the table, one row as each result comes in (the config column last: it varies in width).
+class TableReporter final : public Reporter {
+ public:
+  explicit TableReporter(std::FILE* out) : m_out(out) {}
+  void note(const std::string& line) override;
+  void timing(const TimingResult& r) override;
+  void compare(const CompareResult& r) override;
+
+ private:
+  std::FILE* m_out;
+  bool m_timing_header = false, m_compare_header = false;
+};
+
+// Throw std::runtime_error when the file cannot be written.
+void write_timing_csv(const std::string& path, const std::vector<TimingResult>& rows);
+void write_compare_csv(const std::string& path, const std::vector<CompareResult>& rows);
+void write_json(const std::string& path, const Plan& plan, const std::vector<TimingResult>& timing,
+                const std::vector<CompareResult>& compare);
+
+}  // namespace orrery::bench
