@@ -67,7 +67,15 @@ ParseResult parse_command_line(int argc, char** argv) {
       ->check(CLI::Range(1, 4096));
   cli.add_option("--preset", o.preset, "initial conditions: random, shell, expand, disk, collision")
       ->capture_default_str();
-  cli.add_option("--seed", o.seed, "random seed of the preset")->capture_default_str();
+  cli.add_option("--seed", o.seed, "random seed of the preset")
+      ->check(CLI::Validator(
+          [](std::string& v) {
+            const bool digits = !v.empty() && v.size() <= 20 &&
+                                v.find_first_not_of("0123456789") == std::string::npos;
+            return digits ? std::string() : "Value " + v + " is not a non-negative integer";
+          },
+          "UINT"))
+      ->capture_default_str();
   cli.add_option("--dt", o.params.dt, "time step")->capture_default_str();
   cli.add_option("--softening", o.params.softening, "softening length eps")->capture_default_str();
   cli.add_option("--damping", o.params.damping, "velocity damping per step, in [0, 1]")

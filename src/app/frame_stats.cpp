@@ -36,7 +36,7 @@ void FrameStats::record(float sim_ms, int n, int steps) {
 }
 
 void FrameStats::fill(ui::Readouts& r) const {
-  r.fps = m_fps;
+  r.fps = m_fps > 0.0f ? m_fps : (m_last_ms > 0.0f ? 1000.0f / m_last_ms : 0.0f);  // before the first window
   r.frame_ms = m_window_ms > 0.0f ? m_window_ms : m_last_ms;
   r.sim_ms = m_sim_ms;
   r.interactions_per_s = m_rate;

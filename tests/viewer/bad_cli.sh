@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Bad command-line values: exit code 2 and exactly one line on stderr, before any window opens.
+# Usage: bad_cli.sh ORRERY
+set -u
+. "$(dirname "$0")/common.sh"
+orrery=$1
+status=0
+check() {
+  local err rc lines
+  err=$("$orrery" "$@" --frames 1 2>&1 >/dev/null)
+  rc=$?
+  lines=$(printf '%s\n' "$err" | grep -c .)
+  if [ $rc -ne 2 ] || [ "$lines" -ne 1 ] || [[ "$err" != "orrery: error: "* ]]; then
+    echo "FAIL: orrery $* -> exit $rc, $lines stderr lines: $err"
+    status=1
+  else
+    echo "ok: orrery $* -> $err"
+  fi
+}
+check --n 0
+check --n abc
+check --solver nope
+check --block 100 --solver cpu
+check --dt -1
+check --softening 0
+check --damping 2
+check --preset galaxy
+check --vsync maybe
+check --width 10
+check --steps-per-frame 0
+check --frames 0
+check --seed -1
+check --screenshot shot.jpg
+check --no-such-flag
+exit $status
