@@ -95,6 +95,8 @@ void resolve_solvers(const RawOptions& raw, std::vector<SolverInfo>& checked, Pl
     try {
       info = &solver_info(name);
     } catch (const std::invalid_argument& e) {
+      if (!cuda_compiled() && name.rfind("cuda", 0) == 0)  // a CUDA solver in a CPU-only build
+        throw UsageError("--solver " + name + ": not in this build; " + device_info().reason);
       throw UsageError(std::string("--solver: ") + e.what());
     }
     if (std::any_of(checked.begin(), checked.end(), [&](const SolverInfo& s) { return s.name == name; }))
@@ -205,15 +207,18 @@ void check_memory(const Plan& plan) {
   const double device_free = gpu ? static_cast<double>(device_free_memory()) : 0.0;
   const double host_per_body = plan.compare ? k_host_compare_bytes_per_body : k_host_bytes_per_body;
   for (int n : plan.ns) {
-    const double host_need = host_per_body * n;
-    if (host_free > 0 && host_need > host_free)
-      throw UsageError("--n " + std::to_string(n) + ": needs about " + gib(host_need) +
-                       " of host memory, only " + gib(host_free) + " available");
+    // GPU runs only happen in timing mode or, under --compare, up to --cpu-max-n.
+    const bool gpu_runs = gpu && (!plan.compare || n <= plan.cpu_max_n);
     const double device_need = k_device_bytes_per_body * n;
-    if (gpu && device_need > device_free)
+    if (gpu_runs && device_need > device_free)
       throw UsageError("--n " + std::to_string(n) + ": too large for the GPU's memory (needs about " +
                        gib(device_need) + ", " + gib(device_free) + " free on " + device_info().name +
                        ")");
+    // Host state exists only for the runs that happen: CPU ones up to --cpu-max-n, GPU ones.
+    const double host_need = host_per_body * n;
+    if ((gpu_runs || n <= plan.cpu_max_n) && host_free > 0 && host_need > host_free)
+      throw UsageError("--n " + std::to_string(n) + ": needs about " + gib(host_need) +
+                       " of host memory, only " + gib(host_free) + " available");
   }
 }
 

@@ -1,0 +1,225 @@
+// Tests of orrery-bench through its command line: bad input gives exit code 2 and one error line;
+// good input gives the table, the skip lines, the comparison and the CSV/JSON files.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "orrery/device.h"
+#include "orrery/physics.h"
+
+extern char** environ;
+
+namespace orrery {
+namespace {
+
+struct Outcome {
+  int exit_code = -1;  // 128 + signal when the process was killed by one
+  std::string out, err;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "orrery_cli_" + std::to_string(getpid()) + "_" + name;
+}
+
+#ifdef ORRERY_BENCH_PATH
+// Runs orrery-bench with args (no shell), capturing stdout and stderr.
+Outcome run_bench(const std::vector<std::string>& args) {
+  const std::string out_path = temp_path("stdout"), err_path = temp_path("stderr");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> all = {ORRERY_BENCH_PATH};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  Outcome o;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    ADD_FAILURE() << "cannot start " << argv[0] << ": " << rc;
+    return o;
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  o.out = read_file(out_path);
+  o.err = read_file(err_path);
+  std::remove(out_path.c_str());
+  std::remove(err_path.c_str());
+  return o;
+}
+#define REQUIRE_BENCH()
+#else
+Outcome run_bench(const std::vector<std::string>&) { return {}; }
+#define REQUIRE_BENCH() GTEST_SKIP() << "orrery-bench is not built (ORRERY_BUILD_BENCH=OFF)"
+#endif
+
+std::string join(const std::vector<std::string>& args) {
+  std::string s;
+  for (const auto& a : args) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+std::size_t count(const std::string& s, const std::string& what) {
+  std::size_t n = 0;
+  for (auto i = s.find(what); i != std::string::npos; i = s.find(what, i + 1)) ++n;
+  return n;
+}
+
+// Exit code 2 and exactly one line on stderr, "orrery-bench: error: ...", containing `names`.
+void expect_usage_error(const std::vector<std::string>& args, const std::string& names) {
+  SCOPED_TRACE("orrery-bench " + join(args));
+  const Outcome o = run_bench(args);
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_EQ(count(o.err, "\n"), 1u) << "stderr: " << o.err;
+  EXPECT_EQ(o.err.rfind("orrery-bench: error: ", 0), 0u) << o.err;
+  EXPECT_NE(o.err.find(names), std::string::npos) << "stderr does not name '" << names << "': " << o.err;
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  std::string names;  // what the error line must mention
+};
+
+TEST(BenchCli, BadInputGivesOneErrorLineAndExitCode2) {
+  REQUIRE_BENCH();
+  // Small N and one step where N is not the subject, so a wrongly accepted run ends quickly.
+  const std::vector<std::string> quick = {"--steps", "1", "--warmup", "0"};
+  const BadInput cases[] = {
+      {{"--n", "0"}, "--n 0"},
+      {{"--n", "-5"}, "--n -5"},
+      {{"--n", "abc"}, "abc"},
+      {{"--n", "16,abc"}, "abc"},
+      {{"--n", "3000000000"}, "2147483647"},
+      {{"--n", "8", "--block", "100"}, "--block 100"},
+      {{"--n", "8", "--block", "2048"}, "--block 2048"},
+      {{"--n", "8", "--block", "all,64"}, "--block"},
+      {{"--n", "8", "--solver", "nope"}, "nope"},
+      {{"--n", "8", "--solver", "all,cpu"}, "--solver"},
+      {{"--n", "8", "--dt", "nan"}, "--dt"},
+      {{"--n", "8", "--dt", "0"}, "--dt"},
+      {{"--n", "8", "--softening", "-1"}, "--softening"},
+      {{"--n", "8", "--damping", "2"}, "--damping"},
+      {{"--n", "8", "--preset", "galaxy"}, "galaxy"},
+      {{"--n", "8", "--steps", "0"}, "--steps"},
+      {{"--n", "8", "--seed", "-1"}, "--seed"},
+      {{"--n", "8", "--cpu-max-n", "-1"}, "--cpu-max-n"},
+      {{"--n", "8", "--solver", "cpu", "--block", "128"}, "--block 128"},
+      {{"--n", "8", "--compare", "--solver", "cpu"}, "--compare"},
+      {{"--n", "8", "--csv", "/nonexistent-dir/x.csv"}, "--csv"},
+      // CLI11's own parse errors.
+      {{"--n", "8", "--steps", "abc"}, "--steps"},
+      {{"--n", "8", "--no-such-option"}, "--no-such-option"},
+      {{"--n"}, "--n"},
+  };
+  for (const BadInput& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), quick.begin(), quick.end());
+    expect_usage_error(args, c.names);
+  }
+}
+
+TEST(BenchCli, CudaSolverWithoutADeviceNamesTheMissingDevice) {
+  REQUIRE_BENCH();
+  if (device_present()) GTEST_SKIP() << "a CUDA device is present: " << device_info().name;
+  for (const char* solver : {"cuda-static", "cuda-dynamic"})
+    expect_usage_error({"--solver", solver, "--n", "8", "--steps", "1"}, "CUDA device");
+}
+
+TEST(BenchCli, NTooLargeForTheGpuIsRejectedBeforeAllocating) {
+  REQUIRE_BENCH();
+  if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
+  const long long n = std::numeric_limits<std::int32_t>::max();
+  // Positions twice and velocities are the least any GPU run needs.
+  if (static_cast<double>(device_free_memory()) >= 3.0 * sizeof(Vec4) * n)
+    GTEST_SKIP() << device_info().name << " has room for " << n << " bodies";
+  expect_usage_error({"--solver", "cuda-static", "--n", std::to_string(n), "--steps", "1"},
+                     "GPU's memory");
+}
+
+TEST(BenchCli, HelpExitsZero) {
+  REQUIRE_BENCH();
+  const Outcome o = run_bench({"--help"});
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_NE(o.out.find("--cpu-max-n"), std::string::npos) << o.out;
+  EXPECT_EQ(o.err, "");
+}
+
+TEST(BenchCli, TimesCpuSolversAndWritesCsvAndJson) {
+  REQUIRE_BENCH();
+  const std::string csv = temp_path("t.csv"), json = temp_path("t.json");
+  const Outcome o = run_bench({"--solver", "cpu,cpu-omp", "--n", "1,7,300", "--steps", "3",
+                               "--warmup", "1", "--preset", "disk", "--csv", csv, "--json", json});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(o.err, "");
+  EXPECT_NE(o.out.find("GPU: "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("interactions/s"), std::string::npos) << o.out;
+  EXPECT_EQ(count(o.out, "\ncpu "), 3u) << o.out;
+  EXPECT_EQ(count(o.out, "\ncpu-omp "), 3u) << o.out;
+  const std::string c = read_file(csv);
+  EXPECT_EQ(c.rfind("solver,config,n,block,", 0), 0u) << c;
+  EXPECT_EQ(count(c, "\n"), 7u) << c;  // header and six rows
+  EXPECT_NE(c.find("\ncpu-omp,cpu-omp,300,0,3,1,"), std::string::npos) << c;
+  const std::string j = read_file(json);
+  EXPECT_EQ(count(j, "\"solver\": "), 6u) << j;
+  EXPECT_NE(j.find("\"preset\": \"disk\""), std::string::npos) << j;
+  std::remove(csv.c_str());
+  std::remove(json.c_str());
+}
+
+TEST(BenchCli, CpuRunsAboveCpuMaxNAreSkippedWithALine) {
+  REQUIRE_BENCH();
+  const Outcome o = run_bench({"--solver", "cpu,cpu-omp", "--n", "64,128", "--cpu-max-n", "100",
+                               "--steps", "1", "--warmup", "0"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("skipped cpu at N=128"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("skipped cpu-omp at N=128"), std::string::npos) << o.out;
+  EXPECT_EQ(count(o.out, "raise --cpu-max-n"), 2u) << o.out;
+  EXPECT_EQ(count(o.out, "\ncpu "), 1u) << o.out;
+}
+
+TEST(BenchCli, SolverAllSaysWhichSolversCannotRunHere) {
+  REQUIRE_BENCH();
+  const Outcome o = run_bench({"--solver", "all", "--n", "16", "--steps", "1", "--warmup", "0"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(count(o.out, "\ncpu "), 1u) << o.out;
+  if (cuda_compiled() && !device_present()) {
+    EXPECT_NE(o.out.find("skipped cuda-static: no CUDA device"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("skipped cuda-dynamic: no CUDA device"), std::string::npos) << o.out;
+  }
+}
+
+TEST(BenchCli, CompareChecksAgainstCpu) {
+  REQUIRE_BENCH();
+  const Outcome o = run_bench({"--compare", "--solver", "all", "--n", "7,500,2000", "--cpu-max-n",
+                               "1000", "--preset", "collision"});
+  ASSERT_EQ(o.exit_code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("skipped the comparison with cpu at N=2000"), std::string::npos) << o.out;
+  EXPECT_EQ(count(o.out, "\ncpu-omp "), 2u) << o.out;  // N = 7 and 500; cpu is the reference
+  EXPECT_EQ(count(o.out, "\ncpu "), 0u) << o.out;
+  EXPECT_EQ(count(o.out, " FAIL "), 0u) << o.out;
+  EXPECT_NE(o.out.find("all within the tolerance"), std::string::npos) << o.out;
+}
+
+}  // namespace
+}  // namespace orrery
