@@ -10,7 +10,7 @@ void main() {
   float r2 = dot(d, d);
   if (r2 >= 1.0) discard;
   // A bright core with a wide halo that reaches zero at the rim.
-  float star = exp(-r2 * 9.0) + 0.18 * exp(-r2 * 2.5);
+  float star = exp(-r2 * 14.0) + 0.22 * exp(-r2 * 3.5);
   float bulge = exp(-r2 * 7.0);
   float glow = mix(star, bulge, v_soft) * (1.0 - r2);
   frag_color = vec4(v_color * (v_energy * glow), 1.0);

@@ -47,11 +47,14 @@ App::App(const Options& options) : m_opts(options) {
   const bool gpu = m_path != gfx::DevicePath::none;
   m_settings.n = m_opts.n > 0 ? m_opts.n : (gpu ? 16384 : 2048);
   m_settings.n_edit = m_settings.n;
-  const auto& solvers = m_catalog.solvers;
-  const auto it = std::find_if(solvers.begin(), solvers.end(),
-                               [&](const ui::SolverChoice& c) { return c.name == m_opts.solver; });
-  if (it == solvers.end()) throw std::runtime_error("solver '" + m_opts.solver + "' cannot run here");
-  m_settings.solver = static_cast<int>(it - solvers.begin());
+  int index = catalog_index(m_opts.solver);
+  if (index < 0) {  // a GPU solver, where a failed GL registration left CUDA unusable
+    m_opts.block = 0;
+    m_opts.solver = catalog_index("cpu-omp") >= 0 ? "cpu-omp" : m_catalog.solvers.front().name;
+    index = catalog_index(m_opts.solver);
+    say("orrery: the requested solver cannot run on this render path; using " + m_opts.solver);
+  }
+  m_settings.solver = index;
   m_settings.block = m_opts.block > 0 ? m_opts.block : default_block_size(m_opts.solver);
 
   m_sim = std::make_unique<Simulation>(m_path);
@@ -80,6 +83,15 @@ void App::choose_path() {
       m_path_note = "the GL context is not on the CUDA device (" + m_path_note +
                     "): device buffers copied into the VBOs";
   }
+  if (m_path == gfx::DevicePath::staged) {
+    try {  // a failed registration must not have left CUDA unusable
+      DeviceArray check(16);
+      device_synchronize();
+    } catch (const std::exception& e) {
+      m_path = gfx::DevicePath::none;
+      m_path_note += "; CUDA is unusable after that (" + std::string(e.what()) + "): CPU solvers only";
+    }
+  }
   say(std::string("orrery: render path: ") + gfx::to_string(m_path) +
       (m_path_note.empty() ? "" : " (" + m_path_note + ")"));
 }
@@ -91,6 +103,12 @@ void App::build_catalog() {
         {s.name, s.gpu, s.block_sizes, s.gpu && default_block_size(s.name) == 0, s.description});
   }
   m_catalog.presets = preset_names();
+}
+
+int App::catalog_index(const std::string& name) const {
+  for (std::size_t i = 0; i < m_catalog.solvers.size(); ++i)
+    if (m_catalog.solvers[i].name == name) return static_cast<int>(i);
+  return -1;
 }
 
 int App::run() {

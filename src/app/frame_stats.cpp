@@ -1,6 +1,8 @@
 // FrameStats: windowed FPS, exponential smoothing of solver rates, ring-buffer history.
 #include "frame_stats.h"
 
+#include <algorithm>
+
 #include "orrery/physics.h"
 
 namespace orrery::app {
@@ -42,8 +44,13 @@ void FrameStats::fill(ui::Readouts& r) const {
   r.interactions_per_s = m_rate;
   r.gflops = m_rate * k_flops_per_interaction * 1e-9;
   r.frames = m_frames;
-  r.frame_ms_history = m_history;
-  r.history_head = m_head;
+  // Only the frames recorded so far, oldest first (no run of zeros at the start).
+  const std::size_t size = m_history.size();
+  const std::size_t count = std::min<std::size_t>(static_cast<std::size_t>(m_frames), size);
+  r.frame_ms_history.resize(count);
+  for (std::size_t i = 0; i < count; ++i)
+    r.frame_ms_history[i] = m_history[(static_cast<std::size_t>(m_head) + size - count + i) % size];
+  r.history_head = 0;
 }
 
 double FrameStats::elapsed_s() const { return std::chrono::duration<double>(m_last - m_start).count(); }

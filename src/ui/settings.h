@@ -36,7 +36,7 @@ struct Settings {
   bool paused = false;
   bool vsync = true;
   bool show_panel = true;
-  float point_radius = 0.15f;
+  float point_radius = 0.2f;
   float brightness = 1.0f;
   float exposure = 1.0f;
 };
