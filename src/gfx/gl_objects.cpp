@@ -44,31 +44,19 @@ GLuint compile(GLenum stage, const std::string& src, const std::string& label) {
   return sh;
 }
 
+// One new object name from a glGen* function.
+GLuint generate(void(GLAPIENTRY* gen)(GLsizei, GLuint*)) {
+  GLuint id = 0;
+  gen(1, &id);
+  return id;
+}
+
 }  // namespace
 
-GlBuffer make_buffer() {
-  GLuint id = 0;
-  glGenBuffers(1, &id);
-  return GlBuffer(id);
-}
-
-GlVertexArray make_vertex_array() {
-  GLuint id = 0;
-  glGenVertexArrays(1, &id);
-  return GlVertexArray(id);
-}
-
-GlTexture make_texture() {
-  GLuint id = 0;
-  glGenTextures(1, &id);
-  return GlTexture(id);
-}
-
-GlFramebuffer make_framebuffer() {
-  GLuint id = 0;
-  glGenFramebuffers(1, &id);
-  return GlFramebuffer(id);
-}
+GlBuffer make_buffer() { return GlBuffer(generate(glGenBuffers)); }
+GlVertexArray make_vertex_array() { return GlVertexArray(generate(glGenVertexArrays)); }
+GlTexture make_texture() { return GlTexture(generate(glGenTextures)); }
+GlFramebuffer make_framebuffer() { return GlFramebuffer(generate(glGenFramebuffers)); }
 
 GlProgram make_program(const std::string& vertex_src, const std::string& fragment_src,
                        const std::string& label) {
