@@ -1,20 +1,35 @@
 #!/usr/bin/env bash
-# Under Xvfb: start the viewer, wait for its window, send S, B, Space, Esc through xdotool, check the
-# announced switches and a clean exit with the summary line. Usage: keys.sh ORRERY WORKDIR
+# Under Xvfb: start the viewer, wait for its window, type keys through xdotool, check the announced
+# switches (in order) and a clean exit with the summary line.
+#   keys.sh ORRERY WORKDIR basic   S, B, Space, Esc (the issue's check)
+#   keys.sh ORRERY WORKDIR more    Shift+S, R, 4, H, '.', Space, F12, F11 twice, 1, Esc
 set -u
 . "$(dirname "$0")/common.sh"
 command -v xdotool >/dev/null || skip "xdotool is not installed"
 in_xvfb "$@"
-orrery=$1 dir=$2
-out="$dir/keys.out"
+orrery=$1 dir=$2 mode=${3:-basic}
+case $mode in
+  basic)
+    keys=(s b space Escape)
+    expected=("solver cpu-omp" "block: cpu-omp runs on the CPU and has no block size" "paused" "quit")
+    final="cpu-omp" ;;
+  more)
+    keys=(shift+s r 4 h period space F12 F11 F11 1 Escape)
+    expected=("solver cpu-omp" "reset" "preset disk" "panel hidden" "step" "resumed"
+              "screenshot orrery-*.png" "fullscreen on" "fullscreen off" "preset random" "quit")
+    final="cpu-omp" ;;
+  *) fail "unknown mode $mode" ;;
+esac
+out="$dir/keys_$mode.out"
+cd "$dir" && rm -f orrery-*.png
 "$orrery" --solver cpu --n 1024 >"$out" 2>&1 &
 pid=$!
 wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Orrery$' | head -1)
 [ -n "$wid" ] || { kill "$pid"; fail "the window did not appear"; }
-# Wait for the first frames (the start-up lines) before typing.
+# Wait for the start-up lines before typing.
 for _ in $(seq 100); do grep -q '^orrery: solver' "$out" && break; sleep 0.1; done
 xdotool windowfocus --sync "$wid"
-for key in s b space Escape; do
+for key in "${keys[@]}"; do
   xdotool key "$key"
   sleep 0.4
 done
@@ -28,12 +43,16 @@ wait "$pid"
 rc=$?
 cat "$out"
 [ $rc -eq 0 ] || fail "orrery exited $rc"
-expect_line "$out" '^solver cpu-omp$'
-expect_line "$out" '^block: cpu-omp runs on the CPU'
-expect_line "$out" '^paused$'
-expect_line "$out" '^quit$'
-expect_line "$out" '^orrery: summary: [0-9]+ frames .*solver cpu-omp, n 1024, path CPU'
-# In order: S, B, Space, Esc.
-order=$(grep -E '^(solver cpu-omp|block: |paused|quit)' "$out" | cut -c1-6 | tr '\n' ' ')
-[ "$order" = "solver block: paused quit " ] || fail "switches out of order: $order"
+# The switch lines, in order, are exactly the expected ones (glob patterns).
+mapfile -t got < <(grep -v '^orrery: ' "$out")
+[ ${#got[@]} -eq ${#expected[@]} ] || fail "expected ${#expected[@]} switch lines, got ${#got[@]}"
+for i in "${!expected[@]}"; do
+  # shellcheck disable=SC2053
+  [[ "${got[$i]}" == ${expected[$i]} ]] || fail "line $((i + 1)): '${got[$i]}', expected '${expected[$i]}'"
+done
+expect_line "$out" "^orrery: summary: [0-9]+ frames .*solver $final, n 1024, path CPU"
+if [ "$mode" = more ]; then
+  shot=$(ls orrery-*.png 2>/dev/null | head -1)
+  [ -s "$shot" ] || fail "F12 wrote no PNG"
+fi
 echo PASS
