@@ -119,7 +119,7 @@ int App::run() {
   m_stats.start();
   for (long long f = 0;; ++f) {
     const bool last = limit > 0 && f + 1 >= limit;
-    frame(last);
+    frame(f, last);
     if (last || m_quit) break;
   }
   glFinish();
@@ -135,12 +135,14 @@ int App::run() {
   return 0;
 }
 
-void App::frame(bool last) {
+void App::frame(long long index, bool last) {
   if (m_window) {
     m_window->poll_events();
     if (m_window->should_close()) m_quit = true;
   }
   handle_keys();
+  const auto scripted = static_cast<std::size_t>(index - 1);  // --keys: one per frame from the second
+  if (index >= 1 && scripted < m_opts.script.size()) m_actions.push_back(m_opts.script[scripted]);
   std::vector<ui::Action> actions;
   actions.swap(m_actions);
   for (const ui::Action& a : actions) apply(a);

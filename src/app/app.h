@@ -38,7 +38,7 @@ class App {
   void choose_path();
   void build_catalog();
   int catalog_index(const std::string& name) const;  // -1 when not listed
-  void frame(bool last);
+  void frame(long long index, bool last);
   void handle_keys();
   void apply(const ui::Action& a);
   void switch_solver(int index, int block);

@@ -29,7 +29,17 @@ std::string names_of_solvers() {
 
 // Checks values CLI11 cannot: the core's parameter rules, preset and solver names, the block size
 // against the solver, the screenshot name. Throws std::invalid_argument / std::runtime_error.
-void check_values(Options& o) {
+void check_values(Options& o, const std::string& keys) {
+  std::size_t start = 0;
+  while (start < keys.size()) {
+    const std::size_t comma = std::min(keys.find(',', start), keys.size());
+    const std::string name = keys.substr(start, comma - start);
+    const auto action = ui::action_for_name(name);
+    if (!action)
+      throw std::invalid_argument("--keys: unknown key '" + name + "' (use " + ui::key_names() + ")");
+    o.script.push_back(*action);
+    start = comma + 1;
+  }
   validate(o.params);
   parse_preset(o.preset);
   if (o.solver.empty()) o.solver = default_solver_name();
@@ -92,13 +102,18 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_flag("--headless", o.headless,
                "render offscreen through EGL (device platform): for GPU servers with no display");
   cli.add_flag("--hide-panel", o.hide_panel, "start with the panel hidden (H shows it)");
+  std::string keys;
+  cli.add_option("--keys", keys,
+                 "comma-separated keys to apply one per frame from the second frame, as if typed "
+                 "(s,S,b,B,space,.,r,1-5,h,f11,f12,esc, and sweep for the panel's block-size sweep): "
+                 "for scripts and headless runs");
   cli.footer("Keys:\n" + ui::key_help_text() +
              "\nEvery switch prints one line to stdout (e.g. 'solver cuda-static block 128'); on exit "
              "a summary line.");
   try {
     cli.parse(argc, argv);
     o.vsync = vsync == "on";
-    check_values(o);
+    check_values(o, keys);
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();
     r.exit_code = 0;

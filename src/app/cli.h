@@ -3,8 +3,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "orrery/solver.h"
+#include "ui/settings.h"
 
 namespace orrery::app {
 
@@ -22,6 +24,7 @@ struct Options {
   std::string screenshot;  // written after the last frame
   bool headless = false;
   bool hide_panel = false;
+  std::vector<ui::Action> script;  // --keys: applied one per frame from the second frame
 };
 
 constexpr long long k_headless_frames = 300;

@@ -54,4 +54,21 @@ std::optional<Action> action_for_key(int key, int mods) {
   return std::nullopt;
 }
 
+std::optional<Action> action_for_name(const std::string& name) {
+  if (name == "sweep") return Action{ActionKind::sweep_blocks};
+  if (name.size() == 1 && name[0] >= 'a' && name[0] <= 'z')
+    return action_for_key(GLFW_KEY_A + (name[0] - 'a'), 0);
+  if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z')
+    return action_for_key(GLFW_KEY_A + (name[0] - 'A'), GLFW_MOD_SHIFT);
+  if (name.size() == 1 && name[0] >= '1' && name[0] <= '5') return action_for_key(GLFW_KEY_1 + (name[0] - '1'), 0);
+  if (name == "." || name == "period") return action_for_key(GLFW_KEY_PERIOD, 0);
+  if (name == "space") return action_for_key(GLFW_KEY_SPACE, 0);
+  if (name == "f11") return action_for_key(GLFW_KEY_F11, 0);
+  if (name == "f12") return action_for_key(GLFW_KEY_F12, 0);
+  if (name == "esc") return action_for_key(GLFW_KEY_ESCAPE, 0);
+  return std::nullopt;
+}
+
+const char* key_names() { return "s S b B space . r 1-5 h f11 f12 esc sweep"; }
+
 }  // namespace orrery::ui

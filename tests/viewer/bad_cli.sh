@@ -32,4 +32,5 @@ check --frames 0
 check --seed -1
 check --screenshot shot.jpg
 check --no-such-flag
+check --keys s,nope
 exit $status
