@@ -126,7 +126,7 @@ int App::run() {
   char line[512];
   std::snprintf(line, sizeof line,
                 "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), sim %.3f "
-                "ms/frame, solver %s, n %d, path %s",
+                "ms/frame (means after the first frame), solver %s, n %d, path %s",
                 m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
                 m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(),
                 ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),

@@ -27,9 +27,13 @@ void FrameStats::record(float sim_ms, int n, int steps) {
     m_window_frames = 0;
     m_window_start = now;
   }
-  if (sim_ms >= 0.0f) {
+  if (m_frames == 1) m_first_end = now;
+  if (sim_ms >= 0.0f && m_frames == 1) m_first_sim_ms = sim_ms;
+  if (sim_ms >= 0.0f && m_frames > 1) {
     ++m_sim_frames;
     m_sim_total_ms += sim_ms;
+  }
+  if (sim_ms >= 0.0f) {
     const double rate = sim_ms > 0.0f ? static_cast<double>(n) * n * steps / (sim_ms * 1e-3) : 0.0;
     const double a = m_rate == 0.0 ? 1.0 : 0.1;
     m_rate += a * (rate - m_rate);
@@ -56,8 +60,13 @@ void FrameStats::fill(ui::Readouts& r) const {
 double FrameStats::elapsed_s() const { return std::chrono::duration<double>(m_last - m_start).count(); }
 
 double FrameStats::mean_fps() const {
-  const double s = elapsed_s();
-  return s > 0.0 ? static_cast<double>(m_frames) / s : 0.0;
+  const bool steady = m_frames > 1;
+  const double s = std::chrono::duration<double>(m_last - (steady ? m_first_end : m_start)).count();
+  return s > 0.0 ? static_cast<double>(steady ? m_frames - 1 : m_frames) / s : 0.0;
+}
+
+double FrameStats::mean_sim_ms() const {
+  return m_sim_frames ? m_sim_total_ms / static_cast<double>(m_sim_frames) : m_first_sim_ms;
 }
 
 }  // namespace orrery::app

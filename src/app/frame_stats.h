@@ -20,15 +20,17 @@ class FrameStats {
 
   long long frames() const { return m_frames; }
   double elapsed_s() const;  // since the first frame started
+  // Means over the frames after the first (which carries start-up work: the first map, shader
+  // warm-up, cuda-fast's autotuning); over the first alone when it is the only one.
   double mean_fps() const;
-  double mean_sim_ms() const { return m_sim_frames ? m_sim_total_ms / static_cast<double>(m_sim_frames) : 0.0; }
+  double mean_sim_ms() const;
   float last_frame_ms() const { return m_last_ms; }
 
  private:
   using Clock = std::chrono::steady_clock;
-  Clock::time_point m_start, m_last, m_window_start;
+  Clock::time_point m_start, m_last, m_window_start, m_first_end;
   long long m_frames = 0, m_window_frames = 0, m_sim_frames = 0;
-  double m_sim_total_ms = 0.0;
+  double m_sim_total_ms = 0.0, m_first_sim_ms = 0.0;
   float m_last_ms = 0.0f, m_fps = 0.0f, m_window_ms = 0.0f, m_sim_ms = 0.0f;
   double m_rate = 0.0;  // interactions per second over solver time (smoothed)
   std::vector<float> m_history;

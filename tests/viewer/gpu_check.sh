@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The viewer's checks that need the GPU machine. Run from the repo root after `. .gpu/prelude.sh`
+# (staged with --xvfb for the windowed checks): headless zero-copy, scripted solver switches across
+# CPU and GPU, GLFW under Xvfb with NVIDIA (zero-copy) and Mesa (staged copy), headless FPS.
+# Writes logs and screenshots to OUT_DIR and prints one verdict line per check.
+# Usage: tests/viewer/gpu_check.sh BUILD_DIR OUT_DIR
+set -u
+orrery=$(cd "$1" && pwd)/src/app/orrery
+out=$(mkdir -p "$2" && cd "$2" && pwd)
+status=0
+
+# check NAME LOG REGEX...: every REGEX has a matching line in LOG and no line says "error".
+check() {
+  local name=$1 log=$2 rc=$3 ok=1
+  shift 3
+  [ "$rc" -eq 0 ] || ok=0
+  for re in "$@"; do grep -Eq "$re" "$log" || { echo "   missing: $re"; ok=0; }; done
+  if grep -qi "error" "$log"; then grep -i error "$log" | sed 's/^/   /'; ok=0; fi
+  if [ $ok -eq 1 ]; then echo "PASS $name"; else echo "FAIL $name (exit $rc, see $log)"; status=1; fi
+}
+
+cd "$out" || exit 1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+
+# 1. Headless EGL on the NVIDIA device: zero-copy interop and a screenshot with bodies.
+env -u DISPLAY "$orrery" --headless --solver cuda-static --n 65536 --frames 200 \
+  --screenshot "$out/headless-zero-copy.png" >headless.log 2>&1
+check "headless zero-copy" headless.log $? "headless context: EGL device .*CUDA device 0" \
+  "render path: zero-copy interop" "^screenshot " "summary: 200 frames .*path zero-copy interop"
+
+# 2. Headless scripted switches: GPU -> CPU -> GPU residency moves, block sizes, a sweep, F12.
+#    Solver order: cpu, cpu-omp, cuda-dynamic, cuda-static, cuda-fast (default).
+env -u DISPLAY "$orrery" --headless --n 16384 --frames 40 \
+  --keys S,b,b,B,sweep,S,S,s,s,s,b,sweep,space,.,r,5,f12,esc \
+  --screenshot "$out/headless-switches.png" >switches.log 2>&1
+check "headless switches" switches.log $? "^solver cuda-static block 256$" "^solver cuda-static block 512$" \
+  "^sweep cuda-static n 16384: 32 .* 1024 .*best" "^solver cpu-omp$" "^solver cuda-dynamic block 256$" \
+  "^solver cuda-fast block" "^sweep cuda-fast n 16384" "^preset collision$" "^screenshot orrery-" "^quit$"
+
+if [ -n "${DISPLAY:-}" ]; then
+  # 3. GLFW window under Xvfb with NVIDIA's GLX: the context is on the CUDA device -> zero-copy.
+  __GLX_VENDOR_LIBRARY_NAME=nvidia "$orrery" --solver cuda-static --n 65536 --frames 200 --vsync off \
+    --screenshot "$out/xvfb-nvidia.png" >xvfb-nvidia.log 2>&1
+  check "xvfb nvidia zero-copy" xvfb-nvidia.log $? "OpenGL: NVIDIA" "render path: zero-copy interop" \
+    "summary: 200 frames .*path zero-copy interop"
+  # 4. The same with Mesa's GLX (llvmpipe): registration fails -> staged copy, still renders; the
+  #    scripted keys move the state GPU -> CPU -> GPU through the staging arrays.
+  __GLX_VENDOR_LIBRARY_NAME=mesa "$orrery" --solver cuda-static --n 16384 --frames 60 --vsync off \
+    --keys S,S,s,s --screenshot "$out/xvfb-mesa.png" >xvfb-mesa.log 2>&1
+  check "xvfb mesa staged copy" xvfb-mesa.log $? "OpenGL: llvmpipe" "render path: staged copy" \
+    "^solver cpu-omp$" "summary: 60 frames .*path staged copy"
+else
+  echo "SKIP xvfb checks: no DISPLAY (stage with ../shared/gpu/stage --xvfb)"
+fi
+
+# 5. Headless FPS with cuda-static (panel shown, as a user sees it): frame ms - sim ms is the cost
+#    of interop, drawing and UI.
+echo "N        mean FPS   frame ms   sim ms   overhead ms"
+for n in 16384 65536 262144; do
+  env -u DISPLAY "$orrery" --headless --solver cuda-static --n "$n" --frames 300 \
+    >"fps-$n.log" 2>&1 || { echo "FAIL fps N=$n (see fps-$n.log)"; status=1; continue; }
+  grep summary "fps-$n.log" | sed -E 's/.*mean ([0-9.]+) FPS \(([0-9.]+) ms\/frame\), sim ([0-9.]+) ms.*/\1 \2 \3/' |
+    awk -v n="$n" '{ printf "%-8s %8.1f %10.3f %8.3f %12.3f\n", n, $1, $2, $3, $2 - $3 }'
+done
+exit $status
