@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -39,6 +40,19 @@ std::string temp_path(const std::string& name) {
 }
 
 #ifdef ORRERY_BENCH_PATH
+// The binary: $ORRERY_BENCH if set, else where CMake built it, else beside this test's build
+// folder (a build tree copied to another path, as on the GPU machine).
+std::string bench_path() {
+  if (const char* env = std::getenv("ORRERY_BENCH")) return env;
+  if (access(ORRERY_BENCH_PATH, X_OK) == 0) return ORRERY_BENCH_PATH;
+  char self[4096];
+  const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len <= 0) return ORRERY_BENCH_PATH;
+  std::string dir(self, static_cast<std::size_t>(len));
+  dir.erase(dir.rfind('/'));
+  return dir + "/../src/bench/orrery-bench";
+}
+
 // Runs orrery-bench with args (no shell), capturing stdout and stderr.
 Outcome run_bench(const std::vector<std::string>& args) {
   const std::string out_path = temp_path("stdout"), err_path = temp_path("stderr");
@@ -46,7 +60,7 @@ Outcome run_bench(const std::vector<std::string>& args) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  std::vector<std::string> all = {ORRERY_BENCH_PATH};
+  std::vector<std::string> all = {bench_path()};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : all) argv.push_back(a.data());

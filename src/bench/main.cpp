@@ -68,7 +68,7 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--compare", raw.compare,
                "instead of timing, run each selected solver and cpu from the same state for 3 "
-               "steps and print the max relative position error; exit 1 if above 1e-4");
+               "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -96,7 +96,7 @@ void print_header(std::FILE* out, const Plan& plan) {
   if (plan.compare)
     std::fprintf(out,
                  "compare: %d steps from the same state against cpu; pass when the max relative "
-                 "position error <= %g\n",
+                 "position and velocity errors are <= %g\n",
                  k_compare_steps, k_compare_tolerance);
   else
     std::fprintf(out,
