@@ -28,7 +28,7 @@ wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Orrery$' | head -1
 [ -n "$wid" ] || { kill "$pid"; fail "the window did not appear"; }
 # Wait for the start-up lines before typing.
 for _ in $(seq 100); do grep -q '^orrery: solver' "$out" && break; sleep 0.1; done
-xdotool windowfocus --sync "$wid"
+timeout 10 xdotool windowfocus --sync "$wid" || true
 for key in "${keys[@]}"; do
   xdotool key "$key"
   sleep 0.4
