@@ -60,10 +60,11 @@ App::App(const Options& options) : m_opts(options) {
   m_sim = std::make_unique<Simulation>(m_path);
   m_sim->set_solver(m_opts.solver, m_settings.block);
   m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed);
-  say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) + ", n " +
-      std::to_string(m_settings.n) +
-      (m_opts.n > 0 ? "" : gpu ? " (default with a CUDA device; --n changes it)"
-                               : " (default for CPU solvers; --n changes it)") +
+  say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) +
+      ", n " + std::to_string(m_settings.n) +
+      (m_opts.n > 0 ? ""
+       : gpu        ? " (default with a CUDA device; --n changes it)"
+                    : " (default for CPU solvers; --n changes it)") +
       ", preset " + m_opts.preset);
 }
 
@@ -89,7 +90,8 @@ void App::choose_path() {
       device_synchronize();
     } catch (const std::exception& e) {
       m_path = gfx::DevicePath::none;
-      m_path_note += "; CUDA is unusable after that (" + std::string(e.what()) + "): CPU solvers only";
+      m_path_note +=
+          "; CUDA is unusable after that (" + std::string(e.what()) + "): CPU solvers only";
     }
   }
   say(std::string("orrery: render path: ") + gfx::to_string(m_path) +
@@ -141,7 +143,8 @@ void App::frame(long long index, bool last) {
     if (m_window->should_close()) m_quit = true;
   }
   handle_keys();
-  const auto scripted = static_cast<std::size_t>(index - 1);  // --keys: one per frame from the second
+  const auto scripted =
+      static_cast<std::size_t>(index - 1);  // --keys: one per frame from the second
   if (index >= 1 && scripted < m_opts.script.size()) m_actions.push_back(m_opts.script[scripted]);
   std::vector<ui::Action> actions;
   actions.swap(m_actions);
@@ -163,7 +166,8 @@ void App::frame(long long index, bool last) {
   m_readouts.render_path = m_sim->buffers().path_name();
   m_readouts.path_note = m_path_note;
   m_readouts.sim_ms_from_events = m_sim->timed_with_events();
-  m_readouts.gpu_name = device_present() ? device_info().name : "none (" + device_info().reason + ")";
+  m_readouts.gpu_name =
+      device_present() ? device_info().name : "none (" + device_info().reason + ")";
   m_readouts.gl_renderer = m_gl_description;
 
   m_imgui->begin_frame(w, h, m_stats.last_frame_ms() * 1e-3f);
@@ -173,11 +177,14 @@ void App::frame(long long index, bool last) {
     m_camera.pan(in.pan_dx, in.pan_dy, h);
     m_camera.zoom(in.zoom);
   }
-  if (m_settings.show_panel) ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
-  else ui::draw_overlay(m_settings, m_readouts, m_catalog);
+  if (m_settings.show_panel)
+    ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
+  else
+    ui::draw_overlay(m_settings, m_readouts, m_catalog);
 
   const GLuint target = target_framebuffer();
-  m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), m_camera, style(), target, w, h);
+  m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), m_camera, style(), target, w,
+                   h);
   m_imgui->end_frame();
   gfx::check_gl("drawing a frame");
 
@@ -190,8 +197,10 @@ void App::frame(long long index, bool last) {
       std::fprintf(stderr, "orrery: %s\n", e.what());
     }
   }
-  if (m_window) m_window->swap_buffers();
-  else glFlush();
+  if (m_window)
+    m_window->swap_buffers();
+  else
+    glFlush();
   m_stats.record(sim_ms, m_sim->count(), steps);
 }
 

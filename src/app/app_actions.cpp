@@ -1,4 +1,5 @@
-// App input: the key callback, and applying the actions of keys and panel (each announced in one line).
+// App input: the key callback, and applying the actions of keys and panel (each announced in one
+// line).
 #include <GLFW/glfw3.h>
 
 #include <cstdio>
@@ -23,7 +24,8 @@ bool supports(const ui::SolverChoice& c, int block) {
 void App::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
   const bool repeat_ok = key == GLFW_KEY_PERIOD;  // hold '.' to keep stepping
   if (action != GLFW_PRESS && !(action == GLFW_REPEAT && repeat_ok)) return;
-  if (auto* app = static_cast<App*>(glfwGetWindowUserPointer(window))) app->m_keys.emplace_back(key, mods);
+  if (auto* app = static_cast<App*>(glfwGetWindowUserPointer(window)))
+    app->m_keys.emplace_back(key, mods);
 }
 
 void App::handle_keys() {
@@ -38,12 +40,24 @@ void App::apply(const ui::Action& a) {
   using K = ui::ActionKind;
   const int solvers = static_cast<int>(m_catalog.solvers.size());
   switch (a.kind) {
-    case K::next_solver: switch_solver((m_settings.solver + 1) % solvers, -1); break;
-    case K::prev_solver: switch_solver((m_settings.solver + solvers - 1) % solvers, -1); break;
-    case K::set_solver: switch_solver(a.value, -1); break;
-    case K::next_block: cycle_block(+1); break;
-    case K::prev_block: cycle_block(-1); break;
-    case K::set_block: switch_solver(m_settings.solver, a.value); break;
+    case K::next_solver:
+      switch_solver((m_settings.solver + 1) % solvers, -1);
+      break;
+    case K::prev_solver:
+      switch_solver((m_settings.solver + solvers - 1) % solvers, -1);
+      break;
+    case K::set_solver:
+      switch_solver(a.value, -1);
+      break;
+    case K::next_block:
+      cycle_block(+1);
+      break;
+    case K::prev_block:
+      cycle_block(-1);
+      break;
+    case K::set_block:
+      switch_solver(m_settings.solver, a.value);
+      break;
     case K::toggle_pause:
       m_settings.paused = !m_settings.paused;
       say(m_settings.paused ? "paused" : "resumed");
@@ -53,9 +67,15 @@ void App::apply(const ui::Action& a) {
       m_step_once = true;
       say("step");
       break;
-    case K::reset: restart(m_settings.preset, m_settings.n, "reset"); break;
-    case K::set_preset: restart(a.value, m_settings.n, "preset"); break;
-    case K::apply_n: restart(m_settings.preset, a.value, "n"); break;
+    case K::reset:
+      restart(m_settings.preset, m_settings.n, "reset");
+      break;
+    case K::set_preset:
+      restart(a.value, m_settings.n, "preset");
+      break;
+    case K::apply_n:
+      restart(m_settings.preset, a.value, "n");
+      break;
     case K::toggle_panel:
       m_settings.show_panel = !m_settings.show_panel;
       say(m_settings.show_panel ? "panel shown" : "panel hidden");
@@ -73,8 +93,12 @@ void App::apply(const ui::Action& a) {
       if (m_window) m_window->set_vsync(m_settings.vsync);
       say(m_settings.vsync ? "vsync on" : "vsync off");
       break;
-    case K::screenshot: m_screenshot_now = true; break;  // announced once written
-    case K::sweep_blocks: run_sweep(); break;
+    case K::screenshot:
+      m_screenshot_now = true;
+      break;  // announced once written
+    case K::sweep_blocks:
+      run_sweep();
+      break;
     case K::reset_camera:
       m_camera.reset();
       say("camera reset");
@@ -90,7 +114,8 @@ void App::apply(const ui::Action& a) {
 void App::switch_solver(int index, int block) {
   if (index < 0 || index >= static_cast<int>(m_catalog.solvers.size())) return;
   const ui::SolverChoice& c = m_catalog.solvers[static_cast<std::size_t>(index)];
-  if (block < 0) block = supports(c, m_settings.block) ? m_settings.block : default_block_size(c.name);
+  if (block < 0)
+    block = supports(c, m_settings.block) ? m_settings.block : default_block_size(c.name);
   if (!c.gpu) block = 0;
   try {
     m_sim->set_solver(c.name, block);
@@ -131,9 +156,12 @@ void App::restart(int preset, int n, const char* what) {
   m_settings.n = n;
   m_settings.n_edit = n;
   const std::string w = what;
-  if (w == "preset") say("preset " + m_catalog.presets[static_cast<std::size_t>(preset)]);
-  else if (w == "n") say("n " + std::to_string(n));
-  else say("reset");
+  if (w == "preset")
+    say("preset " + m_catalog.presets[static_cast<std::size_t>(preset)]);
+  else if (w == "n")
+    say("n " + std::to_string(n));
+  else
+    say("reset");
 }
 
 void App::run_sweep() {

@@ -2,7 +2,6 @@
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -36,7 +35,8 @@ void check_values(Options& o, const std::string& keys) {
     const std::string name = keys.substr(start, comma - start);
     const auto action = ui::action_for_name(name);
     if (!action)
-      throw std::invalid_argument("--keys: unknown key '" + name + "' (use " + ui::key_names() + ")");
+      throw std::invalid_argument("--keys: unknown key '" + name + "' (use " + ui::key_names() +
+                                  ")");
     o.script.push_back(*action);
     start = comma + 1;
   }
@@ -45,7 +45,8 @@ void check_values(Options& o, const std::string& keys) {
   if (o.solver.empty()) o.solver = default_solver_name();
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
   if (!o.screenshot.empty()) {
-    const std::string ext = o.screenshot.size() >= 4 ? o.screenshot.substr(o.screenshot.size() - 4) : "";
+    const std::string ext =
+        o.screenshot.size() >= 4 ? o.screenshot.substr(o.screenshot.size() - 4) : "";
     if (ext != ".png" && ext != ".PNG")
       throw std::invalid_argument("--screenshot: '" + o.screenshot + "' must end in .png");
   }
@@ -64,15 +65,17 @@ std::string default_solver_name() {
 ParseResult parse_command_line(int argc, char** argv) {
   ParseResult r;
   Options& o = r.options;
-  CLI::App cli("Orrery: real-time gravitational N-body viewer. Bodies are drawn straight from "
-               "CUDA-mapped OpenGL buffers; a panel switches solvers and block sizes.",
-               "orrery");
+  CLI::App cli(
+      "Orrery: real-time gravitational N-body viewer. Bodies are drawn straight from "
+      "CUDA-mapped OpenGL buffers; a panel switches solvers and block sizes.",
+      "orrery");
   std::string vsync = "on";
   cli.add_option("--n", o.n, "number of bodies (default 16384 with a CUDA device, 2048 without)")
       ->check(CLI::Range(1, 1 << 24));
-  cli.add_option("--solver", o.solver,
-                 "solver: " + names_of_solvers() +
-                     " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)");
+  cli.add_option(
+      "--solver", o.solver,
+      "solver: " + names_of_solvers() +
+          " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)");
   cli.add_option("--block", o.block, "threads per block for GPU solvers (default: the solver's)")
       ->check(CLI::Range(1, 4096));
   cli.add_option("--preset", o.preset, "initial conditions: random, shell, expand, disk, collision")
@@ -93,9 +96,15 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_option("--steps-per-frame", o.steps_per_frame, "simulation steps per drawn frame")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
-  cli.add_option("--width", o.width, "window or image width")->check(CLI::Range(64, 16384))->capture_default_str();
-  cli.add_option("--height", o.height, "window or image height")->check(CLI::Range(64, 16384))->capture_default_str();
-  cli.add_option("--vsync", vsync, "on or off")->check(CLI::IsMember({"on", "off"}))->capture_default_str();
+  cli.add_option("--width", o.width, "window or image width")
+      ->check(CLI::Range(64, 16384))
+      ->capture_default_str();
+  cli.add_option("--height", o.height, "window or image height")
+      ->check(CLI::Range(64, 16384))
+      ->capture_default_str();
+  cli.add_option("--vsync", vsync, "on or off")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
   cli.add_option("--frames", o.frames, "quit after this many frames (headless default: 300)")
       ->check(CLI::Range(1LL, 1LL << 40));
   cli.add_option("--screenshot", o.screenshot, "write the last frame to this PNG file");
@@ -103,13 +112,15 @@ ParseResult parse_command_line(int argc, char** argv) {
                "render offscreen through EGL (device platform): for GPU servers with no display");
   cli.add_flag("--hide-panel", o.hide_panel, "start with the panel hidden (H shows it)");
   std::string keys;
-  cli.add_option("--keys", keys,
-                 "comma-separated keys to apply one per frame from the second frame, as if typed "
-                 "(s,S,b,B,space,.,r,1-5,h,f11,f12,esc, and sweep for the panel's block-size sweep): "
-                 "for scripts and headless runs");
-  cli.footer("Keys:\n" + ui::key_help_text() +
-             "\nEvery switch prints one line to stdout (e.g. 'solver cuda-static block 128'); on exit "
-             "a summary line.");
+  cli.add_option(
+      "--keys", keys,
+      "comma-separated keys to apply one per frame from the second frame, as if typed "
+      "(s,S,b,B,space,.,r,1-5,h,f11,f12,esc, and sweep for the panel's block-size sweep): "
+      "for scripts and headless runs");
+  cli.footer(
+      "Keys:\n" + ui::key_help_text() +
+      "\nEvery switch prints one line to stdout (e.g. 'solver cuda-static block 128'); on exit "
+      "a summary line.");
   try {
     cli.parse(argc, argv);
     o.vsync = vsync == "on";

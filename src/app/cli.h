@@ -11,9 +11,10 @@
 namespace orrery::app {
 
 struct Options {
-  int n = 0;               // 0: 16384 with a CUDA device, 2048 with CPU solvers only
-  std::string solver;      // empty: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp
-  int block = 0;           // 0: the solver's default (cuda-fast: autotuned)
+  int n = 0;  // 0: 16384 with a CUDA device, 2048 with CPU solvers only
+  std::string
+      solver;     // empty: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp
+  int block = 0;  // 0: the solver's default (cuda-fast: autotuned)
   std::string preset = "collision";
   std::uint64_t seed = 1;
   SimParams params;

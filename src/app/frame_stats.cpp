@@ -42,7 +42,9 @@ void FrameStats::record(float sim_ms, int n, int steps) {
 }
 
 void FrameStats::fill(ui::Readouts& r) const {
-  r.fps = m_fps > 0.0f ? m_fps : (m_last_ms > 0.0f ? 1000.0f / m_last_ms : 0.0f);  // before the first window
+  r.fps = m_fps > 0.0f
+              ? m_fps
+              : (m_last_ms > 0.0f ? 1000.0f / m_last_ms : 0.0f);  // before the first window
   r.frame_ms = m_window_ms > 0.0f ? m_window_ms : m_last_ms;
   r.sim_ms = m_sim_ms;
   r.interactions_per_s = m_rate;
@@ -57,7 +59,9 @@ void FrameStats::fill(ui::Readouts& r) const {
   r.history_head = 0;
 }
 
-double FrameStats::elapsed_s() const { return std::chrono::duration<double>(m_last - m_start).count(); }
+double FrameStats::elapsed_s() const {
+  return std::chrono::duration<double>(m_last - m_start).count();
+}
 
 double FrameStats::mean_fps() const {
   const bool steady = m_frames > 1;

@@ -1,4 +1,5 @@
-// orrery: the viewer's entry point. Parses the command line, runs the App, reports errors in one line.
+// orrery: the viewer's entry point. Parses the command line, runs the App, reports errors in one
+// line.
 #include <cstdio>
 #include <exception>
 

@@ -20,8 +20,10 @@ float median_speed(const std::vector<Vec4>& vel) {
 // Runs `steps` ping-pong steps a -> b -> a ...
 void run_steps(Solver& solver, int steps, Vec4* a, Vec4* b, Vec4* vel, int n, const SimParams& p) {
   for (int k = 0; k < steps; ++k) {
-    if (k % 2 == 0) solver.step(a, b, vel, n, p);
-    else solver.step(b, a, vel, n, p);
+    if (k % 2 == 0)
+      solver.step(a, b, vel, n, p);
+    else
+      solver.step(b, a, vel, n, p);
   }
 }
 
@@ -58,8 +60,11 @@ void Simulation::advance(int steps, const SimParams& params) {
     m_last_ms = m_timer->elapsed_ms();
   } else {
     const auto t0 = std::chrono::steady_clock::now();
-    m_buffers.advance(steps, [&](Vec4* a, Vec4* b, Vec4* vel) { run_steps(solver, steps, a, b, vel, n, params); });
-    m_last_ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    m_buffers.advance(steps, [&](Vec4* a, Vec4* b, Vec4* vel) {
+      run_steps(solver, steps, a, b, vel, n, params);
+    });
+    m_last_ms =
+        std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 }
 

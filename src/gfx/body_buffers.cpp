@@ -29,9 +29,12 @@ struct UnmapGuard {
 
 const char* to_string(DevicePath p) {
   switch (p) {
-    case DevicePath::interop: return "zero-copy interop";
-    case DevicePath::staged: return "staged copy";
-    case DevicePath::none: return "CPU";
+    case DevicePath::interop:
+      return "zero-copy interop";
+    case DevicePath::staged:
+      return "staged copy";
+    case DevicePath::none:
+      return "CPU";
   }
   return "?";
 }

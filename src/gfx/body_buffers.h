@@ -59,7 +59,7 @@ class BodyBuffers {
   GlBuffer m_pos_vbo[2], m_vel_vbo;
   GlVertexArray m_vao[2];
   CudaGlBuffers m_interop;
-  DeviceArray m_dev_pos[2], m_dev_vel;  // staged path
+  DeviceArray m_dev_pos[2], m_dev_vel;          // staged path
   std::vector<Vec4> m_host_pos[2], m_host_vel;  // CPU path, and the staging copy
 };
 

@@ -21,8 +21,8 @@ void OrbitCamera::orbit(float dx_px, float dy_px) {
 }
 
 void OrbitCamera::pan(float dx_px, float dy_px, int viewport_height) {
-  const float world_per_px =
-      2.0f * m_distance * std::tan(0.5f * m_fov_y) / static_cast<float>(std::max(viewport_height, 1));
+  const float world_per_px = 2.0f * m_distance * std::tan(0.5f * m_fov_y) /
+                             static_cast<float>(std::max(viewport_height, 1));
   const glm::mat4 v = view();
   const glm::vec3 right(v[0][0], v[1][0], v[2][0]);
   const glm::vec3 up(v[0][1], v[1][1], v[2][1]);
@@ -35,7 +35,8 @@ void OrbitCamera::zoom(float wheel_steps) {
 
 glm::vec3 OrbitCamera::eye() const {
   const float cp = std::cos(m_pitch);
-  return m_target + m_distance * glm::vec3(std::sin(m_yaw) * cp, std::sin(m_pitch), std::cos(m_yaw) * cp);
+  return m_target +
+         m_distance * glm::vec3(std::sin(m_yaw) * cp, std::sin(m_pitch), std::cos(m_yaw) * cp);
 }
 
 glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), m_target, glm::vec3(0, 1, 0)); }

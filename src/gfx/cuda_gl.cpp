@@ -21,9 +21,12 @@ std::string cuda_message(const char* call, cudaError_t e) {
 
 unsigned map_flags(MapAccess a) {
   switch (a) {
-    case MapAccess::read_only: return cudaGraphicsMapFlagsReadOnly;
-    case MapAccess::write_discard: return cudaGraphicsMapFlagsWriteDiscard;
-    case MapAccess::read_write: return cudaGraphicsMapFlagsNone;
+    case MapAccess::read_only:
+      return cudaGraphicsMapFlagsReadOnly;
+    case MapAccess::write_discard:
+      return cudaGraphicsMapFlagsWriteDiscard;
+    case MapAccess::read_write:
+      return cudaGraphicsMapFlagsNone;
   }
   return cudaGraphicsMapFlagsNone;
 }
@@ -39,7 +42,8 @@ struct CudaGlBuffers::Impl {
     for (cudaGraphicsResource_t r : resources) {
       const cudaError_t e = cudaGraphicsUnregisterResource(r);
       if (e != cudaSuccess)
-        std::fprintf(stderr, "orrery: %s\n", cuda_message("cudaGraphicsUnregisterResource", e).c_str());
+        std::fprintf(stderr, "orrery: %s\n",
+                     cuda_message("cudaGraphicsUnregisterResource", e).c_str());
     }
   }
 };
@@ -68,10 +72,12 @@ std::vector<void*> CudaGlBuffers::map(const std::vector<MapAccess>& access) {
   if (!m_impl) throw std::logic_error("CudaGlBuffers::map: nothing registered");
   if (m_impl->mapped) throw std::logic_error("CudaGlBuffers::map: already mapped");
   auto& res = m_impl->resources;
-  if (access.size() != res.size()) throw std::logic_error("CudaGlBuffers::map: one access per buffer");
+  if (access.size() != res.size())
+    throw std::logic_error("CudaGlBuffers::map: one access per buffer");
   for (std::size_t i = 0; i < res.size(); ++i) {
     const cudaError_t e = cudaGraphicsResourceSetMapFlags(res[i], map_flags(access[i]));
-    if (e != cudaSuccess) throw std::runtime_error(cuda_message("cudaGraphicsResourceSetMapFlags", e));
+    if (e != cudaSuccess)
+      throw std::runtime_error(cuda_message("cudaGraphicsResourceSetMapFlags", e));
   }
   cudaError_t e = cudaGraphicsMapResources(static_cast<int>(res.size()), res.data());
   if (e != cudaSuccess) throw std::runtime_error(cuda_message("cudaGraphicsMapResources", e));

@@ -66,7 +66,8 @@ std::vector<Candidate> device_displays(std::string& notes) {
     }
     Candidate c;
     c.display = platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr);
-    c.label = "EGL device " + std::to_string(i) + " of " + std::to_string(count) + " (" + kind + ")";
+    c.label =
+        "EGL device " + std::to_string(i) + " of " + std::to_string(count) + " (" + kind + ")";
     if (c.display != EGL_NO_DISPLAY) ranked.push_back({rank, c});
   }
   std::vector<Candidate> out;
@@ -93,18 +94,33 @@ struct EglContext::Impl {
     }
     display = c.display;
     if (!eglBindAPI(EGL_OPENGL_API)) return fail(c, "no desktop OpenGL API", why);
-    const EGLint pbuffer_attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RED_SIZE, 8,
-                                      EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_ALPHA_SIZE, 8,
-                                      EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-    const EGLint any_attribs[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+    const EGLint pbuffer_attribs[] = {EGL_SURFACE_TYPE,
+                                      EGL_PBUFFER_BIT,
+                                      EGL_RED_SIZE,
+                                      8,
+                                      EGL_GREEN_SIZE,
+                                      8,
+                                      EGL_BLUE_SIZE,
+                                      8,
+                                      EGL_ALPHA_SIZE,
+                                      8,
+                                      EGL_RENDERABLE_TYPE,
+                                      EGL_OPENGL_BIT,
+                                      EGL_NONE};
+    const EGLint any_attribs[] = {EGL_SURFACE_TYPE, 0, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+                                  EGL_NONE};
     EGLConfig config = nullptr;
     EGLint n = 0;
     bool pbuffer = eglChooseConfig(display, pbuffer_attribs, &config, 1, &n) && n == 1;
     if (!pbuffer && !(eglChooseConfig(display, any_attribs, &config, 1, &n) && n == 1))
       return fail(c, "no OpenGL config", why);
-    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
+    const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                  3,
+                                  EGL_CONTEXT_MINOR_VERSION,
+                                  3,
                                   EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+                                  EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                  EGL_NONE};
     context = eglCreateContext(display, config, EGL_NO_CONTEXT, ctx_attribs);
     if (context == EGL_NO_CONTEXT) return fail(c, "no OpenGL 3.3 core context", why);
     if (pbuffer) {
@@ -140,10 +156,11 @@ EglContext::EglContext() : m_impl(std::make_unique<Impl>()) {
   std::string notes;
   std::vector<Candidate> candidates = device_displays(notes);
   auto platform_display = egl_proc<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
-  if (platform_display &&
-      has_extension(eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS), "EGL_MESA_platform_surfaceless"))
-    candidates.push_back({platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr),
-                          "EGL surfaceless platform (Mesa)"});
+  if (platform_display && has_extension(eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS),
+                                        "EGL_MESA_platform_surfaceless"))
+    candidates.push_back(
+        {platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr),
+         "EGL surfaceless platform (Mesa)"});
   candidates.push_back({eglGetDisplay(EGL_DEFAULT_DISPLAY), "EGL default display"});
   std::string why = notes;
   for (const Candidate& c : candidates) {
@@ -158,8 +175,9 @@ EglContext::EglContext() : m_impl(std::make_unique<Impl>()) {
     if (!notes.empty()) m_impl->description += " (" + notes + ")";
     return;
   }
-  throw std::runtime_error("cannot create a headless OpenGL 3.3 context through EGL" +
-                           (why.empty() ? std::string() : " (" + why.substr(why[0] == ';' ? 2 : 0) + ")"));
+  throw std::runtime_error(
+      "cannot create a headless OpenGL 3.3 context through EGL" +
+      (why.empty() ? std::string() : " (" + why.substr(why[0] == ';' ? 2 : 0) + ")"));
 }
 
 EglContext::~EglContext() {

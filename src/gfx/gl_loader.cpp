@@ -25,8 +25,8 @@ void load_gl(bool egl) {
   while (glGetError() != GL_NO_ERROR) {
   }  // glewInit's glGetString(GL_EXTENSIONS) is an error in core profiles
   if (!glGenVertexArrays || !glMapBufferRange || !glGetStringi)
-    throw std::runtime_error("OpenGL entry points for 3.3 core are missing (context: " +
-                             gl_description() + ")");
+    throw std::runtime_error(
+        "OpenGL entry points for 3.3 core are missing (context: " + gl_description() + ")");
   GLint major = 0, minor = 0;
   glGetIntegerv(GL_MAJOR_VERSION, &major);
   glGetIntegerv(GL_MINOR_VERSION, &minor);

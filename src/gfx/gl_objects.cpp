@@ -16,11 +16,15 @@ std::string hex(GLenum v) {
 
 std::string info_log(GLuint id, bool program) {
   GLint len = 0;
-  if (program) glGetProgramiv(id, GL_INFO_LOG_LENGTH, &len);
-  else glGetShaderiv(id, GL_INFO_LOG_LENGTH, &len);
+  if (program)
+    glGetProgramiv(id, GL_INFO_LOG_LENGTH, &len);
+  else
+    glGetShaderiv(id, GL_INFO_LOG_LENGTH, &len);
   std::vector<char> log(static_cast<std::size_t>(len > 1 ? len : 1), '\0');
-  if (program) glGetProgramInfoLog(id, len, nullptr, log.data());
-  else glGetShaderInfoLog(id, len, nullptr, log.data());
+  if (program)
+    glGetProgramInfoLog(id, len, nullptr, log.data());
+  else
+    glGetShaderInfoLog(id, len, nullptr, log.data());
   std::string s(log.data());
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
@@ -78,7 +82,8 @@ GlProgram make_program(const std::string& vertex_src, const std::string& fragmen
   glDeleteShader(fs);
   GLint ok = GL_FALSE;
   glGetProgramiv(prog.id(), GL_LINK_STATUS, &ok);
-  if (ok != GL_TRUE) throw std::runtime_error("cannot link " + label + ": " + info_log(prog.id(), true));
+  if (ok != GL_TRUE)
+    throw std::runtime_error("cannot link " + label + ": " + info_log(prog.id(), true));
   return prog;
 }
 
@@ -99,7 +104,8 @@ RenderTarget::RenderTarget(int width, int height, GLenum internal_format)
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   if (status != GL_FRAMEBUFFER_COMPLETE)
     throw std::runtime_error("offscreen framebuffer " + std::to_string(width) + "x" +
-                             std::to_string(height) + " is incomplete (status " + hex(status) + ")");
+                             std::to_string(height) + " is incomplete (status " + hex(status) +
+                             ")");
   check_gl("creating an offscreen framebuffer");
 }
 

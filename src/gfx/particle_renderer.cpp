@@ -30,7 +30,8 @@ ParticleRenderer::ParticleRenderer()
 void ParticleRenderer::draw(GLuint vao, int count, const OrbitCamera& camera,
                             const RenderStyle& style, GLuint target, int width, int height) {
   if (width <= 0 || height <= 0) return;  // minimised
-  if (m_hdr.width() != width || m_hdr.height() != height) m_hdr = RenderTarget(width, height, GL_RGBA16F);
+  if (m_hdr.width() != width || m_hdr.height() != height)
+    m_hdr = RenderTarget(width, height, GL_RGBA16F);
 
   // Pass 1: sprites, added up in linear HDR.
   glBindFramebuffer(GL_FRAMEBUFFER, m_hdr.framebuffer());
@@ -46,7 +47,8 @@ void ParticleRenderer::draw(GLuint vao, int count, const OrbitCamera& camera,
     glEnable(GL_PROGRAM_POINT_SIZE);
     glUseProgram(m_particles.id());
     const glm::mat4 view = camera.view();
-    const glm::mat4 proj = camera.projection(static_cast<float>(width) / static_cast<float>(height));
+    const glm::mat4 proj =
+        camera.projection(static_cast<float>(width) / static_cast<float>(height));
     glUniformMatrix4fv(m_u_view, 1, GL_FALSE, glm::value_ptr(view));
     glUniformMatrix4fv(m_u_proj, 1, GL_FALSE, glm::value_ptr(proj));
     glUniform1f(m_u_radius, style.radius);

@@ -2,18 +2,18 @@
 #include "screenshot.h"
 
 #include <GL/glew.h>
+#include <stb_image_write.h>
 
 #include <algorithm>
 #include <ctime>
 #include <stdexcept>
 #include <vector>
 
-#include <stb_image_write.h>
-
 namespace orrery::gfx {
 
 void save_png(const std::string& path, unsigned fbo, int width, int height) {
-  if (width <= 0 || height <= 0) throw std::runtime_error("nothing to save: the framebuffer is empty");
+  if (width <= 0 || height <= 0)
+    throw std::runtime_error("nothing to save: the framebuffer is empty");
   const std::size_t row = static_cast<std::size_t>(width) * 3;
   std::vector<unsigned char> pixels(row * static_cast<std::size_t>(height));
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);

@@ -74,7 +74,8 @@ CameraInput ImGuiLayer::camera_input() const {
   if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
     in.orbit_dx = io.MouseDelta.x;
     in.orbit_dy = io.MouseDelta.y;
-  } else if (ImGui::IsMouseDown(ImGuiMouseButton_Right) || ImGui::IsMouseDown(ImGuiMouseButton_Middle)) {
+  } else if (ImGui::IsMouseDown(ImGuiMouseButton_Right) ||
+             ImGui::IsMouseDown(ImGuiMouseButton_Middle)) {
     in.pan_dx = io.MouseDelta.x;
     in.pan_dy = io.MouseDelta.y;
   }

@@ -37,18 +37,29 @@ std::string key_help_text() {
 std::optional<Action> action_for_key(int key, int mods) {
   const bool shift = (mods & GLFW_MOD_SHIFT) != 0;
   switch (key) {
-    case GLFW_KEY_S: return Action{shift ? ActionKind::prev_solver : ActionKind::next_solver};
-    case GLFW_KEY_B: return Action{shift ? ActionKind::prev_block : ActionKind::next_block};
-    case GLFW_KEY_SPACE: return Action{ActionKind::toggle_pause};
-    case GLFW_KEY_PERIOD: return Action{ActionKind::single_step};
-    case GLFW_KEY_R: return Action{ActionKind::reset};
-    case GLFW_KEY_H: return Action{ActionKind::toggle_panel};
-    case GLFW_KEY_F11: return Action{ActionKind::toggle_fullscreen};
-    case GLFW_KEY_F12: return Action{ActionKind::screenshot};
-    case GLFW_KEY_ESCAPE: return Action{ActionKind::quit};
-    default: break;
+    case GLFW_KEY_S:
+      return Action{shift ? ActionKind::prev_solver : ActionKind::next_solver};
+    case GLFW_KEY_B:
+      return Action{shift ? ActionKind::prev_block : ActionKind::next_block};
+    case GLFW_KEY_SPACE:
+      return Action{ActionKind::toggle_pause};
+    case GLFW_KEY_PERIOD:
+      return Action{ActionKind::single_step};
+    case GLFW_KEY_R:
+      return Action{ActionKind::reset};
+    case GLFW_KEY_H:
+      return Action{ActionKind::toggle_panel};
+    case GLFW_KEY_F11:
+      return Action{ActionKind::toggle_fullscreen};
+    case GLFW_KEY_F12:
+      return Action{ActionKind::screenshot};
+    case GLFW_KEY_ESCAPE:
+      return Action{ActionKind::quit};
+    default:
+      break;
   }
-  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_5) return Action{ActionKind::set_preset, key - GLFW_KEY_1};
+  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_5)
+    return Action{ActionKind::set_preset, key - GLFW_KEY_1};
   if (key >= GLFW_KEY_KP_1 && key <= GLFW_KEY_KP_5)
     return Action{ActionKind::set_preset, key - GLFW_KEY_KP_1};
   return std::nullopt;
@@ -60,7 +71,8 @@ std::optional<Action> action_for_name(const std::string& name) {
     return action_for_key(GLFW_KEY_A + (name[0] - 'a'), 0);
   if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z')
     return action_for_key(GLFW_KEY_A + (name[0] - 'A'), GLFW_MOD_SHIFT);
-  if (name.size() == 1 && name[0] >= '1' && name[0] <= '5') return action_for_key(GLFW_KEY_1 + (name[0] - '1'), 0);
+  if (name.size() == 1 && name[0] >= '1' && name[0] <= '5')
+    return action_for_key(GLFW_KEY_1 + (name[0] - '1'), 0);
   if (name == "." || name == "period") return action_for_key(GLFW_KEY_PERIOD, 0);
   if (name == "space") return action_for_key(GLFW_KEY_SPACE, 0);
   if (name == "f11") return action_for_key(GLFW_KEY_F11, 0);

@@ -1,4 +1,5 @@
-// Panel sections: simulation controls, performance readouts and plots, block-size sweep, view, keys.
+// Panel sections: simulation controls, performance readouts and plots, block-size sweep, view,
+// keys.
 #include "panel.h"
 
 #include <imgui.h>
@@ -22,7 +23,8 @@ std::string si(double v, const char* unit) {
   int k = 0;
   while (v >= 1000.0 && k < 5) v /= 1000.0, ++k;
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3g %s%s", v, prefix[k], k > 0 || *unit != ' ' ? unit : unit + 1);
+  std::snprintf(buf, sizeof buf, "%.3g %s%s", v, prefix[k],
+                k > 0 || *unit != ' ' ? unit : unit + 1);
   return buf;
 }
 
@@ -39,7 +41,8 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
       if (ImGui::Selectable(c.solvers[static_cast<std::size_t>(i)].name.c_str(), i == s.solver) &&
           i != s.solver)
         actions.push_back({ActionKind::set_solver, i});
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.solvers[static_cast<std::size_t>(i)].description.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", c.solvers[static_cast<std::size_t>(i)].description.c_str());
     }
     ImGui::EndCombo();
   }
@@ -91,10 +94,12 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
 
 void performance_section(const Readouts& r) {
   ImGui::Text("%.1f FPS   frame %.2f ms", r.fps, r.frame_ms);
-  ImGui::Text("sim %.3f ms/frame%s", r.sim_ms, r.sim_ms_from_events ? " (CUDA events)" : " (CPU clock)");
+  ImGui::Text("sim %.3f ms/frame%s", r.sim_ms,
+              r.sim_ms_from_events ? " (CUDA events)" : " (CPU clock)");
   ImGui::Text("%s   %s", si(r.interactions_per_s, " interactions/s").c_str(),
               si(r.gflops * 1e9, "FLOP/s").c_str());
-  help_marker("N^2 interactions per step, 20 flops each (NVIDIA nbody's convention), over solver time.");
+  help_marker(
+      "N^2 interactions per step, 20 flops each (NVIDIA nbody's convention), over solver time.");
   ImGui::Text("path: %s", r.render_path.c_str());
   if (!r.path_note.empty()) help_marker(r.path_note.c_str());
   ImGui::TextWrapped("GPU: %s", r.gpu_name.c_str());
@@ -105,20 +110,22 @@ void performance_section(const Readouts& r) {
     for (float v : r.frame_ms_history) peak = std::max(peak, v);
     char overlay[48];
     std::snprintf(overlay, sizeof overlay, "frame ms (max %.1f)", peak);
-    ImGui::PlotLines("##frame_ms", r.frame_ms_history.data(), static_cast<int>(r.frame_ms_history.size()),
-                     r.history_head, overlay, 0.0f, std::max(peak * 1.15f, 1.0f),
-                     ImVec2(k_content_w, 60.0f));
+    ImGui::PlotLines("##frame_ms", r.frame_ms_history.data(),
+                     static_cast<int>(r.frame_ms_history.size()), r.history_head, overlay, 0.0f,
+                     std::max(peak * 1.15f, 1.0f), ImVec2(k_content_w, 60.0f));
   }
 }
 
-void sweep_section(const Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {
+void sweep_section(const Settings& s, const Readouts& r, const Catalog& c,
+                   std::vector<Action>& actions) {
   const bool gpu = c.solvers[static_cast<std::size_t>(s.solver)].gpu;
   ImGui::BeginDisabled(!gpu);
   if (ImGui::Button("Sweep block sizes")) actions.push_back({ActionKind::sweep_blocks});
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(gpu ? "Times the current solver at every block size at this N (scratch buffers)"
-                          : "Only GPU solvers have block sizes: pick a cuda-* solver");
+    ImGui::SetTooltip(
+        gpu ? "Times the current solver at every block size at this N (scratch buffers)"
+            : "Only GPU solvers have block sizes: pick a cuda-* solver");
   if (r.sweep.empty()) return;
   std::vector<float> rate;
   float best = 0.0f;
@@ -127,8 +134,8 @@ void sweep_section(const Settings& s, const Readouts& r, const Catalog& c, std::
     best = std::max(best, rate.back());
   }
   ImGui::TextUnformatted(r.sweep_label.c_str());
-  ImGui::PlotHistogram("##sweep", rate.data(), static_cast<int>(rate.size()), 0, "steps/s by block size",
-                       0.0f, best * 1.1f, ImVec2(k_content_w, 80.0f));
+  ImGui::PlotHistogram("##sweep", rate.data(), static_cast<int>(rate.size()), 0,
+                       "steps/s by block size", 0.0f, best * 1.1f, ImVec2(k_content_w, 80.0f));
   if (ImGui::BeginTable("sweep", 3, ImGuiTableFlags_SizingStretchSame, ImVec2(k_content_w, 0.0f))) {
     for (std::size_t i = 0; i < r.sweep.size(); ++i) {
       ImGui::TableNextRow();
@@ -144,8 +151,10 @@ void sweep_section(const Settings& s, const Readouts& r, const Catalog& c, std::
 }
 
 void view_section(Settings& s, std::vector<Action>& actions) {
-  ImGui::SliderFloat("point size", &s.point_radius, 0.02f, 1.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("brightness", &s.brightness, 0.05f, 10.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("point size", &s.point_radius, 0.02f, 1.0f, "%.3f",
+                     ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("brightness", &s.brightness, 0.05f, 10.0f, "%.2f",
+                     ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("exposure", &s.exposure, 0.1f, 10.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   if (ImGui::Button("Reset camera")) actions.push_back({ActionKind::reset_camera});
 }
@@ -165,8 +174,10 @@ void draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Ac
   }
   ImGui::PushItemWidth(k_content_w - 110.0f);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + k_content_w);
-  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) simulation_section(s, c, actions);
-  if (ImGui::CollapsingHeader("Performance", ImGuiTreeNodeFlags_DefaultOpen)) performance_section(r);
+  if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
+    simulation_section(s, c, actions);
+  if (ImGui::CollapsingHeader("Performance", ImGuiTreeNodeFlags_DefaultOpen))
+    performance_section(r);
   if (ImGui::CollapsingHeader("Block-size sweep", ImGuiTreeNodeFlags_DefaultOpen))
     sweep_section(s, r, c, actions);
   if (ImGui::CollapsingHeader("View")) view_section(s, actions);
@@ -183,15 +194,15 @@ void draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Ac
 }
 
 void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-                                 ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
+                                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
   // Fixed size: an auto-resizing window would be clipped on the frame it first appears.
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(250.0f, 3.0f * ImGui::GetTextLineHeightWithSpacing() +
-                                              2.0f * style.WindowPadding.y),
-                           ImGuiCond_Always);
+  ImGui::SetNextWindowSize(
+      ImVec2(250.0f, 3.0f * ImGui::GetTextLineHeightWithSpacing() + 2.0f * style.WindowPadding.y),
+      ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.45f);
   if (ImGui::Begin("overlay", nullptr, flags)) {
     ImGui::Text("%.1f FPS  %.2f ms", r.fps, r.frame_ms);

@@ -50,7 +50,7 @@ struct SweepPoint {
 struct Readouts {
   float fps = 0.0f;
   float frame_ms = 0.0f;
-  float sim_ms = 0.0f;        // solver time per frame (CUDA events for GPU solvers)
+  float sim_ms = 0.0f;  // solver time per frame (CUDA events for GPU solvers)
   bool sim_ms_from_events = false;
   double interactions_per_s = 0.0;
   double gflops = 0.0;
@@ -67,13 +67,24 @@ struct Readouts {
 };
 
 enum class ActionKind {
-  next_solver, prev_solver, set_solver,  // value: index for set_solver
-  next_block, prev_block, set_block,     // value: block size for set_block
-  toggle_pause, single_step, reset,
-  set_preset,                            // value: preset index
-  apply_n,                               // value: N
-  toggle_panel, toggle_fullscreen, set_vsync,  // value: 0/1 for set_vsync
-  screenshot, sweep_blocks, reset_camera, quit
+  next_solver,
+  prev_solver,
+  set_solver,  // value: index for set_solver
+  next_block,
+  prev_block,
+  set_block,  // value: block size for set_block
+  toggle_pause,
+  single_step,
+  reset,
+  set_preset,  // value: preset index
+  apply_n,     // value: N
+  toggle_panel,
+  toggle_fullscreen,
+  set_vsync,  // value: 0/1 for set_vsync
+  screenshot,
+  sweep_blocks,
+  reset_camera,
+  quit
 };
 
 struct Action {

@@ -1,9 +1,9 @@
 // Decodes a PNG and checks it shows something: enough lit pixels, but not everything lit.
 // Usage: png_check FILE WIDTH HEIGHT [IGNORE_W IGNORE_H]  (a top-left box to ignore: the overlay)
+#include <stb_image.h>
+
 #include <cstdio>
 #include <cstdlib>
-
-#include <stb_image.h>
 
 int main(int argc, char** argv) {
   if (argc < 4) {
