@@ -1,11 +1,11 @@
 // White-box tests of `cuda-fast`: every kernel configuration and the autotuned one against `cpu`.
 #include <gtest/gtest.h>
 
-#include <map>
 #include <string>
 #include <vector>
 
 #include "../../src/sim/cuda_fast.h"
+#include "gpu_support.h"
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
 #include "orrery/presets.h"
@@ -18,54 +18,12 @@ constexpr int k_steps = 3;
 constexpr double k_tolerance = 1e-4;
 const int k_sizes[] = {1, 7, 1000, 1023, 4097};
 
-SimParams params() {
-  SimParams p;
-  p.dt = 0.01f;
-  p.softening = 0.1f;
-  p.damping = 0.999f;
-  return p;
-}
-
-struct Result {
-  std::vector<Vec4> pos, vel;
-};
-
-// The `cpu` reference after k_steps from the collision preset, computed once per N.
-const Result& reference(int n) {
-  static std::map<int, Result> cache;
-  auto it = cache.find(n);
-  if (it != cache.end()) return it->second;
-  BodyState s = make_preset(Preset::collision, n, 1234);
-  std::vector<Vec4> out(n);
-  auto cpu = make_solver("cpu");
-  for (int k = 0; k < k_steps; ++k) {
-    cpu->step(s.pos.data(), out.data(), s.vel.data(), n, params());
-    s.pos.swap(out);
-  }
-  return cache[n] = Result{s.pos, s.vel};
-}
-
-Result run_gpu(Solver& solver, int n) {
-  BodyState s = make_preset(Preset::collision, n, 1234);
-  DeviceArray a(n), b(n), v(n);
-  a.upload(s.pos.data(), n);
-  v.upload(s.vel.data(), n);
-  // Poison the output buffer so an unwritten body cannot pass.
-  std::vector<Vec4> poison(n, Vec4{NAN, NAN, NAN, NAN});
-  b.upload(poison.data(), n);
-  for (int k = 0; k < k_steps; ++k) {
-    solver.step(a.data(), b.data(), v.data(), n, params());
-    std::swap(a, b);
-  }
-  Result r{std::vector<Vec4>(n), std::vector<Vec4>(n)};
-  a.download(r.pos.data(), n);
-  v.download(r.vel.data(), n);
-  return r;
-}
-
 void expect_matches_cpu(Solver& solver, int n) {
-  const Result got = run_gpu(solver, n);
-  const Result& want = reference(n);
+  const BodyState got =
+      test::run_on_device(solver, make_preset(Preset::collision, n, 1234), k_steps,
+                          test::gpu_check_params())
+          .end;
+  const BodyState& want = test::cpu_reference(Preset::collision, n, 1234, k_steps);
   EXPECT_LT(max_relative_error(got.pos, want.pos), k_tolerance) << solver.config() << " N=" << n;
   EXPECT_LT(max_relative_error(got.vel, want.vel), k_tolerance) << solver.config() << " N=" << n;
 }

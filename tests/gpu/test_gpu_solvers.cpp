@@ -3,14 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
-#include <map>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "../support.h"
+#include "gpu_support.h"
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
 #include "orrery/presets.h"
@@ -50,33 +46,10 @@ std::string case_name(const ::testing::TestParamInfo<GpuCase>& info) {
   return name;
 }
 
-SimParams params() {
-  SimParams p;
-  p.dt = 0.01f;
-  p.softening = 0.1f;
-  p.damping = 0.999f;
-  return p;
-}
-
 // Two galaxies with heavy cores: large, varied accelerations, and the second disk tilted.
-BodyState initial(int n) { return make_preset(Preset::collision, n, k_seed); }
+constexpr Preset k_preset = Preset::collision;
 
-// `cpu` after k_steps, computed once per N.
-const BodyState& reference(int n) {
-  static std::map<int, BodyState> cache;
-  auto it = cache.find(n);
-  if (it == cache.end()) {
-    auto cpu = make_solver("cpu");
-    it = cache.emplace(n, test::run_host(*cpu, initial(n), k_steps, params())).first;
-  }
-  return it->second;
-}
-
-std::vector<Vec4> download(const DeviceArray& a, int n) {
-  std::vector<Vec4> v(n);
-  a.download(v.data(), n);
-  return v;
-}
+const BodyState& reference(int n) { return test::cpu_reference(k_preset, n, k_seed, k_steps); }
 
 class GpuSolver : public ::testing::TestWithParam<GpuCase> {};
 
@@ -85,31 +58,14 @@ TEST_P(GpuSolver, MatchesCpuAfterSeveralSteps) {
   const GpuCase& c = GetParam();
   auto solver = make_solver(c.solver, c.block);
   ASSERT_TRUE(solver->on_device());
-  const BodyState start = initial(c.n);
-  DeviceArray a(c.n), b(c.n), vel(c.n);
-  a.upload(start.pos.data(), c.n);
-  vel.upload(start.vel.data(), c.n);
-  // NaN in the output buffer, so a body the kernel leaves unwritten cannot pass.
-  const std::vector<Vec4> poison(c.n, Vec4{NAN, NAN, NAN, NAN});
-  b.upload(poison.data(), c.n);
-
-  for (int k = 0; k < k_steps; ++k) {
-    solver->step(a.data(), b.data(), vel.data(), c.n, params());
-    if (k == 0) {
-      // The input positions are only read.
-      const std::vector<Vec4> in = download(a, c.n);
-      ASSERT_EQ(std::memcmp(in.data(), start.pos.data(), c.n * sizeof(Vec4)), 0)
-          << solver->config() << " wrote to its input buffer";
-    }
-    std::swap(a, b);
-  }
-  device_synchronize();
-  const std::vector<Vec4> pos = download(a, c.n), v = download(vel, c.n);
+  const BodyState start = make_preset(k_preset, c.n, k_seed);
+  const test::DeviceRun run = test::run_on_device(*solver, start, k_steps, test::gpu_check_params());
+  EXPECT_TRUE(run.input_untouched_after_first) << solver->config() << " wrote to its input buffer";
   const BodyState& want = reference(c.n);
-  EXPECT_LT(max_relative_error(pos, want.pos), k_tolerance) << solver->config();
-  EXPECT_LT(max_relative_error(v, want.vel), k_tolerance) << solver->config();
+  EXPECT_LT(max_relative_error(run.end.pos, want.pos), k_tolerance) << solver->config();
+  EXPECT_LT(max_relative_error(run.end.vel, want.vel), k_tolerance) << solver->config();
   for (int i = 0; i < c.n; ++i)
-    ASSERT_EQ(pos[i].w, start.pos[i].w) << solver->config() << ": mass of body " << i << " changed";
+    ASSERT_EQ(run.end.pos[i].w, start.pos[i].w) << solver->config() << ": mass of body " << i << " changed";
   EXPECT_EQ(solver->block_size(), c.block) << solver->config();
 }
 
@@ -133,15 +89,9 @@ TEST(GpuSolvers, DefaultBlockSizeRunsAndMatchesCpu) {
     if (!s.gpu) continue;
     SCOPED_TRACE(s.name);
     auto solver = make_solver(s.name);
-    const BodyState start = initial(n);
-    DeviceArray a(n), b(n), vel(n);
-    a.upload(start.pos.data(), n);
-    vel.upload(start.vel.data(), n);
-    for (int k = 0; k < k_steps; ++k) {
-      solver->step(a.data(), b.data(), vel.data(), n, params());
-      std::swap(a, b);
-    }
-    EXPECT_LT(max_relative_error(download(a, n), reference(n).pos), k_tolerance) << solver->config();
+    const test::DeviceRun run = test::run_on_device(*solver, make_preset(k_preset, n, k_seed),
+                                                    k_steps, test::gpu_check_params());
+    EXPECT_LT(max_relative_error(run.end.pos, reference(n).pos), k_tolerance) << solver->config();
     EXPECT_GT(solver->block_size(), 0) << solver->config();
   }
 }
