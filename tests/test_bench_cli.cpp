@@ -1,7 +1,7 @@
 // Tests of orrery-bench through its command line: bad input gives exit code 2 and one error line;
 // good input gives the table, the skip lines, the comparison and the CSV/JSON files.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,8 +58,10 @@ Outcome run_bench(const std::vector<std::string>& args) {
   const std::string out_path = temp_path("stdout"), err_path = temp_path("stderr");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
   std::vector<std::string> all = {bench_path()};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -107,7 +109,8 @@ void expect_usage_error(const std::vector<std::string>& args, const std::string&
   EXPECT_EQ(o.exit_code, 2) << o.err;
   EXPECT_EQ(count(o.err, "\n"), 1u) << "stderr: " << o.err;
   EXPECT_EQ(o.err.rfind("orrery-bench: error: ", 0), 0u) << o.err;
-  EXPECT_NE(o.err.find(names), std::string::npos) << "stderr does not name '" << names << "': " << o.err;
+  EXPECT_NE(o.err.find(names), std::string::npos)
+      << "stderr does not name '" << names << "': " << o.err;
 }
 
 struct BadInput {

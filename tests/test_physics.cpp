@@ -12,7 +12,9 @@
 namespace orrery {
 namespace {
 
-double norm(const Vec3& a) { return std::sqrt(double(a.x) * a.x + double(a.y) * a.y + double(a.z) * a.z); }
+double norm(const Vec3& a) {
+  return std::sqrt(double(a.x) * a.x + double(a.y) * a.y + double(a.z) * a.z);
+}
 
 TEST(Physics, TwoBodyAccelerationMatchesTheAnalyticFormula) {
   const float eps = 0.5f;
@@ -95,9 +97,11 @@ TEST(Physics, SofteningKeepsCoincidentBodiesFinite) {
     auto solver = make_solver(name);
     const BodyState e = test::run_host(*solver, s, 50, p);
     for (int i = 0; i < e.size(); ++i) {
-      EXPECT_TRUE(std::isfinite(e.pos[i].x) && std::isfinite(e.pos[i].y) && std::isfinite(e.pos[i].z))
+      EXPECT_TRUE(std::isfinite(e.pos[i].x) && std::isfinite(e.pos[i].y) &&
+                  std::isfinite(e.pos[i].z))
           << name << " body " << i;
-      EXPECT_TRUE(std::isfinite(e.vel[i].x) && std::isfinite(e.vel[i].y) && std::isfinite(e.vel[i].z))
+      EXPECT_TRUE(std::isfinite(e.vel[i].x) && std::isfinite(e.vel[i].y) &&
+                  std::isfinite(e.vel[i].z))
           << name << " body " << i;
     }
   }

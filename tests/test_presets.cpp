@@ -23,8 +23,10 @@ TEST(Presets, HaveTheAskedCountAndZeroMomentum) {
       ASSERT_EQ(s.size(), n);
       ASSERT_EQ(s.vel.size(), s.pos.size());
       for (int i = 0; i < n; ++i) {
-        ASSERT_TRUE(std::isfinite(s.pos[i].x) && std::isfinite(s.pos[i].y) && std::isfinite(s.pos[i].z));
-        ASSERT_TRUE(std::isfinite(s.vel[i].x) && std::isfinite(s.vel[i].y) && std::isfinite(s.vel[i].z));
+        ASSERT_TRUE(std::isfinite(s.pos[i].x) && std::isfinite(s.pos[i].y) &&
+                    std::isfinite(s.pos[i].z));
+        ASSERT_TRUE(std::isfinite(s.vel[i].x) && std::isfinite(s.vel[i].y) &&
+                    std::isfinite(s.vel[i].z));
         ASSERT_GT(s.pos[i].w, 0.0f) << "body " << i;
       }
       const Vec3d p = total_momentum(s.pos, s.vel);
@@ -66,7 +68,8 @@ TEST(Presets, NamesRoundTripAndBadInputIsRejected) {
   for (const std::string& name : preset_names()) EXPECT_EQ(to_string(parse_preset(name)), name);
   EXPECT_THROW(parse_preset("galaxy"), std::invalid_argument);
   EXPECT_THROW(parse_preset(""), std::invalid_argument);
-  for (int n : {0, -1, -1000}) EXPECT_THROW(make_preset(Preset::random, n, 1), std::invalid_argument) << n;
+  for (int n : {0, -1, -1000})
+    EXPECT_THROW(make_preset(Preset::random, n, 1), std::invalid_argument) << n;
 }
 
 TEST(Diagnostics, MaxRelativeErrorIsRelativeToTheExtent) {

@@ -75,10 +75,10 @@ struct OracleCase {
 TEST(CpuSolver, MatchesTheDoublePrecisionOracle) {
   // Few steps, so the float and double trajectories have not yet diverged by chaos. Measured
   // here: position errors about 1e-7, velocity errors up to about 5e-7.
-  const OracleCase cases[] = {{Preset::random, 1, 5},   {Preset::random, 2, 5},
-                              {Preset::random, 7, 5},   {Preset::random, 600, 5},
-                              {Preset::shell, 500, 5},  {Preset::expand, 500, 5},
-                              {Preset::disk, 500, 5},   {Preset::collision, 501, 5}};
+  const OracleCase cases[] = {{Preset::random, 1, 5},  {Preset::random, 2, 5},
+                              {Preset::random, 7, 5},  {Preset::random, 600, 5},
+                              {Preset::shell, 500, 5}, {Preset::expand, 500, 5},
+                              {Preset::disk, 500, 5},  {Preset::collision, 501, 5}};
   for (const OracleCase& c : cases) {
     SCOPED_TRACE(std::string(to_string(c.preset)) + " N=" + std::to_string(c.n));
     const SimParams p = params(0.01f, 0.1f, 0.995f);
@@ -167,7 +167,8 @@ TEST(Params, ValidateAcceptsGoodValues) {
 
 TEST(Params, ValidateRejectsBadValues) {
   const float inf = INFINITY, nan = NAN;
-  for (float dt : {0.0f, -0.01f, nan, inf, -inf}) EXPECT_THROW(validate(params(dt)), std::invalid_argument) << dt;
+  for (float dt : {0.0f, -0.01f, nan, inf, -inf})
+    EXPECT_THROW(validate(params(dt)), std::invalid_argument) << dt;
   for (float eps : {0.0f, -1.0f, nan, inf})
     EXPECT_THROW(validate(params(0.01f, eps)), std::invalid_argument) << eps;
   for (float d : {-0.01f, 1.01f, 2.0f, nan, inf})
@@ -202,7 +203,8 @@ TEST(Factory, ListsTheSolversOfThisBuild) {
   }
   for (const SolverInfo& s : available_solvers()) {
     EXPECT_TRUE(!s.gpu || device_present()) << s.name;
-    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const SolverInfo& a) { return a.name == s.name; }));
+    EXPECT_TRUE(
+        std::any_of(all.begin(), all.end(), [&](const SolverInfo& a) { return a.name == s.name; }));
   }
   if (!device_present()) {
     EXPECT_EQ(available_solvers().size(),
@@ -230,7 +232,8 @@ TEST(Factory, RejectsBadBlockSizes) {
   for (const SolverInfo& s : all_solvers()) {
     if (!s.gpu) continue;
     // Rejected for the block size before any device is needed, on any machine.
-    for (int b : {-1, 1, 100, 2048, 4096}) EXPECT_THROW(make_solver(s.name, b), std::invalid_argument) << s.name << " " << b;
+    for (int b : {-1, 1, 100, 2048, 4096})
+      EXPECT_THROW(make_solver(s.name, b), std::invalid_argument) << s.name << " " << b;
   }
 }
 

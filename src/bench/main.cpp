@@ -1,6 +1,5 @@
 // orrery-bench: times the solvers headless (no window) and checks them against `cpu` (--compare).
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -52,7 +51,8 @@ int run(int argc, char** argv) {
   app.add_option("--steps", raw.steps, "timed steps per run (the median is reported)")
       ->capture_default_str();
   app.add_option("--warmup", raw.warmup, "untimed steps before timing")->capture_default_str();
-  app.add_option("--preset", raw.preset, "initial conditions: random, shell, expand, disk, collision")
+  app.add_option("--preset", raw.preset,
+                 "initial conditions: random, shell, expand, disk, collision")
       ->capture_default_str();
   app.add_option("--dt", raw.params.dt, "time step")->capture_default_str();
   app.add_option("--softening", raw.params.softening, "softening length eps (> 0)")
@@ -66,9 +66,10 @@ int run(int argc, char** argv) {
                  "largest N the CPU solvers run at (and --compare checks at); larger ones are "
                  "skipped with a line saying so")
       ->capture_default_str();
-  app.add_flag("--compare", raw.compare,
-               "instead of timing, run each selected solver and cpu from the same state for 3 "
-               "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
+  app.add_flag(
+      "--compare", raw.compare,
+      "instead of timing, run each selected solver and cpu from the same state for 3 "
+      "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -99,8 +100,8 @@ int run(int argc, char** argv) {
   const auto results = run_timing(plan, table);
   if (!plan.csv.empty()) write_timing_csv(plan.csv, results);
   if (!plan.json.empty()) write_json(plan.json, plan, results, {});
-  const auto bad = std::find_if(results.begin(), results.end(),
-                                [](const TimingResult& r) { return !r.finite; });
+  const auto bad =
+      std::find_if(results.begin(), results.end(), [](const TimingResult& r) { return !r.finite; });
   if (bad != results.end()) {
     print_error(bad->config + " at N=" + std::to_string(bad->n) +
                 " left non-finite positions or velocities: its timing is not of a real run");

@@ -99,7 +99,8 @@ void resolve_solvers(const RawOptions& raw, std::vector<SolverInfo>& checked, Pl
         throw UsageError("--solver " + name + ": not in this build; " + device_info().reason);
       throw UsageError(std::string("--solver: ") + e.what());
     }
-    if (std::any_of(checked.begin(), checked.end(), [&](const SolverInfo& s) { return s.name == name; }))
+    if (std::any_of(checked.begin(), checked.end(),
+                    [&](const SolverInfo& s) { return s.name == name; }))
       continue;
     if (info->gpu) {
       try {
@@ -136,8 +137,9 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
   if (supported.empty()) {
     std::vector<std::string> names;
     for (const SolverInfo& s : checked) names.push_back(s.name);
-    throw UsageError("--block " + std::to_string(asked.front()) + ": none of the selected solvers (" +
-                     join(names) + ") takes a block size; CPU solvers have none" +
+    throw UsageError("--block " + std::to_string(asked.front()) +
+                     ": none of the selected solvers (" + join(names) +
+                     ") takes a block size; CPU solvers have none" +
                      (cuda_compiled() ? "" : " and this build has no CUDA solvers"));
   }
   for (int b : asked) {
@@ -145,8 +147,9 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
       return std::find(s.block_sizes.begin(), s.block_sizes.end(), b) != s.block_sizes.end();
     });
     if (!any)
-      throw UsageError("--block " + std::to_string(b) + ": block size not supported by any selected " +
-                       "solver (" + join(supported, "; ") + ")");
+      throw UsageError("--block " + std::to_string(b) +
+                       ": block size not supported by any selected " + "solver (" +
+                       join(supported, "; ") + ")");
   }
   for (SolverPlan& s : plan.solvers) {
     if (!s.info.gpu) {
@@ -154,7 +157,8 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
       continue;
     }
     for (int b : asked) {
-      if (std::find(s.info.block_sizes.begin(), s.info.block_sizes.end(), b) != s.info.block_sizes.end())
+      if (std::find(s.info.block_sizes.begin(), s.info.block_sizes.end(), b) !=
+          s.info.block_sizes.end())
         s.blocks.push_back(b);
       else
         plan.notes.push_back("skipped " + s.info.name + " at block " + std::to_string(b) +
@@ -192,8 +196,10 @@ void check_output_path(const std::string& path, const char* option) {
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
-    throw UsageError(std::string(option) + " " + path + ": directory " + dir.string() + " does not exist");
-  if (fs::is_directory(p, ec)) throw UsageError(std::string(option) + " " + path + ": is a directory");
+    throw UsageError(std::string(option) + " " + path + ": directory " + dir.string() +
+                     " does not exist");
+  if (fs::is_directory(p, ec))
+    throw UsageError(std::string(option) + " " + path + ": is a directory");
   const bool exists = fs::exists(p, ec);
   if (access(exists ? p.c_str() : dir.c_str(), W_OK) != 0)
     throw UsageError(std::string(option) + " " + path + ": not writable");
@@ -211,9 +217,9 @@ void check_memory(const Plan& plan) {
     const bool gpu_runs = gpu && (!plan.compare || n <= plan.cpu_max_n);
     const double device_need = k_device_bytes_per_body * n;
     if (gpu_runs && device_need > device_free)
-      throw UsageError("--n " + std::to_string(n) + ": too large for the GPU's memory (needs about " +
-                       gib(device_need) + ", " + gib(device_free) + " free on " + device_info().name +
-                       ")");
+      throw UsageError("--n " + std::to_string(n) +
+                       ": too large for the GPU's memory (needs about " + gib(device_need) + ", " +
+                       gib(device_free) + " free on " + device_info().name + ")");
     // Host state exists only for the runs that happen: CPU ones up to --cpu-max-n, GPU ones.
     const double host_need = host_per_body * n;
     if ((gpu_runs || n <= plan.cpu_max_n) && host_free > 0 && host_need > host_free)
@@ -235,14 +241,15 @@ int parse_body_count(const std::string& text) {
   }
   if (v < 1) throw UsageError("--n " + text + ": the number of bodies must be at least 1");
   if (v > k_max_n)
-    throw UsageError("--n " + text + ": more than the largest supported N (" + std::to_string(k_max_n) +
-                     ")");
+    throw UsageError("--n " + text + ": more than the largest supported N (" +
+                     std::to_string(k_max_n) + ")");
   return static_cast<int>(v);
 }
 
 int parse_block(const std::string& text) {
   long long v = 0;
-  if (!parse_whole(text, v)) throw UsageError("--block '" + text + "': not a whole number or 'all'");
+  if (!parse_whole(text, v))
+    throw UsageError("--block '" + text + "': not a whole number or 'all'");
   if (v < 1 || v > std::numeric_limits<int>::max())
     throw UsageError("--block " + text + ": a block size must be a positive number of threads");
   return static_cast<int>(v);
@@ -252,8 +259,10 @@ Plan make_plan(const RawOptions& raw) {
   Plan plan;
   if (raw.ns.empty()) throw UsageError("--n: no body count given");
   for (const std::string& text : raw.ns) append_unique(plan.ns, parse_body_count(text));
-  if (raw.steps < 1) throw UsageError("--steps " + std::to_string(raw.steps) + ": must be at least 1");
-  if (raw.warmup < 0) throw UsageError("--warmup " + std::to_string(raw.warmup) + ": must be at least 0");
+  if (raw.steps < 1)
+    throw UsageError("--steps " + std::to_string(raw.steps) + ": must be at least 1");
+  if (raw.warmup < 0)
+    throw UsageError("--warmup " + std::to_string(raw.warmup) + ": must be at least 0");
   if (raw.cpu_max_n < 0 || raw.cpu_max_n > k_max_n)
     throw UsageError("--cpu-max-n " + std::to_string(raw.cpu_max_n) + ": must be in [0, " +
                      std::to_string(k_max_n) + "]");
@@ -265,7 +274,8 @@ Plan make_plan(const RawOptions& raw) {
   check_params(raw.params);
   check_output_path(raw.csv, "--csv");
   check_output_path(raw.json, "--json");
-  if (!raw.csv.empty() && raw.csv == raw.json) throw UsageError("--csv and --json name the same file");
+  if (!raw.csv.empty() && raw.csv == raw.json)
+    throw UsageError("--csv and --json name the same file");
 
   plan.steps = raw.steps;
   plan.warmup = raw.warmup;
@@ -285,7 +295,8 @@ Plan make_plan(const RawOptions& raw) {
   if (plan.compare) {
     const bool other = std::any_of(plan.solvers.begin(), plan.solvers.end(),
                                    [](const SolverPlan& s) { return s.info.name != "cpu"; });
-    if (!other) throw UsageError("--compare: select a solver other than cpu (cpu is the reference)");
+    if (!other)
+      throw UsageError("--compare: select a solver other than cpu (cpu is the reference)");
   }
   check_memory(plan);
   return plan;

@@ -67,7 +67,8 @@ Plan make_plan(const RawOptions& raw);
 
 // Parses one body count: a whole number in [1, INT32_MAX]. Throws UsageError.
 int parse_body_count(const std::string& text);
-// Parses one block size: a whole number (checked against the solvers by make_plan). Throws UsageError.
+// Parses one block size: a whole number (checked against the solvers by make_plan). Throws
+// UsageError.
 int parse_block(const std::string& text);
 
 }  // namespace orrery::bench

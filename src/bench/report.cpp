@@ -22,7 +22,8 @@ std::string device_line() {
   std::ostringstream s;
   s.precision(1);
   s << d.name << ", " << d.sm_count << " SMs, " << d.clock_mhz << " MHz, compute " << d.cc_major
-    << "." << d.cc_minor << ", " << std::fixed << d.total_mem / (1024.0 * 1024.0 * 1024.0) << " GiB";
+    << "." << d.cc_minor << ", " << std::fixed << d.total_mem / (1024.0 * 1024.0 * 1024.0)
+    << " GiB";
   return s.str();
 }
 
@@ -90,9 +91,9 @@ void finish(std::ofstream& f, const std::string& path) {
 void print_header(std::FILE* out, const Plan& plan) {
   std::fprintf(out, "GPU: %s\n", device_line().c_str());
   std::fprintf(out, "CPU: %d OpenMP threads (cpu-omp)\n", omp_get_max_threads());
-  std::fprintf(out, "preset %s, seed %llu, dt %g, softening %g, damping %g\n", to_string(plan.preset),
-               static_cast<unsigned long long>(plan.seed), plan.params.dt, plan.params.softening,
-               plan.params.damping);
+  std::fprintf(out, "preset %s, seed %llu, dt %g, softening %g, damping %g\n",
+               to_string(plan.preset), static_cast<unsigned long long>(plan.seed), plan.params.dt,
+               plan.params.softening, plan.params.damping);
   if (plan.compare)
     std::fprintf(out,
                  "compare: %d steps from the same state against cpu; pass when the max relative "
@@ -169,8 +170,8 @@ void write_json(const std::string& path, const Plan& plan, const std::vector<Tim
     << ", \"name\": " << json_string(d.present ? d.name : "") << ", \"sm_count\": " << d.sm_count
     << ", \"clock_mhz\": " << d.clock_mhz << ", \"reason\": " << json_string(d.reason) << "},\n";
   f << "  \"cpu_threads\": " << omp_get_max_threads() << ",\n";
-  f << "  \"params\": {\"preset\": " << json_string(to_string(plan.preset)) << ", \"seed\": "
-    << plan.seed << ", \"dt\": " << json_float(plan.params.dt)
+  f << "  \"params\": {\"preset\": " << json_string(to_string(plan.preset))
+    << ", \"seed\": " << plan.seed << ", \"dt\": " << json_float(plan.params.dt)
     << ", \"softening\": " << json_float(plan.params.softening)
     << ", \"damping\": " << json_float(plan.params.damping)
     << ", \"steps\": " << (plan.compare ? k_compare_steps : plan.steps)
@@ -182,18 +183,19 @@ void write_json(const std::string& path, const Plan& plan, const std::vector<Tim
   f << "],\n  \"results\": [";
   const char* sep = "\n    ";
   for (const TimingResult& r : timing) {
-    f << sep << "{\"solver\": " << json_string(r.solver) << ", \"config\": " << json_string(r.config)
-      << ", \"n\": " << r.n << ", \"block\": " << r.block << ", \"ms_median\": "
-      << json_number(r.ms_median) << ", \"ms_min\": " << json_number(r.ms_min)
-      << ", \"ms_max\": " << json_number(r.ms_max)
+    f << sep << "{\"solver\": " << json_string(r.solver)
+      << ", \"config\": " << json_string(r.config) << ", \"n\": " << r.n
+      << ", \"block\": " << r.block << ", \"ms_median\": " << json_number(r.ms_median)
+      << ", \"ms_min\": " << json_number(r.ms_min) << ", \"ms_max\": " << json_number(r.ms_max)
       << ", \"interactions_per_s\": " << json_number(r.interactions_per_s())
-      << ", \"gflops\": " << json_number(r.gflops()) << ", \"finite\": " << (r.finite ? "true" : "false")
-      << "}";
+      << ", \"gflops\": " << json_number(r.gflops())
+      << ", \"finite\": " << (r.finite ? "true" : "false") << "}";
     sep = ",\n    ";
   }
   for (const CompareResult& r : compare) {
-    f << sep << "{\"solver\": " << json_string(r.solver) << ", \"config\": " << json_string(r.config)
-      << ", \"n\": " << r.n << ", \"block\": " << r.block << ", \"steps\": " << r.steps
+    f << sep << "{\"solver\": " << json_string(r.solver)
+      << ", \"config\": " << json_string(r.config) << ", \"n\": " << r.n
+      << ", \"block\": " << r.block << ", \"steps\": " << r.steps
       << ", \"pos_error\": " << json_number(r.pos_error)
       << ", \"vel_error\": " << json_number(r.vel_error)
       << ", \"tolerance\": " << json_number(k_compare_tolerance)

@@ -98,7 +98,9 @@ double TimingResult::interactions_per_s() const {
   return ms_median > 0 ? static_cast<double>(n) * n / (ms_median * 1e-3) : 0.0;
 }
 
-double TimingResult::gflops() const { return interactions_per_s() * k_flops_per_interaction * 1e-9; }
+double TimingResult::gflops() const {
+  return interactions_per_s() * k_flops_per_interaction * 1e-9;
+}
 
 std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
   std::vector<TimingResult> results;

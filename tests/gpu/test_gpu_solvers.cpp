@@ -59,13 +59,15 @@ TEST_P(GpuSolver, MatchesCpuAfterSeveralSteps) {
   auto solver = make_solver(c.solver, c.block);
   ASSERT_TRUE(solver->on_device());
   const BodyState start = make_preset(k_preset, c.n, k_seed);
-  const test::DeviceRun run = test::run_on_device(*solver, start, k_steps, test::gpu_check_params());
+  const test::DeviceRun run =
+      test::run_on_device(*solver, start, k_steps, test::gpu_check_params());
   EXPECT_TRUE(run.input_untouched_after_first) << solver->config() << " wrote to its input buffer";
   const BodyState& want = reference(c.n);
   EXPECT_LT(max_relative_error(run.end.pos, want.pos), k_tolerance) << solver->config();
   EXPECT_LT(max_relative_error(run.end.vel, want.vel), k_tolerance) << solver->config();
   for (int i = 0; i < c.n; ++i)
-    ASSERT_EQ(run.end.pos[i].w, start.pos[i].w) << solver->config() << ": mass of body " << i << " changed";
+    ASSERT_EQ(run.end.pos[i].w, start.pos[i].w)
+        << solver->config() << ": mass of body " << i << " changed";
   EXPECT_EQ(solver->block_size(), c.block) << solver->config();
 }
 
