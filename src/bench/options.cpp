@@ -116,12 +116,12 @@ void resolve_solvers(const RawOptions& raw, std::vector<SolverInfo>& checked, Pl
 
 // Fills each solver's block list from --block (nothing: defaults; `all`: each one's set).
 void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checked, Plan& plan) {
-  plan.explicit_blocks = !raw.blocks.empty();
-  if (!plan.explicit_blocks || is_all(raw.blocks, "--block")) {
+  const bool given = !raw.blocks.empty();
+  if (!given || is_all(raw.blocks, "--block")) {
     for (SolverPlan& s : plan.solvers) {
       if (!s.info.gpu)
         s.blocks = {0};
-      else if (plan.explicit_blocks)
+      else if (given)
         s.blocks = s.info.block_sizes;
       else
         s.blocks = {default_block_size(s.info.name)};
@@ -148,7 +148,7 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
     });
     if (!any)
       throw UsageError("--block " + std::to_string(b) +
-                       ": block size not supported by any selected " + "solver (" +
+                       ": block size not supported by any selected solver (" +
                        join(supported, "; ") + ")");
   }
   for (SolverPlan& s : plan.solvers) {

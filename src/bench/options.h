@@ -56,7 +56,6 @@ struct Plan {
   std::string csv, json;
   bool compare = false;
   int cpu_max_n = 65536;
-  bool explicit_blocks = false;  // --block given (else each GPU solver runs at its default)
   // Lines to print before running, for selected solvers or blocks that cannot run here.
   std::vector<std::string> notes;
 };
