@@ -125,12 +125,16 @@ int App::run() {
     if (last || m_quit) break;
   }
   glFinish();
+  char draw[64] = "n/a";
+  if (m_stats.mean_draw_ms() >= 0.0)
+    std::snprintf(draw, sizeof draw, "%.3f ms/frame", m_stats.mean_draw_ms());
   char line[512];
   std::snprintf(line, sizeof line,
                 "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), sim %.3f "
-                "ms/frame (means after the first frame), solver %s, n %d, path %s",
+                "ms/frame, draw %s (means after the first frame), solver %s, n %d, path %s",
                 m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
                 m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(),
+                draw,
                 ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),
                 m_sim->count(), m_sim->buffers().path_name());
   say(line);
@@ -183,9 +187,12 @@ void App::frame(long long index, bool last) {
     ui::draw_overlay(m_settings, m_readouts, m_catalog);
 
   const GLuint target = target_framebuffer();
+  m_draw_timer.begin();
   m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), m_camera, style(), target, w,
                    h);
   m_imgui->end_frame();
+  m_draw_timer.end();
+  m_stats.record_draw(m_draw_timer.last_ms());
   gfx::check_gl("drawing a frame");
 
   if ((last || m_quit) && !m_opts.screenshot.empty()) save_screenshot(m_opts.screenshot);

@@ -62,6 +62,7 @@ class App {
   std::unique_ptr<ui::ImGuiLayer> m_imgui;
   gfx::RenderTarget m_offscreen;  // headless: what gets drawn and saved
   std::unique_ptr<gfx::ParticleRenderer> m_renderer;
+  gfx::GlGpuTimer m_draw_timer;
   std::unique_ptr<Simulation> m_sim;
   gfx::OrbitCamera m_camera;
   ui::Catalog m_catalog;

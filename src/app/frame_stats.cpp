@@ -41,12 +41,24 @@ void FrameStats::record(float sim_ms, int n, int steps) {
   }
 }
 
+void FrameStats::record_draw(float draw_ms) {
+  if (draw_ms < 0.0f) return;
+  m_draw_ms = m_draw_ms < 0.0f ? draw_ms : m_draw_ms + 0.1f * (draw_ms - m_draw_ms);
+  m_draw_total_ms += draw_ms;
+  ++m_draw_frames;
+}
+
+double FrameStats::mean_draw_ms() const {
+  return m_draw_frames ? m_draw_total_ms / static_cast<double>(m_draw_frames) : -1.0;
+}
+
 void FrameStats::fill(ui::Readouts& r) const {
   r.fps = m_fps > 0.0f
               ? m_fps
               : (m_last_ms > 0.0f ? 1000.0f / m_last_ms : 0.0f);  // before the first window
   r.frame_ms = m_window_ms > 0.0f ? m_window_ms : m_last_ms;
   r.sim_ms = m_sim_ms;
+  r.draw_ms = m_draw_ms;
   r.interactions_per_s = m_rate;
   r.gflops = m_rate * k_flops_per_interaction * 1e-9;
   r.frames = m_frames;

@@ -52,12 +52,13 @@ void Simulation::advance(int steps, const SimParams& params) {
   Solver& solver = *m_solver;
   const int n = m_buffers.count();
   if (solver.on_device()) {
+    collect_timer();  // the previous frame's steps: finished by now, or nearly
     m_buffers.advance(steps, [&](Vec4* a, Vec4* b, Vec4* vel) {
       m_timer->start();
       run_steps(solver, steps, a, b, vel, n, params);
       m_timer->stop();
     });
-    m_last_ms = m_timer->elapsed_ms();
+    m_timer_pending = true;
   } else {
     const auto t0 = std::chrono::steady_clock::now();
     m_buffers.advance(steps, [&](Vec4* a, Vec4* b, Vec4* vel) {
@@ -68,9 +69,16 @@ void Simulation::advance(int steps, const SimParams& params) {
   }
 }
 
+void Simulation::collect_timer() {
+  if (!m_timer_pending) return;
+  m_last_ms = m_timer->elapsed_ms();
+  m_timer_pending = false;
+}
+
 std::vector<ui::SweepPoint> Simulation::sweep_blocks(const std::string& name,
                                                      const std::vector<int>& blocks,
                                                      const SimParams& params) {
+  collect_timer();  // the sweep reuses the timer
   const int n = m_buffers.count();
   std::vector<Vec4> pos, vel;
   m_buffers.download(pos, vel);

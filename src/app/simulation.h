@@ -23,7 +23,9 @@ class Simulation {
   // Builds the solver (throws the factory's exceptions, keeping the old one) and moves the state
   // to where it runs.
   void set_solver(const std::string& name, int block);
-  // Runs `steps` steps into the buffers and times the solver alone.
+  // Runs `steps` steps into the buffers and times the solver alone. GPU steps are timed with
+  // CUDA events that are read at the next advance, so the CPU never waits for the solver here and
+  // builds the frame's UI while the GPU computes: last_sim_ms() is then one frame behind.
   void advance(int steps, const SimParams& params);
   // Times `name` at each block size on scratch device arrays holding the current state.
   std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks,
@@ -43,6 +45,8 @@ class Simulation {
   gfx::BodyBuffers m_buffers;
   std::unique_ptr<Solver> m_solver;
   std::unique_ptr<GpuTimer> m_timer;
+  void collect_timer();
+  bool m_timer_pending = false;  // events recorded, not read yet
   float m_last_ms = 0.0f;
   float m_speed_ref = 1.0f;
   float m_mass_ref = 1.0f;

@@ -117,4 +117,21 @@ void check_gl(const char* where) {
     throw std::runtime_error("OpenGL error " + hex(first) + " while " + where);
 }
 
+void GlGpuTimer::begin() {
+  GlQuery& q = m_query[m_next];
+  if (!q) q = GlQuery(generate(glGenQueries));
+  if (m_issued[m_next]) {  // issued k_ring frames ago: read it (waits only if still not done)
+    GLuint64 ns = 0;
+    glGetQueryObjectui64v(q.id(), GL_QUERY_RESULT, &ns);
+    m_last_ms = static_cast<float>(static_cast<double>(ns) * 1e-6);
+  }
+  glBeginQuery(GL_TIME_ELAPSED, q.id());
+}
+
+void GlGpuTimer::end() {
+  glEndQuery(GL_TIME_ELAPSED);
+  m_issued[m_next] = true;
+  m_next = (m_next + 1) % k_ring;
+}
+
 }  // namespace orrery::gfx

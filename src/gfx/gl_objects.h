@@ -54,11 +54,16 @@ struct ProgramDeleter {
   void operator()(GLuint id) const { glDeleteProgram(id); }
 };
 
+struct QueryDeleter {
+  void operator()(GLuint id) const { glDeleteQueries(1, &id); }
+};
+
 using GlBuffer = GlHandle<BufferDeleter>;
 using GlVertexArray = GlHandle<VertexArrayDeleter>;
 using GlTexture = GlHandle<TextureDeleter>;
 using GlFramebuffer = GlHandle<FramebufferDeleter>;
 using GlProgram = GlHandle<ProgramDeleter>;
+using GlQuery = GlHandle<QueryDeleter>;
 
 GlBuffer make_buffer();
 GlVertexArray make_vertex_array();
@@ -83,6 +88,23 @@ class RenderTarget {
   GlTexture m_tex;
   GlFramebuffer m_fbo;
   int m_width = 0, m_height = 0;
+};
+
+// Times GL work on the GPU with GL_TIME_ELAPSED queries. A ring of queries is read a few frames
+// later, when the result is long available, so timing never stalls the pipeline.
+class GlGpuTimer {
+ public:
+  void begin();
+  void end();
+  // The newest result read, in ms; negative before the first one.
+  float last_ms() const { return m_last_ms; }
+
+ private:
+  static constexpr int k_ring = 4;
+  GlQuery m_query[k_ring];
+  bool m_issued[k_ring] = {};
+  int m_next = 0;
+  float m_last_ms = -1.0f;
 };
 
 // Throws std::runtime_error naming `where` when glGetError reports an error (drains the queue).

@@ -96,6 +96,10 @@ void performance_section(const Readouts& r) {
   ImGui::Text("%.1f FPS   frame %.2f ms", r.fps, r.frame_ms);
   ImGui::Text("sim %.3f ms/frame%s", r.sim_ms,
               r.sim_ms_from_events ? " (CUDA events)" : " (CPU clock)");
+  if (r.draw_ms >= 0.0f) {
+    ImGui::Text("draw %.3f ms/frame (GL timer)", r.draw_ms);
+    help_marker("GPU time of drawing the bodies, tone mapping and this panel.");
+  }
   ImGui::Text("%s   %s", si(r.interactions_per_s, " interactions/s").c_str(),
               si(r.gflops * 1e9, "FLOP/s").c_str());
   help_marker(

@@ -52,6 +52,7 @@ struct Readouts {
   float frame_ms = 0.0f;
   float sim_ms = 0.0f;  // solver time per frame (CUDA events for GPU solvers)
   bool sim_ms_from_events = false;
+  float draw_ms = -1.0f;  // GPU time of drawing (GL timer queries); negative when unknown
   double interactions_per_s = 0.0;
   double gflops = 0.0;
   long long frames = 0;
