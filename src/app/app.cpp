@@ -38,6 +38,7 @@ App::App(const Options& options) : m_opts(options) {
 
   m_settings.vsync = m_opts.vsync;
   m_settings.show_panel = !m_opts.hide_panel;
+  m_settings.point_radius = m_opts.point_radius;
   m_settings.seed = m_opts.seed;
   m_settings.dt = m_opts.params.dt;
   m_settings.softening = m_opts.params.softening;

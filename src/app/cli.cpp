@@ -111,6 +111,9 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_flag("--headless", o.headless,
                "render offscreen through EGL (device platform): for GPU servers with no display");
   cli.add_flag("--hide-panel", o.hide_panel, "start with the panel hidden (H shows it)");
+  cli.add_option("--point-radius", o.point_radius, "sprite radius in world units (panel: View)")
+      ->check(CLI::Range(0.01f, 5.0f))
+      ->capture_default_str();
   std::string keys;
   cli.add_option(
       "--keys", keys,

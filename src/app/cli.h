@@ -25,6 +25,7 @@ struct Options {
   std::string screenshot;  // written after the last frame
   bool headless = false;
   bool hide_panel = false;
+  float point_radius = 0.2f;
   std::vector<ui::Action> script;  // --keys: applied one per frame from the second frame
 };
 

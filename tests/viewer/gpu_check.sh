@@ -9,13 +9,18 @@ orrery=$(cd "$1" && pwd)/src/app/orrery
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 status=0
 
-# check NAME LOG REGEX...: every REGEX has a matching line in LOG and no line says "error".
+# check NAME LOG RC REGEX...: RC is 0, every REGEX has a matching line in LOG, and no line reports
+# an error.
 check() {
   local name=$1 log=$2 rc=$3 ok=1
   shift 3
   [ "$rc" -eq 0 ] || ok=0
   for re in "$@"; do grep -Eq "$re" "$log" || { echo "   missing: $re"; ok=0; }; done
-  if grep -qi "error" "$log"; then grep -i error "$log" | sed 's/^/   /'; ok=0; fi
+  # The staged-copy line quotes CUDA's registration error on purpose: that one is expected.
+  if grep -i "error" "$log" | grep -qv "render path: staged copy"; then
+    grep -i error "$log" | grep -v "render path: staged copy" | sed 's/^/   /'
+    ok=0
+  fi
   if [ $ok -eq 1 ]; then echo "PASS $name"; else echo "FAIL $name (exit $rc, see $log)"; status=1; fi
 }
 
