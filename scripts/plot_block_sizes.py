@@ -1,10 +1,11 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Draws interactions/s against block size, one panel per N, from `orrery-bench --csv` output.
 
-Usage: scripts/plot_block_sizes.py RESULTS.csv docs/block-sizes.png
-Needs Debian's python3-matplotlib. Lines for cuda-dynamic and cuda-static; for cuda-fast, its
+Usage: scripts/plot_block_sizes.py [--n LIST] [--ref N=RATE,...] [--ref-label TEXT] OUT.png RESULTS.csv [MORE.csv ...]
+Needs Debian's python3-matplotlib (run it with /usr/bin/python3). Lines for cuda-dynamic and cuda-static; for cuda-fast, its
 best (autotuned) configuration at each block size.
 """
+import argparse
 import csv
 import sys
 from collections import defaultdict
@@ -23,10 +24,22 @@ def column(header, *names):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    with open(sys.argv[1], newline="") as f:
-        rows = list(csv.DictReader(f))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", help="comma-separated N to plot (default: every N in the files)")
+    ap.add_argument("--ref", help="reference rates drawn as dashed lines, e.g. 65536=1.409e12,...")
+    ap.add_argument("--ref-label", default="reference")
+    ap.add_argument("out")
+    ap.add_argument("csv", nargs="+")
+    args = ap.parse_args()
+    keep = {int(x) for x in args.n.split(",")} if args.n else None
+    refs = {}
+    for item in (args.ref.split(",") if args.ref else []):
+        n, rate = item.split("=")
+        refs[int(n)] = float(rate)
+    rows = []
+    for path in args.csv:
+        with open(path, newline="") as f:
+            rows += list(csv.DictReader(f))
     if not rows:
         sys.exit("plot_block_sizes: the CSV has no rows")
     header = rows[0].keys()
@@ -39,6 +52,8 @@ def main():
         if r[c_block] in ("", "-", "0") or not r[c_solver].startswith("cuda-"):
             continue
         n, b, rate = int(r[c_n]), int(r[c_block]), float(r[c_rate])
+        if keep is not None and n not in keep:
+            continue
         best = data[n][r[c_solver]].get(b, 0.0)
         data[n][r[c_solver]][b] = max(best, rate)
     sizes = sorted(data)
@@ -56,6 +71,9 @@ def main():
             marker, colour = style[solver]
             label = solver + (" (best R, split)" if solver == "cuda-fast" else "")
             ax.plot(xs, [pts[x] / 1e12 for x in xs], marker, color=colour, label=label)
+        if n in refs:
+            ax.axhline(refs[n] / 1e12, color="#555555", linestyle="--", linewidth=1,
+                       label=args.ref_label)
         ax.set_xscale("log", base=2)
         ax.set_xticks([32, 64, 128, 256, 512, 1024])
         ax.set_xticklabels(["32", "64", "128", "256", "512", "1024"])
@@ -67,8 +85,8 @@ def main():
         ax.legend(loc="lower right")
     fig.suptitle("Orrery: interactions per second against block size")
     fig.tight_layout()
-    fig.savefig(sys.argv[2], dpi=110)
-    print(f"wrote {sys.argv[2]}")
+    fig.savefig(args.out, dpi=110)
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,11 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The --compare tolerance on the max relative position and velocity errors against `cpu`. float
-// results that differ only in summation order or the GPU's rsqrt agree to about 1e-6 (README).
+// The --compare tolerance on the max relative position error against `cpu` (issue 2's check).
+// Velocities are printed but not judged: `cpu` sums each force sequentially in float, and at
+// N = 16384 that sum alone is 1e-4 off a double-precision oracle, while cuda-fast's split sums
+// are 2e-6 off it (docs/benchmarks.md), so a velocity check against `cpu` would fail the more
+// accurate solver.
 constexpr double k_compare_tolerance = 1e-4;
 // Steps each solver and `cpu` take from the same state under --compare.
 constexpr int k_compare_steps = 3;
