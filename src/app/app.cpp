@@ -183,7 +183,7 @@ void App::frame(long long index, bool last) {
     m_camera.zoom(in.zoom);
   }
   if (m_settings.show_panel)
-    ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
+    m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
   else
     ui::draw_overlay(m_settings, m_readouts, m_catalog);
 
@@ -236,6 +236,8 @@ gfx::RenderStyle App::style() const {
   st.exposure = m_settings.exposure;
   st.speed_ref = m_sim->speed_reference();
   st.mass_ref = m_sim->mass_reference();
+  // Centre the scene in the space right of the panel (half the panel's width), while it shows.
+  st.center_shift_px = m_settings.show_panel ? 0.5f * m_panel_right : 0.0f;
   // Fewer bodies draw brighter so the picture reads the same at any N.
   const float scale = std::sqrt(16384.0f / static_cast<float>(std::max(m_sim->count(), 1)));
   st.intensity = 0.6f * m_settings.brightness * std::clamp(scale, 0.15f, 8.0f);

@@ -63,6 +63,7 @@ class App {
   gfx::RenderTarget m_offscreen;  // headless: what gets drawn and saved
   std::unique_ptr<gfx::ParticleRenderer> m_renderer;
   gfx::GlGpuTimer m_draw_timer;
+  float m_panel_right = 0.0f;  // the panel's right edge in pixels, last frame
   std::unique_ptr<Simulation> m_sim;
   gfx::OrbitCamera m_camera;
   ui::Catalog m_catalog;

@@ -2,6 +2,7 @@
 #include "particle_renderer.h"
 
 #include <cmath>
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
 #include "shader_files.h"
@@ -47,8 +48,12 @@ void ParticleRenderer::draw(GLuint vao, int count, const OrbitCamera& camera,
     glEnable(GL_PROGRAM_POINT_SIZE);
     glUseProgram(m_particles.id());
     const glm::mat4 view = camera.view();
+    // An off-centre projection: the scene's centre moves right by center_shift_px, into the
+    // middle of the space the panel leaves free.
+    const glm::mat4 shift = glm::translate(
+        glm::mat4(1.0f), glm::vec3(2.0f * style.center_shift_px / static_cast<float>(width), 0, 0));
     const glm::mat4 proj =
-        camera.projection(static_cast<float>(width) / static_cast<float>(height));
+        shift * camera.projection(static_cast<float>(width) / static_cast<float>(height));
     glUniformMatrix4fv(m_u_view, 1, GL_FALSE, glm::value_ptr(view));
     glUniformMatrix4fv(m_u_proj, 1, GL_FALSE, glm::value_ptr(proj));
     glUniform1f(m_u_radius, style.radius);

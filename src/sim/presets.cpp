@@ -150,10 +150,10 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
       break;
     case Preset::collision: {  // two disks on a collision course, the second one tilted
       const int a = (n + 1) / 2, b = n - a;
-      add_disk(s, 0, a, rng, 0.375 * total_mass, 0.125 * total_mass, 12.0, 0.1);
-      add_disk(s, a, b, rng, 0.375 * total_mass, 0.125 * total_mass, 12.0, 0.1);
-      place(s, 0, a, 0.3, -18, -6, 0, 2.2, 0.8, 0);
-      place(s, a, b, -0.9, 18, 6, 0, -2.2, -0.8, 0);
+      add_disk(s, 0, a, rng, 0.375 * total_mass, 0.125 * total_mass, 10.0, 0.1);
+      add_disk(s, a, b, rng, 0.375 * total_mass, 0.125 * total_mass, 10.0, 0.1);
+      place(s, 0, a, 0.3, -15, -5, 0, 2.2, 0.8, 0);
+      place(s, a, b, -0.9, 15, 5, 0, -2.2, -0.8, 0);
       break;
     }
   }

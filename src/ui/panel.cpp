@@ -170,12 +170,13 @@ std::string solver_label(const Catalog& c, int solver, int block) {
   return sc.gpu ? sc.name + " block " + block_name(block) : sc.name;
 }
 
-void draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {
+float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {
   ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Orrery", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
-    return;
+    return 0.0f;
   }
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
   ImGui::PushItemWidth(k_content_w - 110.0f);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + k_content_w);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
@@ -195,6 +196,7 @@ void draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Ac
   ImGui::PopTextWrapPos();
   ImGui::PopItemWidth();
   ImGui::End();
+  return right;
 }
 
 void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {

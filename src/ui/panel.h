@@ -10,7 +10,9 @@ namespace orrery::ui {
 // Builds the panel for this frame. Continuous values (time step, softening, damping, steps per
 // frame, view) are edited in `s` directly; switches that rebuild something are appended to
 // `actions` for the app to apply and announce.
-void draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions);
+// Returns the panel's right edge in pixels (0 when it is collapsed), so the scene can be centred
+// in the space beside it.
+float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions);
 
 // FPS, solver and block size in a corner.
 void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c);
