@@ -112,11 +112,16 @@ void performance_section(const Readouts& r) {
   if (!r.frame_ms_history.empty()) {
     float peak = 0.0f;
     for (float v : r.frame_ms_history) peak = std::max(peak, v);
-    char overlay[48];
+    // Scale to 3x the median so one long frame (start-up, autotuning, a sweep) does not flatten
+    // the rest; the peak is still printed.
+    std::vector<float> sorted = r.frame_ms_history;
+    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+    const float top = std::min(peak * 1.15f, 3.0f * sorted[sorted.size() / 2]);
+    char overlay[64];
     std::snprintf(overlay, sizeof overlay, "frame ms (max %.1f)", peak);
     ImGui::PlotLines("##frame_ms", r.frame_ms_history.data(),
                      static_cast<int>(r.frame_ms_history.size()), r.history_head, overlay, 0.0f,
-                     std::max(peak * 1.15f, 1.0f), ImVec2(k_content_w, 60.0f));
+                     std::max(top, 0.05f), ImVec2(k_content_w, 60.0f));
   }
 }
 
