@@ -48,6 +48,25 @@ ORRERY_HD void body_body(const Vec4& pi, const Vec4& pj, float eps2, Vec3& acc) 
   acc.z += rz * s;
 }
 
+// The same interaction applied to both bodies of a pair (Newton's third law), for solvers that
+// visit each pair once: acc_i gets m_j r_ij s, acc_j gets -m_i r_ij s, s = (|r_ij|^2 + eps^2)^(-3/2).
+ORRERY_HD void body_pair(const Vec4& pi, const Vec4& pj, float eps2, Vec3& acc_i, Vec3& acc_j) {
+  const float rx = pj.x - pi.x;
+  const float ry = pj.y - pi.y;
+  const float rz = pj.z - pi.z;
+  const float dist2 = eps2 + rx * rx + ry * ry + rz * rz;
+  const float inv = reciprocal_sqrt(dist2);
+  const float inv3 = inv * (inv * inv);
+  const float si = pj.w * inv3;
+  const float sj = pi.w * inv3;
+  acc_i.x += rx * si;
+  acc_i.y += ry * si;
+  acc_i.z += rz * si;
+  acc_j.x -= rx * sj;
+  acc_j.y -= ry * sj;
+  acc_j.z -= rz * sj;
+}
+
 // The seed's damped semi-implicit Euler: v <- damping * (v + a dt); x <- x + v dt. Mass (w) kept.
 ORRERY_HD void integrate(const Vec4& pos_in, Vec4& pos_out, Vec4& vel, const Vec3& acc, float dt,
                          float damping) {

@@ -126,8 +126,17 @@ const std::vector<int>& fast_bodies_per_thread() {
 
 std::string to_string(const FastConfig& c) {
   std::ostringstream s;
-  s << "block " << c.block << " bodies/thread " << c.bodies_per_thread << " j-split " << c.splits;
+  s << "block " << c.block << " bodies/thread " << c.bodies_per_thread;
+  if (c.pairs)
+    s << " pairs";
+  else
+    s << " j-split " << c.splits;
   return s.str();
+}
+
+std::size_t fast_partial_size(const FastConfig& c, int n) {
+  if (c.pairs) return static_cast<std::size_t>(n);
+  return c.splits > 1 ? static_cast<std::size_t>(c.splits) * n : 0;
 }
 
 // Runs one step with configuration c over the j-range [0, n_j) (n_j < n only when the autotuner
@@ -135,6 +144,14 @@ std::string to_string(const FastConfig& c) {
 void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
                  int n, int n_j, const SimParams& p) {
   const float eps2 = p.softening * p.softening;
+  if (c.pairs) {  // accelerations of the first n_j bodies (all of them in a real step)
+    launch_pairs(c, pos_in, partial, n_j, eps2);
+    const int threads = 256;
+    reduce_integrate_kernel<<<(n_j + threads - 1) / threads, threads>>>(pos_in, pos_out, vel, partial,
+                                                                       n_j, 1, p.dt, p.damping);
+    CUDA_CHECK_LAUNCH("reduce_integrate_kernel");
+    return;
+  }
   const int per_block = c.block * c.bodies_per_thread;
   const int j_per_split = (n_j + c.splits - 1) / c.splits;
   const int j_chunk = (j_per_split + c.block - 1) / c.block * c.block;  // whole tiles per split

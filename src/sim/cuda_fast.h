@@ -13,16 +13,26 @@ struct FastConfig {
   int block = 256;            // threads per block = bodies per shared-memory tile
   int bodies_per_thread = 1;  // i-bodies each thread accumulates (one tile load feeds them all)
   int splits = 1;             // blocks sharing one body's j-range; > 1 adds a reduce kernel
+  bool pairs = false;         // visit each pair once, force to both bodies (splits unused)
 };
 
 const std::vector<int>& fast_block_sizes();
 const std::vector<int>& fast_bodies_per_thread();
 std::string to_string(const FastConfig& c);
+// The pair-mode configurations that have kernels.
+const std::vector<FastConfig>& fast_pair_configs();
+// Elements of the device buffer `partial` that launch_fast needs for c at n bodies.
+std::size_t fast_partial_size(const FastConfig& c, int n);
 
-// One step (or, with n_j < n, a step over the truncated j-range [0, n_j), used for timing only).
-// partial: device buffer of at least c.splits * n elements when c.splits > 1, else unused.
+// One step (or, with n_j < n, a cheaper stand-in used only for timing: a step over the truncated
+// j-range [0, n_j), or in pair mode a step of the first n_j bodies alone).
+// partial: device buffer of at least fast_partial_size(c, n) elements.
 void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
                  int n, int n_j, const SimParams& p);
+
+// Pair mode: acc[i] = the acceleration of body i (acc is zeroed first). Defined in
+// cuda_fast_pairs.cu.
+void launch_pairs(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2);
 
 // The configurations worth timing for n bodies on sm_count multiprocessors; block 0 = any.
 std::vector<FastConfig> fast_candidates(int n, int sm_count, int block);

@@ -29,13 +29,17 @@ std::vector<FastConfig> fast_candidates(int n, int sm_count, int block) {
       }
     }
   }
+  for (const FastConfig& c : fast_pair_configs())
+    if (block == 0 || c.block == block) out.push_back(c);
   return out;
 }
 
 namespace {
 
-// Timed range for large N: the rate per tile is the same, so time a truncated j-range.
+// Timed stand-ins for large N: a truncated j-range (the rate per tile is the same), and in pair
+// mode the first bodies alone, enough of them to fill the GPU with tile pairs.
 constexpr int k_tune_j = 32768;
+constexpr int k_tune_pairs = 131072;
 
 struct TuneKey {
   int n, block;
@@ -63,26 +67,31 @@ FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const
   }
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<FastConfig> cands = fast_candidates(n, device_info().sm_count, block);
-  int max_splits = 1;
-  for (const auto& c : cands) max_splits = std::max(max_splits, c.splits);
+  std::size_t partial_size = 0;
+  for (const auto& c : cands) partial_size = std::max(partial_size, fast_partial_size(c, n));
   // Scratch copies, so tuning never touches the caller's state; real bodies, never zeros.
-  DeviceArray out(n), v(n), partial(max_splits > 1 ? static_cast<std::size_t>(max_splits) * n : 0);
+  DeviceArray out(n), v(n), partial(partial_size);
   device_copy(v.data(), vel, n);
-  const int n_j = std::min(n, k_tune_j);
+  const int n_j = std::min(n, k_tune_j), n_p = std::min(n, k_tune_pairs);
+  // The stand-ins cost n_j/n of a step, or (n_p/n)^2 in pair mode: scale them back to a full
+  // step before comparing.
+  const double ratio_j = static_cast<double>(n) / n_j, ratio_p = static_cast<double>(n) / n_p;
   GpuTimer timer;
   FastConfig best = cands.front();
   float best_ms = 0;
   for (const FastConfig& c : cands) {
-    launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, n_j, p);  // warm-up
+    const int m = c.pairs ? n_p : n_j;
+    launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, m, p);  // warm-up
     float ms = 0;
     for (int rep = 0; rep < 2; ++rep) {
       timer.start();
-      launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, n_j, p);
+      launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, m, p);
       timer.stop();
       const float t = timer.elapsed_ms();
       ms = rep == 0 ? t : std::min(ms, t);
     }
-    if (&c == &cands.front() || ms < best_ms) best = c, best_ms = ms;
+    const float full = static_cast<float>(ms * (c.pairs ? ratio_p * ratio_p : ratio_j));
+    if (&c == &cands.front() || full < best_ms) best = c, best_ms = full;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("cuda-fast: autotuned N=%d over %zu configurations in %.2f s: %s\n", n, cands.size(),
@@ -113,7 +122,7 @@ class CudaFastSolver final : public Solver {
       m_cfg = autotune(pos_in, vel, n, m_fixed_block, p);
       m_tuned_n = n;
     }
-    const std::size_t need = m_cfg.splits > 1 ? static_cast<std::size_t>(m_cfg.splits) * n : 0;
+    const std::size_t need = fast_partial_size(m_cfg, n);
     if (m_partial.size() < need) m_partial = DeviceArray(need);
     launch_fast(m_cfg, pos_in, pos_out, vel, m_partial.data(), n, n, p);
   }

@@ -55,6 +55,17 @@ TEST(CudaFast, EveryConfigurationMatchesCpu) {
       }
 }
 
+// Pair mode: tiles of 512 or 1024 bodies; 3000 gives an even tile count (its last grid column
+// holds every tile pair twice and must do each once), 4097 an odd one.
+TEST(CudaFast, EveryPairConfigurationMatchesCpu) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
+  for (const FastConfig& c : fast_pair_configs()) {
+    auto solver = make_cuda_fast_solver(0, &c);
+    for (int n : k_sizes) expect_matches_cpu(*solver, n);
+    expect_matches_cpu(*solver, 3000);
+  }
+}
+
 TEST(CudaFast, AutotunedConfigurationMatchesCpu) {
   if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
   for (int n : k_sizes) {
