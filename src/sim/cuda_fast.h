@@ -31,7 +31,9 @@ void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* v
                  int n, int n_j, const SimParams& p);
 
 // Pair mode: acc[i] = the acceleration of body i (acc is zeroed first). Defined in
-// cuda_fast_pairs.cu.
+// cuda_fast_pairs.cu. It needs one block per pair of tiles, at most k_max_grid_x of them.
+constexpr long long k_max_grid_x = 2147483647LL;
+long long fast_pair_blocks(int n, int tile);
 void launch_pairs(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2);
 
 // The configurations worth timing for n bodies on sm_count multiprocessors; block 0 = any.

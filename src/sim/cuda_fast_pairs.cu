@@ -6,9 +6,9 @@
 namespace orrery {
 namespace {
 
-// One block per unordered pair of tiles {I, J} of T = B*R bodies, from a P x (P/2 + 1) grid:
-// block (x, y) takes I = x, J = (x + y) mod P. y = 0 is the diagonal (I = J); with P even the
-// last column holds every pair twice, so only its first half of the rows works.
+// One block per unordered pair of tiles {I, J} of T = B*R bodies, P(P+1)/2 blocks in all: block
+// b takes x = b mod P, y = b / P, I = x, J = (x + y) mod P. y = 0 is the diagonal (I = J); with
+// P even, the pairs of column y = P/2 come twice in it, and the grid ends halfway down it.
 // Off the diagonal, each warp takes 32-body chunks of tile J in turn: lane l holds body l of the
 // chunk and its acceleration, meets its R bodies of tile I, and passes both to lane l - 1, so
 // after 32 steps every lane met every body of the chunk and each body is back home; then its
@@ -20,11 +20,8 @@ __global__ void __launch_bounds__(B)
   constexpr int T = B * R;
   __shared__ Vec4 tile_pos[T];
   __shared__ Vec3 tile_acc[T];
-  const int tile_i = blockIdx.x;
-  const int tile_j = (blockIdx.x + blockIdx.y) % tiles;
-  const bool twice = (tiles % 2 == 0) && blockIdx.y == tiles / 2;
-  // A whole block leaves together, before any barrier: its tile pair is some other block's.
-  if (twice && tile_i >= tiles / 2) return;
+  const int tile_i = static_cast<int>(blockIdx.x % tiles);
+  const int tile_j = static_cast<int>((blockIdx.x % tiles + blockIdx.x / tiles) % tiles);
 
   Vec4 pi[R];
   Vec3 ai[R];
@@ -97,7 +94,7 @@ template <int B, int R>
 void launch_pairs_br(const Vec4* pos, Vec4* acc, int n, float eps2) {
   constexpr int T = B * R;
   const int tiles = (n + T - 1) / T;
-  const dim3 grid(tiles, tiles / 2 + 1);
+  const unsigned grid = static_cast<unsigned>(fast_pair_blocks(n, T));
   pairs_kernel<B, R><<<grid, B>>>(pos, acc, n, tiles, eps2);
   CUDA_CHECK_LAUNCH("pairs_kernel");
 }
@@ -110,7 +107,15 @@ const std::vector<FastConfig>& fast_pair_configs() {
   return v;
 }
 
+long long fast_pair_blocks(int n, int tile) {
+  const long long tiles = (static_cast<long long>(n) + tile - 1) / tile;
+  return tiles * (tiles + 1) / 2;
+}
+
 void launch_pairs(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2) {
+  if (fast_pair_blocks(n, c.block * c.bodies_per_thread) > k_max_grid_x)
+    throw std::invalid_argument("cuda-fast: N = " + std::to_string(n) + " is too large for " +
+                                to_string(c) + " (more tile pairs than a grid holds)");
   CUDA_CHECK_THROW(cudaMemsetAsync(acc, 0, sizeof(Vec4) * static_cast<size_t>(n)));
   const int key = c.block * 16 + c.bodies_per_thread;
   switch (key) {

@@ -30,7 +30,9 @@ std::vector<FastConfig> fast_candidates(int n, int sm_count, int block) {
     }
   }
   for (const FastConfig& c : fast_pair_configs())
-    if (block == 0 || c.block == block) out.push_back(c);
+    if ((block == 0 || c.block == block) &&
+        fast_pair_blocks(n, c.block * c.bodies_per_thread) <= k_max_grid_x)
+      out.push_back(c);
   return out;
 }
 

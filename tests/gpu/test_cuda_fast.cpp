@@ -40,6 +40,14 @@ TEST(CudaFastCandidates, CoverEveryBlockAndFillTheGpuAtSmallN) {
   bool split_offered = false;
   for (const auto& f : fast_candidates(16384, 132, 0)) split_offered |= f.splits > 1;
   EXPECT_TRUE(split_offered);
+  // Pair mode is offered while its grid (one block per pair of tiles) fits, and not beyond.
+  auto pairs_offered = [](int n) {
+    bool any = false;
+    for (const auto& f : fast_candidates(n, 132, 0)) any |= f.pairs;
+    return any;
+  };
+  EXPECT_TRUE(pairs_offered(1 << 24));
+  EXPECT_FALSE(pairs_offered(100000000));
   // A fixed block size restricts the candidates to it.
   for (const auto& f : fast_candidates(65536, 132, 128)) EXPECT_EQ(f.block, 128);
 }
