@@ -34,6 +34,8 @@ Simulation::Simulation(gfx::DevicePath path) : m_buffers(path) {
 }
 
 void Simulation::reset(Preset preset, int n, std::uint64_t seed) {
+  collect_timer();  // the old state's last reading, before the new state's first
+  m_warming_up = true;
   const BodyState s = make_preset(preset, n, seed);
   m_buffers.load(s.pos, s.vel);  // fills every copy, whichever side the solver runs on
   m_speed_ref = median_speed(s.vel);
@@ -43,7 +45,9 @@ void Simulation::reset(Preset preset, int n, std::uint64_t seed) {
 }
 
 void Simulation::set_solver(const std::string& name, int block) {
+  collect_timer();  // the old solver's last reading, before the new solver's first
   std::unique_ptr<Solver> next = make_solver(name, block);
+  m_warming_up = true;
   m_buffers.set_on_device(next->on_device());
   m_solver = std::move(next);
 }
@@ -71,7 +75,9 @@ void Simulation::advance(int steps, const SimParams& params) {
 
 void Simulation::collect_timer() {
   if (!m_timer_pending) return;
-  m_last_ms = m_timer->elapsed_ms();
+  const float ms = m_timer->elapsed_ms();
+  m_last_ms = m_warming_up ? -1.0f : ms;  // a first step's time says nothing about the next ones
+  m_warming_up = false;
   m_timer_pending = false;
 }
 

@@ -34,6 +34,8 @@ class Simulation {
   const Solver& solver() const { return *m_solver; }
   const gfx::BodyBuffers& buffers() const { return m_buffers; }
   int count() const { return m_buffers.count(); }
+  // The newest solver time per frame; negative when there is none to report: before the first
+  // reading, and for the first steps of a new solver or state (start-up, cuda-fast's autotuning).
   float last_sim_ms() const { return m_last_ms; }
   bool timed_with_events() const { return m_solver && m_solver->on_device(); }
   // The median speed of the initial state: the palette's reference.
@@ -47,7 +49,8 @@ class Simulation {
   std::unique_ptr<GpuTimer> m_timer;
   void collect_timer();
   bool m_timer_pending = false;  // events recorded, not read yet
-  float m_last_ms = 0.0f;
+  bool m_warming_up = true;      // the next reading belongs to a new solver's first steps
+  float m_last_ms = -1.0f;
   float m_speed_ref = 1.0f;
   float m_mass_ref = 1.0f;
 };
