@@ -69,7 +69,7 @@ def main():
                 continue
             xs = sorted(pts)
             marker, colour = style[solver]
-            label = solver + (" (best R, split)" if solver == "cuda-fast" else "")
+            label = solver + (" (autotuned)" if solver == "cuda-fast" else "")
             ax.plot(xs, [pts[x] / 1e12 for x in xs], marker, color=colour, label=label)
         if n in refs:
             ax.axhline(refs[n] / 1e12, color="#555555", linestyle="--", linewidth=1,
