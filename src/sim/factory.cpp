@@ -34,7 +34,7 @@ const std::vector<SolverInfo>& all_solvers() {
     l.push_back({"cuda-static", true, k_tile_blocks,
                  "CUDA tiles, compile-time block size, unrolled loop"});
     l.push_back({"cuda-fast", true, fast_block_sizes(),
-                 "CUDA tuned: several bodies per thread, split j-range, autotuned"});
+                 "CUDA tuned and autotuned: bodies per thread, j-split, or each pair once"});
 #endif
     return l;
   }();
