@@ -143,8 +143,9 @@ void sweep_section(const Settings& s, const Readouts& r, const Catalog& c,
     best = std::max(best, rate.back());
   }
   ImGui::TextUnformatted(r.sweep_label.c_str());
+  // Headroom above the tallest bar keeps the caption, drawn at the top, off the bars.
   ImGui::PlotHistogram("##sweep", rate.data(), static_cast<int>(rate.size()), 0,
-                       "steps/s by block size", 0.0f, best * 1.1f, ImVec2(k_content_w, 80.0f));
+                       "steps/s by block size", 0.0f, best * 1.3f, ImVec2(k_content_w, 80.0f));
   if (ImGui::BeginTable("sweep", 3, ImGuiTableFlags_SizingStretchSame, ImVec2(k_content_w, 0.0f))) {
     for (std::size_t i = 0; i < r.sweep.size(); ++i) {
       ImGui::TableNextRow();
