@@ -21,7 +21,8 @@ struct Vec3 {
   float x, y, z;
 };
 
-// Flops per interaction used to turn interactions/s into GFLOP/s (NVIDIA's nbody sample convention).
+// Flops per interaction used to turn interactions/s into GFLOP/s (NVIDIA's nbody sample
+// convention).
 constexpr double k_flops_per_interaction = 20.0;
 
 ORRERY_HD float reciprocal_sqrt(float v) {
@@ -49,7 +50,8 @@ ORRERY_HD void body_body(const Vec4& pi, const Vec4& pj, float eps2, Vec3& acc) 
 }
 
 // The same interaction applied to both bodies of a pair (Newton's third law), for solvers that
-// visit each pair once: acc_i gets m_j r_ij s, acc_j gets -m_i r_ij s, s = (|r_ij|^2 + eps^2)^(-3/2).
+// visit each pair once: acc_i gets m_j r_ij s, acc_j gets -m_i r_ij s, s = (|r_ij|^2 +
+// eps^2)^(-3/2).
 ORRERY_HD void body_pair(const Vec4& pi, const Vec4& pj, float eps2, Vec3& acc_i, Vec3& acc_j) {
   const float rx = pj.x - pi.x;
   const float ry = pj.y - pi.y;

@@ -10,9 +10,9 @@
 namespace orrery {
 
 struct SimParams {
-  float dt = 0.016f;        // time step
-  float softening = 0.1f;   // eps; the interaction uses eps^2
-  float damping = 1.0f;     // velocity damping per step, in [0, 1]
+  float dt = 0.016f;       // time step
+  float softening = 0.1f;  // eps; the interaction uses eps^2
+  float damping = 1.0f;    // velocity damping per step, in [0, 1]
 };
 
 // Throws std::invalid_argument with a one-line message naming the bad value.
@@ -46,8 +46,9 @@ const std::vector<SolverInfo>& all_solvers();
 std::vector<SolverInfo> available_solvers();
 // Looks a solver up by name; throws std::invalid_argument listing the valid names.
 const SolverInfo& solver_info(const std::string& name);
-// Builds a solver. block_size 0 picks the solver's default (for cuda-fast: autotuned). Throws std::invalid_argument for an
-// unknown name or an unsupported block size, std::runtime_error for a GPU solver with no device.
+// Builds a solver. block_size 0 picks the solver's default (for cuda-fast: autotuned). Throws
+// std::invalid_argument for an unknown name or an unsupported block size, std::runtime_error for a
+// GPU solver with no device.
 std::unique_ptr<Solver> make_solver(const std::string& name, int block_size = 0);
 // The default block size of a GPU solver (0 for CPU solvers).
 int default_block_size(const std::string& name);

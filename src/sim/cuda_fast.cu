@@ -95,8 +95,8 @@ __global__ void reduce_integrate_kernel(const Vec4* __restrict__ pos_in, Vec4* _
 template <int B, int R>
 void launch_fast_br(dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial, int n,
                     int n_j, int j_chunk, float eps2, const SimParams& p) {
-  fast_kernel<B, R><<<grid, B>>>(pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p.dt,
-                                 p.damping);
+  fast_kernel<B, R>
+      <<<grid, B>>>(pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p.dt, p.damping);
   CUDA_CHECK_LAUNCH("fast_kernel");
 }
 
@@ -104,11 +104,17 @@ template <int B>
 void launch_fast_b(int r, dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
                    int n, int n_j, int j_chunk, float eps2, const SimParams& p) {
   switch (r) {
-    case 1: return launch_fast_br<B, 1>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
-    case 2: return launch_fast_br<B, 2>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
-    case 4: return launch_fast_br<B, 4>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
-    case 8: return launch_fast_br<B, 8>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
-    default: throw std::invalid_argument("cuda-fast: no kernel for " + std::to_string(r) + " bodies per thread");
+    case 1:
+      return launch_fast_br<B, 1>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+    case 2:
+      return launch_fast_br<B, 2>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+    case 4:
+      return launch_fast_br<B, 4>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+    case 8:
+      return launch_fast_br<B, 8>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+    default:
+      throw std::invalid_argument("cuda-fast: no kernel for " + std::to_string(r) +
+                                  " bodies per thread");
   }
 }
 
@@ -147,8 +153,8 @@ void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* v
   if (c.pairs) {  // accelerations of the first n_j bodies (all of them in a real step)
     launch_pairs(c, pos_in, partial, n_j, eps2);
     const int threads = 256;
-    reduce_integrate_kernel<<<(n_j + threads - 1) / threads, threads>>>(pos_in, pos_out, vel, partial,
-                                                                       n_j, 1, p.dt, p.damping);
+    reduce_integrate_kernel<<<(n_j + threads - 1) / threads, threads>>>(
+        pos_in, pos_out, vel, partial, n_j, 1, p.dt, p.damping);
     CUDA_CHECK_LAUNCH("reduce_integrate_kernel");
     return;
   }
@@ -157,16 +163,30 @@ void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* v
   const int j_chunk = (j_per_split + c.block - 1) / c.block * c.block;  // whole tiles per split
   const dim3 grid((n + per_block - 1) / per_block, c.splits);
   switch (c.block) {
-    case 64: launch_fast_b<64>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p); break;
-    case 128: launch_fast_b<128>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p); break;
-    case 256: launch_fast_b<256>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p); break;
-    case 512: launch_fast_b<512>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p); break;
-    default: throw std::invalid_argument("cuda-fast has no kernel for block size " + std::to_string(c.block));
+    case 64:
+      launch_fast_b<64>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk,
+                        eps2, p);
+      break;
+    case 128:
+      launch_fast_b<128>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk,
+                         eps2, p);
+      break;
+    case 256:
+      launch_fast_b<256>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk,
+                         eps2, p);
+      break;
+    case 512:
+      launch_fast_b<512>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk,
+                         eps2, p);
+      break;
+    default:
+      throw std::invalid_argument("cuda-fast has no kernel for block size " +
+                                  std::to_string(c.block));
   }
   if (c.splits > 1) {
     const int threads = 256;
-    reduce_integrate_kernel<<<(n + threads - 1) / threads, threads>>>(pos_in, pos_out, vel, partial, n,
-                                                                     c.splits, p.dt, p.damping);
+    reduce_integrate_kernel<<<(n + threads - 1) / threads, threads>>>(pos_in, pos_out, vel, partial,
+                                                                      n, c.splits, p.dt, p.damping);
     CUDA_CHECK_LAUNCH("reduce_integrate_kernel");
   }
 }

@@ -16,7 +16,8 @@ namespace {
 // All accelerations end in `acc` (zeroed by the caller) through global atomic adds.
 template <int B, int R>
 __global__ void __launch_bounds__(B)
-    pairs_kernel(const Vec4* __restrict__ pos, Vec4* __restrict__ acc, int n, int tiles, float eps2) {
+    pairs_kernel(const Vec4* __restrict__ pos, Vec4* __restrict__ acc, int n, int tiles,
+                 float eps2) {
   constexpr int T = B * R;
   __shared__ Vec4 tile_pos[T];
   __shared__ Vec3 tile_acc[T];
@@ -119,10 +120,14 @@ void launch_pairs(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float 
   CUDA_CHECK_THROW(cudaMemsetAsync(acc, 0, sizeof(Vec4) * static_cast<size_t>(n)));
   const int key = c.block * 16 + c.bodies_per_thread;
   switch (key) {
-    case 64 * 16 + 8: return launch_pairs_br<64, 8>(pos, acc, n, eps2);
-    case 128 * 16 + 4: return launch_pairs_br<128, 4>(pos, acc, n, eps2);
-    case 128 * 16 + 8: return launch_pairs_br<128, 8>(pos, acc, n, eps2);
-    case 256 * 16 + 4: return launch_pairs_br<256, 4>(pos, acc, n, eps2);
+    case 64 * 16 + 8:
+      return launch_pairs_br<64, 8>(pos, acc, n, eps2);
+    case 128 * 16 + 4:
+      return launch_pairs_br<128, 4>(pos, acc, n, eps2);
+    case 128 * 16 + 8:
+      return launch_pairs_br<128, 8>(pos, acc, n, eps2);
+    case 256 * 16 + 4:
+      return launch_pairs_br<256, 4>(pos, acc, n, eps2);
     default:
       throw std::invalid_argument("cuda-fast: no pair kernel for " + to_string(c));
   }

@@ -19,7 +19,8 @@ std::vector<FastConfig> fast_candidates(int n, int sm_count, int block) {
   for (int b : fast_block_sizes()) {
     if (block != 0 && b != block) continue;
     for (int r : fast_bodies_per_thread()) {
-      const long long blocks_x = (n + static_cast<long long>(b) * r - 1) / (static_cast<long long>(b) * r);
+      const long long blocks_x =
+          (n + static_cast<long long>(b) * r - 1) / (static_cast<long long>(b) * r);
       // Splits from 1 up to the first count that puts two full waves of threads in flight, while
       // each split still gets at least one whole tile of bodies.
       for (int s = 1; s <= 64; s *= 2) {
@@ -111,7 +112,9 @@ class CudaFastSolver final : public Solver {
   }
   const std::string& name() const override { return m_name; }
   bool on_device() const override { return true; }
-  int block_size() const override { return m_tuned_n > 0 || m_forced ? m_cfg.block : m_fixed_block; }
+  int block_size() const override {
+    return m_tuned_n > 0 || m_forced ? m_cfg.block : m_fixed_block;
+  }
   std::string config() const override {
     if (m_forced) return m_name + " " + to_string(m_cfg) + " (fixed)";
     if (m_tuned_n == 0) return m_name + " (autotunes on its first step)";

@@ -63,8 +63,8 @@ template <int BlockSize>
 void launch_static(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, float eps2,
                    const SimParams& p) {
   const int grid = (n + BlockSize - 1) / BlockSize;
-  tiled_static_kernel<BlockSize><<<grid, BlockSize>>>(pos_in, pos_out, vel, n, eps2, p.dt,
-                                                      p.damping);
+  tiled_static_kernel<BlockSize>
+      <<<grid, BlockSize>>>(pos_in, pos_out, vel, n, eps2, p.dt, p.damping);
   CUDA_CHECK_LAUNCH("tiled_static_kernel");
 }
 
@@ -72,12 +72,18 @@ void launch_static(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, float ep
 void launch_static_for(int block_size, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n,
                        float eps2, const SimParams& p) {
   switch (block_size) {
-    case 32: return launch_static<32>(pos_in, pos_out, vel, n, eps2, p);
-    case 64: return launch_static<64>(pos_in, pos_out, vel, n, eps2, p);
-    case 128: return launch_static<128>(pos_in, pos_out, vel, n, eps2, p);
-    case 256: return launch_static<256>(pos_in, pos_out, vel, n, eps2, p);
-    case 512: return launch_static<512>(pos_in, pos_out, vel, n, eps2, p);
-    case 1024: return launch_static<1024>(pos_in, pos_out, vel, n, eps2, p);
+    case 32:
+      return launch_static<32>(pos_in, pos_out, vel, n, eps2, p);
+    case 64:
+      return launch_static<64>(pos_in, pos_out, vel, n, eps2, p);
+    case 128:
+      return launch_static<128>(pos_in, pos_out, vel, n, eps2, p);
+    case 256:
+      return launch_static<256>(pos_in, pos_out, vel, n, eps2, p);
+    case 512:
+      return launch_static<512>(pos_in, pos_out, vel, n, eps2, p);
+    case 1024:
+      return launch_static<1024>(pos_in, pos_out, vel, n, eps2, p);
     default:
       throw std::invalid_argument("cuda-static has no instantiation for block size " +
                                   std::to_string(block_size));
@@ -98,7 +104,7 @@ class CudaTiledSolver final : public Solver {
     if (m_static) return launch_static_for(m_block, pos_in, pos_out, vel, n, eps2, p);
     const int grid = (n + m_block - 1) / m_block;
     tiled_dynamic_kernel<<<grid, m_block, m_block * sizeof(Vec4)>>>(pos_in, pos_out, vel, n, eps2,
-                                                                  p.dt, p.damping);
+                                                                    p.dt, p.damping);
     CUDA_CHECK_LAUNCH("tiled_dynamic_kernel");
   }
 

@@ -62,7 +62,8 @@ DeviceArray::DeviceArray(std::size_t count) : m_count(count) {
 DeviceArray::~DeviceArray() {
   if (m_ptr) {
     const cudaError_t e = cudaFree(m_ptr);
-    if (e != cudaSuccess) std::fprintf(stderr, "orrery: cudaFree failed: %s\n", cudaGetErrorString(e));
+    if (e != cudaSuccess)
+      std::fprintf(stderr, "orrery: cudaFree failed: %s\n", cudaGetErrorString(e));
   }
 }
 
@@ -88,7 +89,8 @@ void DeviceArray::upload(const Vec4* host, std::size_t count) {
 }
 
 void DeviceArray::download(Vec4* host, std::size_t count) const {
-  if (count > m_count) throw std::out_of_range("DeviceArray::download: more elements than allocated");
+  if (count > m_count)
+    throw std::out_of_range("DeviceArray::download: more elements than allocated");
   CUDA_CHECK_THROW(cudaMemcpy(host, m_ptr, count * sizeof(Vec4), cudaMemcpyDeviceToHost));
 }
 

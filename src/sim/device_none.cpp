@@ -10,7 +10,8 @@ bool cuda_compiled() { return false; }
 const DeviceInfo& device_info() {
   static const DeviceInfo info = [] {
     DeviceInfo d;
-    d.reason = "no CUDA device: this build has no CUDA support (ORRERY_ENABLE_CUDA off or nvcc missing)";
+    d.reason =
+        "no CUDA device: this build has no CUDA support (ORRERY_ENABLE_CUDA off or nvcc missing)";
     return d;
   }();
   return info;

@@ -31,8 +31,8 @@ const std::vector<SolverInfo>& all_solvers() {
 #ifdef ORRERY_HAVE_CUDA
     l.push_back({"cuda-dynamic", true, k_tile_blocks,
                  "CUDA shared-memory tiles, block size chosen at run time"});
-    l.push_back({"cuda-static", true, k_tile_blocks,
-                 "CUDA tiles, compile-time block size, unrolled loop"});
+    l.push_back(
+        {"cuda-static", true, k_tile_blocks, "CUDA tiles, compile-time block size, unrolled loop"});
     l.push_back({"cuda-fast", true, fast_block_sizes(),
                  "CUDA tuned and autotuned: bodies per thread, j-split, or each pair once"});
 #endif
@@ -51,8 +51,8 @@ std::vector<SolverInfo> available_solvers() {
 const SolverInfo& solver_info(const std::string& name) {
   for (const auto& s : all_solvers())
     if (s.name == name) return s;
-  throw std::invalid_argument("unknown solver '" + name + "' (this build has: " +
-                              join_names(all_solvers()) + ")");
+  throw std::invalid_argument("unknown solver '" + name +
+                              "' (this build has: " + join_names(all_solvers()) + ")");
 }
 
 int default_block_size(const std::string& name) {

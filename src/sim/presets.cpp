@@ -39,7 +39,8 @@ class Rng {
 };
 
 void set(Vec4& v, double x, double y, double z, double w) {
-  v = Vec4{static_cast<float>(x), static_cast<float>(y), static_cast<float>(z), static_cast<float>(w)};
+  v = Vec4{static_cast<float>(x), static_cast<float>(y), static_cast<float>(z),
+           static_cast<float>(w)};
 }
 
 // Shifts velocities by the mass-weighted mean and positions by the centre of mass, in double.
@@ -112,7 +113,8 @@ Preset parse_preset(const std::string& name) {
 const char* to_string(Preset p) { return preset_names()[static_cast<int>(p)].c_str(); }
 
 BodyState make_preset(Preset p, int n, std::uint64_t seed) {
-  if (n < 1) throw std::invalid_argument("the number of bodies must be >= 1, got " + std::to_string(n));
+  if (n < 1)
+    throw std::invalid_argument("the number of bodies must be >= 1, got " + std::to_string(n));
   BodyState s;
   s.pos.resize(n);
   s.vel.resize(n);

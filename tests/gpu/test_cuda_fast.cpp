@@ -19,10 +19,9 @@ constexpr double k_tolerance = 1e-4;
 const int k_sizes[] = {1, 7, 1000, 1023, 4097};
 
 void expect_matches_cpu(Solver& solver, int n) {
-  const BodyState got =
-      test::run_on_device(solver, make_preset(Preset::collision, n, 1234), k_steps,
-                          test::gpu_check_params())
-          .end;
+  const BodyState got = test::run_on_device(solver, make_preset(Preset::collision, n, 1234),
+                                            k_steps, test::gpu_check_params())
+                            .end;
   const BodyState& want = test::cpu_reference(Preset::collision, n, 1234, k_steps);
   EXPECT_LT(max_relative_error(got.pos, want.pos), k_tolerance) << solver.config() << " N=" << n;
   EXPECT_LT(max_relative_error(got.vel, want.vel), k_tolerance) << solver.config() << " N=" << n;
