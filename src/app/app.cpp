@@ -39,6 +39,7 @@ App::App(const Options& options) : m_opts(options) {
   m_settings.vsync = m_opts.vsync;
   m_settings.show_panel = !m_opts.hide_panel;
   m_settings.point_radius = m_opts.point_radius;
+  choose_draw();
   m_settings.seed = m_opts.seed;
   m_settings.dt = m_opts.params.dt;
   m_settings.softening = m_opts.params.softening;
@@ -99,6 +100,22 @@ void App::choose_path() {
       (m_path_note.empty() ? "" : " (" + m_path_note + ")"));
 }
 
+void App::choose_draw() {
+  m_splat_ok = m_path == gfx::DevicePath::interop;
+  const bool splat_ok = m_splat_ok;
+  if (m_opts.draw == "cuda" && !splat_ok)
+    throw std::runtime_error(std::string("--draw cuda needs the zero-copy interop path, and the "
+                                         "render path here is ") +
+                             gfx::to_string(m_path) + " (use --draw gl or auto)");
+  m_settings.cuda_splat = splat_ok && m_opts.draw != "gl";
+  say(std::string("orrery: drawing: ") + draw_name() +
+      (splat_ok ? " (D or --draw switches)" : " (the CUDA splat needs the zero-copy path)"));
+}
+
+const char* App::draw_name() const {
+  return m_settings.cuda_splat ? "cuda-splat" : "gl-sprites";
+}
+
 void App::build_catalog() {
   for (const SolverInfo& s : available_solvers()) {
     if (s.gpu && m_path == gfx::DevicePath::none) continue;
@@ -132,12 +149,13 @@ int App::run() {
   char line[512];
   std::snprintf(line, sizeof line,
                 "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), sim %.3f "
-                "ms/frame, draw %s (means after the first frame), solver %s, n %d, path %s",
+                "ms/frame, draw %s (means after the first frame), solver %s, n %d, path %s, "
+                "drawing %s",
                 m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
                 m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(),
                 draw,
                 ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),
-                m_sim->count(), m_sim->buffers().path_name());
+                m_sim->count(), m_sim->buffers().path_name(), draw_name());
   say(line);
   return 0;
 }
@@ -174,6 +192,7 @@ void App::frame(long long index, bool last) {
   m_readouts.gpu_name =
       device_present() ? device_info().name : "none (" + device_info().reason + ")";
   m_readouts.gl_renderer = m_gl_description;
+  m_readouts.splat_available = m_splat_ok;
 
   m_imgui->begin_frame(w, h, m_stats.last_frame_ms() * 1e-3f);
   if (m_window) {
@@ -187,13 +206,14 @@ void App::frame(long long index, bool last) {
   else
     ui::draw_overlay(m_settings, m_readouts, m_catalog);
 
-  const GLuint target = target_framebuffer();
-  m_draw_timer.begin();
-  m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), m_camera, style(), target, w,
-                   h);
+  draw_bodies(w, h);
   m_imgui->end_frame();
   m_draw_timer.end();
-  m_stats.record_draw(m_draw_timer.last_ms());
+  const float gl_ms = m_draw_timer.last_ms(), splat_ms = m_renderer->last_splat_ms();
+  m_readouts.splat_ms = m_settings.cuda_splat ? splat_ms : -1.0f;
+  float draw_ms = gl_ms;  // the splat runs on CUDA's stream, outside the GL timer: add it
+  if (m_settings.cuda_splat) draw_ms = gl_ms < 0.0f || splat_ms < 0.0f ? -1.0f : gl_ms + splat_ms;
+  m_stats.record_draw(draw_ms);
   gfx::check_gl("drawing a frame");
 
   if ((last || m_quit) && !m_opts.screenshot.empty()) save_screenshot(m_opts.screenshot);
@@ -210,6 +230,29 @@ void App::frame(long long index, bool last) {
   else
     glFlush();
   m_stats.record(sim_ms, m_sim->count(), steps);
+}
+
+// Starts the draw timer and draws the bodies into the target, tone-mapped, by the chosen means.
+void App::draw_bodies(int w, int h) {
+  const gfx::RenderStyle st = style();
+  const gfx::SpriteParams sp = gfx::sprite_params(m_camera, st, w, h);
+  const GLuint target = target_framebuffer();
+  m_draw_timer.begin();
+  if (m_settings.cuda_splat && w > 0 && h > 0) {
+    try {
+      const int n = m_sim->count();
+      m_sim->buffers().view_on_device(
+          [&](const Vec4* pos, const Vec4* vel) { m_renderer->splat(pos, vel, n, sp); });
+      m_renderer->draw_splatted(st.exposure, target, w, h);
+      return;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "orrery: the CUDA splat failed (%s); drawing GL sprites\n", e.what());
+      m_settings.cuda_splat = false;
+      m_splat_ok = false;
+      say(std::string("draw ") + draw_name());
+    }
+  }
+  m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target);
 }
 
 void App::save_screenshot(const std::string& path) {

@@ -36,6 +36,9 @@ class App {
   static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
 
   void choose_path();
+  void choose_draw();
+  const char* draw_name() const;
+  void draw_bodies(int w, int h);
   void build_catalog();
   int catalog_index(const std::string& name) const;  // -1 when not listed
   void frame(long long index, bool last);
@@ -75,6 +78,7 @@ class App {
   bool m_quit = false;
   bool m_step_once = false;
   bool m_screenshot_now = false;
+  bool m_splat_ok = false;  // the CUDA splat can draw here (zero-copy path, and it has not failed)
 };
 
 }  // namespace orrery::app

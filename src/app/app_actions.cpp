@@ -103,6 +103,14 @@ void App::apply(const ui::Action& a) {
       m_camera.reset();
       say("camera reset");
       break;
+    case K::toggle_draw:
+      if (!m_splat_ok) {
+        say("draw: the CUDA splat needs the zero-copy interop path; drawing gl-sprites");
+        break;
+      }
+      m_settings.cuda_splat = !m_settings.cuda_splat;
+      say(std::string("draw ") + draw_name());
+      break;
     case K::quit:
       m_quit = true;
       say("quit");

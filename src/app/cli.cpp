@@ -44,6 +44,11 @@ void check_values(Options& o, const std::string& keys) {
   parse_preset(o.preset);
   if (o.solver.empty()) o.solver = default_solver_name();
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
+  if (o.draw == "cuda" && !device_present())
+    throw std::invalid_argument("--draw cuda needs a CUDA device (" +
+                                (cuda_compiled() ? device_info().reason
+                                                 : std::string("this build has no CUDA")) +
+                                "); use --draw gl");
   if (!o.screenshot.empty()) {
     const std::string ext =
         o.screenshot.size() >= 4 ? o.screenshot.substr(o.screenshot.size() - 4) : "";
@@ -114,11 +119,17 @@ ParseResult parse_command_line(int argc, char** argv) {
   cli.add_option("--point-radius", o.point_radius, "sprite radius in world units (panel: View)")
       ->check(CLI::Range(0.01f, 5.0f))
       ->capture_default_str();
+  cli.add_option("--draw", o.draw,
+                 "how bodies are drawn: gl (OpenGL point sprites), cuda (a CUDA kernel splats the "
+                 "same sprites from the mapped buffers: needs the zero-copy path) or auto (cuda "
+                 "where the zero-copy path runs, else gl); D switches")
+      ->check(CLI::IsMember({"auto", "gl", "cuda"}))
+      ->capture_default_str();
   std::string keys;
   cli.add_option(
       "--keys", keys,
       "comma-separated keys to apply one per frame from the second frame, as if typed "
-      "(s,S,b,B,space,.,r,1-5,h,f11,f12,esc, and sweep for the panel's block-size sweep): "
+      "(s,S,b,B,space,.,r,1-5,h,d,f11,f12,esc, and sweep for the panel's block-size sweep): "
       "for scripts and headless runs");
   cli.footer(
       "Keys:\n" + ui::key_help_text() +

@@ -43,6 +43,10 @@ void FrameStats::record(float sim_ms, int n, int steps) {
 
 void FrameStats::record_draw(float draw_ms) {
   if (draw_ms < 0.0f) return;
+  if (!m_first_draw_seen) {  // the first reading times the first frame: start-up, like its sim
+    m_first_draw_seen = true;
+    return;
+  }
   m_draw_ms = m_draw_ms < 0.0f ? draw_ms : m_draw_ms + 0.1f * (draw_ms - m_draw_ms);
   m_draw_total_ms += draw_ms;
   ++m_draw_frames;

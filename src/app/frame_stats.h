@@ -16,7 +16,8 @@ class FrameStats {
   // Call once per drawn frame; sim_ms < 0 when no step ran this frame.
   void record(float sim_ms, int n, int steps);
   // The GPU time of the frame's drawing (particles, tone mapping, panel), from GL timer queries
-  // read a few frames late; negative while none is available.
+  // read a few frames late (the first reading, the first frame's, is left out); negative while
+  // none is available.
   void record_draw(float draw_ms);
   // Writes FPS, frame ms, sim ms, rates and the history into r.
   void fill(ui::Readouts& r) const;
@@ -36,6 +37,7 @@ class FrameStats {
   long long m_frames = 0, m_window_frames = 0, m_sim_frames = 0;
   double m_sim_total_ms = 0.0, m_first_sim_ms = 0.0, m_draw_total_ms = 0.0;
   long long m_draw_frames = 0;
+  bool m_first_draw_seen = false;
   float m_draw_ms = -1.0f;
   float m_last_ms = 0.0f, m_fps = 0.0f, m_window_ms = 0.0f, m_sim_ms = 0.0f;
   double m_rate = 0.0;  // interactions per second over solver time (smoothed)

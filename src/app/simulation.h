@@ -33,6 +33,7 @@ class Simulation {
 
   const Solver& solver() const { return *m_solver; }
   const gfx::BodyBuffers& buffers() const { return m_buffers; }
+  gfx::BodyBuffers& buffers() { return m_buffers; }  // for mapping the state (CUDA splat)
   int count() const { return m_buffers.count(); }
   // The newest solver time per frame; negative when there is none to report: before the first
   // reading, and for the first steps of a new solver or state (start-up, cuda-fast's autotuning).

@@ -131,6 +131,14 @@ void BodyBuffers::advance_interop(int steps, const StepRun& run) {
   m_cur = steps % 2 ? b : a;
 }
 
+void BodyBuffers::view_on_device(const DeviceView& view) {
+  if (m_path != DevicePath::interop || !m_interop.registered())
+    throw std::logic_error("BodyBuffers::view_on_device: the VBOs are not registered with CUDA");
+  const std::vector<void*> ptr = m_interop.map(std::vector<MapAccess>(3, MapAccess::read_only));
+  UnmapGuard guard{m_interop};
+  view(static_cast<const Vec4*>(ptr[m_cur]), static_cast<const Vec4*>(ptr[2]));
+}
+
 void BodyBuffers::upload_to_gl(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {
   update_buffer(m_pos_vbo[m_cur].id(), pos.data(), m_count);
   update_buffer(m_vel_vbo.id(), vel.data(), m_count);

@@ -24,6 +24,8 @@ const char* to_string(DevicePath p);
 // Runs every step of a frame: a -> b -> a -> ... (velocities in place). The newest positions end
 // in b after an odd number of steps, in a after an even one.
 using StepRun = std::function<void(Vec4* a, Vec4* b, Vec4* vel)>;
+// Reads the newest state in place: device pointers to the positions and velocities.
+using DeviceView = std::function<void(const Vec4* pos, const Vec4* vel)>;
 
 class BodyBuffers {
  public:
@@ -38,6 +40,9 @@ class BodyBuffers {
   // and the velocities to GL (unmap, or copy). With one step the interop maps the read buffer
   // read-only and the write buffer write-discard; with more, both read-write.
   void advance(int steps, const StepRun& run);
+  // Interop path only: maps the VBOs read-only for CUDA (one call), hands view the newest
+  // positions and the velocities as device pointers, and unmaps. Whichever side the solver runs.
+  void view_on_device(const DeviceView& view);
   // Copies the current state to the host.
   void download(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const;
 

@@ -1,8 +1,16 @@
-// Draws the bodies as additive soft point sprites into an HDR target, then tone-maps to the screen.
+// Draws the bodies as additive soft sprites into an HDR image, then tone-maps it to the screen.
+// Two ways to make the HDR image: GL point sprites from the VBOs, or a CUDA kernel splatting the
+// same sprites from the mapped VBOs into a registered buffer (for GPUs with little raster hardware,
+// such as the H100, where drawing points costs more than the solver).
 #pragma once
 
+#include <memory>
+
 #include "camera.h"
+#include "cuda_gl.h"
 #include "gl_objects.h"
+#include "orrery/device.h"
+#include "sprite.h"
 
 namespace orrery::gfx {
 
@@ -15,22 +23,46 @@ struct RenderStyle {
   float center_shift_px = 0.0f;  // moves the view's centre right by this many pixels
 };
 
+// The sprite pass's inputs for this camera, style and image size (both draw modes use them).
+SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, int width,
+                           int height);
+
 class ParticleRenderer {
  public:
   // Loads and links the shaders (throws std::runtime_error naming a missing or broken one).
   ParticleRenderer();
+  ~ParticleRenderer();
 
-  // Draws `count` bodies from `vao` (position at location 0, velocity at 1) seen by `camera`
-  // into framebuffer `target` (0: the window) of width x height. Leaves `target` bound.
-  void draw(GLuint vao, int count, const OrbitCamera& camera, const RenderStyle& style,
-            GLuint target, int width, int height);
+  // GL sprites: draws `count` bodies from `vao` (position at location 0, velocity at 1) into the
+  // HDR image, then tone-maps into framebuffer `target` (0: the window). Leaves `target` bound.
+  void draw(GLuint vao, int count, const SpriteParams& p, float exposure, GLuint target);
+
+  // CUDA splat, in two parts. splat() runs while the bodies are mapped for CUDA (device pointers)
+  // and fills the HDR buffer on the default stream; draw_splatted() then tone-maps it into
+  // `target` with GL. splat() throws std::runtime_error when the buffer cannot be registered.
+  void splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p);
+  void draw_splatted(float exposure, GLuint target, int width, int height);
+  // GPU time of the newest splat() (CUDA events, read one frame late); negative when unknown.
+  float last_splat_ms() const { return m_splat_ms; }
+
+  // Pass 1 of draw() alone: the GL sprites' HDR image (RGBA16F) as a framebuffer, for tests.
+  GLuint draw_hdr(GLuint vao, int count, const SpriteParams& p);
 
  private:
-  GlProgram m_particles, m_tonemap;
+  void tonemap(GLuint program, float exposure, GLuint target, int width, int height);
+
+  GlProgram m_particles, m_tonemap, m_tonemap_buffer;
   GlVertexArray m_empty_vao;  // core profiles need a bound VAO even without attributes
   RenderTarget m_hdr;
-  GLint m_u_view = -1, m_u_proj = -1, m_u_radius = -1, m_u_px = -1, m_u_speed = -1,
-        m_u_intensity = -1, m_u_mass = -1, m_u_hdr = -1, m_u_exposure = -1;
+  // The CUDA splat's image: RGBA32F pixels in a GL buffer (read through a buffer texture),
+  // registered with CUDA; re-created when the size changes.
+  GlBuffer m_splat_buffer;
+  GlTexture m_splat_texture;
+  CudaGlBuffers m_splat_reg;
+  int m_splat_w = 0, m_splat_h = 0;
+  std::unique_ptr<GpuTimer> m_splat_timer;
+  bool m_splat_timer_pending = false;
+  float m_splat_ms = -1.0f;
 };
 
 }  // namespace orrery::gfx

@@ -16,6 +16,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {"R", "reset"},
       {"1-5", "preset: random, shell, expand, disk, collision"},
       {"H", "hide / show the panel"},
+      {"D", "draw with GL point sprites / the CUDA splat kernel"},
       {"F11", "fullscreen"},
       {"F12", "screenshot to PNG"},
       {"Esc", "quit"},
@@ -49,6 +50,8 @@ std::optional<Action> action_for_key(int key, int mods) {
       return Action{ActionKind::reset};
     case GLFW_KEY_H:
       return Action{ActionKind::toggle_panel};
+    case GLFW_KEY_D:
+      return Action{ActionKind::toggle_draw};
     case GLFW_KEY_F11:
       return Action{ActionKind::toggle_fullscreen};
     case GLFW_KEY_F12:
@@ -81,6 +84,6 @@ std::optional<Action> action_for_name(const std::string& name) {
   return std::nullopt;
 }
 
-const char* key_names() { return "s S b B space . r 1-5 h f11 f12 esc sweep"; }
+const char* key_names() { return "s S b B space . r 1-5 h d f11 f12 esc sweep"; }
 
 }  // namespace orrery::ui

@@ -96,7 +96,12 @@ void performance_section(const Readouts& r) {
   ImGui::Text("%.1f FPS   frame %.2f ms", r.fps, r.frame_ms);
   ImGui::Text("sim %.3f ms/frame%s", r.sim_ms,
               r.sim_ms_from_events ? " (CUDA events)" : " (CPU clock)");
-  if (r.draw_ms >= 0.0f) {
+  if (r.draw_ms >= 0.0f && r.splat_ms >= 0.0f) {
+    ImGui::Text("draw %.3f ms/frame (splat %.3f)", r.draw_ms, r.splat_ms);
+    help_marker(
+        "GPU time of drawing: the CUDA splat of the bodies (CUDA events), then tone mapping and "
+        "this panel (GL timer).");
+  } else if (r.draw_ms >= 0.0f) {
     ImGui::Text("draw %.3f ms/frame (GL timer)", r.draw_ms);
     help_marker("GPU time of drawing the bodies, tone mapping and this panel.");
   }
@@ -160,7 +165,18 @@ void sweep_section(const Settings& s, const Readouts& r, const Catalog& c,
   }
 }
 
-void view_section(Settings& s, std::vector<Action>& actions) {
+void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) {
+  ImGui::BeginDisabled(!r.splat_available);
+  bool splat = s.cuda_splat;
+  if (ImGui::Checkbox("draw with CUDA (D)", &splat) && splat != s.cuda_splat)
+    actions.push_back({ActionKind::toggle_draw});
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(r.splat_available
+                          ? "A CUDA kernel splats the sprites from the mapped buffers; off: GL "
+                            "point sprites. Same picture; the splat is far cheaper on GPUs with "
+                            "little raster hardware (H100)."
+                          : "The CUDA splat needs the zero-copy interop path.");
   ImGui::SliderFloat("point size", &s.point_radius, 0.02f, 1.0f, "%.3f",
                      ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("brightness", &s.brightness, 0.05f, 10.0f, "%.2f",
@@ -191,7 +207,7 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
     performance_section(r);
   if (ImGui::CollapsingHeader("Block-size sweep", ImGuiTreeNodeFlags_DefaultOpen))
     sweep_section(s, r, c, actions);
-  if (ImGui::CollapsingHeader("View")) view_section(s, actions);
+  if (ImGui::CollapsingHeader("View")) view_section(s, r, actions);
   if (ImGui::CollapsingHeader("Keys")) {
     for (const KeyBinding& k : key_bindings()) {
       ImGui::TextUnformatted(k.keys);

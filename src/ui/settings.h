@@ -39,6 +39,7 @@ struct Settings {
   float point_radius = 0.2f;
   float brightness = 1.0f;
   float exposure = 1.0f;
+  bool cuda_splat = false;  // draw with the CUDA splat kernel instead of GL point sprites
 };
 
 struct SweepPoint {
@@ -53,6 +54,8 @@ struct Readouts {
   float sim_ms = 0.0f;  // solver time per frame (CUDA events for GPU solvers)
   bool sim_ms_from_events = false;
   float draw_ms = -1.0f;  // GPU time of drawing (GL timer queries); negative when unknown
+  float splat_ms = -1.0f;  // the CUDA splat's part of draw_ms (CUDA events); negative when unused
+  bool splat_available = false;  // the CUDA splat can draw here (zero-copy interop path)
   double interactions_per_s = 0.0;
   double gflops = 0.0;
   long long frames = 0;
@@ -85,6 +88,7 @@ enum class ActionKind {
   screenshot,
   sweep_blocks,
   reset_camera,
+  toggle_draw,  // GL point sprites <-> CUDA splat
   quit
 };
 

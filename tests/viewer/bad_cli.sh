@@ -33,4 +33,7 @@ check --seed -1
 check --screenshot shot.jpg
 check --no-such-flag
 check --keys s,nope
+check --draw nope
+# Without a GPU the CUDA splat cannot draw: refused before anything opens.
+nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status

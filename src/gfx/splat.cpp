@@ -1,0 +1,37 @@
+// The CPU reference splatter: every body's sprite added into a float RGBA image, body by body.
+#include "gfx/splat.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace orrery::gfx {
+
+void splat_cpu(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba) {
+  if (n < 0 || p.width <= 0 || p.height <= 0)
+    throw std::invalid_argument("splat_cpu: n >= 0 and a non-empty image are needed");
+  std::fill(rgba, rgba + 4 * static_cast<long>(p.width) * p.height, 0.0f);
+  for (int k = 0; k < n; ++k) {
+    Sprite s;
+    if (!make_sprite(pos[k], vel[k], p, s)) continue;
+    const PixelBox box = sprite_box(s, p.width, p.height);
+    for (int j = box.y0; j <= box.y1; ++j)
+      for (int i = box.x0; i <= box.x1; ++i) {
+        const float glow = sprite_glow(sprite_r2(s, i, j), s.soft);
+        if (glow <= 0.0f) continue;
+        float* px = rgba + 4 * (static_cast<long>(j) * p.width + i);
+        px[0] += s.r * s.energy * glow;
+        px[1] += s.g * s.energy * glow;
+        px[2] += s.b * s.energy * glow;
+        px[3] += 1.0f;
+      }
+  }
+}
+
+#if !defined(ORRERY_HAVE_CUDA)
+void splat_device(const Vec4*, const Vec4*, int, const SpriteParams&, float*) {
+  throw std::runtime_error("splat_device: this build has no CUDA");
+}
+bool splat_device_compiled() { return false; }
+#endif
+
+}  // namespace orrery::gfx

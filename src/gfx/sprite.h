@@ -1,0 +1,124 @@
+// One body's sprite, as shaders/particles.vert and particles.frag draw it, in ORRERY_HD code shared
+// by the CPU reference splatter and the CUDA splat kernel (no GL, no CUDA types).
+#pragma once
+
+#include <cmath>
+
+#include "orrery/physics.h"
+
+namespace orrery::gfx {
+
+// Everything the sprite pass needs, as plain values (the GL path sets its uniforms from it too).
+struct SpriteParams {
+  float view[16] = {};  // column-major, as GLM stores it
+  float proj[16] = {};  // column-major, the panel's off-centre shift included
+  float radius = 0.15f;        // sprite radius in world units
+  float px_per_unit = 1.0f;    // pixels per world unit at view distance 1
+  float speed_ref = 1.0f;      // the speed shown in the middle of the palette
+  float intensity = 0.6f;      // peak brightness of one sprite
+  float mass_ref = 1.0f;       // the mean mass: heavier bodies draw larger
+  int width = 0, height = 0;   // the image in pixels; row 0 is the bottom one, as in GL
+};
+
+// Where and how one body lands on the image.
+struct Sprite {
+  float x = 0, y = 0;  // centre in window coordinates (pixels, origin bottom-left)
+  float half = 0;      // half the drawn diameter in pixels
+  float energy = 0;    // brightness scale
+  float soft = 0;      // 0: a star's tight core and halo; 1: a heavy body's diffuse glow
+  float r = 0, g = 0, b = 0;
+};
+
+namespace detail {
+
+ORRERY_HD float mix(float a, float b, float t) { return a + (b - a) * t; }
+ORRERY_HD float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+
+// Column-major 4x4 matrix times (x, y, z, 1), one row.
+ORRERY_HD float row(const float* m, int i, float x, float y, float z, float w) {
+  return m[i] * x + m[4 + i] * y + m[8 + i] * z + m[12 + i] * w;
+}
+
+}  // namespace detail
+
+// Slow bodies deep blue, through sky blue and white, fast ones amber to red (t in [0, 1]).
+ORRERY_HD void sprite_palette(float t, float& r, float& g, float& b) {
+  const float c[5][3] = {{0.16f, 0.24f, 0.95f},
+                         {0.30f, 0.66f, 1.00f},
+                         {0.95f, 0.92f, 1.00f},
+                         {1.00f, 0.66f, 0.28f},
+                         {1.00f, 0.30f, 0.14f}};
+  t = detail::clamp01(t) * 4.0f;
+  const int k = t < 1.0f ? 0 : (t < 2.0f ? 1 : (t < 3.0f ? 2 : 3));
+  const float f = t - static_cast<float>(k);
+  r = detail::mix(c[k][0], c[k + 1][0], f);
+  g = detail::mix(c[k][1], c[k + 1][1], f);
+  b = detail::mix(c[k][2], c[k + 1][2], f);
+}
+
+// The sprite's brightness at squared distance r2 from its centre (1 at the rim): a bright core
+// with a wide halo, or for heavy bodies a bulge; zero at and beyond the rim.
+ORRERY_HD float sprite_glow(float r2, float soft) {
+  if (r2 >= 1.0f) return 0.0f;
+  const float star = expf(-r2 * 14.0f) + 0.22f * expf(-r2 * 3.5f);
+  const float bulge = expf(-r2 * 7.0f);
+  return detail::mix(star, bulge, soft) * (1.0f - r2);
+}
+
+// Projects one body; false when GL would clip it (its centre outside the view volume).
+ORRERY_HD bool make_sprite(const Vec4& pos, const Vec4& vel, const SpriteParams& p, Sprite& s) {
+  using detail::row;
+  const float vx = row(p.view, 0, pos.x, pos.y, pos.z, 1.0f);
+  const float vy = row(p.view, 1, pos.x, pos.y, pos.z, 1.0f);
+  const float vz = row(p.view, 2, pos.x, pos.y, pos.z, 1.0f);
+  const float vw = row(p.view, 3, pos.x, pos.y, pos.z, 1.0f);
+  const float cx = row(p.proj, 0, vx, vy, vz, vw), cy = row(p.proj, 1, vx, vy, vz, vw);
+  const float cz = row(p.proj, 2, vx, vy, vz, vw), cw = row(p.proj, 3, vx, vy, vz, vw);
+  if (!(cw > 0.0f) || cx < -cw || cx > cw || cy < -cw || cy > cw || cz < -cw || cz > cw)
+    return false;
+  s.x = (cx / cw * 0.5f + 0.5f) * static_cast<float>(p.width);
+  s.y = (cy / cw * 0.5f + 0.5f) * static_cast<float>(p.height);
+
+  const float depth = fmaxf(-vz, 1e-3f);
+  const float ratio = pos.w / fmaxf(p.mass_ref, 1e-30f);
+  const float heavy = fminf(fmaxf(cbrtf(fmaxf(ratio, 0.0f)), 1.0f), 16.0f);
+  const float h = detail::clamp01((heavy - 1.5f) / 2.5f);
+  s.soft = h * h * (3.0f - 2.0f * h);  // smoothstep(1.5, 4.0, heavy)
+  const float size = 2.0f * p.radius * heavy * p.px_per_unit / depth;  // diameter in pixels
+  const float drawn = fminf(fmaxf(size, 2.0f), 128.0f);
+  s.half = 0.5f * drawn;
+  // Sprites smaller than 2 px are drawn at 2 px and dimmed by the lost area: no shimmer far away.
+  s.energy = p.intensity * detail::mix(1.0f, 1.5f, s.soft) * fminf(1.0f, size * size / (drawn * drawn));
+  const float speed = sqrtf(vel.x * vel.x + vel.y * vel.y + vel.z * vel.z);
+  float r, g, b;
+  sprite_palette(0.5f * speed / fmaxf(p.speed_ref, 1e-6f), r, g, b);
+  // Heavy bodies (galaxy cores) glow warm white whatever their speed: a bulge, not a star.
+  s.r = detail::mix(r, 1.0f, s.soft);
+  s.g = detail::mix(g, 0.80f, s.soft);
+  s.b = detail::mix(b, 0.52f, s.soft);
+  return true;
+}
+
+// The pixels a sprite may touch: [x0, x1] x [y0, y1], clipped to the image (empty when x0 > x1).
+struct PixelBox {
+  int x0, y0, x1, y1;
+};
+ORRERY_HD PixelBox sprite_box(const Sprite& s, int width, int height) {
+  // Pixel i is lit when its centre i + 0.5 lies strictly inside the sprite's disc.
+  PixelBox b;
+  b.x0 = static_cast<int>(fmaxf(floorf(s.x - s.half - 0.5f), 0.0f));
+  b.x1 = static_cast<int>(fminf(ceilf(s.x + s.half - 0.5f), static_cast<float>(width - 1)));
+  b.y0 = static_cast<int>(fmaxf(floorf(s.y - s.half - 0.5f), 0.0f));
+  b.y1 = static_cast<int>(fminf(ceilf(s.y + s.half - 0.5f), static_cast<float>(height - 1)));
+  return b;
+}
+
+// The squared distance (in sprite radii) from the sprite's centre to pixel (i, j)'s centre.
+ORRERY_HD float sprite_r2(const Sprite& s, int i, int j) {
+  const float inv = 1.0f / s.half;
+  const float dx = (static_cast<float>(i) + 0.5f - s.x) * inv;
+  const float dy = (static_cast<float>(j) + 0.5f - s.y) * inv;
+  return dx * dx + dy * dy;
+}
+
+}  // namespace orrery::gfx
