@@ -143,8 +143,12 @@ int App::run() {
     if (last || m_quit) break;
   }
   glFinish();
-  char draw[64] = "n/a";
-  if (m_stats.mean_draw_ms() >= 0.0)
+  char draw[96] = "n/a";
+  if (m_stats.mean_splat_ms() >= 0.0)
+    std::snprintf(draw, sizeof draw, "%.3f ms/frame (CUDA splat %.3f, GL %.3f)",
+                  m_stats.mean_draw_ms(), m_stats.mean_splat_ms(),
+                  m_stats.mean_draw_ms() - m_stats.mean_splat_ms());
+  else if (m_stats.mean_draw_ms() >= 0.0)
     std::snprintf(draw, sizeof draw, "%.3f ms/frame", m_stats.mean_draw_ms());
   char line[512];
   std::snprintf(line, sizeof line,
@@ -173,17 +177,36 @@ void App::frame(long long index, bool last) {
   actions.swap(m_actions);
   for (const ui::Action& a : actions) apply(a);
 
+  int w = 0, h = 0;
+  target_size(w, h);
+  m_imgui->begin_frame(w, h, m_stats.last_frame_ms() * 1e-3f);
+  if (m_window) {  // before the splat, which draws with this frame's camera
+    const ui::CameraInput in = m_imgui->camera_input();
+    m_camera.orbit(in.orbit_dx, in.orbit_dy);
+    m_camera.pan(in.pan_dx, in.pan_dy, h);
+    m_camera.zoom(in.zoom);
+  }
+
+  // The device work of the frame: the steps and, with the CUDA splat, the image, in one mapping.
+  const gfx::RenderStyle st = style();
+  const gfx::SpriteParams sp = gfx::sprite_params(m_camera, st, w, h);
+  gfx::Companion splat;
+  splat.reg = splat_image(w, h);
+  splat.access = {gfx::MapAccess::write_discard};
+  const int n = m_sim->count();
+  splat.view = [&](const Vec4* pos, const Vec4* vel) { m_renderer->splat(pos, vel, n, sp); };
+  const gfx::Companion* companion = splat.reg ? &splat : nullptr;
   float sim_ms = -1.0f;
   m_settings.steps_per_frame = std::clamp(m_settings.steps_per_frame, 1, 1000);
   const int steps = m_settings.paused ? 1 : m_settings.steps_per_frame;
   if (!m_settings.paused || m_step_once) {
-    m_sim->advance(steps, sim_params());
+    m_sim->advance(steps, sim_params(), companion);
     sim_ms = m_sim->last_sim_ms();
+  } else if (companion) {
+    m_sim->buffers().view_on_device(*companion);
   }
   m_step_once = false;
 
-  int w = 0, h = 0;
-  target_size(w, h);
   m_stats.fill(m_readouts);
   m_readouts.solver_config = m_sim->solver().config();
   m_readouts.render_path = m_sim->buffers().path_name();
@@ -193,27 +216,23 @@ void App::frame(long long index, bool last) {
       device_present() ? device_info().name : "none (" + device_info().reason + ")";
   m_readouts.gl_renderer = m_gl_description;
   m_readouts.splat_available = m_splat_ok;
-
-  m_imgui->begin_frame(w, h, m_stats.last_frame_ms() * 1e-3f);
-  if (m_window) {
-    const ui::CameraInput in = m_imgui->camera_input();
-    m_camera.orbit(in.orbit_dx, in.orbit_dy);
-    m_camera.pan(in.pan_dx, in.pan_dy, h);
-    m_camera.zoom(in.zoom);
-  }
   if (m_settings.show_panel)
     m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
   else
     ui::draw_overlay(m_settings, m_readouts, m_catalog);
 
-  draw_bodies(w, h);
+  // GL: tone-map the splat's image, or draw GL sprites; then the panel.
+  const GLuint target = target_framebuffer();
+  m_draw_timer.begin();
+  if (companion)
+    m_renderer->draw_splatted(st.exposure, target, w, h);
+  else
+    m_renderer->draw(m_sim->buffers().vertex_array(), n, sp, st.exposure, target);
   m_imgui->end_frame();
   m_draw_timer.end();
-  const float gl_ms = m_draw_timer.last_ms(), splat_ms = m_renderer->last_splat_ms();
-  m_readouts.splat_ms = m_settings.cuda_splat ? splat_ms : -1.0f;
-  float draw_ms = gl_ms;  // the splat runs on CUDA's stream, outside the GL timer: add it
-  if (m_settings.cuda_splat) draw_ms = gl_ms < 0.0f || splat_ms < 0.0f ? -1.0f : gl_ms + splat_ms;
-  m_stats.record_draw(draw_ms);
+  // The splat runs on CUDA's stream, before and outside the GL timer: its time adds to GL's.
+  m_readouts.splat_ms = companion ? m_renderer->last_splat_ms() : -1.0f;
+  m_stats.record_draw(m_draw_timer.last_ms(), m_readouts.splat_ms);
   gfx::check_gl("drawing a frame");
 
   if ((last || m_quit) && !m_opts.screenshot.empty()) save_screenshot(m_opts.screenshot);
@@ -232,27 +251,19 @@ void App::frame(long long index, bool last) {
   m_stats.record(sim_ms, m_sim->count(), steps);
 }
 
-// Starts the draw timer and draws the bodies into the target, tone-mapped, by the chosen means.
-void App::draw_bodies(int w, int h) {
-  const gfx::RenderStyle st = style();
-  const gfx::SpriteParams sp = gfx::sprite_params(m_camera, st, w, h);
-  const GLuint target = target_framebuffer();
-  m_draw_timer.begin();
-  if (m_settings.cuda_splat && w > 0 && h > 0) {
-    try {
-      const int n = m_sim->count();
-      m_sim->buffers().view_on_device(
-          [&](const Vec4* pos, const Vec4* vel) { m_renderer->splat(pos, vel, n, sp); });
-      m_renderer->draw_splatted(st.exposure, target, w, h);
-      return;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "orrery: the CUDA splat failed (%s); drawing GL sprites\n", e.what());
-      m_settings.cuda_splat = false;
-      m_splat_ok = false;
-      say(std::string("draw ") + draw_name());
-    }
+// The CUDA splat's image registration for this frame, or null when GL sprites draw (chosen so,
+// a minimised window, or a registration that failed: then GL sprites for the rest of the run).
+gfx::CudaGlBuffers* App::splat_image(int w, int h) {
+  if (!m_settings.cuda_splat || w <= 0 || h <= 0) return nullptr;
+  try {
+    return &m_renderer->splat_image(w, h);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "orrery: the CUDA splat cannot draw (%s); drawing GL sprites\n", e.what());
+    m_settings.cuda_splat = false;
+    m_splat_ok = false;
+    say(std::string("draw ") + draw_name());
+    return nullptr;
   }
-  m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target);
 }
 
 void App::save_screenshot(const std::string& path) {

@@ -38,7 +38,7 @@ class App {
   void choose_path();
   void choose_draw();
   const char* draw_name() const;
-  void draw_bodies(int w, int h);
+  gfx::CudaGlBuffers* splat_image(int w, int h);
   void build_catalog();
   int catalog_index(const std::string& name) const;  // -1 when not listed
   void frame(long long index, bool last);

@@ -41,15 +41,25 @@ void FrameStats::record(float sim_ms, int n, int steps) {
   }
 }
 
-void FrameStats::record_draw(float draw_ms) {
-  if (draw_ms < 0.0f) return;
+void FrameStats::record_draw(float gl_ms, float splat_ms) {
+  if (gl_ms < 0.0f) return;
   if (!m_first_draw_seen) {  // the first reading times the first frame: start-up, like its sim
     m_first_draw_seen = true;
     return;
   }
+  float draw_ms = gl_ms;
+  if (splat_ms >= 0.0f) {
+    draw_ms += splat_ms;
+    m_splat_total_ms += splat_ms;
+    ++m_splat_frames;
+  }
   m_draw_ms = m_draw_ms < 0.0f ? draw_ms : m_draw_ms + 0.1f * (draw_ms - m_draw_ms);
   m_draw_total_ms += draw_ms;
   ++m_draw_frames;
+}
+
+double FrameStats::mean_splat_ms() const {
+  return m_splat_frames ? m_splat_total_ms / static_cast<double>(m_splat_frames) : -1.0;
 }
 
 double FrameStats::mean_draw_ms() const {

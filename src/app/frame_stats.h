@@ -15,10 +15,11 @@ class FrameStats {
   void start();
   // Call once per drawn frame; sim_ms < 0 when no step ran this frame.
   void record(float sim_ms, int n, int steps);
-  // The GPU time of the frame's drawing (particles, tone mapping, panel), from GL timer queries
-  // read a few frames late (the first reading, the first frame's, is left out); negative while
-  // none is available.
-  void record_draw(float draw_ms);
+  // The GPU time of the frame's drawing: gl_ms of GL work (GL sprites or tone mapping, the panel)
+  // from GL timer queries read a few frames late (the first reading, the first frame's, is left
+  // out; negative while none is available), and splat_ms of CUDA splat (CUDA events; negative
+  // when the splat is not drawing).
+  void record_draw(float gl_ms, float splat_ms);
   // Writes FPS, frame ms, sim ms, rates and the history into r.
   void fill(ui::Readouts& r) const;
 
@@ -28,7 +29,8 @@ class FrameStats {
   // warm-up, cuda-fast's autotuning); over the first alone when it is the only one.
   double mean_fps() const;
   double mean_sim_ms() const;
-  double mean_draw_ms() const;
+  double mean_draw_ms() const;   // GL and splat together
+  double mean_splat_ms() const;  // the splat's part; negative when it never drew
   float last_frame_ms() const { return m_last_ms; }
 
  private:
@@ -36,7 +38,8 @@ class FrameStats {
   Clock::time_point m_start, m_last, m_window_start, m_first_end;
   long long m_frames = 0, m_window_frames = 0, m_sim_frames = 0;
   double m_sim_total_ms = 0.0, m_first_sim_ms = 0.0, m_draw_total_ms = 0.0;
-  long long m_draw_frames = 0;
+  long long m_draw_frames = 0, m_splat_frames = 0;
+  double m_splat_total_ms = 0.0;
   bool m_first_draw_seen = false;
   float m_draw_ms = -1.0f;
   float m_last_ms = 0.0f, m_fps = 0.0f, m_window_ms = 0.0f, m_sim_ms = 0.0f;

@@ -52,7 +52,7 @@ void Simulation::set_solver(const std::string& name, int block) {
   m_solver = std::move(next);
 }
 
-void Simulation::advance(int steps, const SimParams& params) {
+void Simulation::advance(int steps, const SimParams& params, const gfx::Companion* companion) {
   Solver& solver = *m_solver;
   const int n = m_buffers.count();
   if (solver.on_device()) {
@@ -61,15 +61,15 @@ void Simulation::advance(int steps, const SimParams& params) {
       m_timer->start();
       run_steps(solver, steps, a, b, vel, n, params);
       m_timer->stop();
-    });
+    }, companion);
     m_timer_pending = true;
   } else {
-    const auto t0 = std::chrono::steady_clock::now();
     m_buffers.advance(steps, [&](Vec4* a, Vec4* b, Vec4* vel) {
+      const auto t0 = std::chrono::steady_clock::now();
       run_steps(solver, steps, a, b, vel, n, params);
-    });
-    m_last_ms =
-        std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      m_last_ms =
+          std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }, companion);
   }
 }
 

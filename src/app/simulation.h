@@ -26,7 +26,8 @@ class Simulation {
   // Runs `steps` steps into the buffers and times the solver alone. GPU steps are timed with
   // CUDA events that are read at the next advance, so the CPU never waits for the solver here and
   // builds the frame's UI while the GPU computes: last_sim_ms() is then one frame behind.
-  void advance(int steps, const SimParams& params);
+  // A companion (the CUDA splat) runs on the newest state after the steps, in the same mapping.
+  void advance(int steps, const SimParams& params, const gfx::Companion* companion = nullptr);
   // Times `name` at each block size on scratch device arrays holding the current state.
   std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks,
                                            const SimParams& params);

@@ -19,11 +19,19 @@ void update_buffer(GLuint id, const Vec4* data, int count) {
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
-// Unmaps on scope exit, so a throwing solver never leaves the buffers mapped.
+// Unmaps on scope exit (in one call), so a throwing solver never leaves the buffers mapped.
 struct UnmapGuard {
-  CudaGlBuffers& reg;
-  ~UnmapGuard() { reg.unmap(); }
+  std::vector<CudaGlBuffers*> regs;
+  ~UnmapGuard() { CudaGlBuffers::unmap_all(regs); }
 };
+
+// The VBOs' group entry, with the companion's after it when there is one.
+CudaGlBuffers::Group map_group(CudaGlBuffers& vbos, std::vector<MapAccess> access,
+                               const Companion* companion) {
+  CudaGlBuffers::Group group{{&vbos, std::move(access)}};
+  if (companion) group.push_back({companion->reg, companion->access});
+  return group;
+}
 
 }  // namespace
 
@@ -98,45 +106,49 @@ void BodyBuffers::set_on_device(bool on_device) {
   m_on_device = on_device;
 }
 
-void BodyBuffers::advance(int steps, const StepRun& run) {
+void BodyBuffers::advance(int steps, const StepRun& run, const Companion* companion) {
   if (steps < 1 || m_count == 0) return;
   const int a = m_cur, b = 1 - m_cur, fresh = steps % 2 ? b : a;
   if (!m_on_device) {
     run(m_host_pos[a].data(), m_host_pos[b].data(), m_host_vel.data());
     m_cur = fresh;
     upload_to_gl(m_host_pos[m_cur], m_host_vel);
+    if (companion) view_on_device(*companion);
   } else if (m_path == DevicePath::staged) {
     run(m_dev_pos[a].data(), m_dev_pos[b].data(), m_dev_vel.data());
     m_cur = fresh;
     m_dev_pos[m_cur].download(m_host_pos[m_cur].data(), m_count);
     m_dev_vel.download(m_host_vel.data(), m_count);
     upload_to_gl(m_host_pos[m_cur], m_host_vel);
+    if (companion) view_on_device(*companion);  // throws: no companion off the interop path
   } else {
-    advance_interop(steps, run);
+    advance_interop(steps, run, companion);
   }
 }
 
-void BodyBuffers::advance_interop(int steps, const StepRun& run) {
-  const int a = m_cur, b = 1 - m_cur;
+void BodyBuffers::advance_interop(int steps, const StepRun& run, const Companion* companion) {
+  const int a = m_cur, b = 1 - m_cur, fresh = steps % 2 ? b : a;
   std::vector<MapAccess> access(3, MapAccess::read_write);
   if (steps == 1) {
     access[a] = MapAccess::read_only;
     access[b] = MapAccess::write_discard;
   }
-  const std::vector<void*> ptr = m_interop.map(access);  // one call for all three
-  {
-    UnmapGuard guard{m_interop};
-    run(static_cast<Vec4*>(ptr[a]), static_cast<Vec4*>(ptr[b]), static_cast<Vec4*>(ptr[2]));
-  }
-  m_cur = steps % 2 ? b : a;
+  CudaGlBuffers::map_all(map_group(m_interop, access, companion));  // one call for all
+  UnmapGuard guard{{&m_interop, companion ? companion->reg : nullptr}};
+  const auto pos = [&](int k) { return static_cast<Vec4*>(m_interop.pointer(k)); };
+  run(pos(a), pos(b), pos(2));
+  m_cur = fresh;
+  if (companion) companion->view(pos(fresh), pos(2));
 }
 
-void BodyBuffers::view_on_device(const DeviceView& view) {
+void BodyBuffers::view_on_device(const Companion& companion) {
   if (m_path != DevicePath::interop || !m_interop.registered())
     throw std::logic_error("BodyBuffers::view_on_device: the VBOs are not registered with CUDA");
-  const std::vector<void*> ptr = m_interop.map(std::vector<MapAccess>(3, MapAccess::read_only));
-  UnmapGuard guard{m_interop};
-  view(static_cast<const Vec4*>(ptr[m_cur]), static_cast<const Vec4*>(ptr[2]));
+  CudaGlBuffers::map_all(
+      map_group(m_interop, std::vector<MapAccess>(3, MapAccess::read_only), &companion));
+  UnmapGuard guard{{&m_interop, companion.reg}};
+  companion.view(static_cast<const Vec4*>(m_interop.pointer(m_cur)),
+                 static_cast<const Vec4*>(m_interop.pointer(2)));
 }
 
 void BodyBuffers::upload_to_gl(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {

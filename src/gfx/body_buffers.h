@@ -27,6 +27,15 @@ using StepRun = std::function<void(Vec4* a, Vec4* b, Vec4* vel)>;
 // Reads the newest state in place: device pointers to the positions and velocities.
 using DeviceView = std::function<void(const Vec4* pos, const Vec4* vel)>;
 
+// Work that reads the newest state on the device and writes another registered GL buffer (the
+// CUDA splat's image): on the interop path `reg` is mapped in the same call as the VBOs, and
+// `view` runs after the steps, before the unmap.
+struct Companion {
+  CudaGlBuffers* reg = nullptr;
+  std::vector<MapAccess> access;
+  DeviceView view;
+};
+
 class BodyBuffers {
  public:
   explicit BodyBuffers(DevicePath path) : m_path(path) {}
@@ -38,11 +47,12 @@ class BodyBuffers {
   bool on_device() const { return m_on_device; }
   // Maps or selects the storage, calls run for `steps` steps, then publishes the newest positions
   // and the velocities to GL (unmap, or copy). With one step the interop maps the read buffer
-  // read-only and the write buffer write-discard; with more, both read-write.
-  void advance(int steps, const StepRun& run);
-  // Interop path only: maps the VBOs read-only for CUDA (one call), hands view the newest
-  // positions and the velocities as device pointers, and unmaps. Whichever side the solver runs.
-  void view_on_device(const DeviceView& view);
+  // read-only and the write buffer write-discard; with more, both read-write. A companion runs
+  // after the steps (interop path only), mapped with the VBOs when the solver is on the device.
+  void advance(int steps, const StepRun& run, const Companion* companion = nullptr);
+  // Interop path only: maps the VBOs read-only for CUDA and the companion's buffer in one call,
+  // runs the companion on the newest state, and unmaps. Whichever side the solver runs.
+  void view_on_device(const Companion& companion);
   // Copies the current state to the host.
   void download(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const;
 
@@ -55,7 +65,7 @@ class BodyBuffers {
  private:
   void upload_to_gl(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
   void read_gl(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const;
-  void advance_interop(int steps, const StepRun& run);
+  void advance_interop(int steps, const StepRun& run, const Companion* companion);
 
   DevicePath m_path;
   bool m_on_device = false;

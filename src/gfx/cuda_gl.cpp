@@ -35,6 +35,7 @@ unsigned map_flags(MapAccess a) {
 
 struct CudaGlBuffers::Impl {
   std::vector<cudaGraphicsResource_t> resources;
+  std::vector<void*> pointers;  // while mapped
   bool mapped = false;
 
   ~Impl() {
@@ -69,38 +70,66 @@ CudaGlBuffers::CudaGlBuffers(CudaGlBuffers&&) noexcept = default;
 CudaGlBuffers& CudaGlBuffers::operator=(CudaGlBuffers&&) noexcept = default;
 
 std::vector<void*> CudaGlBuffers::map(const std::vector<MapAccess>& access) {
-  if (!m_impl) throw std::logic_error("CudaGlBuffers::map: nothing registered");
-  if (m_impl->mapped) throw std::logic_error("CudaGlBuffers::map: already mapped");
-  auto& res = m_impl->resources;
-  if (access.size() != res.size())
-    throw std::logic_error("CudaGlBuffers::map: one access per buffer");
-  for (std::size_t i = 0; i < res.size(); ++i) {
-    const cudaError_t e = cudaGraphicsResourceSetMapFlags(res[i], map_flags(access[i]));
-    if (e != cudaSuccess)
-      throw std::runtime_error(cuda_message("cudaGraphicsResourceSetMapFlags", e));
-  }
-  cudaError_t e = cudaGraphicsMapResources(static_cast<int>(res.size()), res.data());
-  if (e != cudaSuccess) throw std::runtime_error(cuda_message("cudaGraphicsMapResources", e));
-  m_impl->mapped = true;
-  std::vector<void*> ptrs(res.size(), nullptr);
-  for (std::size_t i = 0; i < res.size(); ++i) {
-    std::size_t bytes = 0;
-    e = cudaGraphicsResourceGetMappedPointer(&ptrs[i], &bytes, res[i]);
-    if (e != cudaSuccess) {
-      unmap();
-      throw std::runtime_error(cuda_message("cudaGraphicsResourceGetMappedPointer", e));
-    }
-  }
-  return ptrs;
+  map_all({{this, access}});
+  return m_impl->pointers;
 }
 
-void CudaGlBuffers::unmap() noexcept {
-  if (!m_impl || !m_impl->mapped) return;
-  auto& res = m_impl->resources;
-  const cudaError_t e = cudaGraphicsUnmapResources(static_cast<int>(res.size()), res.data());
+void CudaGlBuffers::unmap() noexcept { unmap_all({this}); }
+
+void CudaGlBuffers::map_all(const Group& group) {
+  std::vector<cudaGraphicsResource_t> all;
+  for (const auto& [reg, access] : group) {
+    if (!reg || !reg->m_impl) throw std::logic_error("CudaGlBuffers::map: nothing registered");
+    if (reg->m_impl->mapped) throw std::logic_error("CudaGlBuffers::map: already mapped");
+    auto& res = reg->m_impl->resources;
+    if (access.size() != res.size())
+      throw std::logic_error("CudaGlBuffers::map: one access per buffer");
+    for (std::size_t i = 0; i < res.size(); ++i) {
+      const cudaError_t e = cudaGraphicsResourceSetMapFlags(res[i], map_flags(access[i]));
+      if (e != cudaSuccess)
+        throw std::runtime_error(cuda_message("cudaGraphicsResourceSetMapFlags", e));
+    }
+    all.insert(all.end(), res.begin(), res.end());
+  }
+  cudaError_t e = cudaGraphicsMapResources(static_cast<int>(all.size()), all.data());
+  if (e != cudaSuccess) throw std::runtime_error(cuda_message("cudaGraphicsMapResources", e));
+  std::vector<CudaGlBuffers*> regs;
+  for (const auto& entry : group) {
+    entry.first->m_impl->mapped = true;
+    regs.push_back(entry.first);
+  }
+  for (CudaGlBuffers* reg : regs) {
+    Impl& impl = *reg->m_impl;
+    impl.pointers.assign(impl.resources.size(), nullptr);
+    for (std::size_t i = 0; i < impl.resources.size(); ++i) {
+      std::size_t bytes = 0;
+      e = cudaGraphicsResourceGetMappedPointer(&impl.pointers[i], &bytes, impl.resources[i]);
+      if (e != cudaSuccess) {
+        unmap_all(regs);
+        throw std::runtime_error(cuda_message("cudaGraphicsResourceGetMappedPointer", e));
+      }
+    }
+  }
+}
+
+void CudaGlBuffers::unmap_all(const std::vector<CudaGlBuffers*>& regs) noexcept {
+  std::vector<cudaGraphicsResource_t> all;
+  for (CudaGlBuffers* reg : regs) {
+    if (!reg || !reg->m_impl || !reg->m_impl->mapped) continue;
+    all.insert(all.end(), reg->m_impl->resources.begin(), reg->m_impl->resources.end());
+    reg->m_impl->mapped = false;
+    reg->m_impl->pointers.clear();
+  }
+  if (all.empty()) return;
+  const cudaError_t e = cudaGraphicsUnmapResources(static_cast<int>(all.size()), all.data());
   if (e != cudaSuccess)
     std::fprintf(stderr, "orrery: %s\n", cuda_message("cudaGraphicsUnmapResources", e).c_str());
-  m_impl->mapped = false;
+}
+
+void* CudaGlBuffers::pointer(std::size_t i) const {
+  if (!mapped() || i >= m_impl->pointers.size())
+    throw std::logic_error("CudaGlBuffers::pointer: not mapped");
+  return m_impl->pointers[i];
 }
 
 bool CudaGlBuffers::mapped() const { return m_impl && m_impl->mapped; }

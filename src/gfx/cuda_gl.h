@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace orrery::gfx {
@@ -29,6 +30,15 @@ class CudaGlBuffers {
   // Unmaps everything mapped by map(); a no-op when nothing is mapped. Never throws.
   void unmap() noexcept;
   bool mapped() const;
+  // The device pointer of buffer i while mapped (by map() or map_all()).
+  void* pointer(std::size_t i) const;
+
+  // Several registrations in one cudaGraphicsMapResources call (each switch between GL and CUDA
+  // costs the GPU a synchronisation, so a frame maps once): one access per buffer of each.
+  using Group = std::vector<std::pair<CudaGlBuffers*, std::vector<MapAccess>>>;
+  static void map_all(const Group& group);
+  // Unmaps them in one call; a no-op for those not mapped. Never throws.
+  static void unmap_all(const std::vector<CudaGlBuffers*>& regs) noexcept;
 
  private:
   struct Impl;

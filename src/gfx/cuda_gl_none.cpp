@@ -18,6 +18,13 @@ std::vector<void*> CudaGlBuffers::map(const std::vector<MapAccess>&) {
   throw std::logic_error("CudaGlBuffers::map: this build has no CUDA");
 }
 void CudaGlBuffers::unmap() noexcept {}
+void* CudaGlBuffers::pointer(std::size_t) const {
+  throw std::logic_error("CudaGlBuffers::pointer: this build has no CUDA");
+}
+void CudaGlBuffers::map_all(const Group&) {
+  throw std::logic_error("CudaGlBuffers::map_all: this build has no CUDA");
+}
+void CudaGlBuffers::unmap_all(const std::vector<CudaGlBuffers*>&) noexcept {}
 bool CudaGlBuffers::mapped() const { return false; }
 
 std::string cuda_gl_probe() { return "this build has no CUDA (CPU solvers only)"; }

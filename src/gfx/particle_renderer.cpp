@@ -101,13 +101,14 @@ void ParticleRenderer::draw(GLuint vao, int count, const SpriteParams& p, float 
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p) {
-  if (p.width <= 0 || p.height <= 0) return;
-  if (m_splat_w != p.width || m_splat_h != p.height) {
+CudaGlBuffers& ParticleRenderer::splat_image(int width, int height) {
+  if (width <= 0 || height <= 0)
+    throw std::invalid_argument("ParticleRenderer::splat_image: an empty image");
+  if (m_splat_w != width || m_splat_h != height) {
     m_splat_reg = CudaGlBuffers();  // unregister before the buffer goes
     m_splat_buffer = make_buffer();
     glBindBuffer(GL_TEXTURE_BUFFER, m_splat_buffer.id());
-    glBufferData(GL_TEXTURE_BUFFER, 4 * sizeof(float) * static_cast<GLsizeiptr>(p.width) * p.height,
+    glBufferData(GL_TEXTURE_BUFFER, 4 * sizeof(float) * static_cast<GLsizeiptr>(width) * height,
                  nullptr, GL_DYNAMIC_COPY);
     m_splat_texture = make_texture();
     glBindTexture(GL_TEXTURE_BUFFER, m_splat_texture.id());
@@ -117,21 +118,20 @@ void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, int count, const 
     check_gl("creating the splat image");
     m_splat_w = 0;  // until the registration below succeeds
     m_splat_reg = CudaGlBuffers({m_splat_buffer.id()});
-    m_splat_w = p.width;
-    m_splat_h = p.height;
+    m_splat_w = width;
+    m_splat_h = height;
   }
+  return m_splat_reg;
+}
+
+void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p) {
+  if (p.width != m_splat_w || p.height != m_splat_h || !m_splat_reg.mapped())
+    throw std::logic_error("ParticleRenderer::splat: splat_image() of this size is not mapped");
   if (!m_splat_timer) m_splat_timer = std::make_unique<GpuTimer>();
   if (m_splat_timer_pending) m_splat_ms = m_splat_timer->elapsed_ms();  // last frame's splat
-  float* rgba = static_cast<float*>(m_splat_reg.map({MapAccess::write_discard})[0]);
-  try {
-    m_splat_timer->start();
-    splat_device(pos, vel, count, p, rgba);
-    m_splat_timer->stop();
-  } catch (...) {
-    m_splat_reg.unmap();
-    throw;
-  }
-  m_splat_reg.unmap();
+  m_splat_timer->start();
+  splat_device(pos, vel, count, p, static_cast<float*>(m_splat_reg.pointer(0)));
+  m_splat_timer->stop();
   m_splat_timer_pending = true;
 }
 

@@ -37,9 +37,12 @@ class ParticleRenderer {
   // HDR image, then tone-maps into framebuffer `target` (0: the window). Leaves `target` bound.
   void draw(GLuint vao, int count, const SpriteParams& p, float exposure, GLuint target);
 
-  // CUDA splat, in two parts. splat() runs while the bodies are mapped for CUDA (device pointers)
-  // and fills the HDR buffer on the default stream; draw_splatted() then tone-maps it into
-  // `target` with GL. splat() throws std::runtime_error when the buffer cannot be registered.
+  // CUDA splat, in three parts. splat_image() gives the HDR buffer's CUDA registration for a
+  // width x height image (re-created when the size changes; throws std::runtime_error when it
+  // cannot be registered), to be mapped write-discard with the bodies in one call. splat() runs
+  // while they are mapped, on device pointers, and fills the buffer on the default stream.
+  // draw_splatted() then tone-maps it into `target` with GL.
+  CudaGlBuffers& splat_image(int width, int height);
   void splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p);
   void draw_splatted(float exposure, GLuint target, int width, int height);
   // GPU time of the newest splat() (CUDA events, read one frame late); negative when unknown.

@@ -1,5 +1,5 @@
-// The CUDA splat kernel: one warp per body, its lanes walking the sprite's pixels and adding them
-// into the image with vector atomics (the same sprite maths as the CPU reference and the shaders).
+// The CUDA splat kernel: blocks of bodies whose sprites' pixels are shared out among the threads and
+// added into the image with vector atomics (the same sprite maths as the CPU reference and shaders).
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -10,7 +10,11 @@
 namespace orrery::gfx {
 namespace {
 
-constexpr int k_warps_per_block = 8;
+// A block splats k_bodies bodies with k_threads threads: one warp projects them and lays their
+// pixel boxes end to end (a prefix sum), then every thread takes pixels of that joint list. Large
+// sprites (a galaxy's core, up to 128 px across) are spread over the whole block, small ones share.
+constexpr int k_threads = 256;
+constexpr int k_bodies = 32;
 
 __device__ __forceinline__ void add_pixel(float* rgba, long index, float r, float g, float b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -24,18 +28,37 @@ __device__ __forceinline__ void add_pixel(float* rgba, long index, float r, floa
 #endif
 }
 
-__global__ void splat_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel, int n,
-                             SpriteParams p, float* __restrict__ rgba) {
-  const int lane = threadIdx.x % 32;
-  const long body = static_cast<long>(blockIdx.x) * k_warps_per_block + threadIdx.x / 32;
-  if (body >= n) return;  // whole warps only: there is no barrier in this kernel
-  Sprite s;
-  if (!make_sprite(pos[body], vel[body], p, s)) return;
-  const PixelBox box = sprite_box(s, p.width, p.height);
-  const int w = box.x1 - box.x0 + 1, h = box.y1 - box.y0 + 1;
-  if (w <= 0 || h <= 0) return;
-  for (int k = lane; k < w * h; k += 32) {
-    const int i = box.x0 + k % w, j = box.y0 + k / w;
+__global__ void __launch_bounds__(k_threads) splat_kernel(const Vec4* __restrict__ pos,
+                                                           const Vec4* __restrict__ vel, int n,
+                                                           SpriteParams p, float* __restrict__ rgba) {
+  __shared__ Sprite s_sprite[k_bodies];
+  __shared__ PixelBox s_box[k_bodies];
+  __shared__ int s_end[k_bodies];  // inclusive prefix sum of the box areas
+  if (threadIdx.x < k_bodies) {
+    const long body = static_cast<long>(blockIdx.x) * k_bodies + threadIdx.x;
+    Sprite s;
+    PixelBox box{0, 0, -1, -1};
+    if (body < n && make_sprite(pos[body], vel[body], p, s)) box = sprite_box(s, p.width, p.height);
+    const int w = box.x1 - box.x0 + 1, h = box.y1 - box.y0 + 1;
+    int end = w > 0 && h > 0 ? w * h : 0;
+    for (int d = 1; d < k_bodies; d *= 2) {  // warp-wide inclusive scan
+      const int v = __shfl_up_sync(0xffffffffu, end, d);
+      if (static_cast<int>(threadIdx.x) >= d) end += v;
+    }
+    s_sprite[threadIdx.x] = s;
+    s_box[threadIdx.x] = box;
+    s_end[threadIdx.x] = end;
+  }
+  __syncthreads();
+  const int total = s_end[k_bodies - 1];
+  for (int idx = threadIdx.x; idx < total; idx += k_threads) {
+    int lo = 0;  // the first sprite whose end is past idx (binary search over k_bodies)
+    for (int step = k_bodies / 2; step > 0; step /= 2)
+      if (s_end[lo + step - 1] <= idx) lo += step;
+    const Sprite& s = s_sprite[lo];
+    const PixelBox& box = s_box[lo];
+    const int local = idx - (lo > 0 ? s_end[lo - 1] : 0), w = box.x1 - box.x0 + 1;
+    const int i = box.x0 + local % w, j = box.y0 + local / w;
     const float glow = sprite_glow(sprite_r2(s, i, j), s.soft);
     if (glow <= 0.0f) continue;
     const float e = s.energy * glow;
@@ -51,8 +74,8 @@ void splat_device(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p
   const std::size_t bytes = 4 * sizeof(float) * static_cast<std::size_t>(p.width) * p.height;
   CUDA_CHECK_THROW(cudaMemsetAsync(rgba, 0, bytes));
   if (n == 0) return;
-  const unsigned blocks = static_cast<unsigned>((n + k_warps_per_block - 1) / k_warps_per_block);
-  splat_kernel<<<blocks, 32 * k_warps_per_block>>>(pos, vel, n, p, rgba);
+  const unsigned blocks = static_cast<unsigned>((n + k_bodies - 1) / k_bodies);
+  splat_kernel<<<blocks, k_threads>>>(pos, vel, n, p, rgba);
   CUDA_CHECK_LAUNCH("splat_kernel");
 }
 

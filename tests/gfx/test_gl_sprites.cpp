@@ -61,9 +61,11 @@ TEST_F(GlSprites, MatchTheCpuSplatter) {
   const test::ImageDiff d = test::compare_images(gl, cpu);
   std::printf("gl vs cpu: max |diff| %.3g of peak %.3g, %ld pixels with another fragment count\n",
               d.max_abs, d.max_value, d.alpha_mismatch);
-  // The GL image is RGBA16F: 11 significant bits, so about 5e-4 relative per pixel.
+  // The GL image is RGBA16F (11 significant bits), and drivers snap point centres to a sub-pixel
+  // grid (NVIDIA's to 1/256 px: 8e-3 of the peak measured on the H100; Mesa's llvmpipe 1e-3). A
+  // sprite one pixel off, a wrong size or colour is off by a large share of the peak.
   EXPECT_GT(d.max_value, 0.5f);
-  EXPECT_LT(d.max_abs, 2e-3f * d.max_value) << "max |gl - cpu| " << d.max_abs << " of "
+  EXPECT_LT(d.max_abs, 1.5e-2f * d.max_value) << "max |gl - cpu| " << d.max_abs << " of "
                                              << d.max_value;
   EXPECT_LT(d.alpha_mismatch, 20) << "pixels whose fragment count differs";
 }

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Copies what a GPU-machine run needs out of a build tree (the executables, the viewer's shaders),
+# in the same layout, so it travels under the device tool's size limit beside the staged .gpu/.
+# Usage: scripts/gpu_slim.sh BUILD_DIR SLIM_DIR   (SLIM_DIR is replaced; name it build-*, ignored)
+set -euo pipefail
+build=$1 slim=$2
+rm -rf "$slim"
+for f in src/app/orrery src/bench/orrery-bench tests/orrery_tests tests/orrery_gpu_tests \
+         tests/orrery_gfx_tests tests/viewer/orrery_png_check tests/viewer/orrery_png_diff; do
+  [ -x "$build/$f" ] || { echo "gpu_slim: $build/$f is missing (build it first)" >&2; exit 1; }
+  mkdir -p "$slim/$(dirname "$f")"
+  cp "$build/$f" "$slim/$f"
+done
+cp -r "$build/src/app/shaders" "$slim/src/app/shaders"
+du -sh "$slim"
