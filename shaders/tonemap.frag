@@ -1,22 +1,12 @@
 #version 330 core
-// Maps the additive HDR image to the screen over a dark gradient background. The image is a
-// texture (GL sprites) or, built with HDR_FROM_BUFFER, a buffer of pixels (the CUDA splat).
+// Maps the additive HDR image to the screen over a dark gradient background.
 in vec2 v_uv;
-#ifdef HDR_FROM_BUFFER
-uniform samplerBuffer u_hdr;
-uniform int u_width;
-#else
 uniform sampler2D u_hdr;
-#endif
 uniform float u_exposure;
 out vec4 frag_color;
 
 void main() {
-#ifdef HDR_FROM_BUFFER
-  vec3 hdr = texelFetch(u_hdr, int(gl_FragCoord.y) * u_width + int(gl_FragCoord.x)).rgb;
-#else
   vec3 hdr = texture(u_hdr, v_uv).rgb;
-#endif
   vec3 light = vec3(1.0) - exp(-hdr * u_exposure);
   light = pow(light, vec3(1.0 / 1.8));
   vec3 top = vec3(0.028, 0.030, 0.060);

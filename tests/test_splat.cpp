@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <vector>
 
@@ -186,6 +187,33 @@ TEST(Splat, SpritesAtTheEdgeStayInsideTheImage) {
   for (std::size_t k = 3; k < img.size() - 64; k += 4) lit += img[k] > 0.0f;
   EXPECT_GT(lit, 0);
   EXPECT_LT(static_cast<double>(lit), M_PI * s.half * s.half);
+}
+
+TEST(ToneMap, DarkGradientWithoutLightAndWhiteUnderMuchLight) {
+  constexpr int w = 64, h = 48;
+  std::vector<float> hdr(4 * w * h, 0.0f);
+  std::vector<std::uint8_t> out(4 * w * h);
+  gfx::tonemap_cpu(hdr.data(), w, h, 1.0f, out.data());
+  auto px = [&](int i, int j, int c) { return int(out[4 * (j * w + i) + c]); };
+  // The background: dark blue, brighter at the top (last row) than at the bottom, darker at the
+  // corners than in the middle of a row; opaque.
+  EXPECT_LT(px(w / 2, h - 1, 2), 20);
+  EXPECT_GT(px(w / 2, h - 1, 2), px(w / 2, 0, 2));
+  EXPECT_GE(px(w / 2, h / 2, 2), px(0, h / 2, 2));
+  EXPECT_GT(px(w / 2, h / 2, 2), px(w / 2, h / 2, 0));
+  EXPECT_EQ(px(3, 5, 3), 255);
+  // Light saturates to white; more light is never darker.
+  for (int k = 0; k < w * h; ++k) hdr[4 * k] = hdr[4 * k + 1] = hdr[4 * k + 2] = 0.02f * k;
+  gfx::tonemap_cpu(hdr.data(), w, h, 1.0f, out.data());
+  EXPECT_EQ(px(w - 1, h - 1, 0), 255);
+  for (int k = 1; k < w; ++k) EXPECT_GE(px(k, 0, 1), px(k - 1, 0, 1));
+  // Exposure scales the light: 1 at exposure 2 is 2 at exposure 1.
+  std::vector<std::uint8_t> a(4 * w * h), b(4 * w * h);
+  std::vector<float> one(4 * w * h, 1.0f), two(4 * w * h, 2.0f);
+  gfx::tonemap_cpu(one.data(), w, h, 2.0f, a.data());
+  gfx::tonemap_cpu(two.data(), w, h, 1.0f, b.data());
+  EXPECT_EQ(a, b);
+  EXPECT_THROW(gfx::tonemap_cpu(one.data(), 0, h, 1.0f, a.data()), std::invalid_argument);
 }
 
 TEST(Splat, BadInputThrows) {

@@ -194,7 +194,9 @@ void App::frame(long long index, bool last) {
   splat.reg = splat_image(w, h);
   splat.access = {gfx::MapAccess::write_discard};
   const int n = m_sim->count();
-  splat.view = [&](const Vec4* pos, const Vec4* vel) { m_renderer->splat(pos, vel, n, sp); };
+  splat.view = [&](const Vec4* pos, const Vec4* vel) {
+    m_renderer->splat(pos, vel, n, sp, st.exposure);
+  };
   const gfx::Companion* companion = splat.reg ? &splat : nullptr;
   float sim_ms = -1.0f;
   m_settings.steps_per_frame = std::clamp(m_settings.steps_per_frame, 1, 1000);
@@ -221,11 +223,11 @@ void App::frame(long long index, bool last) {
   else
     ui::draw_overlay(m_settings, m_readouts, m_catalog);
 
-  // GL: tone-map the splat's image, or draw GL sprites; then the panel.
+  // GL: copy the CUDA picture, or draw GL sprites and tone-map; then the panel.
   const GLuint target = target_framebuffer();
   m_draw_timer.begin();
   if (companion)
-    m_renderer->draw_splatted(st.exposure, target, w, h);
+    m_renderer->draw_splatted(target, w, h);
   else
     m_renderer->draw(m_sim->buffers().vertex_array(), n, sp, st.exposure, target);
   m_imgui->end_frame();
@@ -256,7 +258,8 @@ void App::frame(long long index, bool last) {
 gfx::CudaGlBuffers* App::splat_image(int w, int h) {
   if (!m_settings.cuda_splat || w <= 0 || h <= 0) return nullptr;
   try {
-    return &m_renderer->splat_image(w, h);
+    // Headless, CUDA writes the offscreen image itself; a window's framebuffer gets a blit.
+    return &m_renderer->splat_image(w, h, m_window ? 0 : m_offscreen.texture());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: the CUDA splat cannot draw (%s); drawing GL sprites\n", e.what());
     m_settings.cuda_splat = false;

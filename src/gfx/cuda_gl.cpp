@@ -35,7 +35,8 @@ unsigned map_flags(MapAccess a) {
 
 struct CudaGlBuffers::Impl {
   std::vector<cudaGraphicsResource_t> resources;
-  std::vector<void*> pointers;  // while mapped
+  std::vector<void*> pointers;  // while mapped (a texture's: its cudaArray_t)
+  bool texture = false;
   bool mapped = false;
 
   ~Impl() {
@@ -62,6 +63,33 @@ CudaGlBuffers::CudaGlBuffers(const std::vector<unsigned>& gl_buffers) {
     impl->resources.push_back(r);
   }
   m_impl = std::move(impl);
+}
+
+CudaGlBuffers CudaGlBuffers::texture(unsigned gl_texture) {
+  require_device();
+  auto impl = std::make_unique<Impl>();
+  cudaGraphicsResource_t r = nullptr;
+  const cudaError_t e =
+      cudaGraphicsGLRegisterImage(&r, gl_texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsNone);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw std::runtime_error(cuda_message("cudaGraphicsGLRegisterImage", e));
+  }
+  impl->resources.push_back(r);
+  impl->texture = true;
+  CudaGlBuffers reg;
+  reg.m_impl = std::move(impl);
+  return reg;
+}
+
+void CudaGlBuffers::copy_rgba8_to_texture(const void* device_src, int width, int height) const {
+  if (!mapped() || !m_impl->texture)
+    throw std::logic_error("CudaGlBuffers::copy_rgba8_to_texture: no mapped texture");
+  const std::size_t row = 4 * static_cast<std::size_t>(width);
+  const cudaError_t e =
+      cudaMemcpy2DToArrayAsync(static_cast<cudaArray_t>(m_impl->pointers[0]), 0, 0, device_src, row,
+                               row, static_cast<std::size_t>(height), cudaMemcpyDeviceToDevice);
+  if (e != cudaSuccess) throw std::runtime_error(cuda_message("cudaMemcpy2DToArrayAsync", e));
 }
 
 CudaGlBuffers::CudaGlBuffers() = default;
@@ -103,10 +131,14 @@ void CudaGlBuffers::map_all(const Group& group) {
     impl.pointers.assign(impl.resources.size(), nullptr);
     for (std::size_t i = 0; i < impl.resources.size(); ++i) {
       std::size_t bytes = 0;
-      e = cudaGraphicsResourceGetMappedPointer(&impl.pointers[i], &bytes, impl.resources[i]);
+      cudaArray_t array = nullptr;
+      e = impl.texture
+              ? cudaGraphicsSubResourceGetMappedArray(&array, impl.resources[i], 0, 0)
+              : cudaGraphicsResourceGetMappedPointer(&impl.pointers[i], &bytes, impl.resources[i]);
+      if (impl.texture) impl.pointers[i] = array;
       if (e != cudaSuccess) {
         unmap_all(regs);
-        throw std::runtime_error(cuda_message("cudaGraphicsResourceGetMappedPointer", e));
+        throw std::runtime_error(cuda_message("mapping a GL resource for CUDA", e));
       }
     }
   }

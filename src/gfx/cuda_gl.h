@@ -1,5 +1,5 @@
-// CUDA-OpenGL buffer interop behind a header with no CUDA types: register GL buffers once, map
-// them all in one call, unmap. Compiled from cuda_gl.cpp with CUDA, cuda_gl_none.cpp without.
+// CUDA-OpenGL interop behind a header with no CUDA types: register GL buffers (or a texture) once,
+// map them all in one call, unmap. Compiled from cuda_gl.cpp with CUDA, cuda_gl_none.cpp without.
 #pragma once
 
 #include <memory>
@@ -23,6 +23,9 @@ class CudaGlBuffers {
   CudaGlBuffers(const CudaGlBuffers&) = delete;
   CudaGlBuffers& operator=(const CudaGlBuffers&) = delete;
 
+  // Registers one GL_TEXTURE_2D of GL_RGBA8 texels instead (the CUDA draw path's picture).
+  static CudaGlBuffers texture(unsigned gl_texture);
+
   bool registered() const { return m_impl != nullptr; }
   // Sets each buffer's access flag, maps every buffer in one cudaGraphicsMapResources call and
   // returns their device pointers in registration order.
@@ -32,6 +35,9 @@ class CudaGlBuffers {
   bool mapped() const;
   // The device pointer of buffer i while mapped (by map() or map_all()).
   void* pointer(std::size_t i) const;
+  // A registered texture, mapped: copies width x height RGBA8 texels (rows packed, the first row
+  // the texture's bottom one) from device memory into it, on the default stream.
+  void copy_rgba8_to_texture(const void* device_src, int width, int height) const;
 
   // Several registrations in one cudaGraphicsMapResources call (each switch between GL and CUDA
   // costs the GPU a synchronisation, so a frame maps once): one access per buffer of each.

@@ -18,6 +18,12 @@ std::vector<void*> CudaGlBuffers::map(const std::vector<MapAccess>&) {
   throw std::logic_error("CudaGlBuffers::map: this build has no CUDA");
 }
 void CudaGlBuffers::unmap() noexcept {}
+CudaGlBuffers CudaGlBuffers::texture(unsigned) {
+  throw std::runtime_error("CUDA-GL interop: this build has no CUDA");
+}
+void CudaGlBuffers::copy_rgba8_to_texture(const void*, int, int) const {
+  throw std::logic_error("CudaGlBuffers::copy_rgba8_to_texture: this build has no CUDA");
+}
 void* CudaGlBuffers::pointer(std::size_t) const {
   throw std::logic_error("CudaGlBuffers::pointer: this build has no CUDA");
 }

@@ -2,6 +2,7 @@
 #include "particle_renderer.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
@@ -12,13 +13,6 @@
 
 namespace orrery::gfx {
 namespace {
-
-// The shader source with `#define name` after its #version line.
-std::string with_define(const std::string& src, const char* name) {
-  const std::size_t eol = src.find('\n');
-  if (eol == std::string::npos) throw std::runtime_error("a shader without a #version line");
-  return src.substr(0, eol + 1) + "#define " + name + "\n" + src.substr(eol + 1);
-}
 
 GLint uniform(GLuint program, const char* name) { return glGetUniformLocation(program, name); }
 
@@ -51,9 +45,6 @@ ParticleRenderer::ParticleRenderer()
                                "particles.vert + particles.frag")),
       m_tonemap(make_program(read_shader("fullscreen.vert"), read_shader("tonemap.frag"),
                              "fullscreen.vert + tonemap.frag")),
-      m_tonemap_buffer(make_program(read_shader("fullscreen.vert"),
-                                    with_define(read_shader("tonemap.frag"), "HDR_FROM_BUFFER"),
-                                    "fullscreen.vert + tonemap.frag (HDR_FROM_BUFFER)")),
       m_empty_vao(make_vertex_array()) {
   check_gl("setting up the particle renderer");
 }
@@ -95,68 +86,71 @@ void ParticleRenderer::draw(GLuint vao, int count, const SpriteParams& p, float 
                             GLuint target) {
   if (p.width <= 0 || p.height <= 0) return;  // minimised
   draw_hdr(vao, count, p);
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, m_hdr.texture());
-  tonemap(m_tonemap.id(), exposure, target, p.width, p.height);
-  glBindTexture(GL_TEXTURE_2D, 0);
+  tonemap(exposure, target, p.width, p.height);
 }
 
-CudaGlBuffers& ParticleRenderer::splat_image(int width, int height) {
+CudaGlBuffers& ParticleRenderer::splat_image(int width, int height, GLuint direct_texture) {
   if (width <= 0 || height <= 0)
     throw std::invalid_argument("ParticleRenderer::splat_image: an empty image");
-  if (m_splat_w != width || m_splat_h != height) {
-    m_splat_reg = CudaGlBuffers();  // unregister before the buffer goes
-    m_splat_buffer = make_buffer();
-    glBindBuffer(GL_TEXTURE_BUFFER, m_splat_buffer.id());
-    glBufferData(GL_TEXTURE_BUFFER, 4 * sizeof(float) * static_cast<GLsizeiptr>(width) * height,
-                 nullptr, GL_DYNAMIC_COPY);
-    m_splat_texture = make_texture();
-    glBindTexture(GL_TEXTURE_BUFFER, m_splat_texture.id());
-    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, m_splat_buffer.id());
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
-    glBindBuffer(GL_TEXTURE_BUFFER, 0);
-    check_gl("creating the splat image");
-    m_splat_w = 0;  // until the registration below succeeds
-    m_splat_reg = CudaGlBuffers({m_splat_buffer.id()});
+  if (m_splat_w != width || m_splat_h != height || m_splat_direct != direct_texture) {
+    m_splat_reg = CudaGlBuffers();  // unregister before the texture goes
+    m_splat_w = m_splat_h = 0;      // until the registration below succeeds
+    const std::size_t pixels = static_cast<std::size_t>(width) * height;
+    m_splat_hdr = DeviceArray(pixels);
+    m_splat_rgba8 = DeviceArray((pixels + 3) / 4);
+    m_splat_picture =
+        direct_texture ? RenderTarget() : RenderTarget(width, height, GL_RGBA8);
+    m_splat_reg = CudaGlBuffers::texture(direct_texture ? direct_texture
+                                                        : m_splat_picture.texture());
+    m_splat_direct = direct_texture;
     m_splat_w = width;
     m_splat_h = height;
   }
   return m_splat_reg;
 }
 
-void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p) {
+void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p,
+                             float exposure) {
   if (p.width != m_splat_w || p.height != m_splat_h || !m_splat_reg.mapped())
     throw std::logic_error("ParticleRenderer::splat: splat_image() of this size is not mapped");
   if (!m_splat_timer) m_splat_timer = std::make_unique<GpuTimer>();
   if (m_splat_timer_pending) m_splat_ms = m_splat_timer->elapsed_ms();  // last frame's splat
+  float* hdr = reinterpret_cast<float*>(m_splat_hdr.data());
+  auto* bytes = reinterpret_cast<std::uint8_t*>(m_splat_rgba8.data());
   m_splat_timer->start();
-  splat_device(pos, vel, count, p, static_cast<float*>(m_splat_reg.pointer(0)));
+  splat_device(pos, vel, count, p, hdr);
+  tonemap_device(hdr, p.width, p.height, exposure, bytes);
+  m_splat_reg.copy_rgba8_to_texture(bytes, p.width, p.height);
   m_splat_timer->stop();
   m_splat_timer_pending = true;
 }
 
-void ParticleRenderer::draw_splatted(float exposure, GLuint target, int width, int height) {
+void ParticleRenderer::draw_splatted(GLuint target, int width, int height) {
   if (width <= 0 || height <= 0) return;
   if (width != m_splat_w || height != m_splat_h)
     throw std::logic_error("ParticleRenderer::draw_splatted: no splat of this size");
-  glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_BUFFER, m_splat_texture.id());
-  glUseProgram(m_tonemap_buffer.id());
-  glUniform1i(uniform(m_tonemap_buffer.id(), "u_width"), width);
-  tonemap(m_tonemap_buffer.id(), exposure, target, width, height);
-  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  if (!m_splat_direct) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, m_splat_picture.framebuffer());
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
+    glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, target);
+  glViewport(0, 0, width, height);
 }
 
-void ParticleRenderer::tonemap(GLuint program, float exposure, GLuint target, int width,
-                               int height) {
+void ParticleRenderer::tonemap(float exposure, GLuint target, int width, int height) {
+  const GLuint program = m_tonemap.id();
   glBindFramebuffer(GL_FRAMEBUFFER, target);
   glViewport(0, 0, width, height);
   glUseProgram(program);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, m_hdr.texture());
   glUniform1i(uniform(program, "u_hdr"), 0);
   glUniform1f(uniform(program, "u_exposure"), exposure);
   glBindVertexArray(m_empty_vao.id());
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
+  glBindTexture(GL_TEXTURE_2D, 0);
   glUseProgram(0);
 }
 

@@ -1,7 +1,8 @@
 // Draws the bodies as additive soft sprites into an HDR image, then tone-maps it to the screen.
-// Two ways to make the HDR image: GL point sprites from the VBOs, or a CUDA kernel splatting the
-// same sprites from the mapped VBOs into a registered buffer (for GPUs with little raster hardware,
-// such as the H100, where drawing points costs more than the solver).
+// Two ways: GL point sprites from the VBOs and a GL tone-mapping pass; or CUDA kernels that splat
+// the same sprites from the mapped VBOs and tone-map them into a registered texture, which GL then
+// copies to the screen (for GPUs with little raster hardware, such as the H100, where drawing
+// points and full-screen passes costs more than the solver).
 #pragma once
 
 #include <memory>
@@ -37,14 +38,17 @@ class ParticleRenderer {
   // HDR image, then tone-maps into framebuffer `target` (0: the window). Leaves `target` bound.
   void draw(GLuint vao, int count, const SpriteParams& p, float exposure, GLuint target);
 
-  // CUDA splat, in three parts. splat_image() gives the HDR buffer's CUDA registration for a
-  // width x height image (re-created when the size changes; throws std::runtime_error when it
-  // cannot be registered), to be mapped write-discard with the bodies in one call. splat() runs
-  // while they are mapped, on device pointers, and fills the buffer on the default stream.
-  // draw_splatted() then tone-maps it into `target` with GL.
-  CudaGlBuffers& splat_image(int width, int height);
-  void splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p);
-  void draw_splatted(float exposure, GLuint target, int width, int height);
+  // CUDA splat, in three parts. splat_image() gives the CUDA registration of the RGBA8 picture
+  // texture for a width x height image (re-created when the size or texture changes; throws
+  // std::runtime_error when it cannot be registered), to be mapped write-discard with the bodies
+  // in one call. The picture is `direct_texture` when the target framebuffer has one (headless:
+  // the offscreen image, written with no GL pass at all), else a texture of the renderer's (0: a
+  // window). splat() runs while they are mapped, on device pointers: it splats into an HDR device
+  // buffer, tone-maps it and copies the result into the texture, on the default stream.
+  // draw_splatted() then binds `target`, blitting the picture into it unless it was written direct.
+  CudaGlBuffers& splat_image(int width, int height, GLuint direct_texture);
+  void splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p, float exposure);
+  void draw_splatted(GLuint target, int width, int height);
   // GPU time of the newest splat() (CUDA events, read one frame late); negative when unknown.
   float last_splat_ms() const { return m_splat_ms; }
 
@@ -52,17 +56,18 @@ class ParticleRenderer {
   GLuint draw_hdr(GLuint vao, int count, const SpriteParams& p);
 
  private:
-  void tonemap(GLuint program, float exposure, GLuint target, int width, int height);
+  void tonemap(float exposure, GLuint target, int width, int height);
 
-  GlProgram m_particles, m_tonemap, m_tonemap_buffer;
+  GlProgram m_particles, m_tonemap;
   GlVertexArray m_empty_vao;  // core profiles need a bound VAO even without attributes
   RenderTarget m_hdr;
-  // The CUDA splat's image: RGBA32F pixels in a GL buffer (read through a buffer texture),
-  // registered with CUDA; re-created when the size changes.
-  GlBuffer m_splat_buffer;
-  GlTexture m_splat_texture;
+  // The CUDA path: the HDR image and its tone-mapped bytes in device memory (4 pixels a Vec4),
+  // and the picture texture registered with CUDA; re-created when the size changes.
+  DeviceArray m_splat_hdr, m_splat_rgba8;
+  RenderTarget m_splat_picture;  // unused when writing the target's texture directly
   CudaGlBuffers m_splat_reg;
   int m_splat_w = 0, m_splat_h = 0;
+  GLuint m_splat_direct = 0;  // the target's texture registered, or 0
   std::unique_ptr<GpuTimer> m_splat_timer;
   bool m_splat_timer_pending = false;
   float m_splat_ms = -1.0f;

@@ -1,6 +1,8 @@
 // The CPU reference splatter: every body's sprite added into a float RGBA image, body by body.
 #include "gfx/splat.h"
 
+#include "gfx/tonemap.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -27,9 +29,21 @@ void splat_cpu(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, f
   }
 }
 
+void tonemap_cpu(const float* rgba, int width, int height, float exposure, std::uint8_t* rgba8) {
+  if (width <= 0 || height <= 0) throw std::invalid_argument("tonemap_cpu: an empty image");
+  for (int j = 0; j < height; ++j)
+    for (int i = 0; i < width; ++i) {
+      const long k = 4 * (static_cast<long>(j) * width + i);
+      tonemap_pixel(rgba[k], rgba[k + 1], rgba[k + 2], i, j, width, height, exposure, rgba8 + k);
+    }
+}
+
 #if !defined(ORRERY_HAVE_CUDA)
 void splat_device(const Vec4*, const Vec4*, int, const SpriteParams&, float*) {
   throw std::runtime_error("splat_device: this build has no CUDA");
+}
+void tonemap_device(const float*, int, int, float, std::uint8_t*) {
+  throw std::runtime_error("tonemap_device: this build has no CUDA");
 }
 bool splat_device_compiled() { return false; }
 #endif

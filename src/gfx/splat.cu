@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "gfx/splat.h"
+#include "gfx/tonemap.h"
 #include "sim/cuda_check.cuh"
 
 namespace orrery::gfx {
@@ -66,7 +67,26 @@ __global__ void __launch_bounds__(k_threads) splat_kernel(const Vec4* __restrict
   }
 }
 
+__global__ void tonemap_kernel(const float4* __restrict__ rgba, int width, int height,
+                               float exposure, uchar4* __restrict__ out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y;
+  if (i >= width) return;
+  const long k = static_cast<long>(j) * width + i;
+  const float4 hdr = rgba[k];
+  std::uint8_t px[4];
+  tonemap_pixel(hdr.x, hdr.y, hdr.z, i, j, width, height, exposure, px);
+  out[k] = make_uchar4(px[0], px[1], px[2], px[3]);
+}
+
 }  // namespace
+
+void tonemap_device(const float* rgba, int width, int height, float exposure, std::uint8_t* rgba8) {
+  if (width <= 0 || height <= 0) throw std::invalid_argument("tonemap_device: an empty image");
+  const dim3 grid((width + 255) / 256, static_cast<unsigned>(height));
+  tonemap_kernel<<<grid, 256>>>(reinterpret_cast<const float4*>(rgba), width, height, exposure,
+                                reinterpret_cast<uchar4*>(rgba8));
+  CUDA_CHECK_LAUNCH("tonemap_kernel");
+}
 
 void splat_device(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba) {
   if (n < 0 || p.width <= 0 || p.height <= 0)

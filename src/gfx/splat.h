@@ -1,8 +1,9 @@
 // Splatting the bodies' sprites into a linear RGBA float image: a CPU reference and a CUDA kernel
-// (the viewer's draw path on GPUs with little raster hardware). No GL and no CUDA types here.
+// (the viewer's draw path on GPUs with little raster hardware), and the tone map after it. No GL and
+// no CUDA types here.
 #pragma once
 
-#include <memory>
+#include <cstdint>
 
 #include "gfx/sprite.h"
 #include "orrery/physics.h"
@@ -17,7 +18,14 @@ void splat_cpu(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, f
 // std::runtime_error when the build has no CUDA or a CUDA call fails.
 void splat_device(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba);
 
-// Whether splat_device can run in this build.
+// Tone-maps an HDR image (as splat_*() write it) into 8-bit RGBA (row 0 the bottom one), as
+// shaders/tonemap.frag does. Host pointers.
+void tonemap_cpu(const float* rgba, int width, int height, float exposure, std::uint8_t* rgba8);
+
+// The same on the GPU: device pointers, the default stream, asynchronous.
+void tonemap_device(const float* rgba, int width, int height, float exposure, std::uint8_t* rgba8);
+
+// Whether splat_device and tonemap_device can run in this build.
 bool splat_device_compiled();
 
 }  // namespace orrery::gfx

@@ -2,7 +2,10 @@
 // (Mesa's llvmpipe in CI, NVIDIA's driver on the GPU machine): the two draw paths must agree.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,26 +33,34 @@ class GlSprites : public ::testing::Test {
   std::unique_ptr<gfx::EglContext> m_context;
 };
 
-TEST_F(GlSprites, MatchTheCpuSplatter) {
+// The scene's bodies in VBOs behind a VAO laid out as the viewer's (position 0, velocity 1).
+struct SceneBuffers {
   std::vector<Vec4> pos, vel;
-  test::make_scene(400, k_w, k_h, pos, vel);
-  const gfx::SpriteParams p = test::camera_params(k_w, k_h);
-
   gfx::GlBuffer pos_vbo = gfx::make_buffer(), vel_vbo = gfx::make_buffer();
   gfx::GlVertexArray vao = gfx::make_vertex_array();
-  glBindVertexArray(vao.id());
-  glBindBuffer(GL_ARRAY_BUFFER, pos_vbo.id());
-  glBufferData(GL_ARRAY_BUFFER, sizeof(Vec4) * pos.size(), pos.data(), GL_STATIC_DRAW);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(Vec4), nullptr);
-  glBindBuffer(GL_ARRAY_BUFFER, vel_vbo.id());
-  glBufferData(GL_ARRAY_BUFFER, sizeof(Vec4) * vel.size(), vel.data(), GL_STATIC_DRAW);
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(Vec4), nullptr);
-  glBindVertexArray(0);
 
+  explicit SceneBuffers(int n) {
+    test::make_scene(n, k_w, k_h, pos, vel);
+    glBindVertexArray(vao.id());
+    for (int attr = 0; attr < 2; ++attr) {
+      const std::vector<Vec4>& data = attr == 0 ? pos : vel;
+      glBindBuffer(GL_ARRAY_BUFFER, (attr == 0 ? pos_vbo : vel_vbo).id());
+      glBufferData(GL_ARRAY_BUFFER, sizeof(Vec4) * data.size(), data.data(), GL_STATIC_DRAW);
+      glEnableVertexAttribArray(attr);
+      glVertexAttribPointer(attr, 4, GL_FLOAT, GL_FALSE, sizeof(Vec4), nullptr);
+    }
+    glBindVertexArray(0);
+  }
+  int count() const { return static_cast<int>(pos.size()); }
+};
+
+TEST_F(GlSprites, MatchTheCpuSplatter) {
+  SceneBuffers scene(400);
+  const std::vector<Vec4>& pos = scene.pos;
+  const std::vector<Vec4>& vel = scene.vel;
+  const gfx::SpriteParams p = test::camera_params(k_w, k_h);
   gfx::ParticleRenderer renderer;
-  const GLuint fbo = renderer.draw_hdr(vao.id(), static_cast<int>(pos.size()), p);
+  const GLuint fbo = renderer.draw_hdr(scene.vao.id(), scene.count(), p);
   std::vector<float> gl(4 * k_w * k_h, -1.0f);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
   glReadPixels(0, 0, k_w, k_h, GL_RGBA, GL_FLOAT, gl.data());
@@ -68,6 +79,40 @@ TEST_F(GlSprites, MatchTheCpuSplatter) {
   EXPECT_LT(d.max_abs, 1.5e-2f * d.max_value) << "max |gl - cpu| " << d.max_abs << " of "
                                              << d.max_value;
   EXPECT_LT(d.alpha_mismatch, 20) << "pixels whose fragment count differs";
+}
+
+// The whole GL picture (sprites, then shaders/tonemap.frag into RGBA8) against the CUDA path's CPU
+// twin (splat_cpu, then tonemap_cpu): the pictures the two draw modes show must agree.
+TEST_F(GlSprites, PictureMatchesTheCpuSplatAndToneMap) {
+  SceneBuffers scene(400);
+  const gfx::SpriteParams p = test::camera_params(k_w, k_h);
+  const float exposure = 1.3f;
+  gfx::ParticleRenderer renderer;
+  gfx::RenderTarget target(k_w, k_h, GL_RGBA8);
+  renderer.draw(scene.vao.id(), scene.count(), p, exposure, target.framebuffer());
+  std::vector<std::uint8_t> gl(4 * k_w * k_h);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, target.framebuffer());
+  glReadPixels(0, 0, k_w, k_h, GL_RGBA, GL_UNSIGNED_BYTE, gl.data());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  gfx::check_gl("reading the picture");
+
+  std::vector<float> hdr(4 * k_w * k_h);
+  gfx::splat_cpu(scene.pos.data(), scene.vel.data(), scene.count(), p, hdr.data());
+  std::vector<std::uint8_t> cpu(gl.size());
+  gfx::tonemap_cpu(hdr.data(), k_w, k_h, exposure, cpu.data());
+  int worst = 0;
+  long off = 0, lit = 0;
+  for (std::size_t k = 0; k < gl.size(); ++k) {
+    const int d = std::abs(int(gl[k]) - int(cpu[k]));
+    worst = std::max(worst, d);
+    off += d > 2;
+    lit += k % 4 == 0 && cpu[k] > 80;
+  }
+  std::printf("gl vs cpu picture: max %d levels, %ld channels off by more than 2, %ld lit pixels\n",
+              worst, off, lit);
+  EXPECT_GT(lit, 300);                               // bodies are visible
+  EXPECT_LE(off, static_cast<long>(gl.size() / 1000));  // sub-pixel snapping at a few rims
+  EXPECT_LE(worst, 24);
 }
 
 TEST_F(GlSprites, ViewerParamsMatchTheStartingCamera) {

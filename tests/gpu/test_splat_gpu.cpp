@@ -2,7 +2,10 @@
 // 8 bodies a block takes), and the viewer's collision preset with its dense, overlapping cores.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
@@ -66,6 +69,29 @@ TEST(SplatGpu, MatchesCpuOnTheCollisionPreset) {
   for (const Vec4& b : s.pos) mass += b.w;
   p.mass_ref = static_cast<float>(mass / s.size());
   expect_matches_cpu(s.pos, s.vel, p);
+}
+
+TEST(SplatGpu, ToneMapMatchesCpu) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
+  constexpr int w = 321, h = 77;  // rows not a multiple of the kernel's 256 threads
+  std::vector<float> hdr(4 * w * h);
+  for (int k = 0; k < w * h; ++k)
+    for (int c = 0; c < 4; ++c) hdr[4 * k + c] = 0.001f * static_cast<float>((k * (c + 3)) % 4000);
+  DeviceArray dhdr(w * h), dout((w * h + 3) / 4);
+  dhdr.upload(reinterpret_cast<const Vec4*>(hdr.data()), w * h);
+  const std::vector<Vec4> poison((w * h + 3) / 4, Vec4{NAN, NAN, NAN, NAN});
+  dout.upload(poison.data(), poison.size());
+  auto* bytes = reinterpret_cast<std::uint8_t*>(dout.data());
+  gfx::tonemap_device(reinterpret_cast<const float*>(dhdr.data()), w, h, 1.7f, bytes);
+  device_synchronize();
+  std::vector<Vec4> back(poison.size());
+  dout.download(back.data(), back.size());
+  const auto* gpu = reinterpret_cast<const std::uint8_t*>(back.data());
+  std::vector<std::uint8_t> cpu(4 * w * h);
+  gfx::tonemap_cpu(hdr.data(), w, h, 1.7f, cpu.data());
+  int worst = 0;
+  for (std::size_t k = 0; k < cpu.size(); ++k) worst = std::max(worst, std::abs(gpu[k] - cpu[k]));
+  EXPECT_LE(worst, 1) << "fast-math exp and pow may round one level apart, no more";
 }
 
 TEST(SplatGpu, BadInputThrows) {
