@@ -218,6 +218,7 @@ void App::frame(long long index, bool last) {
       device_present() ? device_info().name : "none (" + device_info().reason + ")";
   m_readouts.gl_renderer = m_gl_description;
   m_readouts.splat_available = m_splat_ok;
+  m_readouts.draw_method = draw_name();
   if (m_settings.show_panel)
     m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
   else

@@ -109,8 +109,11 @@ void performance_section(const Readouts& r) {
               si(r.gflops * 1e9, "FLOP/s").c_str());
   help_marker(
       "N^2 interactions per step, 20 flops each (NVIDIA nbody's convention), over solver time.");
-  ImGui::Text("path: %s", r.render_path.c_str());
-  if (!r.path_note.empty()) help_marker(r.path_note.c_str());
+  ImGui::Text("path: %s, %s", r.render_path.c_str(), r.draw_method.c_str());
+  help_marker((r.path_note.empty() ? std::string() : r.path_note + "\n\n")
+                  .append("cuda-splat: CUDA kernels splat the sprites from the mapped buffers and "
+                          "tone-map them; gl-sprites: OpenGL point sprites. D switches.")
+                  .c_str());
   ImGui::TextWrapped("GPU: %s", r.gpu_name.c_str());
   ImGui::TextWrapped("GL: %s", r.gl_renderer.c_str());
   ImGui::TextWrapped("%s", r.solver_config.c_str());
@@ -229,13 +232,14 @@ void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_Always);
   ImGui::SetNextWindowSize(
-      ImVec2(250.0f, 3.0f * ImGui::GetTextLineHeightWithSpacing() + 2.0f * style.WindowPadding.y),
+      ImVec2(250.0f, 4.0f * ImGui::GetTextLineHeightWithSpacing() + 2.0f * style.WindowPadding.y),
       ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.45f);
   if (ImGui::Begin("overlay", nullptr, flags)) {
     ImGui::Text("%.1f FPS  %.2f ms", r.fps, r.frame_ms);
     ImGui::TextUnformatted(solver_label(c, s.solver, s.block).c_str());
-    ImGui::Text("N %d  %s%s", s.n, r.render_path.c_str(), s.paused ? "  (paused)" : "");
+    ImGui::Text("N %d%s", s.n, s.paused ? "  (paused)" : "");
+    ImGui::Text("%s, %s", r.render_path.c_str(), r.draw_method.c_str());
   }
   ImGui::End();
 }

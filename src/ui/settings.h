@@ -62,6 +62,7 @@ struct Readouts {
   std::string solver_config;  // the solver's own one-line description of its configuration
   std::string render_path;    // zero-copy interop / staged copy / CPU
   std::string path_note;      // why a fallback was taken, empty otherwise
+  std::string draw_method;    // cuda-splat / gl-sprites
   std::string gpu_name;
   std::string gl_renderer;
   std::vector<float> frame_ms_history;  // ring buffer
