@@ -54,8 +54,8 @@ inline void make_scene(int n, int width, int height, std::vector<Vec4>& pos,
 }
 
 struct ImageDiff {
-  float max_abs = 0.0f;    // largest |a - b| over the RGB channels
-  float max_value = 0.0f;  // largest |b| over the RGB channels
+  float max_abs = 0.0f;     // largest |a - b| over the RGB channels
+  float max_value = 0.0f;   // largest |b| over the RGB channels
   long alpha_mismatch = 0;  // pixels whose fragment counts (alpha) differ by more than 0.5
 };
 

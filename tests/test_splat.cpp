@@ -123,9 +123,9 @@ TEST(Sprite, GlowPeaksAtTheCentreAndVanishesAtTheRim) {
 TEST(Sprite, BodiesOutsideTheViewAreClipped) {
   const SpriteParams p = test::camera_params(k_w, k_h);
   Sprite s;
-  EXPECT_FALSE(gfx::make_sprite({0, 0, 60, 1}, {0, 0, 0, 0}, p, s));    // behind the eye
+  EXPECT_FALSE(gfx::make_sprite({0, 0, 60, 1}, {0, 0, 0, 0}, p, s));      // behind the eye
   EXPECT_FALSE(gfx::make_sprite({0, 0, 49.98f, 1}, {0, 0, 0, 0}, p, s));  // before the near plane
-  EXPECT_FALSE(gfx::make_sprite({200, 0, 0, 1}, {0, 0, 0, 0}, p, s));   // far to the right
+  EXPECT_FALSE(gfx::make_sprite({200, 0, 0, 1}, {0, 0, 0, 0}, p, s));     // far to the right
   EXPECT_FALSE(gfx::make_sprite({0, 0, -30000, 1}, {0, 0, 0, 0}, p, s));  // beyond the far plane
   EXPECT_FALSE(gfx::make_sprite({NAN, 0, 0, 1}, {0, 0, 0, 0}, p, s));
   const std::vector<float> img = splat({{0, 0, 60, 1}, {200, 0, 0, 1}}, {{}, {}}, p);
@@ -138,7 +138,9 @@ TEST(Splat, OneBodyIsARoundSymmetricDiscAtItsPlace) {
   const std::vector<float> img = splat({{0, 0, 40, 1}}, {{0, 0, 0, 0}}, p);
   Sprite s;
   ASSERT_TRUE(gfx::make_sprite({0, 0, 40, 1}, {0, 0, 0, 0}, p, s));
-  auto at = [&](int i, int j, int c) { return img[4 * (static_cast<std::size_t>(j) * k_w + i) + c]; };
+  auto at = [&](int i, int j, int c) {
+    return img[4 * (static_cast<std::size_t>(j) * k_w + i) + c];
+  };
   const int ci = k_w / 2, cj = k_h / 2;
   long lit = 0;
   float peak = 0.0f;
@@ -164,8 +166,10 @@ TEST(Splat, OneBodyIsARoundSymmetricDiscAtItsPlace) {
 
 TEST(Splat, ImagesAddUp) {
   const SpriteParams p = test::camera_params(k_w, k_h);
-  const std::vector<Vec4> a = {{1, 1, 30, 1}, {-4, 2, 0, 3}}, b = {{1.2f, 1, 30, 1}, {6, -2, 10, 1}};
-  const std::vector<Vec4> va = {{0.2f, 0, 0, 0}, {0, 0.9f, 0, 0}}, vb = {{0, 0, 1.5f, 0}, {1, 1, 0, 0}};
+  const std::vector<Vec4> a = {{1, 1, 30, 1}, {-4, 2, 0, 3}},
+                          b = {{1.2f, 1, 30, 1}, {6, -2, 10, 1}};
+  const std::vector<Vec4> va = {{0.2f, 0, 0, 0}, {0, 0.9f, 0, 0}},
+                          vb = {{0, 0, 1.5f, 0}, {1, 1, 0, 0}};
   std::vector<Vec4> both = a, vboth = va;
   both.insert(both.end(), b.begin(), b.end());
   vboth.insert(vboth.end(), vb.begin(), vb.end());
@@ -179,7 +183,7 @@ TEST(Splat, SpritesAtTheEdgeStayInsideTheImage) {
   Sprite s;
   const Vec4 body{-3.2f, 0, 45, 1};
   ASSERT_TRUE(gfx::make_sprite(body, {0, 0, 0, 0}, p, s));
-  ASSERT_LT(s.x, s.half);  // it sticks out
+  ASSERT_LT(s.x, s.half);                                                      // it sticks out
   std::vector<float> img(4 * static_cast<std::size_t>(k_w) * k_h + 64, 7.0f);  // a guard tail
   gfx::splat_cpu(&body, &body, 1, p, img.data());
   for (std::size_t k = img.size() - 64; k < img.size(); ++k) ASSERT_EQ(img[k], 7.0f);

@@ -102,19 +102,16 @@ void App::choose_path() {
 
 void App::choose_draw() {
   m_splat_ok = m_path == gfx::DevicePath::interop;
-  const bool splat_ok = m_splat_ok;
-  if (m_opts.draw == "cuda" && !splat_ok)
+  if (m_opts.draw == "cuda" && !m_splat_ok)
     throw std::runtime_error(std::string("--draw cuda needs the zero-copy interop path, and the "
                                          "render path here is ") +
                              gfx::to_string(m_path) + " (use --draw gl or auto)");
-  m_settings.cuda_splat = splat_ok && m_opts.draw != "gl";
+  m_settings.cuda_splat = m_splat_ok && m_opts.draw != "gl";
   say(std::string("orrery: drawing: ") + draw_name() +
-      (splat_ok ? " (D or --draw switches)" : " (the CUDA splat needs the zero-copy path)"));
+      (m_splat_ok ? " (D or --draw switches)" : " (the CUDA splat needs the zero-copy path)"));
 }
 
-const char* App::draw_name() const {
-  return m_settings.cuda_splat ? "cuda-splat" : "gl-sprites";
-}
+const char* App::draw_name() const { return m_settings.cuda_splat ? "cuda-splat" : "gl-sprites"; }
 
 void App::build_catalog() {
   for (const SolverInfo& s : available_solvers()) {
@@ -157,8 +154,7 @@ int App::run() {
                 "drawing %s",
                 m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
                 m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(),
-                draw,
-                ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),
+                draw, ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),
                 m_sim->count(), m_sim->buffers().path_name(), draw_name());
   say(line);
   return 0;
@@ -187,27 +183,12 @@ void App::frame(long long index, bool last) {
     m_camera.zoom(in.zoom);
   }
 
-  // The device work of the frame: the steps and, with the CUDA splat, the image, in one mapping.
   const gfx::RenderStyle st = style();
   const gfx::SpriteParams sp = gfx::sprite_params(m_camera, st, w, h);
-  gfx::Companion splat;
-  splat.reg = splat_image(w, h);
-  splat.access = {gfx::MapAccess::write_discard};
-  const int n = m_sim->count();
-  splat.view = [&](const Vec4* pos, const Vec4* vel) {
-    m_renderer->splat(pos, vel, n, sp, st.exposure);
-  };
-  const gfx::Companion* companion = splat.reg ? &splat : nullptr;
-  float sim_ms = -1.0f;
   m_settings.steps_per_frame = std::clamp(m_settings.steps_per_frame, 1, 1000);
   const int steps = m_settings.paused ? 1 : m_settings.steps_per_frame;
-  if (!m_settings.paused || m_step_once) {
-    m_sim->advance(steps, sim_params(), companion);
-    sim_ms = m_sim->last_sim_ms();
-  } else if (companion) {
-    m_sim->buffers().view_on_device(*companion);
-  }
-  m_step_once = false;
+  bool splatted = false;
+  const float sim_ms = device_work(steps, sp, st.exposure, splatted);
 
   m_stats.fill(m_readouts);
   m_readouts.solver_config = m_sim->solver().config();
@@ -227,14 +208,14 @@ void App::frame(long long index, bool last) {
   // GL: copy the CUDA picture, or draw GL sprites and tone-map; then the panel.
   const GLuint target = target_framebuffer();
   m_draw_timer.begin();
-  if (companion)
+  if (splatted)
     m_renderer->draw_splatted(target, w, h);
   else
-    m_renderer->draw(m_sim->buffers().vertex_array(), n, sp, st.exposure, target);
+    m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target);
   m_imgui->end_frame();
   m_draw_timer.end();
   // The splat runs on CUDA's stream, before and outside the GL timer: its time adds to GL's.
-  m_readouts.splat_ms = companion ? m_renderer->last_splat_ms() : -1.0f;
+  m_readouts.splat_ms = splatted ? m_renderer->last_splat_ms() : -1.0f;
   m_stats.record_draw(m_draw_timer.last_ms(), m_readouts.splat_ms);
   gfx::check_gl("drawing a frame");
 
@@ -252,6 +233,30 @@ void App::frame(long long index, bool last) {
   else
     glFlush();
   m_stats.record(sim_ms, m_sim->count(), steps);
+}
+
+// The frame's steps (unless paused) and, with the CUDA splat, its picture, in one mapping of the
+// VBOs and the picture. Returns the solver time to record (negative: none); `splatted` says
+// whether the CUDA picture was made.
+float App::device_work(int steps, const gfx::SpriteParams& sp, float exposure, bool& splatted) {
+  gfx::Companion splat;
+  splat.reg = splat_image(sp.width, sp.height);
+  splat.access = {gfx::MapAccess::write_discard};
+  const int n = m_sim->count();
+  splat.view = [&](const Vec4* pos, const Vec4* vel) {
+    m_renderer->splat(pos, vel, n, sp, exposure);
+  };
+  const gfx::Companion* companion = splat.reg ? &splat : nullptr;
+  splatted = companion != nullptr;
+  float sim_ms = -1.0f;
+  if (!m_settings.paused || m_step_once) {
+    m_sim->advance(steps, sim_params(), companion);
+    sim_ms = m_sim->last_sim_ms();
+  } else if (companion) {
+    m_sim->buffers().view_on_device(*companion);
+  }
+  m_step_once = false;
+  return sim_ms;
 }
 
 // The CUDA splat's image registration for this frame, or null when GL sprites draw (chosen so,

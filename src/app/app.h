@@ -38,6 +38,7 @@ class App {
   void choose_path();
   void choose_draw();
   const char* draw_name() const;
+  float device_work(int steps, const gfx::SpriteParams& sp, float exposure, bool& splatted);
   gfx::CudaGlBuffers* splat_image(int w, int h);
   void build_catalog();
   int catalog_index(const std::string& name) const;  // -1 when not listed

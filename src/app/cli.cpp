@@ -45,10 +45,10 @@ void check_values(Options& o, const std::string& keys) {
   if (o.solver.empty()) o.solver = default_solver_name();
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
   if (o.draw == "cuda" && !device_present())
-    throw std::invalid_argument("--draw cuda needs a CUDA device (" +
-                                (cuda_compiled() ? device_info().reason
-                                                 : std::string("this build has no CUDA")) +
-                                "); use --draw gl");
+    throw std::invalid_argument(
+        "--draw cuda needs a CUDA device (" +
+        (cuda_compiled() ? device_info().reason : std::string("this build has no CUDA")) +
+        "); use --draw gl");
   if (!o.screenshot.empty()) {
     const std::string ext =
         o.screenshot.size() >= 4 ? o.screenshot.substr(o.screenshot.size() - 4) : "";

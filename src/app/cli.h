@@ -26,7 +26,7 @@ struct Options {
   bool headless = false;
   bool hide_panel = false;
   float point_radius = 0.2f;
-  std::string draw = "auto";  // auto (cuda on the zero-copy path, else gl), gl or cuda
+  std::string draw = "auto";       // auto (cuda on the zero-copy path, else gl), gl or cuda
   std::vector<ui::Action> script;  // --keys: applied one per frame from the second frame
 };
 

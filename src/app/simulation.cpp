@@ -57,19 +57,26 @@ void Simulation::advance(int steps, const SimParams& params, const gfx::Companio
   const int n = m_buffers.count();
   if (solver.on_device()) {
     collect_timer();  // the previous frame's steps: finished by now, or nearly
-    m_buffers.advance(steps, [&](Vec4* a, Vec4* b, Vec4* vel) {
-      m_timer->start();
-      run_steps(solver, steps, a, b, vel, n, params);
-      m_timer->stop();
-    }, companion);
+    m_buffers.advance(
+        steps,
+        [&](Vec4* a, Vec4* b, Vec4* vel) {
+          m_timer->start();
+          run_steps(solver, steps, a, b, vel, n, params);
+          m_timer->stop();
+        },
+        companion);
     m_timer_pending = true;
   } else {
-    m_buffers.advance(steps, [&](Vec4* a, Vec4* b, Vec4* vel) {
-      const auto t0 = std::chrono::steady_clock::now();
-      run_steps(solver, steps, a, b, vel, n, params);
-      m_last_ms =
-          std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    }, companion);
+    m_buffers.advance(
+        steps,
+        [&](Vec4* a, Vec4* b, Vec4* vel) {
+          const auto t0 = std::chrono::steady_clock::now();
+          run_steps(solver, steps, a, b, vel, n, params);
+          m_last_ms =
+              std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0)
+                  .count();
+        },
+        companion);
   }
 }
 

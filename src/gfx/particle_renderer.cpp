@@ -98,10 +98,9 @@ CudaGlBuffers& ParticleRenderer::splat_image(int width, int height, GLuint direc
     const std::size_t pixels = static_cast<std::size_t>(width) * height;
     m_splat_hdr = DeviceArray(pixels);
     m_splat_rgba8 = DeviceArray((pixels + 3) / 4);
-    m_splat_picture =
-        direct_texture ? RenderTarget() : RenderTarget(width, height, GL_RGBA8);
-    m_splat_reg = CudaGlBuffers::texture(direct_texture ? direct_texture
-                                                        : m_splat_picture.texture());
+    m_splat_picture = direct_texture ? RenderTarget() : RenderTarget(width, height, GL_RGBA8);
+    m_splat_reg =
+        CudaGlBuffers::texture(direct_texture ? direct_texture : m_splat_picture.texture());
     m_splat_direct = direct_texture;
     m_splat_w = width;
     m_splat_h = height;

@@ -16,11 +16,11 @@
 namespace orrery::gfx {
 
 struct RenderStyle {
-  float radius = 0.15f;    // sprite radius in world units
-  float intensity = 0.6f;  // peak brightness of one sprite (before N scaling)
-  float exposure = 1.0f;   // tone-mapping exposure
-  float speed_ref = 1.0f;  // speed at the middle of the palette (set from the initial state)
-  float mass_ref = 1.0f;   // mean body mass: heavier bodies draw larger
+  float radius = 0.15f;          // sprite radius in world units
+  float intensity = 0.6f;        // peak brightness of one sprite (before N scaling)
+  float exposure = 1.0f;         // tone-mapping exposure
+  float speed_ref = 1.0f;        // speed at the middle of the palette (set from the initial state)
+  float mass_ref = 1.0f;         // mean body mass: heavier bodies draw larger
   float center_shift_px = 0.0f;  // moves the view's centre right by this many pixels
 };
 

@@ -1,10 +1,10 @@
 // The CPU reference splatter: every body's sprite added into a float RGBA image, body by body.
 #include "gfx/splat.h"
 
-#include "gfx/tonemap.h"
-
 #include <algorithm>
 #include <stdexcept>
+
+#include "gfx/tonemap.h"
 
 namespace orrery::gfx {
 

@@ -1,5 +1,6 @@
-// The CUDA splat kernel: blocks of bodies whose sprites' pixels are shared out among the threads and
-// added into the image with vector atomics (the same sprite maths as the CPU reference and shaders).
+// The CUDA splat kernel: blocks of bodies whose sprites' pixels are shared out among the threads
+// and added into the image with vector atomics (the same sprite maths as the CPU reference and
+// shaders).
 #include <cuda_runtime.h>
 
 #include <stdexcept>
@@ -29,9 +30,9 @@ __device__ __forceinline__ void add_pixel(float* rgba, long index, float r, floa
 #endif
 }
 
-__global__ void __launch_bounds__(k_threads) splat_kernel(const Vec4* __restrict__ pos,
-                                                           const Vec4* __restrict__ vel, int n,
-                                                           SpriteParams p, float* __restrict__ rgba) {
+__global__ void __launch_bounds__(k_threads)
+    splat_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel, int n, SpriteParams p,
+                 float* __restrict__ rgba) {
   __shared__ Sprite s_sprite[k_bodies];
   __shared__ PixelBox s_box[k_bodies];
   __shared__ int s_end[k_bodies];  // inclusive prefix sum of the box areas

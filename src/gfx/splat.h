@@ -1,6 +1,6 @@
 // Splatting the bodies' sprites into a linear RGBA float image: a CPU reference and a CUDA kernel
-// (the viewer's draw path on GPUs with little raster hardware), and the tone map after it. No GL and
-// no CUDA types here.
+// (the viewer's draw path on GPUs with little raster hardware), and the tone map after it. No GL
+// and no CUDA types here.
 #pragma once
 
 #include <cstdint>

@@ -10,14 +10,14 @@ namespace orrery::gfx {
 
 // Everything the sprite pass needs, as plain values (the GL path sets its uniforms from it too).
 struct SpriteParams {
-  float view[16] = {};  // column-major, as GLM stores it
-  float proj[16] = {};  // column-major, the panel's off-centre shift included
-  float radius = 0.15f;        // sprite radius in world units
-  float px_per_unit = 1.0f;    // pixels per world unit at view distance 1
-  float speed_ref = 1.0f;      // the speed shown in the middle of the palette
-  float intensity = 0.6f;      // peak brightness of one sprite
-  float mass_ref = 1.0f;       // the mean mass: heavier bodies draw larger
-  int width = 0, height = 0;   // the image in pixels; row 0 is the bottom one, as in GL
+  float view[16] = {};        // column-major, as GLM stores it
+  float proj[16] = {};        // column-major, the panel's off-centre shift included
+  float radius = 0.15f;       // sprite radius in world units
+  float px_per_unit = 1.0f;   // pixels per world unit at view distance 1
+  float speed_ref = 1.0f;     // the speed shown in the middle of the palette
+  float intensity = 0.6f;     // peak brightness of one sprite
+  float mass_ref = 1.0f;      // the mean mass: heavier bodies draw larger
+  int width = 0, height = 0;  // the image in pixels; row 0 is the bottom one, as in GL
 };
 
 // Where and how one body lands on the image.
@@ -88,7 +88,8 @@ ORRERY_HD bool make_sprite(const Vec4& pos, const Vec4& vel, const SpriteParams&
   const float drawn = fminf(fmaxf(size, 2.0f), 128.0f);
   s.half = 0.5f * drawn;
   // Sprites smaller than 2 px are drawn at 2 px and dimmed by the lost area: no shimmer far away.
-  s.energy = p.intensity * detail::mix(1.0f, 1.5f, s.soft) * fminf(1.0f, size * size / (drawn * drawn));
+  s.energy =
+      p.intensity * detail::mix(1.0f, 1.5f, s.soft) * fminf(1.0f, size * size / (drawn * drawn));
   const float speed = sqrtf(vel.x * vel.x + vel.y * vel.y + vel.z * vel.z);
   float r, g, b;
   sprite_palette(0.5f * speed / fmaxf(p.speed_ref, 1e-6f), r, g, b);

@@ -53,7 +53,7 @@ struct Readouts {
   float frame_ms = 0.0f;
   float sim_ms = 0.0f;  // solver time per frame (CUDA events for GPU solvers)
   bool sim_ms_from_events = false;
-  float draw_ms = -1.0f;  // GPU time of drawing (GL timer queries); negative when unknown
+  float draw_ms = -1.0f;   // GPU time of drawing (GL timer queries); negative when unknown
   float splat_ms = -1.0f;  // the CUDA splat's part of draw_ms (CUDA events); negative when unused
   bool splat_available = false;  // the CUDA splat can draw here (zero-copy interop path)
   double interactions_per_s = 0.0;

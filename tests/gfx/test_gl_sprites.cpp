@@ -76,8 +76,8 @@ TEST_F(GlSprites, MatchTheCpuSplatter) {
   // grid (NVIDIA's to 1/256 px: 8e-3 of the peak measured on the H100; Mesa's llvmpipe 1e-3). A
   // sprite one pixel off, a wrong size or colour is off by a large share of the peak.
   EXPECT_GT(d.max_value, 0.5f);
-  EXPECT_LT(d.max_abs, 1.5e-2f * d.max_value) << "max |gl - cpu| " << d.max_abs << " of "
-                                             << d.max_value;
+  EXPECT_LT(d.max_abs, 1.5e-2f * d.max_value)
+      << "max |gl - cpu| " << d.max_abs << " of " << d.max_value;
   EXPECT_LT(d.alpha_mismatch, 20) << "pixels whose fragment count differs";
 }
 
@@ -110,7 +110,7 @@ TEST_F(GlSprites, PictureMatchesTheCpuSplatAndToneMap) {
   }
   std::printf("gl vs cpu picture: max %d levels, %ld channels off by more than 2, %ld lit pixels\n",
               worst, off, lit);
-  EXPECT_GT(lit, 300);                               // bodies are visible
+  EXPECT_GT(lit, 300);                                  // bodies are visible
   EXPECT_LE(off, static_cast<long>(gl.size() / 1000));  // sub-pixel snapping at a few rims
   EXPECT_LE(worst, 24);
 }

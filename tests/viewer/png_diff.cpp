@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: png_diff A.png B.png [IGNORE_W IGNORE_H]\n");
     return 2;
   }
-  const int skip_w = argc == 5 ? std::atoi(argv[3]) : 0, skip_h = argc == 5 ? std::atoi(argv[4]) : 0;
+  const int skip_w = argc == 5 ? std::atoi(argv[3]) : 0,
+            skip_h = argc == 5 ? std::atoi(argv[4]) : 0;
   int w[2] = {}, h[2] = {}, channels = 0;
   unsigned char* px[2] = {};
   for (int k = 0; k < 2; ++k) {
@@ -49,7 +50,8 @@ int main(int argc, char** argv) {
   std::printf("png_diff: mean %.3f levels, max %d, %.3f%% of pixels off by more than 4\n", mean,
               worst, 100.0 * share);
   if (mean > 0.5 || share > 0.005) {
-    std::fprintf(stderr, "png_diff: the images differ (limits: mean 0.5 levels, 0.5%% of pixels)\n");
+    std::fprintf(stderr,
+                 "png_diff: the images differ (limits: mean 0.5 levels, 0.5%% of pixels)\n");
     return 1;
   }
   return 0;
