@@ -185,6 +185,7 @@ void App::run_sweep() {
     std::fprintf(stderr, "orrery: block-size sweep failed: %s\n", e.what());
     return;
   }
+  m_stats.restart_window();  // the sweep's own time is no frame rate
   m_readouts.sweep = points;
   m_readouts.sweep_label = c.name + ", N = " + std::to_string(m_sim->count());
   std::string line = "sweep " + c.name + " n " + std::to_string(m_sim->count()) + ":";

@@ -41,6 +41,11 @@ void FrameStats::record(float sim_ms, int n, int steps) {
   }
 }
 
+void FrameStats::restart_window() {
+  m_window_start = Clock::now();
+  m_window_frames = 0;
+}
+
 void FrameStats::record_draw(float gl_ms, float splat_ms) {
   if (gl_ms < 0.0f) return;
   if (!m_first_draw_seen) {  // the first reading times the first frame: start-up, like its sim

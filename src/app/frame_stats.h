@@ -20,6 +20,9 @@ class FrameStats {
   // out; negative while none is available), and splat_ms of CUDA splat (CUDA events; negative
   // when the splat is not drawing).
   void record_draw(float gl_ms, float splat_ms);
+  // Starts a new FPS window now: the time of a long pause in the loop (a block-size sweep) then
+  // leaves the live FPS readout at once instead of holding it down for half a second.
+  void restart_window();
   // Writes FPS, frame ms, sim ms, rates and the history into r.
   void fill(ui::Readouts& r) const;
 
