@@ -12,11 +12,6 @@
 #include "splat.h"
 
 namespace orrery::gfx {
-namespace {
-
-GLint uniform(GLuint program, const char* name) { return glGetUniformLocation(program, name); }
-
-}  // namespace
 
 SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, int width,
                            int height) {
@@ -46,6 +41,16 @@ ParticleRenderer::ParticleRenderer()
       m_tonemap(make_program(read_shader("fullscreen.vert"), read_shader("tonemap.frag"),
                              "fullscreen.vert + tonemap.frag")),
       m_empty_vao(make_vertex_array()) {
+  const GLuint p = m_particles.id(), t = m_tonemap.id();
+  m_u_view = glGetUniformLocation(p, "u_view");
+  m_u_proj = glGetUniformLocation(p, "u_proj");
+  m_u_radius = glGetUniformLocation(p, "u_radius");
+  m_u_px = glGetUniformLocation(p, "u_px_per_unit");
+  m_u_speed = glGetUniformLocation(p, "u_speed_ref");
+  m_u_intensity = glGetUniformLocation(p, "u_intensity");
+  m_u_mass = glGetUniformLocation(p, "u_mass_ref");
+  m_u_hdr = glGetUniformLocation(t, "u_hdr");
+  m_u_exposure = glGetUniformLocation(t, "u_exposure");
   check_gl("setting up the particle renderer");
 }
 
@@ -65,15 +70,14 @@ GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p) 
     glBlendEquation(GL_FUNC_ADD);
     glBlendFunc(GL_ONE, GL_ONE);
     glEnable(GL_PROGRAM_POINT_SIZE);
-    const GLuint prog = m_particles.id();
-    glUseProgram(prog);
-    glUniformMatrix4fv(uniform(prog, "u_view"), 1, GL_FALSE, p.view);
-    glUniformMatrix4fv(uniform(prog, "u_proj"), 1, GL_FALSE, p.proj);
-    glUniform1f(uniform(prog, "u_radius"), p.radius);
-    glUniform1f(uniform(prog, "u_px_per_unit"), p.px_per_unit);
-    glUniform1f(uniform(prog, "u_speed_ref"), p.speed_ref);
-    glUniform1f(uniform(prog, "u_intensity"), p.intensity);
-    glUniform1f(uniform(prog, "u_mass_ref"), p.mass_ref);
+    glUseProgram(m_particles.id());
+    glUniformMatrix4fv(m_u_view, 1, GL_FALSE, p.view);
+    glUniformMatrix4fv(m_u_proj, 1, GL_FALSE, p.proj);
+    glUniform1f(m_u_radius, p.radius);
+    glUniform1f(m_u_px, p.px_per_unit);
+    glUniform1f(m_u_speed, p.speed_ref);
+    glUniform1f(m_u_intensity, p.intensity);
+    glUniform1f(m_u_mass, p.mass_ref);
     glBindVertexArray(vao);
     glDrawArrays(GL_POINTS, 0, count);
     glBindVertexArray(0);
@@ -138,14 +142,13 @@ void ParticleRenderer::draw_splatted(GLuint target, int width, int height) {
 }
 
 void ParticleRenderer::tonemap(float exposure, GLuint target, int width, int height) {
-  const GLuint program = m_tonemap.id();
   glBindFramebuffer(GL_FRAMEBUFFER, target);
   glViewport(0, 0, width, height);
-  glUseProgram(program);
+  glUseProgram(m_tonemap.id());
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, m_hdr.texture());
-  glUniform1i(uniform(program, "u_hdr"), 0);
-  glUniform1f(uniform(program, "u_exposure"), exposure);
+  glUniform1i(m_u_hdr, 0);
+  glUniform1f(m_u_exposure, exposure);
   glBindVertexArray(m_empty_vao.id());
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);

@@ -68,6 +68,8 @@ class ParticleRenderer {
   CudaGlBuffers m_splat_reg;
   int m_splat_w = 0, m_splat_h = 0;
   GLuint m_splat_direct = 0;  // the target's texture registered, or 0
+  GLint m_u_view = -1, m_u_proj = -1, m_u_radius = -1, m_u_px = -1, m_u_speed = -1,
+        m_u_intensity = -1, m_u_mass = -1, m_u_hdr = -1, m_u_exposure = -1;
   std::unique_ptr<GpuTimer> m_splat_timer;
   bool m_splat_timer_pending = false;
   float m_splat_ms = -1.0f;
