@@ -2,6 +2,7 @@
 // good input gives the table, the skip lines, the comparison and the CSV/JSON files.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,8 +54,9 @@ std::string bench_path() {
   return dir + "/../src/bench/orrery-bench";
 }
 
-// Runs orrery-bench with args (no shell), capturing stdout and stderr.
-Outcome run_bench(const std::vector<std::string>& args) {
+// Runs orrery-bench with args (no shell), capturing stdout and stderr; with kill_after_s > 0 the
+// process is stopped (SIGTERM) after that many seconds if it is still running.
+Outcome run_bench(const std::vector<std::string>& args, double kill_after_s = 0) {
   const std::string out_path = temp_path("stdout"), err_path = temp_path("stderr");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -76,6 +78,11 @@ Outcome run_bench(const std::vector<std::string>& args) {
     return o;
   }
   int status = 0;
+  if (kill_after_s > 0) {
+    for (int k = 0; k < kill_after_s * 20 && waitpid(pid, &status, WNOHANG) == 0; ++k)
+      usleep(50000);
+    if (waitpid(pid, &status, WNOHANG) == 0) kill(pid, SIGTERM);
+  }
   waitpid(pid, &status, 0);
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   o.out = read_file(out_path);
@@ -86,7 +93,7 @@ Outcome run_bench(const std::vector<std::string>& args) {
 }
 #define REQUIRE_BENCH()
 #else
-Outcome run_bench(const std::vector<std::string>&) { return {}; }
+Outcome run_bench(const std::vector<std::string>&, double = 0) { return {}; }
 #define REQUIRE_BENCH() GTEST_SKIP() << "orrery-bench is not built (ORRERY_BUILD_BENCH=OFF)"
 #endif
 
@@ -123,8 +130,8 @@ TEST(BenchCli, BadInputGivesOneErrorLineAndExitCode2) {
   // Small N and one step where N is not the subject, so a wrongly accepted run ends quickly.
   const std::vector<std::string> quick = {"--steps", "1", "--warmup", "0"};
   const BadInput cases[] = {
-      {{"--n", "0"}, "--n 0"},
-      {{"--n", "-5"}, "--n -5"},
+      {{"--n", "0"}, "--n '0'"},
+      {{"--n", "-5"}, "--n '-5'"},
       {{"--n", "abc"}, "abc"},
       {{"--n", "16,abc"}, "abc"},
       {{"--n", "3000000000"}, "2147483647"},
@@ -236,6 +243,88 @@ TEST(BenchCli, CompareChecksAgainstCpu) {
   EXPECT_EQ(count(o.out, "\ncpu "), 0u) << o.out;
   EXPECT_EQ(count(o.out, " FAIL "), 0u) << o.out;
   EXPECT_NE(o.out.find("all within the tolerance"), std::string::npos) << o.out;
+}
+
+// Issue 8's defects, each as it was reported against commit 93ed71b.
+TEST(BenchCliHardening, NumbersAreDecimal) {  // defect 3: --steps 010 ran 8 steps
+  REQUIRE_BENCH();
+  const Outcome o = run_bench({"--solver", "cpu", "--n", "010", "--steps", "010", "--warmup", "0"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("median of 10 steps"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\ncpu                   10 "), std::string::npos) << o.out;
+}
+
+TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
+  REQUIRE_BENCH();
+  expect_usage_error({"--n", "64,,128", "--steps", "1"}, "empty item");
+  expect_usage_error({"--n", "8", "--solver", "cpu,", "--steps", "1"}, "empty item");
+  expect_usage_error({"--n", "8", "--warmup", "", "--steps", "1"}, "--warmup: empty");
+  expect_usage_error({"--n", "--", "--steps", "1"}, "not a number");  // defect 10
+  expect_usage_error({"--n", "8", "--seed", "18446744073709551616"}, "out of range");
+  expect_usage_error({"--n", "8", "--dt", "1e39"}, "range of a float");
+}
+
+TEST(BenchCliHardening, OneFileNamedTwiceIsRefusedBeforeTheRun) {  // defect 5
+  REQUIRE_BENCH();
+  const std::string name = "orrery_same_" + std::to_string(getpid()) + ".out";
+  const std::string a = ::testing::TempDir() + name, b = ::testing::TempDir() + "./" + name;
+  const Outcome o =
+      run_bench({"--solver", "cpu", "--n", "8", "--steps", "1", "--csv", a, "--json", b});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("name the same file"), std::string::npos) << o.err;
+  EXPECT_EQ(o.out, "");  // nothing ran
+  EXPECT_NE(access(a.c_str(), F_OK), 0) << "the refused run left " << a;
+}
+
+TEST(BenchCliHardening, UnwritableOutputsFailBeforeTheRun) {  // defect 7
+  REQUIRE_BENCH();
+  for (const char* path : {"/proc/x.csv", "/nonexistent-dir/x.csv", "/"}) {
+    const Outcome o = run_bench({"--solver", "cpu", "--n", "8", "--steps", "1", "--csv", path});
+    EXPECT_EQ(o.exit_code, 2) << path << ": " << o.err;
+    EXPECT_EQ(count(o.err, "\n"), 1u) << o.err;
+    EXPECT_NE(o.err.find(std::string("--csv ") + path), std::string::npos) << o.err;
+    EXPECT_EQ(o.out, "") << "ran before refusing " << path;
+  }
+}
+
+TEST(BenchCliHardening, AFailedWriteAfterTheRunKeepsTheTable) {  // nothing measured is lost
+  REQUIRE_BENCH();
+  if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  const Outcome o =
+      run_bench({"--solver", "cpu", "--n", "8", "--steps", "1", "--csv", "/dev/full"});
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_NE(o.out.find("\ncpu "), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("cannot write /dev/full"), std::string::npos) << o.err;
+}
+
+TEST(BenchCliHardening, SofteningBelowTheBoundIsRefused) {  // defect 8
+  REQUIRE_BENCH();
+  expect_usage_error({"--n", "8", "--softening", "1e-13", "--steps", "1"}, "1e-10");
+}
+
+TEST(BenchCliHardening, NonFiniteRunsNameTheSolverAndTheStep) {  // defect 8
+  REQUIRE_BENCH();
+  const Outcome o = run_bench(
+      {"--solver", "cpu-omp", "--n", "50", "--steps", "5", "--warmup", "0", "--dt", "1e30"});
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_NE(o.err.find("cpu-omp at N=50: positions or velocities became non-finite at step 1"),
+            std::string::npos)
+      << o.err;
+  // --compare says when the reference itself is the one that is non-finite.
+  const Outcome c = run_bench({"--compare", "--solver", "cpu-omp", "--n", "50", "--dt", "1e30"});
+  EXPECT_EQ(c.exit_code, 1) << c.err;
+  EXPECT_NE(c.out.find("the cpu reference itself became non-finite at step 1"), std::string::npos)
+      << c.out;
+}
+
+TEST(BenchCliHardening, LongRunsPrintProgress) {  // defect 10: --warmup 2147483647 was silent
+  REQUIRE_BENCH();
+  const Outcome o =
+      run_bench({"--solver", "cpu", "--n", "512", "--warmup", "2147483647", "--steps", "1"}, 4.0);
+  EXPECT_NE(o.err.find("orrery-bench: cpu at N=512: step 1 of 2147483648, about"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find(" s left"), std::string::npos) << o.err;
 }
 
 }  // namespace

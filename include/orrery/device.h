@@ -53,6 +53,32 @@ class DeviceArray {
 void device_synchronize();
 void device_copy(Vec4* dst, const Vec4* src, std::size_t count);  // device to device
 
+// The index of the first body whose position or velocity has a non-finite component, or -1:
+// over host arrays, and over device arrays (one small kernel; waits for its result).
+long long first_nonfinite(const Vec4* pos, const Vec4* vel, int n);
+long long first_nonfinite_device(const Vec4* pos, const Vec4* vel, int n);
+
+// The device check without waiting, for the viewer's frame loop: launch() enqueues the kernel and
+// a copy of its one-int result on the default stream; poll() returns true once that result is in
+// and puts the index (or -1) in `first`. One check in flight at a time.
+class FiniteProbe {
+ public:
+  FiniteProbe();
+  ~FiniteProbe();
+  FiniteProbe(const FiniteProbe&) = delete;
+  FiniteProbe& operator=(const FiniteProbe&) = delete;
+  void launch(const Vec4* pos, const Vec4* vel, int n);
+  bool pending() const { return m_pending; }
+  // launch() and wait for the result.
+  long long check(const Vec4* pos, const Vec4* vel, int n);
+  bool poll(long long& first);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+  bool m_pending = false;
+};
+
 // Times GPU work on the default stream with CUDA events.
 class GpuTimer {
  public:

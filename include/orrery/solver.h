@@ -1,13 +1,21 @@
 // The Solver interface, simulation parameters and the factory that lists and builds solvers.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "orrery/physics.h"
 
 namespace orrery {
+
+// The smallest softening accepted. Every solver adds each body's own term with r = 0, where the
+// result is 0 only while m eps^-3 is finite in float: at eps = 1e-10, eps^2 = 1e-20 is a normal
+// float and eps^-3 = 1e30, so the self term stays finite for any mass below 3.4e8 (float's max is
+// 3.4e38). Smaller eps turns the self term into 0 x inf = NaN (eps = 1e-13 did).
+constexpr float k_min_softening = 1e-10f;
 
 struct SimParams {
   float dt = 0.016f;       // time step
@@ -15,8 +23,20 @@ struct SimParams {
   float damping = 1.0f;    // velocity damping per step, in [0, 1]
 };
 
-// Throws std::invalid_argument with a one-line message naming the bad value.
+// Throws InputError (an std::invalid_argument) with a one-line message naming the bad value:
+// dt finite and > 0, softening finite and >= k_min_softening, damping in [0, 1].
 void validate(const SimParams& p);
+// Parses one parameter option's text (parse_float's rules) into `p`'s field and checks it by
+// validate()'s rule for that field; the InputError names the option ("--softening '1e-20': ...").
+void parse_param(std::string_view text, std::string_view option, float SimParams::*field,
+                 SimParams& p);
+
+// Lets a long CPU step report progress and stop early (the viewer runs CPU steps on a worker
+// thread). A cancelled step returns with its outputs partly written: the caller discards them.
+struct StepControl {
+  std::atomic<long long> bodies_done{0};  // bodies finished in the current run of steps
+  std::atomic<bool> cancel{false};
+};
 
 // Advances the system one step, pos_in -> pos_out, velocities in place. CPU solvers take host
 // pointers; GPU solvers take device pointers (plain allocations or mapped GL buffers).
@@ -31,6 +51,11 @@ class Solver {
   // A one-line description of the configuration in use (autotuned solvers report their choice).
   virtual std::string config() const;
   virtual void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) = 0;
+  // CPU solvers honour a control (progress, cancel) while one is set; GPU solvers ignore it.
+  void set_control(StepControl* control) { m_control = control; }
+
+ protected:
+  StepControl* m_control = nullptr;
 };
 
 struct SolverInfo {

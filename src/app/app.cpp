@@ -17,7 +17,8 @@
 
 namespace orrery::app {
 
-App::App(const Options& options) : m_opts(options) {
+App::App(const Options& options, OutputFile screenshot)
+    : m_opts(options), m_screenshot(std::move(screenshot)) {
   if (m_opts.headless) {
     m_egl = std::make_unique<gfx::EglContext>();
     say("orrery: headless context: " + m_egl->description());
@@ -30,6 +31,7 @@ App::App(const Options& options) : m_opts(options) {
   }
   m_gl_description = gfx::gl_description();
   say("orrery: OpenGL: " + m_gl_description);
+  gfx::require_offscreen_size(m_opts.width, m_opts.height);  // before anything runs
   choose_path();
   m_imgui = std::make_unique<ui::ImGuiLayer>(m_window ? m_window->handle() : nullptr);
   if (m_opts.headless) m_offscreen = gfx::RenderTarget(m_opts.width, m_opts.height, GL_RGBA8);
@@ -44,6 +46,7 @@ App::App(const Options& options) : m_opts(options) {
   m_settings.dt = m_opts.params.dt;
   m_settings.softening = m_opts.params.softening;
   m_settings.damping = m_opts.params.damping;
+  m_valid_params = m_opts.params;
   m_settings.steps_per_frame = m_opts.steps_per_frame;
   m_settings.preset = static_cast<int>(parse_preset(m_opts.preset));
   const bool gpu = m_path != gfx::DevicePath::none;
@@ -67,10 +70,17 @@ App::App(const Options& options) : m_opts(options) {
       (m_opts.n > 0 ? ""
        : gpu        ? " (default with a CUDA device; --n changes it)"
                     : " (default for CPU solvers; --n changes it)") +
-      ", preset " + m_opts.preset);
+      ", preset " + m_opts.preset + ", " + params_text(m_valid_params));
 }
 
 App::~App() = default;
+
+std::string params_text(const SimParams& p) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "dt %g, softening %g, damping %g", static_cast<double>(p.dt),
+                static_cast<double>(p.softening), static_cast<double>(p.damping));
+  return buf;
+}
 
 void App::choose_path() {
   if (!cuda_compiled()) {
@@ -157,6 +167,10 @@ int App::run() {
                 draw, ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),
                 m_sim->count(), m_sim->buffers().path_name(), draw_name());
   say(line);
+  if (!m_output_error.empty()) {  // after the summary: nothing the run measured is lost
+    std::fprintf(stderr, "orrery: error: %s\n", m_output_error.c_str());
+    return 1;
+  }
   return 0;
 }
 
@@ -185,10 +199,10 @@ void App::frame(long long index, bool last) {
 
   const gfx::RenderStyle st = style();
   const gfx::SpriteParams sp = gfx::sprite_params(m_camera, st, w, h);
-  m_settings.steps_per_frame = std::clamp(m_settings.steps_per_frame, 1, 1000);
   const int steps = m_settings.paused ? 1 : m_settings.steps_per_frame;
   bool splatted = false;
   const float sim_ms = device_work(steps, sp, st.exposure, splatted);
+  check_blowup();
 
   m_stats.fill(m_readouts);
   m_readouts.solver_config = m_sim->solver().config();
@@ -200,10 +214,17 @@ void App::frame(long long index, bool last) {
   m_readouts.gl_renderer = m_gl_description;
   m_readouts.splat_available = m_splat_ok;
   m_readouts.draw_method = draw_name();
+  m_readouts.activity.clear();
+  if (m_sim->stepping()) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "stepping, %.0f%%", 100.0f * m_sim->step_progress());
+    m_readouts.activity = buf;
+  }
   if (m_settings.show_panel)
     m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
   else
     ui::draw_overlay(m_settings, m_readouts, m_catalog);
+  keep_params_valid();
 
   // GL: copy the CUDA picture, or draw GL sprites and tone-map; then the panel.
   const GLuint target = target_framebuffer();
@@ -211,7 +232,8 @@ void App::frame(long long index, bool last) {
   if (splatted)
     m_renderer->draw_splatted(target, w, h);
   else
-    m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target);
+    m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target,
+                     m_sim->buffers().version());
   m_imgui->end_frame();
   m_draw_timer.end();
   // The splat runs on CUDA's stream, before and outside the GL timer: its time adds to GL's.
@@ -219,11 +241,18 @@ void App::frame(long long index, bool last) {
   m_stats.record_draw(m_draw_timer.last_ms(), m_readouts.splat_ms);
   gfx::check_gl("drawing a frame");
 
-  if ((last || m_quit) && !m_opts.screenshot.empty()) save_screenshot(m_opts.screenshot);
+  if ((last || m_quit) && m_screenshot.is_open()) {
+    try {
+      save_screenshot(m_screenshot);
+    } catch (const std::exception& e) {
+      m_output_error = e.what();
+    }
+  }
   if (m_screenshot_now) {
     m_screenshot_now = false;
     try {
-      save_screenshot(gfx::timestamped_png_name());
+      OutputFile file = OutputFile::open(gfx::timestamped_png_name(), "screenshot");
+      save_screenshot(file);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "orrery: %s\n", e.what());
     }
@@ -232,7 +261,43 @@ void App::frame(long long index, bool last) {
     m_window->swap_buffers();
   else
     glFlush();
-  m_stats.record(sim_ms, m_sim->count(), steps);
+  m_stats.record(sim_ms, m_sim->count(), m_sim->last_steps());
+}
+
+// A non-finite state pauses the run with one line naming the step, and the panel offers Reset.
+void App::check_blowup() {
+  const std::optional<Blowup> b = m_sim->take_blowup();
+  if (!b) return;
+  m_settings.paused = true;
+  std::string at = "at step " + std::to_string(b->step);
+  if (b->last_finite < b->step - 1)
+    at = "between steps " + std::to_string(b->last_finite + 1) + " and " + std::to_string(b->step);
+  m_readouts.alert = "non-finite positions or velocities " + at + " (body " +
+                     std::to_string(b->body) + "): paused; R or Reset starts again";
+  say("orrery: " + m_readouts.alert);
+}
+
+// The panel's sliders keep their ranges, but Ctrl+click types any value: one that fails the
+// shared rules is refused (the last valid value comes back, and a line says why), never clamped.
+void App::keep_params_valid() {
+  SimParams p;
+  p.dt = m_settings.dt;
+  p.softening = m_settings.softening;
+  p.damping = m_settings.damping;
+  try {
+    validate(p);
+    m_valid_params = p;
+  } catch (const std::exception& e) {
+    say(std::string("orrery: refused: ") + e.what());
+    m_settings.dt = m_valid_params.dt;
+    m_settings.softening = m_valid_params.softening;
+    m_settings.damping = m_valid_params.damping;
+  }
+  if (m_settings.steps_per_frame < 1 || m_settings.steps_per_frame > 1000) {
+    say("orrery: refused: steps per frame " + std::to_string(m_settings.steps_per_frame) +
+        " is outside 1 to 1000");
+    m_settings.steps_per_frame = std::clamp(m_settings.steps_per_frame, 1, 1000);
+  }
 }
 
 // The frame's steps (unless paused) and, with the CUDA splat, its picture, in one mapping of the
@@ -252,8 +317,9 @@ float App::device_work(int steps, const gfx::SpriteParams& sp, float exposure, b
   if (!m_settings.paused || m_step_once) {
     m_sim->advance(steps, sim_params(), companion);
     sim_ms = m_sim->last_sim_ms();
-  } else if (companion) {
-    m_sim->buffers().view_on_device(*companion);
+  } else {
+    m_sim->idle(companion);
+    sim_ms = m_sim->last_sim_ms();
   }
   m_step_once = false;
   return sim_ms;
@@ -275,11 +341,11 @@ gfx::CudaGlBuffers* App::splat_image(int w, int h) {
   }
 }
 
-void App::save_screenshot(const std::string& path) {
+void App::save_screenshot(OutputFile& file) {
   int w = 0, h = 0;
   target_size(w, h);
-  gfx::save_png(path, target_framebuffer(), w, h);
-  say("screenshot " + path);
+  gfx::save_png(file, target_framebuffer(), w, h);
+  say("screenshot " + file.path());
 }
 
 void App::target_size(int& w, int& h) const {
@@ -307,14 +373,7 @@ gfx::RenderStyle App::style() const {
   return st;
 }
 
-SimParams App::sim_params() const {
-  // The panel's sliders stay in range, but Ctrl+click lets one type any value: keep them valid.
-  SimParams p;
-  p.dt = std::clamp(m_settings.dt, 1e-6f, 1.0f);
-  p.softening = std::clamp(m_settings.softening, 1e-4f, 100.0f);
-  p.damping = std::clamp(m_settings.damping, 0.0f, 1.0f);
-  return p;
-}
+SimParams App::sim_params() const { return m_valid_params; }
 
 void App::say(const std::string& line) const {
   std::fputs(line.c_str(), stdout);

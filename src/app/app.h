@@ -14,6 +14,7 @@
 #include "gfx/gl_objects.h"
 #include "gfx/particle_renderer.h"
 #include "gfx/window.h"
+#include "orrery/input.h"
 #include "simulation.h"
 #include "ui/imgui_layer.h"
 #include "ui/settings.h"
@@ -22,9 +23,14 @@ struct GLFWwindow;
 
 namespace orrery::app {
 
+// "dt 0.016, softening 0.1, damping 1": the parameters as the run uses them.
+std::string params_text(const SimParams& p);
+
 class App {
  public:
-  explicit App(const Options& options);  // throws std::runtime_error with one clear line
+  // Throws std::runtime_error with one clear line (orrery::InputError for a size this GL cannot
+  // draw). `screenshot` is --screenshot's file, opened before (not open when none was asked).
+  App(const Options& options, OutputFile screenshot);
   ~App();
   App(const App&) = delete;
   App& operator=(const App&) = delete;
@@ -49,7 +55,9 @@ class App {
   void cycle_block(int dir);
   void restart(int preset, int n, const char* what);
   void run_sweep();
-  void save_screenshot(const std::string& path);
+  void save_screenshot(OutputFile& file);
+  void check_blowup();
+  void keep_params_valid();
   void target_size(int& w, int& h) const;
   GLuint target_framebuffer() const;
   gfx::RenderStyle style() const;
@@ -80,6 +88,9 @@ class App {
   bool m_step_once = false;
   bool m_screenshot_now = false;
   bool m_splat_ok = false;  // the CUDA splat can draw here (zero-copy path, and it has not failed)
+  OutputFile m_screenshot;  // --screenshot, written after the last frame
+  std::string m_output_error;  // why it could not be written (the run still ends with its summary)
+  SimParams m_valid_params;    // the last time step, softening and damping that passed validate()
 };
 
 }  // namespace orrery::app

@@ -163,6 +163,10 @@ void App::restart(int preset, int n, const char* what) {
   m_settings.preset = preset;
   m_settings.n = n;
   m_settings.n_edit = n;
+  if (!m_readouts.alert.empty()) {  // the paused, non-finite state is gone: run the new one
+    m_readouts.alert.clear();
+    m_settings.paused = false;
+  }
   const std::string w = what;
   if (w == "preset")
     say("preset " + m_catalog.presets[static_cast<std::size_t>(preset)]);

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include "orrery/device.h"
+#include "orrery/input.h"
 #include "orrery/presets.h"
 #include "ui/keys.h"
 
@@ -24,6 +26,39 @@ std::string names_of_solvers() {
   std::string s;
   for (const auto& i : all_solvers()) s += (s.empty() ? "" : ", ") + i.name;
   return s;
+}
+
+// The numeric options as typed; none when not given (an empty text is an error).
+struct Texts {
+  std::optional<std::string> n, block, seed, dt, softening, damping, steps_per_frame, width, height,
+      frames, point_radius;
+};
+
+template <class T>
+void integer(const std::optional<std::string>& text, const char* what, long long lo, long long hi,
+             T& out) {
+  if (text) out = static_cast<T>(parse_integer(*text, what, lo, hi));
+}
+
+void param(const std::optional<std::string>& text, const char* what, float SimParams::*field,
+           SimParams& p) {
+  if (text) parse_param(*text, what, field, p);
+}
+
+// Throws InputError naming the option.
+void parse_numbers(const Texts& t, Options& o) {
+  integer(t.n, "--n", 1, k_max_bodies, o.n);
+  integer(t.block, "--block", 1, 4096, o.block);
+  integer(t.steps_per_frame, "--steps-per-frame", 1, 1000, o.steps_per_frame);
+  integer(t.width, "--width", 64, 16384, o.width);
+  integer(t.height, "--height", 64, 16384, o.height);
+  integer(t.frames, "--frames", 1, 1LL << 40, o.frames);
+  if (t.seed) o.seed = parse_u64(*t.seed, "--seed");
+  param(t.dt, "--dt", &SimParams::dt, o.params);
+  param(t.softening, "--softening", &SimParams::softening, o.params);
+  param(t.damping, "--damping", &SimParams::damping, o.params);
+  if (t.point_radius)
+    o.point_radius = parse_float_in(*t.point_radius, "--point-radius", 0.01f, 5.0f);
 }
 
 // Checks values CLI11 cannot: the core's parameter rules, preset and solver names, the block size
@@ -67,7 +102,7 @@ std::string default_solver_name() {
   return avail.empty() ? "cpu" : avail.front().name;
 }
 
-ParseResult parse_command_line(int argc, char** argv) {
+ParseResult parse_command_line(int argc, const char* const* argv) {
   ParseResult r;
   Options& o = r.options;
   CLI::App cli(
@@ -75,50 +110,39 @@ ParseResult parse_command_line(int argc, char** argv) {
       "CUDA-mapped OpenGL buffers; a panel switches solvers and block sizes.",
       "orrery");
   std::string vsync = "on";
-  cli.add_option("--n", o.n, "number of bodies (default 16384 with a CUDA device, 2048 without)")
-      ->check(CLI::Range(1, 1 << 24));
+  // Numbers are read as text and parsed by the shared rules (orrery/input.h): decimal only, full
+  // range checks, finite floats. Empty: not given.
+  Texts t;
+  cli.add_option("--n", t.n,
+                 "number of bodies, 1 to 16777216 (default 16384 with a CUDA device, "
+                 "2048 without)");
   cli.add_option(
       "--solver", o.solver,
       "solver: " + names_of_solvers() +
           " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)");
-  cli.add_option("--block", o.block, "threads per block for GPU solvers (default: the solver's)")
-      ->check(CLI::Range(1, 4096));
+  cli.add_option("--block", t.block,
+                 "threads per block for GPU solvers (default: the solver's; one it supports)");
   cli.add_option("--preset", o.preset, "initial conditions: random, shell, expand, disk, collision")
       ->capture_default_str();
-  cli.add_option("--seed", o.seed, "random seed of the preset")
-      ->check(CLI::Validator(
-          [](std::string& v) {
-            const bool digits = !v.empty() && v.size() <= 20 &&
-                                v.find_first_not_of("0123456789") == std::string::npos;
-            return digits ? std::string() : "Value " + v + " is not a non-negative integer";
-          },
-          "UINT"))
-      ->capture_default_str();
-  cli.add_option("--dt", o.params.dt, "time step")->capture_default_str();
-  cli.add_option("--softening", o.params.softening, "softening length eps")->capture_default_str();
-  cli.add_option("--damping", o.params.damping, "velocity damping per step, in [0, 1]")
-      ->capture_default_str();
-  cli.add_option("--steps-per-frame", o.steps_per_frame, "simulation steps per drawn frame")
-      ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
-  cli.add_option("--width", o.width, "window or image width")
-      ->check(CLI::Range(64, 16384))
-      ->capture_default_str();
-  cli.add_option("--height", o.height, "window or image height")
-      ->check(CLI::Range(64, 16384))
-      ->capture_default_str();
+  cli.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
+  cli.add_option("--dt", t.dt, "time step, finite and > 0 (default 0.016)");
+  cli.add_option("--softening", t.softening, "softening length eps, >= 1e-10 (default 0.1)");
+  cli.add_option("--damping", t.damping, "velocity damping per step, in [0, 1] (default 1)");
+  cli.add_option("--steps-per-frame", t.steps_per_frame,
+                 "simulation steps per drawn frame, 1 to 1000 (default 1)");
+  cli.add_option("--width", t.width, "window or image width, 64 to 16384 (default 1280)");
+  cli.add_option("--height", t.height, "window or image height, 64 to 16384 (default 720)");
   cli.add_option("--vsync", vsync, "on or off")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
-  cli.add_option("--frames", o.frames, "quit after this many frames (headless default: 300)")
-      ->check(CLI::Range(1LL, 1LL << 40));
+  cli.add_option("--frames", t.frames,
+                 "quit after this many frames, 1 to 2^40 (headless default: 300)");
   cli.add_option("--screenshot", o.screenshot, "write the last frame to this PNG file");
   cli.add_flag("--headless", o.headless,
                "render offscreen through EGL (device platform): for GPU servers with no display");
   cli.add_flag("--hide-panel", o.hide_panel, "start with the panel hidden (H shows it)");
-  cli.add_option("--point-radius", o.point_radius, "sprite radius in world units (panel: View)")
-      ->check(CLI::Range(0.01f, 5.0f))
-      ->capture_default_str();
+  cli.add_option("--point-radius", t.point_radius,
+                 "sprite radius in world units, 0.01 to 5 (default 0.2; panel: View)");
   cli.add_option("--draw", o.draw,
                  "how bodies are drawn: gl (OpenGL point sprites), cuda (a CUDA kernel splats the "
                  "same sprites from the mapped buffers: needs the zero-copy path) or auto (cuda "
@@ -138,6 +162,7 @@ ParseResult parse_command_line(int argc, char** argv) {
   try {
     cli.parse(argc, argv);
     o.vsync = vsync == "on";
+    parse_numbers(t, o);
     check_values(o, keys);
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();

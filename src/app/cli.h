@@ -31,6 +31,7 @@ struct Options {
 };
 
 constexpr long long k_headless_frames = 300;
+constexpr long long k_max_bodies = 1 << 24;
 
 // Parsing outcome: run with `options`, or stop with `exit_code` (0 after --help, 2 after a bad
 // value, reported in one line on stderr).
@@ -40,7 +41,9 @@ struct ParseResult {
   Options options;
 };
 
-ParseResult parse_command_line(int argc, char** argv);
+// Parses and checks the command line (CLI11 and the shared rules of orrery/input.h). Opens no file
+// and no window (the fuzz target calls it); prints --help to stdout and errors to stderr.
+ParseResult parse_command_line(int argc, const char* const* argv);
 
 // The solver to start with when none was named.
 std::string default_solver_name();

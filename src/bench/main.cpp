@@ -1,8 +1,8 @@
 // orrery-bench: times the solvers headless (no window) and checks them against `cpu` (--compare).
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <string>
 
 #include "options.h"
@@ -27,87 +27,59 @@ void print_error(const std::string& what) {
   std::fprintf(stderr, "orrery-bench: error: %s\n", one_line(what).c_str());
 }
 
-int run(int argc, char** argv) {
-  RawOptions raw;
-  CLI::App app{
-      "orrery-bench: times Orrery's N-body solvers headless (no window), or with --compare checks "
-      "them against the cpu reference.",
-      "orrery-bench"};
-  app.footer(
-      "Lists are comma separated. Exit status: 0 ok; 1 a run failed or --compare found an error "
-      "above tolerance; 2 bad input.\nExample: orrery-bench --solver cuda-static,cuda-dynamic "
-      "--n 16384,65536 --block 64,128,256 --steps 20 --warmup 3");
-  app.add_option("--solver", raw.solvers,
-                 "solvers to run, or 'all' (every solver that can run on this machine)")
-      ->delimiter(',')
-      ->capture_default_str();
-  app.add_option("--n", raw.ns, "body counts, each in [1, 2147483647]")
-      ->delimiter(',')
-      ->capture_default_str();
-  app.add_option("--block", raw.blocks,
-                 "GPU block sizes, or 'all' (each GPU solver's supported set); default: each "
-                 "solver's default (cuda-fast autotunes); CPU solvers have none")
-      ->delimiter(',');
-  app.add_option("--steps", raw.steps, "timed steps per run (the median is reported)")
-      ->capture_default_str();
-  app.add_option("--warmup", raw.warmup, "untimed steps before timing")->capture_default_str();
-  app.add_option("--preset", raw.preset,
-                 "initial conditions: random, shell, expand, disk, collision")
-      ->capture_default_str();
-  app.add_option("--dt", raw.params.dt, "time step")->capture_default_str();
-  app.add_option("--softening", raw.params.softening, "softening length eps (> 0)")
-      ->capture_default_str();
-  app.add_option("--damping", raw.params.damping, "velocity damping per step, in [0, 1]")
-      ->capture_default_str();
-  app.add_option("--seed", raw.seed, "seed of the preset")->capture_default_str();
-  app.add_option("--csv", raw.csv, "also write the results to this CSV file");
-  app.add_option("--json", raw.json, "also write the results to this JSON file");
-  app.add_option("--cpu-max-n", raw.cpu_max_n,
-                 "largest N the CPU solvers run at (and --compare checks at); larger ones are "
-                 "skipped with a line saying so")
-      ->capture_default_str();
-  app.add_flag(
-      "--compare", raw.compare,
-      "instead of timing, run each selected solver and cpu from the same state for 3 "
-      "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
+// Writes one output file after the run; a failure is reported and makes the exit status 1, but
+// the table is printed already and the other file is still written.
+bool write_output(orrery::OutputFile& file, const std::function<void(orrery::OutputFile&)>& write) {
+  if (!file.is_open()) return true;
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    throw UsageError(std::string(e.what()) + " (see orrery-bench --help)");
+    write(file);
+    return true;
+  } catch (const std::exception& e) {
+    print_error(e.what());
+    return false;
   }
+}
 
-  const Plan plan = make_plan(raw);
+int run(int argc, char** argv) {
+  const std::optional<Plan> parsed = parse_command_line(argc, argv);
+  if (!parsed) return 0;  // --help
+  const Plan& plan = *parsed;
+  Outputs outputs = open_outputs(plan);  // before anything runs: a bad path costs no run
   print_header(stdout, plan);
   TableReporter table(stdout);
   if (plan.compare) {
     const auto results = run_compare(plan, table);
-    if (!plan.csv.empty()) write_compare_csv(plan.csv, results);
-    if (!plan.json.empty()) write_json(plan.json, plan, {}, results);
     const auto failed = std::count_if(results.begin(), results.end(),
                                       [](const CompareResult& r) { return !r.pass(); });
+    bool written = write_output(outputs.csv, [&](auto& f) { write_compare_csv(f, results); });
+    written &= write_output(outputs.json, [&](auto& f) { write_json(f, plan, {}, results); });
     if (failed > 0) {
       char msg[160];
-      std::snprintf(msg, sizeof msg, "%ld of %zu comparisons with cpu are above the tolerance %g",
+      std::snprintf(msg, sizeof msg,
+                    "%ld of %zu comparisons with cpu failed (above the tolerance %g "
+                    "or non-finite)",
                     static_cast<long>(failed), results.size(), k_compare_tolerance);
       print_error(msg);
       return k_exit_failure;
     }
     std::printf("%zu comparisons with cpu, all within the tolerance %g\n", results.size(),
                 k_compare_tolerance);
-    return 0;
+    return written ? 0 : k_exit_failure;
   }
   const auto results = run_timing(plan, table);
-  if (!plan.csv.empty()) write_timing_csv(plan.csv, results);
-  if (!plan.json.empty()) write_json(plan.json, plan, results, {});
+  bool written = write_output(outputs.csv, [&](auto& f) { write_timing_csv(f, results); });
+  written &= write_output(outputs.json, [&](auto& f) { write_json(f, plan, results, {}); });
   const auto bad =
       std::find_if(results.begin(), results.end(), [](const TimingResult& r) { return !r.finite; });
   if (bad != results.end()) {
-    print_error(bad->config + " at N=" + std::to_string(bad->n) +
-                " left non-finite positions or velocities: its timing is not of a real run");
+    print_error(bad->solver + " at N=" + std::to_string(bad->n) +
+                ": positions or velocities became non-finite at step " +
+                std::to_string(bad->nonfinite_step) + " (body " +
+                std::to_string(bad->nonfinite_body) +
+                "); the run stopped there and its timing is not of a real run");
     return k_exit_failure;
   }
-  return 0;
+  return written ? 0 : k_exit_failure;
 }
 
 }  // namespace

@@ -1,12 +1,9 @@
 // Checks orrery-bench's command line and resolves it into a plan, before anything is allocated.
 #include "options.h"
 
-#include <unistd.h>
-
+#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
-#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -17,6 +14,7 @@ namespace orrery::bench {
 namespace {
 
 constexpr long long k_max_n = std::numeric_limits<std::int32_t>::max();
+constexpr long long k_max_steps = std::numeric_limits<std::int32_t>::max();
 // Bytes per body the GPU runs need: positions twice (ping-pong), velocities, and an allowance of
 // two more arrays for a solver's scratch (cuda-fast's autotuner and split-sum buffers).
 constexpr double k_device_bytes_per_body = 5.0 * sizeof(Vec4);
@@ -24,13 +22,6 @@ constexpr double k_device_bytes_per_body = 5.0 * sizeof(Vec4);
 // --compare the reference's state as well.
 constexpr double k_host_bytes_per_body = 3.0 * sizeof(Vec4);
 constexpr double k_host_compare_bytes_per_body = 6.0 * sizeof(Vec4);
-
-// A whole number, the whole text; false for anything else (including out of range).
-bool parse_whole(const std::string& text, long long& out) {
-  const char* end = text.data() + text.size();
-  const auto r = std::from_chars(text.data(), end, out);
-  return r.ec == std::errc() && r.ptr == end;
-}
 
 std::string gib(double bytes) {
   std::ostringstream s;
@@ -90,7 +81,6 @@ void resolve_solvers(const RawOptions& raw, std::vector<SolverInfo>& checked, Pl
     return;
   }
   for (const std::string& name : raw.solvers) {
-    if (name.empty()) throw UsageError("--solver: empty solver name in the list");
     const SolverInfo* info = nullptr;
     try {
       info = &solver_info(name);
@@ -170,39 +160,21 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
                      plan.solvers.end());
 }
 
-void check_params(const SimParams& p) {
-  // Checked one at a time so the message names the option.
-  const struct {
-    const char* option;
-    float SimParams::*field;
-  } fields[] = {{"--dt", &SimParams::dt},
-                {"--softening", &SimParams::softening},
-                {"--damping", &SimParams::damping}};
-  for (const auto& f : fields) {
-    SimParams one;
-    one.*(f.field) = p.*(f.field);
-    try {
-      validate(one);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string(f.option) + ": " + e.what());
-    }
-  }
+// Parses --dt, --softening and --damping by the core's rules (the message names the option).
+SimParams parse_params(const RawOptions& raw) {
+  SimParams p;
+  parse_param(raw.dt, "--dt", &SimParams::dt, p);
+  parse_param(raw.softening, "--softening", &SimParams::softening, p);
+  parse_param(raw.damping, "--damping", &SimParams::damping, p);
+  return p;
 }
 
-void check_output_path(const std::string& path, const char* option) {
-  if (path.empty()) return;
-  namespace fs = std::filesystem;
-  const fs::path p(path);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw UsageError(std::string(option) + " " + path + ": directory " + dir.string() +
-                     " does not exist");
-  if (fs::is_directory(p, ec))
-    throw UsageError(std::string(option) + " " + path + ": is a directory");
-  const bool exists = fs::exists(p, ec);
-  if (access(exists ? p.c_str() : dir.c_str(), W_OK) != 0)
-    throw UsageError(std::string(option) + " " + path + ": not writable");
+// Every item of every value of a list option.
+std::vector<std::string> items_of(const std::vector<std::string>& values, const char* option) {
+  std::vector<std::string> out;
+  for (const std::string& v : values)
+    for (std::string& item : split_list(v, option)) out.push_back(std::move(item));
+  return out;
 }
 
 // Rejects an N whose buffers cannot fit, before anything is allocated.
@@ -231,63 +203,34 @@ void check_memory(const Plan& plan) {
 }  // namespace
 
 int parse_body_count(const std::string& text) {
-  long long v = 0;
-  if (!parse_whole(text, v)) {
-    const bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos;
-    if (digits && text.size() > 1)  // a whole number too long for 64 bits
-      throw UsageError("--n " + text + ": more than the largest supported N (" +
-                       std::to_string(k_max_n) + ")");
-    throw UsageError("--n '" + text + "': not a whole number");
-  }
-  if (v < 1) throw UsageError("--n " + text + ": the number of bodies must be at least 1");
-  if (v > k_max_n)
-    throw UsageError("--n " + text + ": more than the largest supported N (" +
-                     std::to_string(k_max_n) + ")");
-  return static_cast<int>(v);
+  return static_cast<int>(parse_integer(text, "--n", 1, k_max_n));
 }
 
 int parse_block(const std::string& text) {
-  long long v = 0;
-  if (!parse_whole(text, v))
-    throw UsageError("--block '" + text + "': not a whole number or 'all'");
-  if (v < 1 || v > std::numeric_limits<int>::max())
-    throw UsageError("--block " + text + ": a block size must be a positive number of threads");
-  return static_cast<int>(v);
+  return static_cast<int>(parse_integer(text, "--block", 1, std::numeric_limits<int>::max()));
 }
 
-Plan make_plan(const RawOptions& raw) {
+Plan make_plan(const RawOptions& raw_in) {
   Plan plan;
+  RawOptions raw = raw_in;
+  raw.ns = items_of(raw_in.ns, "--n");
+  raw.solvers = items_of(raw_in.solvers, "--solver");
+  raw.blocks = items_of(raw_in.blocks, "--block");
   if (raw.ns.empty()) throw UsageError("--n: no body count given");
   for (const std::string& text : raw.ns) append_unique(plan.ns, parse_body_count(text));
-  if (raw.steps < 1)
-    throw UsageError("--steps " + std::to_string(raw.steps) + ": must be at least 1");
-  if (raw.warmup < 0)
-    throw UsageError("--warmup " + std::to_string(raw.warmup) + ": must be at least 0");
-  if (raw.cpu_max_n < 0 || raw.cpu_max_n > k_max_n)
-    throw UsageError("--cpu-max-n " + std::to_string(raw.cpu_max_n) + ": must be in [0, " +
-                     std::to_string(k_max_n) + "]");
+  plan.steps = static_cast<int>(parse_integer(raw.steps, "--steps", 1, k_max_steps));
+  plan.warmup = static_cast<int>(parse_integer(raw.warmup, "--warmup", 0, k_max_steps));
+  plan.cpu_max_n = static_cast<int>(parse_integer(raw.cpu_max_n, "--cpu-max-n", 0, k_max_n));
   try {
     plan.preset = parse_preset(raw.preset);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--preset: ") + e.what());
   }
-  check_params(raw.params);
-  check_output_path(raw.csv, "--csv");
-  check_output_path(raw.json, "--json");
-  if (!raw.csv.empty() && raw.csv == raw.json)
-    throw UsageError("--csv and --json name the same file");
-
-  plan.steps = raw.steps;
-  plan.warmup = raw.warmup;
-  plan.params = raw.params;
-  const char* seed_end = raw.seed.data() + raw.seed.size();
-  const auto seed = std::from_chars(raw.seed.data(), seed_end, plan.seed);
-  if (seed.ec != std::errc() || seed.ptr != seed_end)
-    throw UsageError("--seed '" + raw.seed + "': not a whole number in [0, 2^64)");
+  plan.params = parse_params(raw);
+  plan.seed = parse_u64(raw.seed, "--seed");
   plan.csv = raw.csv;
   plan.json = raw.json;
   plan.compare = raw.compare;
-  plan.cpu_max_n = static_cast<int>(raw.cpu_max_n);
 
   std::vector<SolverInfo> checked;
   resolve_solvers(raw, checked, plan);
@@ -300,6 +243,69 @@ Plan make_plan(const RawOptions& raw) {
   }
   check_memory(plan);
   return plan;
+}
+
+}  // namespace orrery::bench
+
+namespace orrery::bench {
+
+std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
+  RawOptions raw;
+  CLI::App app{
+      "orrery-bench: times Orrery's N-body solvers headless (no window), or with --compare checks "
+      "them against the cpu reference.",
+      "orrery-bench"};
+  app.footer(
+      "Lists are comma separated (no empty items); numbers are decimal. Exit status: 0 ok; 1 a run "
+      "failed or --compare found an error above tolerance; 2 bad input.\nExample: orrery-bench "
+      "--solver cuda-static,cuda-dynamic --n 16384,65536 --block 64,128,256 --steps 20 --warmup 3");
+  app.add_option("--solver", raw.solvers,
+                 "solvers to run, or 'all' (every solver that can run on this machine)")
+      ->capture_default_str();
+  app.add_option("--n", raw.ns, "body counts, each in [1, 2147483647]")->capture_default_str();
+  app.add_option("--block", raw.blocks,
+                 "GPU block sizes, or 'all' (each GPU solver's supported set); default: each "
+                 "solver's default (cuda-fast autotunes); CPU solvers have none");
+  app.add_option("--steps", raw.steps, "timed steps per run (the median is reported)")
+      ->capture_default_str();
+  app.add_option("--warmup", raw.warmup, "untimed steps before timing")->capture_default_str();
+  app.add_option("--preset", raw.preset,
+                 "initial conditions: random, shell, expand, disk, collision")
+      ->capture_default_str();
+  app.add_option("--dt", raw.dt, "time step (finite, > 0)")->capture_default_str();
+  app.add_option("--softening", raw.softening, "softening length eps (>= 1e-10)")
+      ->capture_default_str();
+  app.add_option("--damping", raw.damping, "velocity damping per step, in [0, 1]")
+      ->capture_default_str();
+  app.add_option("--seed", raw.seed, "seed of the preset, in [0, 2^64)")->capture_default_str();
+  app.add_option("--csv", raw.csv, "also write the results to this CSV file");
+  app.add_option("--json", raw.json, "also write the results to this JSON file");
+  app.add_option("--cpu-max-n", raw.cpu_max_n,
+                 "largest N the CPU solvers run at (and --compare checks at); larger ones are "
+                 "skipped with a line saying so")
+      ->capture_default_str();
+  app.add_flag(
+      "--compare", raw.compare,
+      "instead of timing, run each selected solver and cpu from the same state for 3 "
+      "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {  // --help
+      app.exit(e);
+      return std::nullopt;
+    }
+    throw UsageError(std::string(e.what()) + " (see orrery-bench --help)");
+  }
+  return make_plan(raw);
+}
+
+Outputs open_outputs(const Plan& plan) {
+  Outputs o;
+  if (!plan.csv.empty()) o.csv = OutputFile::open(plan.csv, "--csv");
+  if (!plan.json.empty()) o.json = OutputFile::open(plan.json, "--json");
+  require_distinct(o.csv, "--csv", o.json, "--json");
+  return o;
 }
 
 }  // namespace orrery::bench

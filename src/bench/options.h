@@ -2,20 +2,19 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "orrery/input.h"
 #include "orrery/presets.h"
 #include "orrery/solver.h"
 
 namespace orrery::bench {
 
 // Bad input: main prints its message as one line and exits with code 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using UsageError = InputError;
 
 // The --compare tolerance on the max relative position error against `cpu` (issue 2's check).
 // Velocities are printed but not judged: `cpu` sums each force sequentially in float, and at
@@ -26,19 +25,20 @@ constexpr double k_compare_tolerance = 1e-4;
 // Steps each solver and `cpu` take from the same state under --compare.
 constexpr int k_compare_steps = 3;
 
-// What the command line said, before checking (lists already split at commas by CLI11).
+// What the command line said, as text, before checking. A list option may be given more than
+// once; each value is a comma-separated list (split by split_list: no empty items).
 struct RawOptions {
   std::vector<std::string> solvers{"all"};
   std::vector<std::string> ns{"16384"};
   std::vector<std::string> blocks;  // empty: each GPU solver's default
-  int steps = 20;
-  int warmup = 3;
+  std::string steps = "20";
+  std::string warmup = "3";
   std::string preset = "random";
-  SimParams params;
+  std::string dt = "0.016", softening = "0.1", damping = "1";
   std::string seed = "1";
   std::string csv, json;
   bool compare = false;
-  long long cpu_max_n = 65536;
+  std::string cpu_max_n = "65536";
 };
 
 // One solver to run, with the block sizes to run it at (0 = the solver's default; CPU: {0}).
@@ -64,8 +64,19 @@ struct Plan {
 };
 
 // Checks everything, including device presence and memory for each N, before anything runs.
-// Throws UsageError with a one-line message naming the bad value.
+// Throws UsageError with a one-line message naming the bad value. Opens no file.
 Plan make_plan(const RawOptions& raw);
+
+// The command line parsed (CLI11) and checked: a plan, or none after --help (printed to stdout).
+// Throws UsageError. Opens no file (the fuzz target calls this).
+std::optional<Plan> parse_command_line(int argc, const char* const* argv);
+
+// The plan's output files, opened for writing before the run; the same file named twice (however
+// spelled) is an error. Throws UsageError.
+struct Outputs {
+  OutputFile csv, json;
+};
+Outputs open_outputs(const Plan& plan);
 
 // Parses one body count: a whole number in [1, INT32_MAX]. Throws UsageError.
 int parse_body_count(const std::string& text);

@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <ctime>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -75,17 +74,6 @@ std::string json_float(float v) {
   return buf;
 }
 
-std::ofstream open_for_writing(const std::string& path) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
-  return f;
-}
-
-void finish(std::ofstream& f, const std::string& path) {
-  f.flush();
-  if (!f) throw std::runtime_error("error writing " + path);
-}
-
 }  // namespace
 
 void print_header(std::FILE* out, const Plan& plan) {
@@ -119,9 +107,13 @@ void TableReporter::timing(const TimingResult& r) {
                  "interactions/s", "GFLOP/s", "config");
     m_timing_header = true;
   }
+  std::string flag;
+  if (!r.finite)
+    flag = "  [NON-FINITE from step " + std::to_string(r.nonfinite_step) + ", body " +
+           std::to_string(r.nonfinite_body) + ": run stopped]";
   std::fprintf(m_out, "%-13s %10d %5s %12.4f %15.4e %10.1f  %s%s\n", r.solver.c_str(), r.n,
                block_text(r.block).c_str(), r.ms_median, r.interactions_per_s(), r.gflops(),
-               r.config.c_str(), r.finite ? "" : "  [NON-FINITE STATE]");
+               r.config.c_str(), flag.c_str());
   std::fflush(m_out);
 }
 
@@ -131,39 +123,40 @@ void TableReporter::compare(const CompareResult& r) {
                  "vel error", "result", "config");
     m_compare_header = true;
   }
-  std::fprintf(m_out, "%-13s %10d %5s %12.3e %12.3e %6s  %s\n", r.solver.c_str(), r.n,
+  std::fprintf(m_out, "%-13s %10d %5s %12.3e %12.3e %6s  %s%s\n", r.solver.c_str(), r.n,
                block_text(r.block).c_str(), r.pos_error, r.vel_error, r.pass() ? "ok" : "FAIL",
-               r.config.c_str());
+               r.config.c_str(), r.problem.empty() ? "" : ("  [" + r.problem + "]").c_str());
   std::fflush(m_out);
 }
 
-void write_timing_csv(const std::string& path, const std::vector<TimingResult>& rows) {
-  std::ofstream f = open_for_writing(path);
+void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
+  std::ostringstream f;
   f << "solver,config,n,block,steps,warmup,ms_median,ms_min,ms_max,interactions_per_s,gflops,"
-       "finite\n";
+       "finite,nonfinite_step\n";
   for (const TimingResult& r : rows)
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.n << ',' << r.block << ','
       << r.steps << ',' << r.warmup << ',' << json_number(r.ms_median) << ','
       << json_number(r.ms_min) << ',' << json_number(r.ms_max) << ','
       << json_number(r.interactions_per_s()) << ',' << json_number(r.gflops()) << ','
-      << (r.finite ? "true" : "false") << '\n';
-  finish(f, path);
+      << (r.finite ? "true" : "false") << ',' << r.nonfinite_step << '\n';
+  file.write(f.str());
 }
 
-void write_compare_csv(const std::string& path, const std::vector<CompareResult>& rows) {
-  std::ofstream f = open_for_writing(path);
-  f << "solver,config,n,block,steps,pos_error,vel_error,tolerance,pass\n";
+void write_compare_csv(OutputFile& file, const std::vector<CompareResult>& rows) {
+  std::ostringstream f;
+  f << "solver,config,n,block,steps,pos_error,vel_error,tolerance,pass,problem\n";
   for (const CompareResult& r : rows)
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.n << ',' << r.block << ','
       << r.steps << ',' << json_number(r.pos_error) << ',' << json_number(r.vel_error) << ','
-      << json_number(k_compare_tolerance) << ',' << (r.pass() ? "true" : "false") << '\n';
-  finish(f, path);
+      << json_number(k_compare_tolerance) << ',' << (r.pass() ? "true" : "false") << ','
+      << csv_field(r.problem) << '\n';
+  file.write(f.str());
 }
 
-void write_json(const std::string& path, const Plan& plan, const std::vector<TimingResult>& timing,
+void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResult>& timing,
                 const std::vector<CompareResult>& compare) {
   const DeviceInfo& d = device_info();
-  std::ofstream f = open_for_writing(path);
+  std::ostringstream f;
   f << "{\n  \"tool\": \"orrery-bench\",\n  \"date\": " << json_string(utc_now()) << ",\n";
   f << "  \"mode\": " << json_string(plan.compare ? "compare" : "timing") << ",\n";
   f << "  \"device\": {\"present\": " << (d.present ? "true" : "false")
@@ -189,7 +182,8 @@ void write_json(const std::string& path, const Plan& plan, const std::vector<Tim
       << ", \"ms_min\": " << json_number(r.ms_min) << ", \"ms_max\": " << json_number(r.ms_max)
       << ", \"interactions_per_s\": " << json_number(r.interactions_per_s())
       << ", \"gflops\": " << json_number(r.gflops())
-      << ", \"finite\": " << (r.finite ? "true" : "false") << "}";
+      << ", \"finite\": " << (r.finite ? "true" : "false")
+      << ", \"nonfinite_step\": " << r.nonfinite_step << "}";
     sep = ",\n    ";
   }
   for (const CompareResult& r : compare) {
@@ -199,11 +193,12 @@ void write_json(const std::string& path, const Plan& plan, const std::vector<Tim
       << ", \"pos_error\": " << json_number(r.pos_error)
       << ", \"vel_error\": " << json_number(r.vel_error)
       << ", \"tolerance\": " << json_number(k_compare_tolerance)
-      << ", \"pass\": " << (r.pass() ? "true" : "false") << "}";
+      << ", \"pass\": " << (r.pass() ? "true" : "false")
+      << ", \"problem\": " << json_string(r.problem) << "}";
     sep = ",\n    ";
   }
   f << (timing.empty() && compare.empty() ? "]\n}\n" : "\n  ]\n}\n");
-  finish(f, path);
+  file.write(f.str());
 }
 
 }  // namespace orrery::bench

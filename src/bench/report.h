@@ -27,10 +27,11 @@ class TableReporter final : public Reporter {
   bool m_timing_header = false, m_compare_header = false;
 };
 
-// Throw std::runtime_error when the file cannot be written.
-void write_timing_csv(const std::string& path, const std::vector<TimingResult>& rows);
-void write_compare_csv(const std::string& path, const std::vector<CompareResult>& rows);
-void write_json(const std::string& path, const Plan& plan, const std::vector<TimingResult>& timing,
+// Write the results into files opened before the run; throw std::runtime_error when the file
+// cannot be written.
+void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows);
+void write_compare_csv(OutputFile& file, const std::vector<CompareResult>& rows);
+void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResult>& timing,
                 const std::vector<CompareResult>& compare);
 
 }  // namespace orrery::bench

@@ -13,8 +13,11 @@ struct TimingResult {
   int n = 0;
   int block = 0;  // 0 for CPU solvers (shown as "-")
   int steps = 0, warmup = 0;
-  double ms_median = 0, ms_min = 0, ms_max = 0;
-  bool finite = true;  // the state stayed finite over the run
+  double ms_median = 0, ms_min = 0, ms_max = 0;  // NaN when no timed step ran
+  bool finite = true;                            // the state stayed finite over the run
+  long long nonfinite_step = 0;  // the first step (1-based, warm-ups counted) that left a
+                                 // non-finite position or velocity; the run stopped there
+  long long nonfinite_body = -1;
 
   // N^2 interactions per step (NVIDIA's convention), per second at the median step time.
   double interactions_per_s() const;
@@ -27,7 +30,8 @@ struct CompareResult {
   int block = 0;
   int steps = 0;
   double pos_error = 0, vel_error = 0;  // max_relative_error against `cpu`
-  bool pass() const { return pos_error <= k_compare_tolerance; }
+  std::string problem;  // why no comparison was possible (a non-finite state), else empty
+  bool pass() const { return problem.empty() && pos_error <= k_compare_tolerance; }
 };
 
 // Receives each result as soon as it exists, and lines about runs that were skipped.

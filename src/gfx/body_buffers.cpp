@@ -55,6 +55,7 @@ void BodyBuffers::load(const std::vector<Vec4>& pos, const std::vector<Vec4>& ve
   if (pos.empty() || pos.size() != vel.size())
     throw std::invalid_argument("BodyBuffers::load: positions and velocities must match, n >= 1");
   m_interop = CudaGlBuffers();  // unregister before the buffers go
+  ++m_version;
   m_count = static_cast<int>(pos.size());
   m_cur = 0;
   for (int k = 0; k < 2; ++k) {
@@ -108,12 +109,12 @@ void BodyBuffers::set_on_device(bool on_device) {
 
 void BodyBuffers::advance(int steps, const StepRun& run, const Companion* companion) {
   if (steps < 1 || m_count == 0) return;
+  ++m_version;
   const int a = m_cur, b = 1 - m_cur, fresh = steps % 2 ? b : a;
   if (!m_on_device) {
-    run(m_host_pos[a].data(), m_host_pos[b].data(), m_host_vel.data());
-    m_cur = fresh;
-    upload_to_gl(m_host_pos[m_cur], m_host_vel);
-    if (companion) view_on_device(*companion);
+    const HostArrays h = host_arrays();
+    run(h.a, h.b, h.vel);
+    publish_host(steps, companion);
   } else if (m_path == DevicePath::staged) {
     run(m_dev_pos[a].data(), m_dev_pos[b].data(), m_dev_vel.data());
     m_cur = fresh;
@@ -124,6 +125,18 @@ void BodyBuffers::advance(int steps, const StepRun& run, const Companion* compan
   } else {
     advance_interop(steps, run, companion);
   }
+}
+
+BodyBuffers::HostArrays BodyBuffers::host_arrays() {
+  if (m_on_device) throw std::logic_error("BodyBuffers::host_arrays: the state is on the device");
+  return {m_host_pos[m_cur].data(), m_host_pos[1 - m_cur].data(), m_host_vel.data()};
+}
+
+void BodyBuffers::publish_host(int steps, const Companion* companion) {
+  ++m_version;
+  if (steps % 2) m_cur = 1 - m_cur;
+  upload_to_gl(m_host_pos[m_cur], m_host_vel);
+  if (companion) view_on_device(*companion);
 }
 
 void BodyBuffers::advance_interop(int steps, const StepRun& run, const Companion* companion) {

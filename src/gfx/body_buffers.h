@@ -2,6 +2,7 @@
 // three paths: zero-copy CUDA interop, a staged copy from device arrays, or a host upload.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -50,6 +51,17 @@ class BodyBuffers {
   // read-only and the write buffer write-discard; with more, both read-write. A companion runs
   // after the steps (interop path only), mapped with the VBOs when the solver is on the device.
   void advance(int steps, const StepRun& run, const Companion* companion = nullptr);
+  // The host path in two halves, so CPU steps can run on another thread while the frame loop goes
+  // on drawing the published state: the arrays to step (the newest positions in `a`), then,
+  // after `steps` steps on them, publish the newest state to GL. Nothing else may touch the
+  // buffers in between.
+  struct HostArrays {
+    Vec4* a;
+    Vec4* b;
+    Vec4* vel;
+  };
+  HostArrays host_arrays();
+  void publish_host(int steps, const Companion* companion = nullptr);
   // Interop path only: maps the VBOs read-only for CUDA and the companion's buffer in one call,
   // runs the companion on the newest state, and unmaps. Whichever side the solver runs.
   void view_on_device(const Companion& companion);
@@ -57,6 +69,8 @@ class BodyBuffers {
   void download(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const;
 
   GLuint vertex_array() const { return m_vao[m_cur].id(); }
+  // Changes whenever what the VBOs hold may have changed (load, steps, publish); never 0.
+  std::uint64_t version() const { return m_version; }
   int count() const { return m_count; }
   DevicePath path() const { return m_path; }
   // The path the bodies take now: "zero-copy interop", "staged copy" or "CPU".
@@ -71,6 +85,7 @@ class BodyBuffers {
   bool m_on_device = false;
   int m_count = 0;
   int m_cur = 0;  // which position buffer holds the newest positions
+  std::uint64_t m_version = 1;
   GlBuffer m_pos_vbo[2], m_vel_vbo;
   GlVertexArray m_vao[2];
   CudaGlBuffers m_interop;

@@ -1,9 +1,12 @@
 // Creation helpers for the GL object owners, program linking and the offscreen render target.
 #include "gl_objects.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
+
+#include "orrery/input.h"
 
 namespace orrery::gfx {
 namespace {
@@ -107,6 +110,52 @@ RenderTarget::RenderTarget(int width, int height, GLenum internal_format)
                              std::to_string(height) + " is incomplete (status " + hex(status) +
                              ")");
   check_gl("creating an offscreen framebuffer");
+}
+
+namespace {
+
+// Whether a width x height target of this format can be made (GL errors cleared either way).
+bool can_allocate(int width, int height, GLenum format) {
+  try {
+    RenderTarget probe(width, height, format);
+    return true;
+  } catch (const std::exception&) {
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    return false;
+  }
+}
+
+}  // namespace
+
+void require_offscreen_size(int width, int height) {
+  GLint tex = 0, rb = 0, viewport[2] = {0, 0};
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &tex);
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &rb);
+  glGetIntegerv(GL_MAX_VIEWPORT_DIMS, viewport);
+  const int max_w = std::min({tex, rb, viewport[0]}), max_h = std::min({tex, rb, viewport[1]});
+  const std::string asked =
+      "--width " + std::to_string(width) + " --height " + std::to_string(height);
+  if (width > max_w || height > max_h)
+    throw InputError(asked + ": beyond this GL's largest image, " + std::to_string(max_w) + " x " +
+                     std::to_string(max_h) + " (GL_MAX_TEXTURE_SIZE " + std::to_string(tex) +
+                     ", GL_MAX_RENDERBUFFER_SIZE " + std::to_string(rb) +
+                     ", GL_MAX_VIEWPORT_DIMS " + std::to_string(viewport[0]) + " x " +
+                     std::to_string(viewport[1]) + ")");
+  if (can_allocate(width, height, GL_RGBA16F)) return;
+  // Memory, not the limits: find the largest image of the same shape that can be allocated.
+  double lo = 0.0, hi = 1.0;
+  for (int k = 0; k < 10; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    const int w = std::max(1, static_cast<int>(width * mid)),
+              h = std::max(1, static_cast<int>(height * mid));
+    (can_allocate(w, h, GL_RGBA16F) ? lo : hi) = mid;
+  }
+  const int w = static_cast<int>(width * lo), h = static_cast<int>(height * lo);
+  throw InputError(asked + ": this GL cannot allocate an offscreen image that large (" +
+                   std::to_string(static_cast<long long>(width) * height * 8 / (1 << 20)) +
+                   " MiB as RGBA16F); the largest of this shape it can is about " +
+                   std::to_string(w) + " x " + std::to_string(h));
 }
 
 void check_gl(const char* where) {

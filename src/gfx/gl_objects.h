@@ -90,6 +90,12 @@ class RenderTarget {
   int m_width = 0, m_height = 0;
 };
 
+// Throws orrery::InputError, before any frame runs, when this GL cannot hold a width x height
+// offscreen image: beyond its size limits (GL_MAX_TEXTURE_SIZE, GL_MAX_RENDERBUFFER_SIZE,
+// GL_MAX_VIEWPORT_DIMS) or too large to allocate as the renderer's RGBA16F target; the message
+// names the largest size this GL allows (of the same shape, when memory is the limit).
+void require_offscreen_size(int width, int height);
+
 // Times GL work on the GPU with GL_TIME_ELAPSED queries. A ring of queries is read a few frames
 // later, when the result is long available, so timing never stalls the pipeline.
 class GlGpuTimer {

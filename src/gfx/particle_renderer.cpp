@@ -87,9 +87,18 @@ GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p) 
 }
 
 void ParticleRenderer::draw(GLuint vao, int count, const SpriteParams& p, float exposure,
-                            GLuint target) {
+                            GLuint target, std::uint64_t state_version) {
   if (p.width <= 0 || p.height <= 0) return;  // minimised
-  draw_hdr(vao, count, p);
+  const bool same = state_version != 0 && state_version == m_hdr_version && vao == m_hdr_vao &&
+                    count == m_hdr_count && m_hdr.width() == p.width &&
+                    m_hdr.height() == p.height && std::memcmp(&p, &m_hdr_params, sizeof p) == 0;
+  if (!same) {
+    draw_hdr(vao, count, p);
+    m_hdr_version = state_version;
+    m_hdr_vao = vao;
+    m_hdr_count = count;
+    m_hdr_params = p;
+  }
   tonemap(exposure, target, p.width, p.height);
 }
 

@@ -5,6 +5,7 @@
 // points and full-screen passes costs more than the solver).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "camera.h"
@@ -36,7 +37,11 @@ class ParticleRenderer {
 
   // GL sprites: draws `count` bodies from `vao` (position at location 0, velocity at 1) into the
   // HDR image, then tone-maps into framebuffer `target` (0: the window). Leaves `target` bound.
-  void draw(GLuint vao, int count, const SpriteParams& p, float exposure, GLuint target);
+  // With a nonzero `state_version` (BodyBuffers::version()), a frame whose bodies, buffers and
+  // sprite parameters are those of the last draw reuses its HDR image and only tone-maps: a paused
+  // run, or one whose long CPU step is still in flight, costs no sprite pass.
+  void draw(GLuint vao, int count, const SpriteParams& p, float exposure, GLuint target,
+            std::uint64_t state_version = 0);
 
   // CUDA splat, in three parts. splat_image() gives the CUDA registration of the RGBA8 picture
   // texture for a width x height image (re-created when the size or texture changes; throws
@@ -61,6 +66,10 @@ class ParticleRenderer {
   GlProgram m_particles, m_tonemap;
   GlVertexArray m_empty_vao;  // core profiles need a bound VAO even without attributes
   RenderTarget m_hdr;
+  std::uint64_t m_hdr_version = 0;  // what m_hdr holds: the state version, buffers and parameters
+  GLuint m_hdr_vao = 0;
+  int m_hdr_count = 0;
+  SpriteParams m_hdr_params;
   // The CUDA path: the HDR image and its tone-mapped bytes in device memory (4 pixels a Vec4),
   // and the picture texture registered with CUDA; re-created when the size changes.
   DeviceArray m_splat_hdr, m_splat_rgba8;

@@ -11,7 +11,8 @@
 
 namespace orrery::gfx {
 
-void save_png(const std::string& path, unsigned fbo, int width, int height) {
+void save_png(OutputFile& file, unsigned fbo, int width, int height) {
+  const std::string& path = file.path();
   if (width <= 0 || height <= 0)
     throw std::runtime_error("nothing to save: the framebuffer is empty");
   const std::size_t row = static_cast<std::size_t>(width) * 3;
@@ -28,8 +29,16 @@ void save_png(const std::string& path, unsigned fbo, int width, int height) {
   for (int y = 0; y < height; ++y)
     std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(row * (height - 1 - y)), row,
                 flipped.begin() + static_cast<std::ptrdiff_t>(row * y));
-  if (!stbi_write_png(path.c_str(), width, height, 3, flipped.data(), static_cast<int>(row)))
-    throw std::runtime_error("cannot write " + path);
+  std::vector<unsigned char> png;
+  const auto append = [](void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<unsigned char>*>(context);
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    out->insert(out->end(), bytes, bytes + size);
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 3, flipped.data(),
+                              static_cast<int>(row)))
+    throw std::runtime_error("cannot encode the PNG for " + path);
+  file.write(png.data(), png.size());
 }
 
 std::string timestamped_png_name() {

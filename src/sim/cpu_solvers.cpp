@@ -15,13 +15,23 @@ inline void step_body(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, int i
   integrate(pi, pos_out[i], vel[i], acc, p.dt, p.damping);
 }
 
+// Whether body i may go ahead under the control (if any): counts it as done, unless cancelled.
+inline bool proceed(StepControl* control) {
+  if (!control) return true;
+  if (control->cancel.load(std::memory_order_relaxed)) return false;
+  control->bodies_done.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
 class CpuSolver final : public Solver {
  public:
   const std::string& name() const override { return m_name; }
   bool on_device() const override { return false; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     const float eps2 = p.softening * p.softening;
-    for (int i = 0; i < n; ++i) step_body(pos_in, pos_out, vel, n, i, eps2, p);
+    StepControl* control = m_control;
+    for (int i = 0; i < n; ++i)
+      if (proceed(control)) step_body(pos_in, pos_out, vel, n, i, eps2, p);
   }
 
  private:
@@ -34,8 +44,10 @@ class CpuOmpSolver final : public Solver {
   bool on_device() const override { return false; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     const float eps2 = p.softening * p.softening;
+    StepControl* control = m_control;
 #pragma omp parallel for schedule(static)
-    for (int i = 0; i < n; ++i) step_body(pos_in, pos_out, vel, n, i, eps2, p);
+    for (int i = 0; i < n; ++i)
+      if (proceed(control)) step_body(pos_in, pos_out, vel, n, i, eps2, p);
   }
 
  private:

@@ -1,4 +1,5 @@
 // The CUDA device seen from host code: presence, properties, memory, copies and event timing.
+#include <algorithm>
 #include <cstdio>
 
 #include "cuda_check.cuh"
@@ -98,6 +99,87 @@ void device_synchronize() { CUDA_CHECK_THROW(cudaDeviceSynchronize()); }
 
 void device_copy(Vec4* dst, const Vec4* src, std::size_t count) {
   CUDA_CHECK_THROW(cudaMemcpy(dst, src, count * sizeof(Vec4), cudaMemcpyDeviceToDevice));
+}
+
+namespace {
+
+__device__ __forceinline__ bool finite4(const Vec4& a) {
+  return isfinite(a.x) && isfinite(a.y) && isfinite(a.z) && isfinite(a.w);
+}
+
+// first = min over bodies i with a non-finite position or velocity (stays INT_MAX when none).
+__global__ void first_nonfinite_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel,
+                                       int n, int* first) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    if (!finite4(pos[i]) || !finite4(vel[i])) {
+      atomicMin(first, i);
+      return;
+    }
+}
+
+void launch_first_nonfinite(const Vec4* pos, const Vec4* vel, int n, int* first_dev) {
+  constexpr int k_init = 0x7fffffff;
+  CUDA_CHECK_THROW(cudaMemcpyAsync(first_dev, &k_init, sizeof(int), cudaMemcpyHostToDevice));
+  const int threads = 256;
+  const int blocks = std::max(1, std::min((n + threads - 1) / threads, device_info().sm_count * 8));
+  first_nonfinite_kernel<<<blocks, threads>>>(pos, vel, n, first_dev);
+  CUDA_CHECK_LAUNCH("first_nonfinite_kernel");
+}
+
+long long to_index(int first) { return first == 0x7fffffff ? -1 : first; }
+
+}  // namespace
+
+struct FiniteProbe::Impl {
+  int* first_dev = nullptr;
+  int* first_host = nullptr;  // pinned, so the copy is asynchronous
+  cudaEvent_t done = nullptr;
+};
+
+FiniteProbe::FiniteProbe() : m_impl(std::make_unique<Impl>()) {
+  require_device();
+  CUDA_CHECK_THROW(cudaMalloc(&m_impl->first_dev, sizeof(int)));
+  CUDA_CHECK_THROW(cudaMallocHost(&m_impl->first_host, sizeof(int)));
+  CUDA_CHECK_THROW(cudaEventCreateWithFlags(&m_impl->done, cudaEventDisableTiming));
+}
+
+FiniteProbe::~FiniteProbe() {
+  if (m_impl->done) cudaEventDestroy(m_impl->done);
+  if (m_impl->first_host) cudaFreeHost(m_impl->first_host);
+  if (m_impl->first_dev) cudaFree(m_impl->first_dev);
+}
+
+void FiniteProbe::launch(const Vec4* pos, const Vec4* vel, int n) {
+  if (m_pending || n < 1) return;
+  launch_first_nonfinite(pos, vel, n, m_impl->first_dev);
+  CUDA_CHECK_THROW(
+      cudaMemcpyAsync(m_impl->first_host, m_impl->first_dev, sizeof(int), cudaMemcpyDeviceToHost));
+  CUDA_CHECK_THROW(cudaEventRecord(m_impl->done));
+  m_pending = true;
+}
+
+bool FiniteProbe::poll(long long& first) {
+  if (!m_pending) return false;
+  const cudaError_t e = cudaEventQuery(m_impl->done);
+  if (e == cudaErrorNotReady) return false;
+  CUDA_CHECK_THROW(e);
+  m_pending = false;
+  first = to_index(*m_impl->first_host);
+  return true;
+}
+
+long long FiniteProbe::check(const Vec4* pos, const Vec4* vel, int n) {
+  if (n < 1) return -1;
+  launch(pos, vel, n);
+  CUDA_CHECK_THROW(cudaEventSynchronize(m_impl->done));
+  long long first = -1;
+  poll(first);
+  return first;
+}
+
+long long first_nonfinite_device(const Vec4* pos, const Vec4* vel, int n) {
+  FiniteProbe probe;
+  return probe.check(pos, vel, n);
 }
 
 struct GpuTimer::Impl {

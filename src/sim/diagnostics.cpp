@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "orrery/device.h"
+
 namespace orrery {
 
 Vec3d total_momentum(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {
@@ -42,6 +44,15 @@ double potential_energy(const std::vector<Vec4>& pos, float softening) {
       e -= double(pos[i].w) * pos[j].w / std::sqrt(dx * dx + dy * dy + dz * dz + eps2);
     }
   return e;
+}
+
+long long first_nonfinite(const Vec4* pos, const Vec4* vel, int n) {
+  const auto finite = [](const Vec4& a) {
+    return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z) && std::isfinite(a.w);
+  };
+  for (int i = 0; i < n; ++i)
+    if (!finite(pos[i]) || !finite(vel[i])) return i;
+  return -1;
 }
 
 double max_relative_error(const std::vector<Vec4>& a, const std::vector<Vec4>& b) {

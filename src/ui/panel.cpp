@@ -188,6 +188,18 @@ void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) 
   if (ImGui::Button("Reset camera")) actions.push_back({ActionKind::reset_camera});
 }
 
+// Work in flight and problems to act on, at the top where they are seen (with a Reset button for
+// a problem when `actions` is given).
+void status_lines(const Readouts& r, std::vector<Action>* actions) {
+  if (!r.activity.empty())
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", r.activity.c_str());
+  if (r.alert.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+  ImGui::TextWrapped("%s", r.alert.c_str());
+  ImGui::PopStyleColor();
+  if (actions && ImGui::Button("Reset##alert")) actions->push_back({ActionKind::reset});
+}
+
 }  // namespace
 
 std::string solver_label(const Catalog& c, int solver, int block) {
@@ -204,6 +216,7 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowSize().x;
   ImGui::PushItemWidth(k_content_w - 110.0f);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + k_content_w);
+  status_lines(r, &actions);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(s, c, actions);
   if (ImGui::CollapsingHeader("Performance", ImGuiTreeNodeFlags_DefaultOpen))
@@ -231,8 +244,9 @@ void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {
   // Fixed size: an auto-resizing window would be clipped on the frame it first appears.
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_Always);
+  const float lines = 4.0f + (r.activity.empty() ? 0.0f : 1.0f) + (r.alert.empty() ? 0.0f : 3.0f);
   ImGui::SetNextWindowSize(
-      ImVec2(250.0f, 4.0f * ImGui::GetTextLineHeightWithSpacing() + 2.0f * style.WindowPadding.y),
+      ImVec2(250.0f, lines * ImGui::GetTextLineHeightWithSpacing() + 2.0f * style.WindowPadding.y),
       ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.45f);
   if (ImGui::Begin("overlay", nullptr, flags)) {
@@ -240,6 +254,9 @@ void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {
     ImGui::TextUnformatted(solver_label(c, s.solver, s.block).c_str());
     ImGui::Text("N %d%s", s.n, s.paused ? "  (paused)" : "");
     ImGui::Text("%s, %s", r.render_path.c_str(), r.draw_method.c_str());
+    ImGui::PushTextWrapPos(240.0f);
+    status_lines(r, nullptr);
+    ImGui::PopTextWrapPos();
   }
   ImGui::End();
 }

@@ -67,8 +67,10 @@ struct Readouts {
   std::string gl_renderer;
   std::vector<float> frame_ms_history;  // ring buffer
   int history_head = 0;                 // index of the oldest entry
-  std::vector<SweepPoint> sweep;        // the last block-size sweep
-  std::string sweep_label;              // "cuda-static, N = 16384"
+  std::string activity;  // work in flight, e.g. "stepping, 37%" (a long CPU step); empty when none
+  std::string alert;     // a problem the user must act on (a non-finite state), empty when none
+  std::vector<SweepPoint> sweep;  // the last block-size sweep
+  std::string sweep_label;        // "cuda-static, N = 16384"
 };
 
 enum class ActionKind {

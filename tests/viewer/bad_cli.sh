@@ -34,6 +34,19 @@ check --screenshot shot.jpg
 check --no-such-flag
 check --keys s,nope
 check --draw nope
+# Issue 8's defects: every one is refused in one line before anything runs.
+check --softening 1e-20
+check --softening 1e-13
+check --seed 18446744073709551616
+check --point-radius nan
+check --n --
+check --n 99999999999999999999
+check --n ''
+check --dt 1e39
+check --dt inf
+check --width 1e3
+check --screenshot /tmp/orrery-missing-dir-$$/x.png
+check --screenshot /proc/x.png
 # Without a GPU the CUDA splat cannot draw: refused before anything opens.
 nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status

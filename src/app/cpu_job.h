@@ -1,0 +1,59 @@
+// CPU steps on a worker thread, so the window keeps answering (Esc, close, the panel) while a step
+// at large N takes seconds or minutes; with progress, cancellation and a per-step finite check.
+#pragma once
+
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "orrery/solver.h"
+
+namespace orrery::app {
+
+class CpuJob {
+ public:
+  CpuJob() = default;
+  ~CpuJob();  // cancels and joins
+  CpuJob(const CpuJob&) = delete;
+  CpuJob& operator=(const CpuJob&) = delete;
+
+  // Starts `steps` ping-pong steps a -> b -> a ... (velocities in place) on a worker thread. The
+  // arrays and the solver must stay untouched until finish() or cancel(). Each step is followed by
+  // a check for non-finite values; the run stops at the first step that leaves one.
+  void start(Solver& solver, int steps, Vec4* a, Vec4* b, Vec4* vel, int n, const SimParams& p);
+  bool active() const { return m_thread.joinable(); }
+  // Waits up to `ms` for the run to end; true when it has.
+  bool wait_for(double ms);
+  // After wait_for() said true: joins, rethrows the worker's exception, and returns the steps done
+  // (fewer than asked when a step left non-finite values; see nonfinite_body()).
+  int finish();
+  // Stops the run at the next body, joins, and restores the positions in `a` and the velocities
+  // as they were at start(): the state is the one before the run.
+  void cancel();
+
+  // Fraction of the run's body updates done, in [0, 1].
+  float progress() const;
+  double elapsed_ms() const { return m_ms; }               // the run's time (after finish())
+  long long nonfinite_body() const { return m_bad_body; }  // -1 when the state stayed finite
+
+ private:
+  void run(Solver& solver, int steps, Vec4* a, Vec4* b, Vec4* vel, int n, const SimParams& p);
+  std::thread m_thread;
+  std::mutex m_mutex;
+  std::condition_variable m_cv;
+  bool m_done = false;
+  StepControl m_control;
+  Solver* m_solver = nullptr;
+  long long m_total = 1;  // body updates in the run
+  int m_steps_done = 0;
+  long long m_bad_body = -1;
+  double m_ms = 0.0;
+  Vec4* m_pos = nullptr;
+  Vec4* m_vel = nullptr;
+  std::vector<Vec4> m_pos_backup, m_vel_backup;
+  std::exception_ptr m_error;
+};
+
+}  // namespace orrery::app

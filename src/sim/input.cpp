@@ -1,0 +1,213 @@
+// The shared input rules: strict decimal parsing, float range checks, lists, output files.
+#include "orrery/input.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace orrery {
+namespace {
+
+std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+
+[[noreturn]] void fail(std::string_view what, std::string_view text, const std::string& why) {
+  throw InputError(std::string(what) + " " + quoted(text) + ": " + why);
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Digits with an optional leading sign, nothing else.
+bool decimal_integer_text(std::string_view t) {
+  std::size_t i = (!t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
+  if (i == t.size()) return false;
+  for (; i < t.size(); ++i)
+    if (!is_digit(t[i])) return false;
+  return true;
+}
+
+// [sign] digits [. digits] [e [sign] digits], with at least one digit before the exponent.
+bool decimal_number_text(std::string_view t) {
+  std::size_t i = 0, digits = 0;
+  if (i < t.size() && (t[i] == '-' || t[i] == '+')) ++i;
+  for (; i < t.size() && is_digit(t[i]); ++i) ++digits;
+  if (i < t.size() && t[i] == '.')
+    for (++i; i < t.size() && is_digit(t[i]); ++i) ++digits;
+  if (digits == 0) return false;
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    if (i < t.size() && (t[i] == '-' || t[i] == '+')) ++i;
+    std::size_t exp_digits = 0;
+    for (; i < t.size() && is_digit(t[i]); ++i) ++exp_digits;
+    if (exp_digits == 0) return false;
+  }
+  return i == t.size();
+}
+
+std::string range_text(long long lo, long long hi) {
+  return "out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")";
+}
+
+}  // namespace
+
+long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi) {
+  if (text.empty()) throw InputError(std::string(what) + ": empty value (a number is expected)");
+  if (!decimal_integer_text(text)) fail(what, text, "not a number (a decimal integer is expected)");
+  const std::string_view digits = text[0] == '+' ? text.substr(1) : text;
+  long long v = 0;
+  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (r.ec == std::errc::result_out_of_range || v < lo || v > hi)
+    fail(what, text, range_text(lo, hi));
+  if (r.ec != std::errc() || r.ptr != digits.data() + digits.size())
+    fail(what, text, "not a number (a decimal integer is expected)");
+  return v;
+}
+
+std::uint64_t parse_u64(std::string_view text, std::string_view what) {
+  if (text.empty()) throw InputError(std::string(what) + ": empty value (a number is expected)");
+  if (!decimal_integer_text(text)) fail(what, text, "not a number (a decimal integer is expected)");
+  if (text[0] == '-') fail(what, text, "out of range (0 to 18446744073709551615)");
+  const std::string_view digits = text[0] == '+' ? text.substr(1) : text;
+  std::uint64_t v = 0;
+  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (r.ec != std::errc() || r.ptr != digits.data() + digits.size())
+    fail(what, text, "out of range (0 to 18446744073709551615)");
+  return v;
+}
+
+float parse_float(std::string_view text, std::string_view what) {
+  if (text.empty()) throw InputError(std::string(what) + ": empty value (a number is expected)");
+  if (!decimal_number_text(text))
+    fail(what, text, "not a number (a finite decimal such as 0.016 or 1e-3 is expected)");
+  const std::string_view body = text[0] == '+' ? text.substr(1) : text;
+  double d = 0;
+  const auto r = std::from_chars(body.data(), body.data() + body.size(), d);
+  if (r.ec == std::errc::result_out_of_range || (r.ec == std::errc() && !std::isfinite(d)) ||
+      std::fabs(d) > std::numeric_limits<float>::max())
+    fail(what, text, "beyond the range of a float (about 3.4e38)");
+  if (r.ec != std::errc() || r.ptr != body.data() + body.size())
+    fail(what, text, "not a number (a finite decimal such as 0.016 or 1e-3 is expected)");
+  const float f = static_cast<float>(d);
+  if (d != 0.0 && f == 0.0f) fail(what, text, "too small for a float (it would round to 0)");
+  return f;
+}
+
+float parse_float_in(std::string_view text, std::string_view what, float lo, float hi) {
+  const float v = parse_float(text, what);
+  if (v < lo || v > hi) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "out of range (%g to %g)", static_cast<double>(lo),
+                  static_cast<double>(hi));
+    fail(what, text, buf);
+  }
+  return v;
+}
+
+std::vector<std::string> split_list(std::string_view text, std::string_view what) {
+  if (text.empty()) throw InputError(std::string(what) + ": empty value (a list is expected)");
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string_view item = text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    if (item.empty()) fail(what, text, "empty item in the list");
+    items.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return items;
+}
+
+OutputFile OutputFile::open(const std::string& path, std::string_view what) {
+  if (path.empty()) throw InputError(std::string(what) + ": empty file name");
+  OutputFile f;
+  f.m_path = path;
+  // O_EXCL first tells whether this run creates the file (and so removes it if never written).
+  f.m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (f.m_fd >= 0) {
+    f.m_created = true;
+  } else if (errno == EEXIST) {
+    f.m_fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  }
+  if (f.m_fd < 0)
+    throw InputError(std::string(what) + " " + path +
+                     ": cannot open for writing: " + std::strerror(errno));
+  struct stat st {};
+  if (fstat(f.m_fd, &st) != 0) {
+    const int e = errno;
+    f.close_file();
+    throw InputError(std::string(what) + " " + path + ": cannot be examined: " + std::strerror(e));
+  }
+  f.m_dev = st.st_dev;
+  f.m_ino = st.st_ino;
+  f.m_regular = S_ISREG(st.st_mode);  // else a device or pipe (/dev/stdout): written in order
+  return f;
+}
+
+OutputFile::~OutputFile() { close_file(); }
+
+OutputFile::OutputFile(OutputFile&& o) noexcept { *this = std::move(o); }
+
+OutputFile& OutputFile::operator=(OutputFile&& o) noexcept {
+  if (this != &o) {
+    close_file();
+    m_fd = o.m_fd;
+    m_path = std::move(o.m_path);
+    m_created = o.m_created;
+    m_written = o.m_written;
+    m_regular = o.m_regular;
+    m_dev = o.m_dev;
+    m_ino = o.m_ino;
+    o.m_fd = -1;
+    o.m_created = false;
+  }
+  return *this;
+}
+
+void OutputFile::close_file() noexcept {
+  if (m_fd < 0) return;
+  ::close(m_fd);
+  m_fd = -1;
+  if (m_created && !m_written) ::unlink(m_path.c_str());  // leave no empty file behind
+}
+
+bool OutputFile::same_file(const OutputFile& o) const {
+  return is_open() && o.is_open() && m_dev == o.m_dev && m_ino == o.m_ino;
+}
+
+void OutputFile::write(const void* data, std::size_t size) {
+  if (m_fd < 0) throw std::runtime_error("cannot write " + m_path + ": not open");
+  auto fail_write = [&](const char* step) {
+    throw std::runtime_error("cannot write " + m_path + " (" + step + "): " + std::strerror(errno));
+  };
+  if (m_regular && ftruncate(m_fd, 0) != 0) fail_write("truncate");
+  const char* p = static_cast<const char*>(data);
+  std::size_t left = size;
+  off_t at = 0;
+  while (left > 0) {
+    const ssize_t w = m_regular ? ::pwrite(m_fd, p, left, at) : ::write(m_fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) fail_write("write");
+    p += w;
+    at += w;
+    left -= static_cast<std::size_t>(w);
+  }
+  if (m_regular && fsync(m_fd) != 0 && errno != EINVAL && errno != EROFS) fail_write("sync");
+  m_written = true;
+}
+
+void require_distinct(const OutputFile& a, std::string_view a_what, const OutputFile& b,
+                      std::string_view b_what) {
+  if (a.same_file(b))
+    throw InputError(std::string(a_what) + " " + a.path() + " and " + std::string(b_what) + " " +
+                     b.path() + " name the same file");
+}
+
+}  // namespace orrery

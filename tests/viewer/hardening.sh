@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Issue 8's viewer defects, headless (EGL): decimal numbers, values honoured rather than clamped, a
+# non-finite state paused with the step named, an image size this GL cannot draw refused before
+# the run with its maximum, and a screenshot that cannot be written after the run losing nothing.
+# Usage: hardening.sh ORRERY WORKDIR
+set -u
+. "$(dirname "$0")/common.sh"
+orrery=$1 dir=$2
+run() {  # run NAME ARGS...: headless, output in $dir/hardening_NAME.out, exit code in $rc
+  local name=$1
+  shift
+  env -u DISPLAY "$orrery" --headless "$@" >"$dir/hardening_$name.out" 2>&1
+  rc=$?
+  grep -q "cannot create a headless OpenGL" "$dir/hardening_$name.out" && skip "no EGL display here"
+  cat "$dir/hardening_$name.out"
+}
+# Defect 3: --n 010 is ten bodies, not eight.
+run octal --width 320 --height 180 --solver cpu --n 010 --frames 2
+[ $rc -eq 0 ] || fail "--n 010 exited $rc"
+expect_line "$dir/hardening_octal.out" '^orrery: solver cpu, n 10, '
+# Defect 2: a time step outside the panel's slider is honoured, not clamped to [1e-6, 1].
+run dt --width 320 --height 180 --solver cpu --n 64 --dt 5 --softening 0.5 --frames 2
+[ $rc -eq 0 ] || fail "--dt 5 exited $rc"
+expect_line "$dir/hardening_dt.out" 'dt 5, softening 0.5, damping 1$'
+# A state that turns non-finite pauses the run with one line naming the step.
+run blowup --width 320 --height 180 --solver cpu --n 64 --dt 1e30 --frames 12
+[ $rc -eq 0 ] || fail "the non-finite run exited $rc"
+expect_line "$dir/hardening_blowup.out" '^orrery: non-finite positions or velocities at step 1 \(body [0-9]+\): paused'
+[ "$(grep -c 'non-finite' "$dir/hardening_blowup.out")" -eq 1 ] || fail "the blow-up was reported more than once"
+# Defect 9: an offscreen image this GL cannot hold is refused before the run, naming the maximum
+# (Mesa's llvmpipe cannot allocate 16384 x 16384 in RGBA16F; NVIDIA's GL can, and then it runs).
+run huge --solver cpu --n 64 --frames 1 --width 16384 --height 16384
+if grep -q llvmpipe "$dir/hardening_huge.out" || [ $rc -ne 0 ]; then
+  [ $rc -eq 2 ] || fail "16384 x 16384: exit $rc, expected 2"
+  [ "$(grep -c 'orrery: error' "$dir/hardening_huge.out")" -eq 1 ] || fail "not one error line"
+  expect_line "$dir/hardening_huge.out" '^orrery: error: --width 16384 --height 16384: .*(largest|can is about) [0-9]+ x [0-9]+'
+  grep -q '^orrery: summary' "$dir/hardening_huge.out" && fail "the refused size ran frames"
+fi
+# Defect 7's other half: a screenshot that cannot be written after the run (a full disk) still
+# leaves the summary, then one error line, exit 1.
+if [ -w /dev/full ]; then
+  ln -sf /dev/full "$dir/hardening_full.png"
+  run full --width 320 --height 180 --solver cpu --n 64 --frames 3 --screenshot "$dir/hardening_full.png"
+  [ $rc -eq 1 ] || fail "a screenshot on a full disk exited $rc, expected 1"
+  expect_line "$dir/hardening_full.out" '^orrery: summary: 3 frames '
+  expect_line "$dir/hardening_full.out" '^orrery: error: cannot write .*hardening_full.png'
+  rm -f "$dir/hardening_full.png"
+fi
+echo PASS
