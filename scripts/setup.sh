@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Orrery needs that are missing (apt-get, through sudo when not root).
+# Extra package names as arguments are installed too (scripts/fuzz.sh asks for clang).
 set -euo pipefail
 
 packages=(cmake g++ pkg-config libglfw3-dev libglew-dev libglm-dev libimgui-dev libstb-dev
-          libcli11-dev libgtest-dev libbenchmark-dev libomp-dev xvfb xauth xdotool)
+          libcli11-dev libgtest-dev libbenchmark-dev libomp-dev xvfb xauth xdotool "$@")
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "setup: no dpkg-query (not Debian?); make sure these are installed: ${packages[*]}" >&2
