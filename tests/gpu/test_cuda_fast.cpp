@@ -51,15 +51,24 @@ TEST(CudaFastCandidates, CoverEveryBlockAndFillTheGpuAtSmallN) {
   for (const auto& f : fast_candidates(65536, 132, 128)) EXPECT_EQ(f.block, 128);
 }
 
-TEST(CudaFast, EveryConfigurationMatchesCpu) {
+// One test per block size, so sharded runs (compute-sanitizer racecheck) can spread them.
+class CudaFastBlock : public ::testing::TestWithParam<int> {};
+
+TEST_P(CudaFastBlock, EveryConfigurationMatchesCpu) {
   if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
-  for (int block : fast_block_sizes())
-    for (int r : fast_bodies_per_thread())
-      for (int splits : {1, 2, 3, 8}) {
-        const FastConfig c{block, r, splits};
-        auto solver = make_cuda_fast_solver(0, &c);
-        for (int n : k_sizes) expect_matches_cpu(*solver, n);
-      }
+  const int block = GetParam();
+  for (int r : fast_bodies_per_thread())
+    for (int splits : {1, 2, 3, 8}) {
+      const FastConfig c{block, r, splits};
+      auto solver = make_cuda_fast_solver(0, &c);
+      for (int n : k_sizes) expect_matches_cpu(*solver, n);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Blocks, CudaFastBlock, ::testing::ValuesIn(fast_block_sizes()));
+
+TEST(CudaFast, EveryBlockSizeIsTested) {
+  EXPECT_EQ(fast_block_sizes(), (std::vector<int>{64, 128, 256, 512}));
 }
 
 // Pair mode: tiles of 512 or 1024 bodies; 3000 gives an even tile count (its last grid column
