@@ -47,6 +47,7 @@ App::App(const Options& options, OutputFile screenshot)
   m_settings.softening = m_opts.params.softening;
   m_settings.damping = m_opts.params.damping;
   m_valid_params = m_opts.params;
+  m_valid_steps = m_opts.steps_per_frame;
   m_settings.steps_per_frame = m_opts.steps_per_frame;
   m_settings.preset = static_cast<int>(parse_preset(m_opts.preset));
   const bool gpu = m_path != gfx::DevicePath::none;
@@ -74,6 +75,19 @@ App::App(const Options& options, OutputFile screenshot)
 }
 
 App::~App() = default;
+
+std::string activity_text(float done, double seconds) {
+  char buf[96];
+  int len = std::snprintf(buf, sizeof buf, "stepping, %.0f%% (%.0f s", 100.0 * done, seconds);
+  if (done > 0.01f && seconds > 1.0) {  // an estimate once there is something to go on
+    const double left = seconds * (1.0 - done) / done;
+    len += left < 120.0
+               ? std::snprintf(buf + len, sizeof buf - len, ", about %.0f s left", left)
+               : std::snprintf(buf + len, sizeof buf - len, ", about %.0f min left", left / 60.0);
+  }
+  std::snprintf(buf + len, sizeof buf - len, ")");
+  return buf;
+}
 
 std::string params_text(const SimParams& p) {
   char buf[96];
@@ -216,9 +230,7 @@ void App::frame(long long index, bool last) {
   m_readouts.draw_method = draw_name();
   m_readouts.activity.clear();
   if (m_sim->stepping()) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "stepping, %.0f%%", 100.0f * m_sim->step_progress());
-    m_readouts.activity = buf;
+    m_readouts.activity = activity_text(m_sim->step_progress(), m_sim->step_running_s());
   }
   if (m_settings.show_panel)
     m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
@@ -296,8 +308,9 @@ void App::keep_params_valid() {
   if (m_settings.steps_per_frame < 1 || m_settings.steps_per_frame > 1000) {
     say("orrery: refused: steps per frame " + std::to_string(m_settings.steps_per_frame) +
         " is outside 1 to 1000");
-    m_settings.steps_per_frame = std::clamp(m_settings.steps_per_frame, 1, 1000);
+    m_settings.steps_per_frame = m_valid_steps;
   }
+  m_valid_steps = m_settings.steps_per_frame;
 }
 
 // The frame's steps (unless paused) and, with the CUDA splat, its picture, in one mapping of the

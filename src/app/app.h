@@ -23,6 +23,8 @@ struct GLFWwindow;
 
 namespace orrery::app {
 
+// "stepping, 37% (12 s, about 20 s left)": a CPU run in flight, for the panel and overlay.
+std::string activity_text(float done, double seconds);
 // "dt 0.016, softening 0.1, damping 1": the parameters as the run uses them.
 std::string params_text(const SimParams& p);
 
@@ -91,6 +93,7 @@ class App {
   OutputFile m_screenshot;  // --screenshot, written after the last frame
   std::string m_output_error;  // why it could not be written (the run still ends with its summary)
   SimParams m_valid_params;    // the last time step, softening and damping that passed validate()
+  int m_valid_steps = 1;       // the last valid steps per frame
 };
 
 }  // namespace orrery::app

@@ -28,6 +28,7 @@ void CpuJob::start(Solver& solver, int steps, Vec4* a, Vec4* b, Vec4* vel, int n
   m_pos_backup.assign(a, a + n);  // a step after the first overwrites a
   m_vel_backup.assign(vel, vel + n);
   m_solver = &solver;
+  m_start = std::chrono::steady_clock::now();
   solver.set_control(&m_control);
   m_thread = std::thread([=, &solver] { run(solver, steps, a, b, vel, n, p); });
 }
@@ -74,6 +75,10 @@ void CpuJob::cancel() {
   m_solver->set_control(nullptr);
   std::copy(m_pos_backup.begin(), m_pos_backup.end(), m_pos);
   std::copy(m_vel_backup.begin(), m_vel_backup.end(), m_vel);
+}
+
+double CpuJob::running_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
 }
 
 float CpuJob::progress() const {

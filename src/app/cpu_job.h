@@ -2,6 +2,7 @@
 // at large N takes seconds or minutes; with progress, cancellation and a per-step finite check.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -33,8 +34,9 @@ class CpuJob {
   // as they were at start(): the state is the one before the run.
   void cancel();
 
-  // Fraction of the run's body updates done, in [0, 1].
+  // Fraction of the run's body updates done, in [0, 1], and seconds since start().
   float progress() const;
+  double running_s() const;
   double elapsed_ms() const { return m_ms; }               // the run's time (after finish())
   long long nonfinite_body() const { return m_bad_body; }  // -1 when the state stayed finite
 
@@ -50,6 +52,7 @@ class CpuJob {
   int m_steps_done = 0;
   long long m_bad_body = -1;
   double m_ms = 0.0;
+  std::chrono::steady_clock::time_point m_start;
   Vec4* m_pos = nullptr;
   Vec4* m_vel = nullptr;
   std::vector<Vec4> m_pos_backup, m_vel_backup;

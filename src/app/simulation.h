@@ -58,6 +58,7 @@ class Simulation {
   // A CPU run in flight, and the fraction of it done.
   bool stepping() const { return m_job.active(); }
   float step_progress() const { return m_job.progress(); }
+  double step_running_s() const { return m_job.running_s(); }
   // Steps published since the last reset.
   long long step_count() const { return m_steps; }
   // A non-finite state found since the last call (CPU: checked after every step; GPU: on the

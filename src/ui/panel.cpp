@@ -13,7 +13,9 @@
 namespace orrery::ui {
 namespace {
 
-constexpr float k_content_w = 350.0f;  // the panel auto-resizes to its content: fixed widths
+constexpr float k_content_w = 350.0f;
+constexpr int k_max_n =
+    1 << 24;  // the viewer's --n range  // the panel auto-resizes to its content: fixed widths
 
 std::string block_name(int block) { return block == 0 ? "auto" : std::to_string(block); }
 
@@ -61,14 +63,16 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
 
   ImGui::SetNextItemWidth(ImGui::CalcItemWidth() - 60.0f);
   ImGui::InputInt("##n", &s.n_edit, 1024, 16384);
-  s.n_edit = std::clamp(s.n_edit, 1, 1 << 24);
+  // Out of range is refused, not clamped: Apply stays off and the field says why.
+  const bool n_ok = s.n_edit >= 1 && s.n_edit <= k_max_n;
   ImGui::SameLine();
-  ImGui::BeginDisabled(s.n_edit == s.n);
+  ImGui::BeginDisabled(s.n_edit == s.n || !n_ok);
   if (ImGui::Button("Apply")) actions.push_back({ActionKind::apply_n, s.n_edit});
   ImGui::EndDisabled();
   ImGui::SameLine();
   ImGui::TextUnformatted("N");
   help_marker("Number of bodies; Apply restarts the current preset with the new N.");
+  if (!n_ok) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "N must be 1 to 16777216");
 
   const char* preset = c.presets[static_cast<std::size_t>(s.preset)].c_str();
   if (ImGui::BeginCombo("preset", preset)) {
@@ -77,8 +81,8 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
         actions.push_back({ActionKind::set_preset, i});
     ImGui::EndCombo();
   }
-  ImGui::SliderFloat("time step", &s.dt, 0.0005f, 0.05f, "%.4f", ImGuiSliderFlags_Logarithmic);
-  ImGui::SliderFloat("softening", &s.softening, 0.01f, 2.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("time step", &s.dt, 0.0005f, 0.05f, "%.4g", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("softening", &s.softening, 0.01f, 2.0f, "%.4g", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("damping", &s.damping, 0.9f, 1.0f, "%.4f");
   ImGui::SliderInt("steps/frame", &s.steps_per_frame, 1, 16);
 
