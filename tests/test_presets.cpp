@@ -1,9 +1,11 @@
 // Tests of the initial conditions: count, finiteness, zero total momentum, determinism by seed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "orrery/diagnostics.h"
 #include "orrery/presets.h"
@@ -64,12 +66,41 @@ TEST(Presets, DifferentSeedsGiveDifferentStates) {
 }
 
 TEST(Presets, NamesRoundTripAndBadInputIsRejected) {
-  ASSERT_EQ(preset_names().size(), 5u);
+  ASSERT_EQ(preset_names().size(), 6u);
   for (const std::string& name : preset_names()) EXPECT_EQ(to_string(parse_preset(name)), name);
   EXPECT_THROW(parse_preset("galaxy"), std::invalid_argument);
   EXPECT_THROW(parse_preset(""), std::invalid_argument);
   for (int n : {0, -1, -1000})
     EXPECT_THROW(make_preset(Preset::random, n, 1), std::invalid_argument) << n;
+}
+
+// The standard test system: a Plummer sphere sampled from its distribution function starts in
+// virial equilibrium, 2K/|W| = 1 (W softened with the viewer's default eps = 0.1, small beside the
+// scale radius 2.95), within the sampling noise of N = 4096 bodies (about 2%).
+TEST(Presets, PlummerIsInVirialEquilibriumWithUnitMassAndNoDrift) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const BodyState s = make_preset(Preset::plummer, 4096, seed);
+    double mass = 0, cx = 0, cy = 0, cz = 0;
+    for (const Vec4& p : s.pos) mass += p.w, cx += p.w * p.x, cy += p.w * p.y, cz += p.w * p.z;
+    EXPECT_NEAR(mass, 1.0, 1e-5);
+    EXPECT_NEAR(cx, 0.0, 1e-5);  // centred
+    EXPECT_NEAR(cy, 0.0, 1e-5);
+    EXPECT_NEAR(cz, 0.0, 1e-5);
+    const Vec3d p = total_momentum(s.pos, s.vel);
+    EXPECT_LT(std::abs(p.x) + std::abs(p.y) + std::abs(p.z), 1e-6 * momentum_scale(s.pos, s.vel));
+    const double k = kinetic_energy(s.pos, s.vel), w = potential_energy(s.pos, 0.1f);
+    ASSERT_LT(w, 0.0);
+    EXPECT_NEAR(2.0 * k / std::abs(w), 1.0, 0.05) << "K " << k << " W " << w;
+    // Its total energy is that of a Plummer sphere of mass 1 and virial radius 5: E = -1/(4 R_v).
+    EXPECT_NEAR(k + w, -1.0 / 20.0, 0.005);
+    // Half the mass lies within 1.305 a of the centre (a = 2.945).
+    std::vector<double> r;
+    for (const Vec4& q : s.pos)
+      r.push_back(std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z));
+    std::nth_element(r.begin(), r.begin() + r.size() / 2, r.end());
+    EXPECT_NEAR(r[r.size() / 2], 1.305 * 5.0 * 3.0 * 3.14159265358979 / 16.0, 0.25);
+  }
 }
 
 TEST(Diagnostics, MaxRelativeErrorIsRelativeToTheExtent) {

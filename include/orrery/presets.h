@@ -9,7 +9,7 @@
 
 namespace orrery {
 
-enum class Preset { random, shell, expand, disk, collision };
+enum class Preset { random, shell, expand, disk, collision, plummer };
 
 struct BodyState {
   std::vector<Vec4> pos;  // w = mass

@@ -122,7 +122,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
           " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)");
   cli.add_option("--block", t.block,
                  "threads per block for GPU solvers (default: the solver's; one it supports)");
-  cli.add_option("--preset", o.preset, "initial conditions: random, shell, expand, disk, collision")
+  cli.add_option("--preset", o.preset, "initial conditions: random, shell, expand, disk, collision, plummer")
       ->capture_default_str();
   cli.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
   cli.add_option("--dt", t.dt, "time step, finite and > 0 (default 0.016)");
@@ -153,7 +153,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option(
       "--keys", keys,
       "comma-separated keys to apply one per frame from the second frame, as if typed "
-      "(s,S,b,B,space,.,r,1-5,h,d,f11,f12,esc, and sweep for the panel's block-size sweep): "
+      "(s,S,b,B,space,.,r,1-6,h,d,f11,f12,esc, and sweep for the panel's block-size sweep): "
       "for scripts and headless runs");
   cli.footer(
       "Keys:\n" + ui::key_help_text() +

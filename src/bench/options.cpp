@@ -270,7 +270,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--warmup", raw.warmup, "untimed steps before timing")->capture_default_str();
   app.add_option("--preset", raw.preset,
-                 "initial conditions: random, shell, expand, disk, collision")
+                 "initial conditions: random, shell, expand, disk, collision, plummer")
       ->capture_default_str();
   app.add_option("--dt", raw.dt, "time step (finite, > 0)")->capture_default_str();
   app.add_option("--softening", raw.softening, "softening length eps (>= 1e-10)")

@@ -83,6 +83,35 @@ void add_disk(BodyState& s, int first, int count, Rng& rng, double core_mass, do
   }
 }
 
+// A Plummer sphere in virial equilibrium, total mass 1 (G = 1), sampled from its distribution
+// function as Aarseth, Henon and Wielen (1974) do: the radius from the inverse of the cumulative
+// mass M(r) = r^3 / (r^2 + a^2)^(3/2) (mass fractions above 0.999 redrawn, so no body starts
+// absurdly far out), the speed q v_esc(r) with q drawn by rejection from g(q) = q^2 (1 -
+// q^2)^(7/2), both directions isotropic. Virial radius 5 (a = 5 x 3 pi / 16 = 2.95), so it fills
+// the view like the other presets; the crossing time 2 sqrt(2) R_v^(3/2) is 31.6 time units.
+void add_plummer(BodyState& s, Rng& rng) {
+  constexpr double virial_radius = 5.0;
+  const double a = virial_radius * 3.0 * k_pi / 16.0, m = 1.0 / s.size();
+  for (int i = 0; i < s.size(); ++i) {
+    double f = 0;
+    do {
+      f = rng.uniform();
+    } while (f < 1e-12 || f > 0.999);
+    const double r = a / std::sqrt(std::pow(f, -2.0 / 3.0) - 1.0);
+    double q = 0, g = 0;
+    do {
+      q = rng.uniform();
+      g = 0.1 * rng.uniform();  // max of q^2 (1 - q^2)^3.5 is 0.092
+    } while (g > q * q * std::pow(1.0 - q * q, 3.5));
+    const double v = q * std::sqrt(2.0) * std::pow(r * r + a * a, -0.25);  // v_esc = sqrt(-2 phi)
+    double x, y, z, ux, uy, uz;
+    rng.unit_vector(x, y, z);
+    rng.unit_vector(ux, uy, uz);
+    set(s.pos[i], r * x, r * y, r * z, m);
+    set(s.vel[i], v * ux, v * uy, v * uz, 0);
+  }
+}
+
 // Rotates bodies [first, first+count) about the x axis by angle, then shifts them.
 void place(BodyState& s, int first, int count, double tilt, double ox, double oy, double oz,
            double vx, double vy, double vz) {
@@ -98,7 +127,8 @@ void place(BodyState& s, int first, int count, double tilt, double ox, double oy
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"random", "shell", "expand", "disk", "collision"};
+  static const std::vector<std::string> names = {"random", "shell",     "expand",
+                                                 "disk",   "collision", "plummer"};
   return names;
 }
 
@@ -107,7 +137,7 @@ Preset parse_preset(const std::string& name) {
   for (std::size_t i = 0; i < n.size(); ++i)
     if (n[i] == name) return static_cast<Preset>(i);
   throw std::invalid_argument("unknown preset '" + name +
-                              "' (choose random, shell, expand, disk or collision)");
+                              "' (choose random, shell, expand, disk, collision or plummer)");
 }
 
 const char* to_string(Preset p) { return preset_names()[static_cast<int>(p)].c_str(); }
@@ -158,6 +188,9 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
       place(s, a, b, -0.9, 15, 5, 0, -2.2, -0.8, 0);
       break;
     }
+    case Preset::plummer:
+      add_plummer(s, rng);
+      break;
   }
   centre(s);
   return s;

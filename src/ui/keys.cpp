@@ -14,7 +14,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {"Space", "pause / resume"},
       {".", "one step"},
       {"R", "reset"},
-      {"1-5", "preset: random, shell, expand, disk, collision"},
+      {"1-6", "preset: random, shell, expand, disk, collision, plummer"},
       {"H", "hide / show the panel"},
       {"D", "draw with GL point sprites / the CUDA splat kernel"},
       {"F11", "fullscreen"},
@@ -61,9 +61,9 @@ std::optional<Action> action_for_key(int key, int mods) {
     default:
       break;
   }
-  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_5)
+  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_6)
     return Action{ActionKind::set_preset, key - GLFW_KEY_1};
-  if (key >= GLFW_KEY_KP_1 && key <= GLFW_KEY_KP_5)
+  if (key >= GLFW_KEY_KP_1 && key <= GLFW_KEY_KP_6)
     return Action{ActionKind::set_preset, key - GLFW_KEY_KP_1};
   return std::nullopt;
 }
@@ -74,7 +74,7 @@ std::optional<Action> action_for_name(const std::string& name) {
     return action_for_key(GLFW_KEY_A + (name[0] - 'a'), 0);
   if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z')
     return action_for_key(GLFW_KEY_A + (name[0] - 'A'), GLFW_MOD_SHIFT);
-  if (name.size() == 1 && name[0] >= '1' && name[0] <= '5')
+  if (name.size() == 1 && name[0] >= '1' && name[0] <= '6')
     return action_for_key(GLFW_KEY_1 + (name[0] - '1'), 0);
   if (name == "." || name == "period") return action_for_key(GLFW_KEY_PERIOD, 0);
   if (name == "space") return action_for_key(GLFW_KEY_SPACE, 0);
@@ -84,6 +84,6 @@ std::optional<Action> action_for_name(const std::string& name) {
   return std::nullopt;
 }
 
-const char* key_names() { return "s S b B space . r 1-5 h d f11 f12 esc sweep"; }
+const char* key_names() { return "s S b B space . r 1-6 h d f11 f12 esc sweep"; }
 
 }  // namespace orrery::ui

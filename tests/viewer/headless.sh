@@ -16,14 +16,14 @@ expect_line "$dir/headless.out" '^orrery: headless context: EGL'
 expect_line "$dir/headless.out" '^orrery: summary: 10 frames '
 "$check" "$png" 640 360 0 0 || fail "the headless screenshot shows no bodies"
 # Scripted keys (--keys) drive the same actions as typed ones, one per frame from the second:
-# 9 keys, the last (esc) on frame 10. d switches from the CUDA splat to GL sprites on the zero-copy
+# 10 keys, the last (esc) on frame 11. d switches from the CUDA splat to GL sprites on the zero-copy
 # path, and is refused (GL sprites stay) on the others.
 (cd "$dir" && rm -f orrery-*.png &&
   env -u DISPLAY "$orrery" --headless --solver cpu --n 256 --frames 50 --width 320 --height 180 \
-    --keys s,b,sweep,space,.,4,d,f12,esc >"$dir/headless_keys.out" 2>&1) || fail "scripted keys: exit $?"
+    --keys s,b,sweep,space,.,4,6,d,f12,esc >"$dir/headless_keys.out" 2>&1) || fail "scripted keys: exit $?"
 cat "$dir/headless_keys.out"
 got=$(grep -v '^orrery: ' "$dir/headless_keys.out" | sed -E 's/orrery-[0-9-]*\.png/PNG/; s/^draw(: .*; drawing)? gl-sprites$/DRAW/' | tr '\n' '|')
-want="solver cpu-omp|block: cpu-omp runs on the CPU and has no block size|sweep: cpu-omp runs on the CPU and has no block sizes|paused|step|preset disk|DRAW|screenshot PNG|quit|"
+want="solver cpu-omp|block: cpu-omp runs on the CPU and has no block size|sweep: cpu-omp runs on the CPU and has no block sizes|paused|step|preset disk|preset plummer|DRAW|screenshot PNG|quit|"
 [ "$got" = "$want" ] || fail "scripted keys printed '$got', expected '$want'"
-expect_line "$dir/headless_keys.out" '^orrery: summary: 10 frames '
+expect_line "$dir/headless_keys.out" '^orrery: summary: 11 frames '
 echo PASS
