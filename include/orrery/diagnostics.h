@@ -17,6 +17,11 @@ double momentum_scale(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel
 double kinetic_energy(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
 // Softened potential energy, -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), in double precision.
 double potential_energy(const std::vector<Vec4>& pos, float softening);
+// Total angular momentum sum m r x v about the origin, and the centre of mass, in double.
+Vec3d angular_momentum(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
+Vec3d centre_of_mass(const std::vector<Vec4>& pos);
+// 2K / |W| with W softened by `softening` (1 in virial equilibrium); 0 when W is 0.
+double virial_ratio(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel, float softening);
 // max_i |a_i - b_i| / max_i |b_i| over xyz: the position error relative to the system's extent.
 double max_relative_error(const std::vector<Vec4>& a, const std::vector<Vec4>& b);
 

@@ -46,6 +46,34 @@ double potential_energy(const std::vector<Vec4>& pos, float softening) {
   return e;
 }
 
+Vec3d angular_momentum(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {
+  Vec3d l;
+  for (std::size_t i = 0; i < pos.size(); ++i) {
+    const double m = pos[i].w, x = pos[i].x, y = pos[i].y, z = pos[i].z;
+    const double vx = vel[i].x, vy = vel[i].y, vz = vel[i].z;
+    l.x += m * (y * vz - z * vy);
+    l.y += m * (z * vx - x * vz);
+    l.z += m * (x * vy - y * vx);
+  }
+  return l;
+}
+
+Vec3d centre_of_mass(const std::vector<Vec4>& pos) {
+  Vec3d c;
+  double m = 0;
+  for (const Vec4& p : pos) {
+    m += p.w;
+    c.x += double(p.w) * p.x, c.y += double(p.w) * p.y, c.z += double(p.w) * p.z;
+  }
+  if (m > 0) c.x /= m, c.y /= m, c.z /= m;
+  return c;
+}
+
+double virial_ratio(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel, float softening) {
+  const double w = potential_energy(pos, softening);
+  return w != 0.0 ? 2.0 * kinetic_energy(pos, vel) / std::abs(w) : 0.0;
+}
+
 long long first_nonfinite(const Vec4* pos, const Vec4* vel, int n) {
   const auto finite = [](const Vec4& a) {
     return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z) && std::isfinite(a.w);
