@@ -9,10 +9,8 @@ namespace {
 // One body's step: the all-pairs sum (self term included, no branch), then the integration.
 inline void step_body(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, int i, float eps2,
                       const SimParams& p) {
-  const Vec4 pi = pos_in[i];
-  Vec3 acc{0.0f, 0.0f, 0.0f};
-  for (int j = 0; j < n; ++j) body_body(pi, pos_in[j], eps2, acc);
-  integrate(pi, pos_out[i], vel[i], acc, p.dt, p.damping);
+  const Vec3 acc = all_pairs_acceleration(pos_in, n, i, eps2);
+  integrate(pos_in[i], pos_out[i], vel[i], acc, p.dt, p.damping);
 }
 
 // Whether body i may go ahead under the control (if any): counts it as done, unless cancelled.

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "cpu_solvers.h"
 #include "orrery/input.h"
 
 namespace orrery {
@@ -62,11 +63,7 @@ int force_evaluations(Integrator i) {
 void all_pairs_accelerations(const Vec4* pos, Vec3* acc, int n, float softening) {
   const float eps2 = softening * softening;
 #pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; ++i) {
-    Vec3 a{0.0f, 0.0f, 0.0f};
-    for (int j = 0; j < n; ++j) body_body(pos[i], pos[j], eps2, a);
-    acc[i] = a;
-  }
+  for (int i = 0; i < n; ++i) acc[i] = all_pairs_acceleration(pos, n, i, eps2);
 }
 
 void integrate_host(Integrator kind, Vec4* pos, Vec4* vel, Vec3* acc, int n, float dt,
