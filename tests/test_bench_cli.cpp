@@ -10,14 +10,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "orrery/device.h"
 #include "orrery/physics.h"
+#include "support.h"
 
 extern char** environ;
 
@@ -29,12 +28,7 @@ struct Outcome {
   std::string out, err;
 };
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using test::read_file;
 
 std::string temp_path(const std::string& name) {
   return ::testing::TempDir() + "orrery_cli_" + std::to_string(getpid()) + "_" + name;

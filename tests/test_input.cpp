@@ -6,10 +6,8 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <limits>
-#include <sstream>
 #include <string>
 
 #include "orrery/input.h"
@@ -31,13 +29,6 @@ std::string message_of(const std::function<void()>& f) {
 bool exists(const std::string& path) {
   struct stat st {};
   return stat(path.c_str(), &st) == 0;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 std::string temp(const std::string& name) {
@@ -145,11 +136,11 @@ TEST(OutputFile, OpensUpFrontAndRemovesWhatItCreatedButNeverWrote) {
     f.write("first, longer content\n");
     f.write("second\n");  // replaces
   }
-  EXPECT_EQ(slurp(path), "second\n");
+  EXPECT_EQ(test::read_file(path), "second\n");
   {
     OutputFile f = OutputFile::open(path, "--csv");  // existed: kept when not written
   }
-  EXPECT_EQ(slurp(path), "second\n");
+  EXPECT_EQ(test::read_file(path), "second\n");
   std::remove(path.c_str());
 }
 

@@ -53,10 +53,9 @@ class DeviceArray {
 void device_synchronize();
 void device_copy(Vec4* dst, const Vec4* src, std::size_t count);  // device to device
 
-// The index of the first body whose position or velocity has a non-finite component, or -1:
-// over host arrays, and over device arrays (one small kernel; waits for its result).
+// The index of the first body whose position or velocity has a non-finite component, or -1, over
+// host arrays (FiniteProbe does the same on the device).
 long long first_nonfinite(const Vec4* pos, const Vec4* vel, int n);
-long long first_nonfinite_device(const Vec4* pos, const Vec4* vel, int n);
 
 // The device check without waiting, for the viewer's frame loop: launch() enqueues the kernel and
 // a copy of its one-int result on the default stream; poll() returns true once that result is in
@@ -69,7 +68,9 @@ class FiniteProbe {
   FiniteProbe& operator=(const FiniteProbe&) = delete;
   void launch(const Vec4* pos, const Vec4* vel, int n);
   bool pending() const { return m_pending; }
-  // launch() and wait for the result.
+  // Waits for the check in flight and returns its result (-1 when none is in flight).
+  long long wait();
+  // launch() and wait().
   long long check(const Vec4* pos, const Vec4* vel, int n);
   bool poll(long long& first);
 

@@ -40,9 +40,8 @@ Simulation::Simulation(gfx::DevicePath path) : m_buffers(path) {
 void Simulation::reset(Preset preset, int n, std::uint64_t seed) {
   const BodyState s = make_preset(preset, n, seed);  // may throw: keep the old state then
   cancel_job();
-  collect_timer();  // the old state's last reading, before the new state's first
-  long long ignored = 0;
-  while (m_probe && m_probe->pending()) m_probe->poll(ignored);  // the old state's check
+  collect_timer();               // the old state's last reading, before the new state's first
+  if (m_probe) m_probe->wait();  // the old state's check, whose result no longer matters
   m_warming_up = true;
   m_buffers.load(s.pos, s.vel);  // fills every copy, whichever side the solver runs on
   m_speed_ref = median_speed(s.vel);

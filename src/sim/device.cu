@@ -168,18 +168,17 @@ bool FiniteProbe::poll(long long& first) {
   return true;
 }
 
-long long FiniteProbe::check(const Vec4* pos, const Vec4* vel, int n) {
-  if (n < 1) return -1;
-  launch(pos, vel, n);
-  CUDA_CHECK_THROW(cudaEventSynchronize(m_impl->done));
+long long FiniteProbe::wait() {
   long long first = -1;
+  if (!m_pending) return first;
+  CUDA_CHECK_THROW(cudaEventSynchronize(m_impl->done));
   poll(first);
   return first;
 }
 
-long long first_nonfinite_device(const Vec4* pos, const Vec4* vel, int n) {
-  FiniteProbe probe;
-  return probe.check(pos, vel, n);
+long long FiniteProbe::check(const Vec4* pos, const Vec4* vel, int n) {
+  launch(pos, vel, n);
+  return wait();
 }
 
 struct GpuTimer::Impl {

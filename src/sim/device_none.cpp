@@ -34,16 +34,12 @@ void DeviceArray::download(Vec4*, std::size_t) const { require_device(); }
 void device_synchronize() {}
 void device_copy(Vec4*, const Vec4*, std::size_t) { require_device(); }
 
-long long first_nonfinite_device(const Vec4*, const Vec4*, int) {
-  require_device();
-  return -1;
-}
-
 struct FiniteProbe::Impl {};
 FiniteProbe::FiniteProbe() { require_device(); }
 FiniteProbe::~FiniteProbe() = default;
 void FiniteProbe::launch(const Vec4*, const Vec4*, int) { require_device(); }
 bool FiniteProbe::poll(long long&) { return false; }
+long long FiniteProbe::wait() { return -1; }
 long long FiniteProbe::check(const Vec4*, const Vec4*, int) {
   require_device();
   return -1;
