@@ -1,13 +1,12 @@
-// Time integrators over any gravity module that writes accelerations: the seed's damped Euler,
-// leapfrog (kick-drift-kick) and Yoshida's fourth-order composition of leapfrog. Host arrays; the
-// step pipeline's System will run the same maths on the device.
+// The time integrators of the step pipeline: the seed's damped Euler, leapfrog (kick-drift-kick)
+// and Yoshida's fourth-order composition of leapfrog. The System (orrery/system.h) runs them over
+// any gravity module, on the host or the device.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
-#include "orrery/physics.h"
+#include "orrery/solver.h"
 
 namespace orrery {
 
@@ -17,20 +16,17 @@ const std::vector<std::string>& integrator_names();
 // Throws InputError naming the valid integrators.
 Integrator parse_integrator(const std::string& name);
 const char* to_string(Integrator i);
-// Force evaluations per step: euler 1, leapfrog 2 (the kick at each end; no cache yet),
-// yoshida4 3 (drift-kick-drift form).
+// Force evaluations a step costs: euler 1, leapfrog 1 (kick-drift-kick: the last kick's forces
+// are the next step's first, kept by the System; 2 on a step after a change of state), yoshida4 3
+// (drift-kick-drift form).
 int force_evaluations(Integrator i);
+// Throws InputError with one line when the integrator refuses the parameters: the symplectic ones
+// take no damping (they are symplectic and time-reversible only without it).
+void check_integrator(Integrator i, const SimParams& p);
 
-// Writes the acceleration of every body at positions `pos` into acc[0..n).
-using HostGravity = std::function<void(const Vec4* pos, Vec3* acc, int n)>;
-
-// The all-pairs sum of physics.h on the host (OpenMP over bodies): a gravity module for the CPU.
-void all_pairs_accelerations(const Vec4* pos, Vec3* acc, int n, float softening);
-
-// One step of size dt (negative runs time backwards) on host arrays, positions and velocities in
-// place; `acc` is scratch of n elements. Damping applies to euler only: the others throw
-// InputError for damping other than 1 (they are symplectic and time-reversible only without it).
-void integrate_host(Integrator kind, Vec4* pos, Vec4* vel, Vec3* acc, int n, float dt,
-                    float damping, const HostGravity& gravity);
+// Yoshida (1990): the weights of the three leapfrog substeps, w1 = 1 / (2 - 2^(1/3)) and
+// w0 = -2^(1/3) w1 (w1, w0, w1 sum to 1).
+double yoshida_w1();
+double yoshida_w0();
 
 }  // namespace orrery

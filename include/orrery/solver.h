@@ -38,9 +38,9 @@ struct StepControl {
   std::atomic<bool> cancel{false};
 };
 
-// Advances the system one step, pos_in -> pos_out, velocities in place. CPU solvers take host
-// pointers; GPU solvers take device pointers (plain allocations or mapped GL buffers).
-// pos_in and pos_out must not overlap.
+// A gravity module: the accelerations (and potentials) of every body, plus the seed's fused
+// force + Euler launch that the `euler` integrator uses. CPU modules take host pointers; GPU
+// modules take device pointers (plain allocations or mapped GL buffers).
 class Solver {
  public:
   virtual ~Solver() = default;
@@ -50,7 +50,20 @@ class Solver {
   virtual int block_size() const { return 0; }
   // A one-line description of the configuration in use (autotuned solvers report their choice).
   virtual std::string config() const;
+  // The fused step: forces and the seed's damped Euler in one pass, pos_in -> pos_out, velocities
+  // in place. pos_in and pos_out must not overlap.
   virtual void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) = 0;
+  // acc[i] = (the acceleration of body i at positions pos, 0).
+  virtual void accelerations(const Vec4* pos, Vec4* acc, int n, float softening) = 0;
+  // out[i] = (0, 0, 0, phi_i), phi_i = -sum_{j != i} m_j / sqrt(|r_ij|^2 + eps^2): each body's
+  // softened potential, for the energy. The default is the exact all-pairs sum on the module's
+  // side (host or device).
+  virtual void potentials(const Vec4* pos, Vec4* out, int n, float softening);
+  // Body-body interactions of one force evaluation at n bodies (all-pairs: n^2, NVIDIA's
+  // convention, the self term included).
+  virtual double interactions(int n) const {
+    return static_cast<double>(n) * static_cast<double>(n);
+  }
   // CPU solvers honour a control (progress, cancel) while one is set; GPU solvers ignore it.
   void set_control(StepControl* control) { m_control = control; }
 
@@ -58,11 +71,16 @@ class Solver {
   StepControl* m_control = nullptr;
 };
 
+using SolverMaker = std::unique_ptr<Solver> (*)(int block_size);
+
+// One row of the solver registry.
 struct SolverInfo {
   std::string name;
   bool gpu = false;
   std::vector<int> block_sizes;  // empty for CPU solvers
+  int default_block = 0;         // 0: none (CPU) or chosen by the solver (cuda-fast autotunes)
   std::string description;
+  SolverMaker make = nullptr;  // given a supported block size (0 = the solver's choice)
 };
 
 // Every solver compiled into this build, in display order.

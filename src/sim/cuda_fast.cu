@@ -23,8 +23,8 @@ namespace {
 template <int B, int R>
 __global__ void __launch_bounds__(B)
     fast_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out, Vec4* __restrict__ vel,
-                Vec4* __restrict__ partial, int n, int n_j, int j_chunk, float eps2, float dt,
-                float damping) {
+                Vec4* __restrict__ partial, Vec4* __restrict__ acc_out, int n, int n_j, int j_chunk,
+                float eps2, float dt, float damping) {
   // Two tiles: while the block works on one, the next is already loaded into registers, and
   // the next write goes to the other tile, so one barrier per tile is enough.
   __shared__ Vec4 tile[2][B];
@@ -66,20 +66,24 @@ __global__ void __launch_bounds__(B)
   for (int r = 0; r < R; ++r) {
     const int i = tile_i + r * B + threadIdx.x;
     if (i >= n) continue;
-    if (gridDim.y == 1) {
+    if (gridDim.y > 1) {
+      partial[static_cast<size_t>(split) * n + i] = Vec4{acc[r].x, acc[r].y, acc[r].z, 0.0f};
+    } else if (acc_out) {  // the gravity module's acceleration pass
+      acc_out[i] = Vec4{acc[r].x, acc[r].y, acc[r].z, 0.0f};
+    } else {
       Vec4 v = vel[i];
       integrate(pi[r], pos_out[i], v, acc[r], dt, damping);
       vel[i] = v;
-    } else {
-      partial[static_cast<size_t>(split) * n + i] = Vec4{acc[r].x, acc[r].y, acc[r].z, 0.0f};
     }
   }
 }
 
-// Sums the split partial accelerations of each body and integrates.
+// Sums the split partial accelerations of each body and integrates (or, with acc_out, stores the
+// sum).
 __global__ void reduce_integrate_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
                                         Vec4* __restrict__ vel, const Vec4* __restrict__ partial,
-                                        int n, int splits, float dt, float damping) {
+                                        Vec4* __restrict__ acc_out, int n, int splits, float dt,
+                                        float damping) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;  // no barrier in this kernel
   Vec3 acc{0.0f, 0.0f, 0.0f};
@@ -87,31 +91,39 @@ __global__ void reduce_integrate_kernel(const Vec4* __restrict__ pos_in, Vec4* _
     const Vec4 a = partial[static_cast<size_t>(s) * n + i];
     acc.x += a.x, acc.y += a.y, acc.z += a.z;
   }
+  if (acc_out) {
+    acc_out[i] = Vec4{acc.x, acc.y, acc.z, 0.0f};
+    return;
+  }
   Vec4 v = vel[i];
   integrate(pos_in[i], pos_out[i], v, acc, dt, damping);
   vel[i] = v;
 }
 
 template <int B, int R>
-void launch_fast_br(dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial, int n,
-                    int n_j, int j_chunk, float eps2, const SimParams& p) {
+void launch_fast_br(dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
+                    Vec4* acc_out, int n, int n_j, int j_chunk, float eps2, const SimParams& p) {
   fast_kernel<B, R>
-      <<<grid, B>>>(pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p.dt, p.damping);
+      <<<grid, B>>>(pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk, eps2, p.dt, p.damping);
   CUDA_CHECK_LAUNCH("fast_kernel");
 }
 
 template <int B>
 void launch_fast_b(int r, dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
-                   int n, int n_j, int j_chunk, float eps2, const SimParams& p) {
+                   Vec4* acc_out, int n, int n_j, int j_chunk, float eps2, const SimParams& p) {
   switch (r) {
     case 1:
-      return launch_fast_br<B, 1>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+      return launch_fast_br<B, 1>(grid, pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk,
+                                  eps2, p);
     case 2:
-      return launch_fast_br<B, 2>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+      return launch_fast_br<B, 2>(grid, pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk,
+                                  eps2, p);
     case 4:
-      return launch_fast_br<B, 4>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+      return launch_fast_br<B, 4>(grid, pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk,
+                                  eps2, p);
     case 8:
-      return launch_fast_br<B, 8>(grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk, eps2, p);
+      return launch_fast_br<B, 8>(grid, pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk,
+                                  eps2, p);
     default:
       throw std::invalid_argument("cuda-fast: no kernel for " + std::to_string(r) +
                                   " bodies per thread");
@@ -148,13 +160,14 @@ std::size_t fast_partial_size(const FastConfig& c, int n) {
 // Runs one step with configuration c over the j-range [0, n_j) (n_j < n only when the autotuner
 // times a truncated range). `partial` holds at least c.splits * n elements when c.splits > 1.
 void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
-                 int n, int n_j, const SimParams& p) {
+                 int n, int n_j, const SimParams& p, Vec4* acc_out) {
   const float eps2 = p.softening * p.softening;
   if (c.pairs) {  // accelerations of the first n_j bodies (all of them in a real step)
+    if (acc_out) return launch_pairs(c, pos_in, acc_out, n_j, eps2);
     launch_pairs(c, pos_in, partial, n_j, eps2);
     const int threads = 256;
     reduce_integrate_kernel<<<(n_j + threads - 1) / threads, threads>>>(
-        pos_in, pos_out, vel, partial, n_j, 1, p.dt, p.damping);
+        pos_in, pos_out, vel, partial, nullptr, n_j, 1, p.dt, p.damping);
     CUDA_CHECK_LAUNCH("reduce_integrate_kernel");
     return;
   }
@@ -164,20 +177,20 @@ void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* v
   const dim3 grid((n + per_block - 1) / per_block, c.splits);
   switch (c.block) {
     case 64:
-      launch_fast_b<64>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk,
-                        eps2, p);
+      launch_fast_b<64>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, n, n_j,
+                        j_chunk, eps2, p);
       break;
     case 128:
-      launch_fast_b<128>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk,
-                         eps2, p);
+      launch_fast_b<128>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, n, n_j,
+                         j_chunk, eps2, p);
       break;
     case 256:
-      launch_fast_b<256>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk,
-                         eps2, p);
+      launch_fast_b<256>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, n, n_j,
+                         j_chunk, eps2, p);
       break;
     case 512:
-      launch_fast_b<512>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, n, n_j, j_chunk,
-                         eps2, p);
+      launch_fast_b<512>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, n, n_j,
+                         j_chunk, eps2, p);
       break;
     default:
       throw std::invalid_argument("cuda-fast has no kernel for block size " +
@@ -185,8 +198,8 @@ void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* v
   }
   if (c.splits > 1) {
     const int threads = 256;
-    reduce_integrate_kernel<<<(n + threads - 1) / threads, threads>>>(pos_in, pos_out, vel, partial,
-                                                                      n, c.splits, p.dt, p.damping);
+    reduce_integrate_kernel<<<(n + threads - 1) / threads, threads>>>(
+        pos_in, pos_out, vel, partial, acc_out, n, c.splits, p.dt, p.damping);
     CUDA_CHECK_LAUNCH("reduce_integrate_kernel");
   }
 }

@@ -26,9 +26,10 @@ std::size_t fast_partial_size(const FastConfig& c, int n);
 
 // One step (or, with n_j < n, a cheaper stand-in used only for timing: a step over the truncated
 // j-range [0, n_j), or in pair mode a step of the first n_j bodies alone).
-// partial: device buffer of at least fast_partial_size(c, n) elements.
+// partial: device buffer of at least fast_partial_size(c, n) elements. With acc_out, no step:
+// acc_out[i] = (the acceleration of body i, 0) (pos_out and vel unused).
 void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
-                 int n, int n_j, const SimParams& p);
+                 int n, int n_j, const SimParams& p, Vec4* acc_out = nullptr);
 
 // Pair mode: acc[i] = the acceleration of body i (acc is zeroed first). Defined in
 // cuda_fast_pairs.cu. It needs one block per pair of tiles, at most k_max_grid_x of them.

@@ -74,7 +74,12 @@ FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const
   for (const auto& c : cands) partial_size = std::max(partial_size, fast_partial_size(c, n));
   // Scratch copies, so tuning never touches the caller's state; real bodies, never zeros.
   DeviceArray out(n), v(n), partial(partial_size);
-  device_copy(v.data(), vel, n);
+  if (vel) {
+    device_copy(v.data(), vel, n);
+  } else {  // tuning for the acceleration pass, which has no velocities
+    const std::vector<Vec4> zero(static_cast<std::size_t>(n), Vec4{0.0f, 0.0f, 0.0f, 0.0f});
+    v.upload(zero.data(), zero.size());
+  }
   const int n_j = std::min(n, k_tune_j), n_p = std::min(n, k_tune_pairs);
   // The stand-ins cost n_j/n of a step, or (n_p/n)^2 in pair mode: scale them back to a full
   // step before comparing.
@@ -122,17 +127,29 @@ class CudaFastSolver final : public Solver {
   }
 
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
+    prepare(pos_in, vel, n, p);
+    launch_fast(m_cfg, pos_in, pos_out, vel, m_partial.data(), n, n, p);
+  }
+  void accelerations(const Vec4* pos, Vec4* acc, int n, float softening) override {
+    SimParams p;
+    p.softening = softening;
+    prepare(pos, nullptr, n, p);
+    launch_fast(m_cfg, pos, nullptr, nullptr, m_partial.data(), n, n, p, acc);
+  }
+
+ private:
+  // Autotunes on the first use at this N (the same configuration serves both passes), and grows
+  // the scratch buffer to what the configuration needs.
+  void prepare(const Vec4* pos, const Vec4* vel, int n, const SimParams& p) {
     if (n < 1) throw std::invalid_argument("cuda-fast: N must be >= 1");
     if (!m_forced && m_tuned_n != n) {
-      m_cfg = autotune(pos_in, vel, n, m_fixed_block, p);
+      m_cfg = autotune(pos, vel, n, m_fixed_block, p);
       m_tuned_n = n;
     }
     const std::size_t need = fast_partial_size(m_cfg, n);
     if (m_partial.size() < need) m_partial = DeviceArray(need);
-    launch_fast(m_cfg, pos_in, pos_out, vel, m_partial.data(), n, n, p);
   }
 
- private:
   std::string m_name = "cuda-fast";
   int m_fixed_block = 0;
   bool m_forced = false;

@@ -14,10 +14,24 @@ __device__ __forceinline__ Vec4 load_or_pad(const Vec4* __restrict__ pos, int j,
   return j < n ? pos[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
 }
 
+// The end of a body's sum: the fused step integrates (the seed's damped Euler); the gravity
+// module's acceleration pass (acc_out set) stores the acceleration instead.
+__device__ __forceinline__ void finish_body(const Vec4& pi, Vec4* __restrict__ pos_out,
+                                            Vec4* __restrict__ vel, Vec4* __restrict__ acc_out,
+                                            int i, const Vec3& acc, float dt, float damping) {
+  if (acc_out) {
+    acc_out[i] = Vec4{acc.x, acc.y, acc.z, 0.0f};
+    return;
+  }
+  Vec4 v = vel[i];
+  integrate(pi, pos_out[i], v, acc, dt, damping);
+  vel[i] = v;
+}
+
 // Tiles of blockDim.x bodies in dynamic shared memory (size given at launch).
 __global__ void tiled_dynamic_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
-                                     Vec4* __restrict__ vel, int n, float eps2, float dt,
-                                     float damping) {
+                                     Vec4* __restrict__ vel, Vec4* __restrict__ acc_out, int n,
+                                     float eps2, float dt, float damping) {
   extern __shared__ Vec4 tile[];
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const Vec4 pi = load_or_pad(pos_in, i, n);
@@ -29,18 +43,15 @@ __global__ void tiled_dynamic_kernel(const Vec4* __restrict__ pos_in, Vec4* __re
     __syncthreads();
   }
   // Every thread reached every barrier; only now do threads past the end drop out.
-  if (i < n) {
-    Vec4 v = vel[i];
-    integrate(pi, pos_out[i], v, acc, dt, damping);
-    vel[i] = v;
-  }
+  if (i < n) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
 }
 
 // The same with the tile size fixed at compile time: static shared array, unrolled inner loop.
 template <int BlockSize>
 __global__ void __launch_bounds__(BlockSize)
     tiled_static_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
-                        Vec4* __restrict__ vel, int n, float eps2, float dt, float damping) {
+                        Vec4* __restrict__ vel, Vec4* __restrict__ acc_out, int n, float eps2,
+                        float dt, float damping) {
   __shared__ Vec4 tile[BlockSize];
   const int i = blockIdx.x * BlockSize + threadIdx.x;
   const Vec4 pi = load_or_pad(pos_in, i, n);
@@ -52,38 +63,34 @@ __global__ void __launch_bounds__(BlockSize)
     for (int k = 0; k < BlockSize; ++k) body_body(pi, tile[k], eps2, acc);
     __syncthreads();
   }
-  if (i < n) {
-    Vec4 v = vel[i];
-    integrate(pi, pos_out[i], v, acc, dt, damping);
-    vel[i] = v;
-  }
+  if (i < n) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
 }
 
 template <int BlockSize>
-void launch_static(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, float eps2,
+void launch_static(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out, int n, float eps2,
                    const SimParams& p) {
   const int grid = (n + BlockSize - 1) / BlockSize;
   tiled_static_kernel<BlockSize>
-      <<<grid, BlockSize>>>(pos_in, pos_out, vel, n, eps2, p.dt, p.damping);
+      <<<grid, BlockSize>>>(pos_in, pos_out, vel, acc_out, n, eps2, p.dt, p.damping);
   CUDA_CHECK_LAUNCH("tiled_static_kernel");
 }
 
 // The one place a run-time block size becomes a template argument.
-void launch_static_for(int block_size, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n,
-                       float eps2, const SimParams& p) {
+void launch_static_for(int block_size, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out,
+                       int n, float eps2, const SimParams& p) {
   switch (block_size) {
     case 32:
-      return launch_static<32>(pos_in, pos_out, vel, n, eps2, p);
+      return launch_static<32>(pos_in, pos_out, vel, acc_out, n, eps2, p);
     case 64:
-      return launch_static<64>(pos_in, pos_out, vel, n, eps2, p);
+      return launch_static<64>(pos_in, pos_out, vel, acc_out, n, eps2, p);
     case 128:
-      return launch_static<128>(pos_in, pos_out, vel, n, eps2, p);
+      return launch_static<128>(pos_in, pos_out, vel, acc_out, n, eps2, p);
     case 256:
-      return launch_static<256>(pos_in, pos_out, vel, n, eps2, p);
+      return launch_static<256>(pos_in, pos_out, vel, acc_out, n, eps2, p);
     case 512:
-      return launch_static<512>(pos_in, pos_out, vel, n, eps2, p);
+      return launch_static<512>(pos_in, pos_out, vel, acc_out, n, eps2, p);
     case 1024:
-      return launch_static<1024>(pos_in, pos_out, vel, n, eps2, p);
+      return launch_static<1024>(pos_in, pos_out, vel, acc_out, n, eps2, p);
     default:
       throw std::invalid_argument("cuda-static has no instantiation for block size " +
                                   std::to_string(block_size));
@@ -99,16 +106,26 @@ class CudaTiledSolver final : public Solver {
   int block_size() const override { return m_block; }
 
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
-    if (n < 1) throw std::invalid_argument(m_name + ": N must be >= 1");
-    const float eps2 = p.softening * p.softening;
-    if (m_static) return launch_static_for(m_block, pos_in, pos_out, vel, n, eps2, p);
-    const int grid = (n + m_block - 1) / m_block;
-    tiled_dynamic_kernel<<<grid, m_block, m_block * sizeof(Vec4)>>>(pos_in, pos_out, vel, n, eps2,
-                                                                    p.dt, p.damping);
-    CUDA_CHECK_LAUNCH("tiled_dynamic_kernel");
+    launch(pos_in, pos_out, vel, nullptr, n, p);
+  }
+  void accelerations(const Vec4* pos, Vec4* acc, int n, float softening) override {
+    SimParams p;
+    p.softening = softening;
+    launch(pos, nullptr, nullptr, acc, n, p);
   }
 
  private:
+  void launch(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out, int n,
+              const SimParams& p) {
+    if (n < 1) throw std::invalid_argument(m_name + ": N must be >= 1");
+    const float eps2 = p.softening * p.softening;
+    if (m_static) return launch_static_for(m_block, pos_in, pos_out, vel, acc_out, n, eps2, p);
+    const int grid = (n + m_block - 1) / m_block;
+    tiled_dynamic_kernel<<<grid, m_block, m_block * sizeof(Vec4)>>>(pos_in, pos_out, vel, acc_out,
+                                                                    n, eps2, p.dt, p.damping);
+    CUDA_CHECK_LAUNCH("tiled_dynamic_kernel");
+  }
+
   std::string m_name;
   int m_block;
   bool m_static;

@@ -1,7 +1,9 @@
 // The device API in a CPU-only build: there is never a CUDA device.
 #include <stdexcept>
 
+#include "cpu_solvers.h"
 #include "orrery/device.h"
+#include "stage_ops.h"
 
 namespace orrery {
 
@@ -51,5 +53,26 @@ GpuTimer::~GpuTimer() = default;
 void GpuTimer::start() {}
 void GpuTimer::stop() {}
 float GpuTimer::elapsed_ms() { return 0.0f; }
+
+// The step pipeline's device passes: never reached without a device (no GPU solver exists).
+void device_kick(Vec4*, const Vec4*, int, float) { require_device(); }
+void device_drift(const Vec4*, Vec4*, const Vec4*, int, float) { require_device(); }
+void device_euler(const Vec4*, Vec4*, Vec4*, const Vec4*, int, float, float) { require_device(); }
+void device_potentials(const Vec4*, Vec4*, int, float) { require_device(); }
+struct DeviceReducer::Impl {};
+DeviceReducer::DeviceReducer() { require_device(); }
+DeviceReducer::~DeviceReducer() = default;
+Sums DeviceReducer::sums(const Vec4*, const Vec4*, const Vec4*, int) {
+  require_device();
+  return {};
+}
+struct EventPool::Impl {};
+EventPool::EventPool() { require_device(); }
+EventPool::~EventPool() = default;
+int EventPool::record() { return 0; }
+bool EventPool::done(int) const { return true; }
+void EventPool::wait(int) {}
+float EventPool::elapsed_ms(int, int) { return 0.0f; }
+void EventPool::clear() {}
 
 }  // namespace orrery

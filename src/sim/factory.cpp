@@ -1,4 +1,5 @@
-// The solver registry: what is compiled in, what runs here, and construction by name.
+// The solver registry: one table of every gravity module compiled in, what runs here, and
+// construction by name.
 #include <sstream>
 #include <stdexcept>
 
@@ -13,32 +14,34 @@
 namespace orrery {
 namespace {
 
-const std::vector<int> k_tile_blocks = {32, 64, 128, 256, 512, 1024};
-
 std::string join_names(const std::vector<SolverInfo>& v) {
   std::string s;
   for (const auto& i : v) s += (s.empty() ? "" : ", ") + i.name;
   return s;
 }
 
+#ifdef ORRERY_HAVE_CUDA
+const std::vector<int> k_tile_blocks = {32, 64, 128, 256, 512, 1024};
+std::unique_ptr<Solver> make_fast(int block) { return make_cuda_fast_solver(block); }
+#endif
+
 }  // namespace
 
 const std::vector<SolverInfo>& all_solvers() {
-  static const std::vector<SolverInfo> list = [] {
-    std::vector<SolverInfo> l;
-    l.push_back({"cpu", false, {}, "CPU reference, single thread"});
-    l.push_back({"cpu-omp", false, {}, "CPU, OpenMP over bodies"});
+  static const std::vector<SolverInfo> table = {
+      {"cpu", false, {}, 0, "CPU reference, single thread", &make_cpu_solver},
+      {"cpu-omp", false, {}, 0, "CPU, OpenMP over bodies", &make_cpu_omp_solver},
 #ifdef ORRERY_HAVE_CUDA
-    l.push_back({"cuda-dynamic", true, k_tile_blocks,
-                 "CUDA shared-memory tiles, block size chosen at run time"});
-    l.push_back(
-        {"cuda-static", true, k_tile_blocks, "CUDA tiles, compile-time block size, unrolled loop"});
-    l.push_back({"cuda-fast", true, fast_block_sizes(),
-                 "CUDA tuned and autotuned: bodies per thread, j-split, or each pair once"});
+      {"cuda-dynamic", true, k_tile_blocks, 256,
+       "CUDA shared-memory tiles, block size chosen at run time", &make_cuda_dynamic_solver},
+      {"cuda-static", true, k_tile_blocks, 256,
+       "CUDA tiles, compile-time block size, unrolled loop", &make_cuda_static_solver},
+      // Block 0 lets its autotuner pick the block size as well.
+      {"cuda-fast", true, fast_block_sizes(), 0,
+       "CUDA tuned and autotuned: bodies per thread, j-split, or each pair once", &make_fast},
 #endif
-    return l;
-  }();
-  return list;
+  };
+  return table;
 }
 
 std::vector<SolverInfo> available_solvers() {
@@ -55,10 +58,7 @@ const SolverInfo& solver_info(const std::string& name) {
                               "' (this build has: " + join_names(all_solvers()) + ")");
 }
 
-int default_block_size(const std::string& name) {
-  // cuda-fast's default 0 lets its autotuner pick the block size as well.
-  return solver_info(name).gpu && name != "cuda-fast" ? 256 : 0;
-}
+int default_block_size(const std::string& name) { return solver_info(name).default_block; }
 
 std::unique_ptr<Solver> make_solver(const std::string& name, int block_size) {
   const SolverInfo& info = solver_info(name);
@@ -67,10 +67,10 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block_size) {
       // CPU solvers have no block size; accept none rather than ignore one silently.
       throw std::invalid_argument("solver '" + name + "' runs on the CPU and takes no block size");
     }
-    return name == "cpu" ? make_cpu_solver() : make_cpu_omp_solver();
+    return info.make(0);
   }
-  if (block_size == 0) block_size = default_block_size(name);
-  bool ok = name == "cuda-fast" && block_size == 0;
+  if (block_size == 0) block_size = info.default_block;
+  bool ok = block_size == 0;  // only where the solver's default is its own choice
   for (int b : info.block_sizes) ok = ok || b == block_size;
   if (!ok) {
     std::ostringstream s;
@@ -80,12 +80,7 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block_size) {
     throw std::invalid_argument(s.str());
   }
   require_device();
-#ifdef ORRERY_HAVE_CUDA
-  if (name == "cuda-dynamic") return make_cuda_dynamic_solver(block_size);
-  if (name == "cuda-static") return make_cuda_static_solver(block_size);
-  if (name == "cuda-fast") return make_cuda_fast_solver(block_size);
-#endif
-  throw std::logic_error("solver '" + name + "' is registered but has no constructor");
+  return info.make(block_size);
 }
 
 }  // namespace orrery

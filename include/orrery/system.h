@@ -1,0 +1,139 @@
+// The step pipeline: one System owns the step - the body storage, a gravity module, an
+// integrator, the diagnostics, the phase timers, the simulation time and the step count. The
+// viewer, orrery-bench, the block-size sweep and the tests all step through it.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "orrery/diagnostics.h"
+#include "orrery/integrators.h"
+#include "orrery/phases.h"
+#include "orrery/presets.h"
+#include "orrery/solver.h"
+
+namespace orrery {
+
+// Runs every step of a call: positions ping-pong a -> b -> a ... (velocities in place); the
+// newest positions end in b after an odd number of steps, in a after an even one.
+using StepArrays = std::function<void(Vec4* a, Vec4* b, Vec4* vel)>;
+// Reads the newest state in place.
+using StateView = std::function<void(const Vec4* pos, const Vec4* vel)>;
+
+// Where the bodies live: host arrays, device arrays, or (supplied by gfx/) the viewer's mapped GL
+// buffers. Pointers are host pointers when on_device() is false, device pointers otherwise.
+class BodyStorage {
+ public:
+  virtual ~BodyStorage() = default;
+  virtual int count() const = 0;
+  virtual bool on_device() const = 0;
+  // Gives `run` the arrays for `steps` steps (a holds the newest positions), then makes the
+  // newest positions current (and, for GL buffers, publishes them to the renderer).
+  virtual void run(int steps, const StepArrays& run) = 0;
+  // Gives `view` the newest state without changing it.
+  virtual void view(const StateView& view) = 0;
+  // A host copy of the newest state.
+  virtual BodyState download() = 0;
+};
+
+// Host vectors (CPU solvers), or device arrays (GPU solvers; throws with no device). The buffer
+// the first step writes starts as NaN, so a body a step fails to write cannot pass.
+std::unique_ptr<BodyStorage> make_host_storage(const BodyState& s);
+std::unique_ptr<BodyStorage> make_device_storage(const BodyState& s);
+// The one a gravity module runs on.
+std::unique_ptr<BodyStorage> make_storage_for(const Solver& gravity, const BodyState& s);
+
+// Diagnostics of one state, summed in double (GPU state: reductions on the device, no full host
+// copy). The potential is softened with the run's eps.
+struct Diagnostics {
+  double mass = 0, kinetic = 0, potential = 0;
+  Vec3d momentum, angular_momentum, centre_of_mass;
+  double momentum_scale = 0;  // sum |m v|: what the total momentum is judged against
+  double ms = 0;              // what measuring cost (wall clock, waiting for the device)
+  double total() const { return kinetic + potential; }
+  double virial() const;  // 2K / |W|; 0 when W is 0
+};
+
+// Drift of a later state against an initial one: (E - E0)/|E0|, |P - P0| / momentum scale,
+// |L - L0| / |L0| (absolute |L - L0| when L0 is 0).
+struct Drift {
+  double energy = 0, momentum = 0, angular_momentum = 0;
+};
+Drift drift(const Diagnostics& start, const Diagnostics& now);
+
+// Called after each step of a run with the step's 1-based index and the newest positions; returning
+// false stops the run there.
+using AfterStep = std::function<bool(int step, const Vec4* pos, const Vec4* vel)>;
+
+class System {
+ public:
+  // Throws InputError when the integrator refuses the parameters (damping with a symplectic one).
+  System(std::shared_ptr<BodyStorage> storage, std::unique_ptr<Solver> gravity,
+         Integrator integrator, const SimParams& params);
+  ~System();
+  System(const System&) = delete;
+  System& operator=(const System&) = delete;
+
+  // Replacements. The storage's state starts a new run: time and step count go back to 0. A new
+  // gravity module must run on the storage's side (the caller moves the state first).
+  void set_storage(std::shared_ptr<BodyStorage> storage);
+  void set_gravity(std::unique_ptr<Solver> gravity);
+  // Throw InputError (and keep the old value) when the integrator refuses the parameters.
+  void set_integrator(Integrator integrator);
+  void set_params(const SimParams& params);
+  // Time runs backwards while set: every step uses -dt (the parameters keep dt > 0).
+  void set_time_reversed(bool reversed);
+  bool time_reversed() const { return m_reversed; }
+
+  // `steps` steps of the storage's state; counts them.
+  void advance(int steps);
+  // The steps on arrays the caller holds (the viewer's CPU worker): a holds the newest positions.
+  // Returns the steps done (fewer when after_each stopped the run, or a control cancelled it).
+  // Counts nothing: account() does, once the state is kept.
+  int step_arrays(Vec4* a, Vec4* b, Vec4* vel, int n, int steps, const AfterStep& after_each = {});
+  void account(int steps);
+  // The state was replaced or restored from outside (a cancelled run put it back): accelerations
+  // kept from the last step no longer belong to it.
+  void state_changed();
+
+  // Diagnostics of the storage's newest state (timed as the `diagnostics` phase).
+  Diagnostics measure();
+  // The same on arrays the caller holds.
+  Diagnostics measure_arrays(const Vec4* pos, const Vec4* vel, int n);
+
+  BodyStorage& storage() { return *m_storage; }
+  const std::shared_ptr<BodyStorage>& storage_ptr() const { return m_storage; }
+  Solver& gravity() { return *m_gravity; }
+  const Solver& gravity() const { return *m_gravity; }
+  Integrator integrator() const { return m_integrator; }
+  const SimParams& params() const { return m_params; }
+  double time() const { return m_time; }
+  long long step_count() const { return m_steps; }
+  PhaseTimer& phases() { return *m_phases; }
+  // Force evaluations of the last step (leapfrog reuses the previous step's last one), and the
+  // body-body interactions they did, from the gravity module.
+  int last_evaluations() const { return m_last_evals; }
+  double interactions_per_step(int n) const;
+
+ private:
+  struct Scratch;
+  void step_once(const Vec4* in, Vec4* out, Vec4* vel, int n);
+  void forces(const Vec4* pos, int n);
+  void ensure_scratch(int n);
+  void check_pair(Integrator integrator, const SimParams& params) const;
+
+  std::shared_ptr<BodyStorage> m_storage;
+  std::unique_ptr<Solver> m_gravity;
+  Integrator m_integrator;
+  SimParams m_params;
+  std::unique_ptr<PhaseTimer> m_phases;
+  std::unique_ptr<Scratch> m_scratch;
+  double m_time = 0.0;
+  long long m_steps = 0;
+  bool m_reversed = false;
+  bool m_acc_valid = false;  // the accelerations array holds those of the newest positions
+  int m_last_evals = 0;
+};
+
+}  // namespace orrery

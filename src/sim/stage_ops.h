@@ -1,0 +1,66 @@
+// Private: the element-wise passes of the integrators and the sums of the diagnostics, on host
+// arrays and on device arrays (the device ones are defined with the CUDA code; a CPU-only build
+// has no device state to run them on), and the event pool of the phase timer.
+#pragma once
+
+#include <memory>
+
+#include "orrery/physics.h"
+
+namespace orrery {
+
+// vel += acc h.
+void host_kick(Vec4* vel, const Vec4* acc, int n, float h);
+void device_kick(Vec4* vel, const Vec4* acc, int n, float h);
+// out = in + vel h (xyz; the mass in w is carried over); out may be in.
+void host_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
+void device_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
+// The seed's damped Euler from precomputed accelerations, in -> out (physics.h's integrate()).
+void host_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
+                float damping);
+void device_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
+                  float damping);
+
+// The diagnostics' sums over bodies, in double: pot holds each body's potential in w.
+struct Sums {
+  double mass = 0, kinetic = 0, potential2 = 0;  // potential2 = sum m_i phi_i = 2 W
+  double p[3] = {0, 0, 0}, l[3] = {0, 0, 0}, mr[3] = {0, 0, 0};
+  double momentum_scale = 0;
+  void add(const Sums& o);
+};
+Sums host_sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n);
+
+// Device reductions with a fixed grid, partial sums per block summed on the host in a fixed order
+// (the same state gives the same bits); scratch allocated once and grown.
+class DeviceReducer {
+ public:
+  DeviceReducer();
+  ~DeviceReducer();
+  DeviceReducer(const DeviceReducer&) = delete;
+  DeviceReducer& operator=(const DeviceReducer&) = delete;
+  Sums sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+// A pool of CUDA events on the default stream, reused after clear().
+class EventPool {
+ public:
+  EventPool();
+  ~EventPool();
+  EventPool(const EventPool&) = delete;
+  EventPool& operator=(const EventPool&) = delete;
+  int record();  // records the next event, returns its index
+  bool done(int index) const;
+  void wait(int index);
+  float elapsed_ms(int from, int to);
+  void clear();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace orrery

@@ -1,0 +1,333 @@
+// The System: the step pipeline over host or device storage - gravity module, integrator,
+// diagnostics, phase timers, time and step count.
+#include "orrery/system.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "orrery/device.h"
+#include "stage_ops.h"
+
+namespace orrery {
+namespace {
+
+class HostStorage final : public BodyStorage {
+ public:
+  explicit HostStorage(const BodyState& s)
+      : m_pos{s.pos, std::vector<Vec4>(s.pos.size(), Vec4{NAN, NAN, NAN, NAN})}, m_vel(s.vel) {}
+  int count() const override { return static_cast<int>(m_vel.size()); }
+  bool on_device() const override { return false; }
+  void run(int steps, const StepArrays& run) override {
+    run(m_pos[m_cur].data(), m_pos[1 - m_cur].data(), m_vel.data());
+    if (steps % 2) m_cur = 1 - m_cur;
+  }
+  void view(const StateView& view) override { view(m_pos[m_cur].data(), m_vel.data()); }
+  BodyState download() override { return BodyState{m_pos[m_cur], m_vel}; }
+
+ private:
+  std::vector<Vec4> m_pos[2], m_vel;
+  int m_cur = 0;
+};
+
+class DeviceStorage final : public BodyStorage {
+ public:
+  explicit DeviceStorage(const BodyState& s) : m_n(s.size()) {
+    const std::vector<Vec4> poison(static_cast<std::size_t>(m_n), Vec4{NAN, NAN, NAN, NAN});
+    for (DeviceArray& a : m_pos) a = DeviceArray(static_cast<std::size_t>(m_n));
+    m_vel = DeviceArray(static_cast<std::size_t>(m_n));
+    m_pos[0].upload(s.pos.data(), s.pos.size());
+    m_pos[1].upload(poison.data(), poison.size());
+    m_vel.upload(s.vel.data(), s.vel.size());
+  }
+  int count() const override { return m_n; }
+  bool on_device() const override { return true; }
+  void run(int steps, const StepArrays& run) override {
+    run(m_pos[m_cur].data(), m_pos[1 - m_cur].data(), m_vel.data());
+    if (steps % 2) m_cur = 1 - m_cur;
+  }
+  void view(const StateView& view) override { view(m_pos[m_cur].data(), m_vel.data()); }
+  BodyState download() override {
+    BodyState s{std::vector<Vec4>(static_cast<std::size_t>(m_n)),
+                std::vector<Vec4>(static_cast<std::size_t>(m_n))};
+    device_synchronize();
+    m_pos[m_cur].download(s.pos.data(), s.pos.size());
+    m_vel.download(s.vel.data(), s.vel.size());
+    return s;
+  }
+
+ private:
+  int m_n;
+  DeviceArray m_pos[2], m_vel;
+  int m_cur = 0;
+};
+
+Vec3d vec(const double (&v)[3]) { return Vec3d{v[0], v[1], v[2]}; }
+double norm(const Vec3d& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+Vec3d minus(const Vec3d& a, const Vec3d& b) { return Vec3d{a.x - b.x, a.y - b.y, a.z - b.z}; }
+
+}  // namespace
+
+std::unique_ptr<BodyStorage> make_host_storage(const BodyState& s) {
+  return std::make_unique<HostStorage>(s);
+}
+
+std::unique_ptr<BodyStorage> make_device_storage(const BodyState& s) {
+  require_device();
+  return std::make_unique<DeviceStorage>(s);
+}
+
+std::unique_ptr<BodyStorage> make_storage_for(const Solver& gravity, const BodyState& s) {
+  return gravity.on_device() ? make_device_storage(s) : make_host_storage(s);
+}
+
+double Diagnostics::virial() const {
+  return potential != 0.0 ? 2.0 * kinetic / std::fabs(potential) : 0.0;
+}
+
+Drift drift(const Diagnostics& a, const Diagnostics& b) {
+  Drift d;
+  const double e0 = a.total();
+  d.energy = e0 != 0.0 ? (b.total() - e0) / std::fabs(e0) : b.total() - e0;
+  const double pscale = std::max(a.momentum_scale, 1e-300);
+  d.momentum = norm(minus(b.momentum, a.momentum)) / pscale;
+  const double l0 = norm(a.angular_momentum);
+  d.angular_momentum = norm(minus(b.angular_momentum, a.angular_momentum)) / (l0 > 0 ? l0 : 1.0);
+  return d;
+}
+
+void Sums::add(const Sums& o) {
+  mass += o.mass, kinetic += o.kinetic, potential2 += o.potential2;
+  momentum_scale += o.momentum_scale;
+  for (int k = 0; k < 3; ++k) p[k] += o.p[k], l[k] += o.l[k], mr[k] += o.mr[k];
+}
+
+Sums host_sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n) {
+  Sums s;
+  for (int i = 0; i < n; ++i) {
+    const double m = pos[i].w, x = pos[i].x, y = pos[i].y, z = pos[i].z;
+    const double vx = vel[i].x, vy = vel[i].y, vz = vel[i].z;
+    const double v2 = vx * vx + vy * vy + vz * vz;
+    s.mass += m;
+    s.kinetic += 0.5 * m * v2;
+    s.potential2 += m * pot[i].w;
+    s.momentum_scale += m * std::sqrt(v2);
+    s.p[0] += m * vx, s.p[1] += m * vy, s.p[2] += m * vz;
+    s.l[0] += m * (y * vz - z * vy), s.l[1] += m * (z * vx - x * vz),
+        s.l[2] += m * (x * vy - y * vx);
+    s.mr[0] += m * x, s.mr[1] += m * y, s.mr[2] += m * z;
+  }
+  return s;
+}
+
+// Scratch owned by the System: the accelerations of the newest positions (kept between leapfrog
+// steps), the potentials of the diagnostics, and the device reducer; on the gravity module's side.
+struct System::Scratch {
+  bool device = false;
+  int n = 0;
+  std::vector<Vec4> host_acc, host_pot;
+  DeviceArray dev_acc, dev_pot;
+  std::unique_ptr<DeviceReducer> reducer;
+  Vec4* acc() { return device ? dev_acc.data() : host_acc.data(); }
+  Vec4* pot() { return device ? dev_pot.data() : host_pot.data(); }
+};
+
+System::System(std::shared_ptr<BodyStorage> storage, std::unique_ptr<Solver> gravity,
+               Integrator integrator, const SimParams& params)
+    : m_storage(std::move(storage)),
+      m_gravity(std::move(gravity)),
+      m_integrator(integrator),
+      m_params(params),
+      m_scratch(std::make_unique<Scratch>()) {
+  validate(params);
+  check_integrator(integrator, params);
+  m_phases = std::make_unique<PhaseTimer>(m_gravity->on_device());
+}
+
+System::~System() = default;
+
+void System::check_pair(Integrator integrator, const SimParams& params) const {
+  validate(params);
+  check_integrator(integrator, params);
+}
+
+void System::set_storage(std::shared_ptr<BodyStorage> storage) {
+  m_storage = std::move(storage);
+  m_time = 0.0;
+  m_steps = 0;
+  m_acc_valid = false;
+}
+
+void System::set_gravity(std::unique_ptr<Solver> gravity) {
+  const bool side_changed = gravity->on_device() != m_gravity->on_device();
+  m_gravity = std::move(gravity);
+  m_acc_valid = false;
+  if (side_changed) {
+    if (m_phases->pending()) m_phases->take();  // the old side's marks
+    m_phases = std::make_unique<PhaseTimer>(m_gravity->on_device());
+  }
+}
+
+void System::set_integrator(Integrator integrator) {
+  check_pair(integrator, m_params);
+  m_integrator = integrator;
+  m_acc_valid = false;
+}
+
+void System::set_params(const SimParams& params) {
+  check_pair(m_integrator, params);
+  if (params.softening != m_params.softening) m_acc_valid = false;
+  m_params = params;
+}
+
+void System::set_time_reversed(bool reversed) { m_reversed = reversed; }
+
+void System::state_changed() { m_acc_valid = false; }
+
+void System::ensure_scratch(int n) {
+  Scratch& s = *m_scratch;
+  const bool device = m_gravity->on_device();
+  if (s.device == device && s.n >= n) return;
+  s = Scratch{};
+  s.device = device;
+  s.n = n;
+  if (device) {
+    s.dev_acc = DeviceArray(static_cast<std::size_t>(n));
+    s.dev_pot = DeviceArray(static_cast<std::size_t>(n));
+    s.reducer = std::make_unique<DeviceReducer>();
+  } else {
+    s.host_acc.assign(static_cast<std::size_t>(n), Vec4{0, 0, 0, 0});
+    s.host_pot.assign(static_cast<std::size_t>(n), Vec4{0, 0, 0, 0});
+  }
+  m_acc_valid = false;
+}
+
+void System::forces(const Vec4* pos, int n) {
+  m_phases->begin(Phase::force);
+  m_gravity->accelerations(pos, m_scratch->acc(), n, m_params.softening);
+  ++m_last_evals;
+}
+
+// One step, in -> out (out != in), velocities in place.
+void System::step_once(const Vec4* in, Vec4* out, Vec4* vel, int n) {
+  const bool dev = m_gravity->on_device();
+  auto kick = dev ? device_kick : host_kick;
+  auto drift = dev ? device_drift : host_drift;
+  Vec4* acc = m_scratch->acc();
+  const float dt = m_reversed ? -m_params.dt : m_params.dt;
+  m_last_evals = 0;
+  switch (m_integrator) {
+    case Integrator::euler:  // the seed's fused launch
+      m_phases->begin(Phase::force_integrate);
+      if (m_reversed) {
+        SimParams back = m_params;
+        back.dt = dt;
+        m_gravity->step(in, out, vel, n, back);
+      } else {
+        m_gravity->step(in, out, vel, n, m_params);
+      }
+      m_last_evals = 1;
+      m_acc_valid = false;
+      return;
+    case Integrator::leapfrog:  // kick dt/2, drift dt, kick dt/2
+      if (!m_acc_valid) forces(in, n);
+      m_phases->begin(Phase::integrate);
+      kick(vel, acc, n, 0.5f * dt);
+      drift(in, out, vel, n, dt);
+      forces(out, n);
+      m_phases->begin(Phase::integrate);
+      kick(vel, acc, n, 0.5f * dt);
+      m_acc_valid = true;  // the forces of `out`, the next step's first kick
+      return;
+    case Integrator::yoshida4: {  // drift-kick-drift leapfrogs of w1 dt, w0 dt, w1 dt
+      const double w1 = yoshida_w1(), w0 = yoshida_w0();
+      const float d1 = static_cast<float>(0.5 * w1 * dt),
+                  d2 = static_cast<float>(0.5 * (w0 + w1) * dt);
+      m_phases->begin(Phase::integrate);
+      drift(in, out, vel, n, d1);
+      forces(out, n);
+      m_phases->begin(Phase::integrate);
+      kick(vel, acc, n, static_cast<float>(w1 * dt));
+      drift(out, out, vel, n, d2);
+      forces(out, n);
+      m_phases->begin(Phase::integrate);
+      kick(vel, acc, n, static_cast<float>(w0 * dt));
+      drift(out, out, vel, n, d2);
+      forces(out, n);
+      m_phases->begin(Phase::integrate);
+      kick(vel, acc, n, static_cast<float>(w1 * dt));
+      drift(out, out, vel, n, d1);
+      m_acc_valid = false;
+      return;
+    }
+  }
+}
+
+int System::step_arrays(Vec4* a, Vec4* b, Vec4* vel, int n, int steps,
+                        const AfterStep& after_each) {
+  if (n < 1) throw std::invalid_argument("the system has no bodies");
+  ensure_scratch(n);
+  int done = 0;
+  for (int k = 0; k < steps; ++k) {
+    Vec4* in = k % 2 ? b : a;
+    Vec4* out = k % 2 ? a : b;
+    step_once(in, out, vel, n);
+    done = k + 1;
+    if (after_each) {
+      m_phases->end();  // the check is no phase of the step
+      if (!after_each(done, out, vel)) break;
+    }
+  }
+  m_phases->end();
+  return done;
+}
+
+void System::account(int steps) {
+  m_steps += steps;
+  m_time += static_cast<double>(steps) * (m_reversed ? -m_params.dt : m_params.dt);
+}
+
+void System::advance(int steps) {
+  if (steps < 1) return;
+  m_storage->run(steps, [&](Vec4* a, Vec4* b, Vec4* vel) {
+    step_arrays(a, b, vel, m_storage->count(), steps);
+  });
+  account(steps);
+}
+
+Diagnostics System::measure() {
+  Diagnostics d;
+  m_storage->view(
+      [&](const Vec4* pos, const Vec4* vel) { d = measure_arrays(pos, vel, m_storage->count()); });
+  return d;
+}
+
+Diagnostics System::measure_arrays(const Vec4* pos, const Vec4* vel, int n) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ensure_scratch(n);
+  m_phases->begin(Phase::diagnostics);
+  m_gravity->potentials(pos, m_scratch->pot(), n, m_params.softening);
+  const Sums s = m_scratch->device ? m_scratch->reducer->sums(pos, vel, m_scratch->pot(), n)
+                                   : host_sums(pos, vel, m_scratch->pot(), n);
+  m_phases->end();
+  Diagnostics d;
+  d.mass = s.mass;
+  d.kinetic = s.kinetic;
+  d.potential = 0.5 * s.potential2;
+  d.momentum = vec(s.p);
+  d.angular_momentum = vec(s.l);
+  d.centre_of_mass =
+      s.mass > 0 ? Vec3d{s.mr[0] / s.mass, s.mr[1] / s.mass, s.mr[2] / s.mass} : Vec3d{};
+  d.momentum_scale = s.momentum_scale;
+  d.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return d;
+}
+
+double System::interactions_per_step(int n) const {
+  const int evals = m_last_evals > 0 ? m_last_evals : force_evaluations(m_integrator);
+  return evals * m_gravity->interactions(n);
+}
+
+}  // namespace orrery
