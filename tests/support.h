@@ -1,4 +1,5 @@
-// Helpers shared by the tests: stepping a solver on host memory with ping-pong position buffers.
+// Helpers shared by the tests: reading a file, and running a gravity module through the step
+// pipeline's System.
 #pragma once
 
 #include <fstream>
@@ -8,6 +9,7 @@
 
 #include "orrery/presets.h"
 #include "orrery/solver.h"
+#include "orrery/system.h"
 
 namespace orrery::test {
 
@@ -19,14 +21,20 @@ inline std::string read_file(const std::string& path) {
   return s.str();
 }
 
-// Advances s by `steps` steps of a CPU solver, pos ping-ponging between two host buffers.
-inline BodyState run_host(Solver& solver, BodyState s, int steps, const SimParams& p) {
-  std::vector<Vec4> out(s.pos.size());
-  for (int k = 0; k < steps; ++k) {
-    solver.step(s.pos.data(), out.data(), s.vel.data(), s.size(), p);
-    s.pos.swap(out);
-  }
-  return s;
+// Advances s by `steps` steps of a gravity module (its fused seed Euler step: the `euler`
+// integrator) through a System on the module's side (host or device), and returns the state.
+inline BodyState run_system(std::unique_ptr<Solver> solver, const BodyState& s, int steps,
+                            const SimParams& p, Integrator integrator = Integrator::euler) {
+  std::shared_ptr<BodyStorage> storage = make_storage_for(*solver, s);
+  System system(storage, std::move(solver), integrator, p);
+  system.advance(steps);
+  return storage->download();
+}
+
+// The same for a solver named in the registry.
+inline BodyState run_host(const std::string& solver, const BodyState& s, int steps,
+                          const SimParams& p) {
+  return run_system(make_solver(solver), s, steps, p);
 }
 
 }  // namespace orrery::test

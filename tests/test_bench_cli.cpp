@@ -145,6 +145,15 @@ TEST(BenchCli, BadInputGivesOneErrorLineAndExitCode2) {
       {{"--n", "8", "--solver", "cpu", "--block", "128"}, "--block 128"},
       {{"--n", "8", "--compare", "--solver", "cpu"}, "--compare"},
       {{"--n", "8", "--csv", "/nonexistent-dir/x.csv"}, "--csv"},
+      // The step pipeline's options (issue 9).
+      {{"--n", "8", "--integrator", "nope"}, "--integrator: unknown integrator 'nope'"},
+      {{"--n", "8", "--integrator", "leapfrog", "--damping", "0.9"}, "takes no damping"},
+      {{"--n", "8", "--integrator", "yoshida4", "--damping", "0.9"}, "takes no damping"},
+      {{"--max-n", "0"}, "--max-n '0'"},
+      {{"--max-n", "abc"}, "--max-n 'abc'"},
+      {{"--max-n", "-60"}, "--max-n"},
+      {{"--max-n", "60", "--n", "100"}, "leave out --n"},
+      {{"--max-n", "60", "--compare"}, "--compare"},
       // CLI11's own parse errors.
       {{"--n", "8", "--steps", "abc"}, "--steps"},
       {{"--n", "8", "--no-such-option"}, "--no-such-option"},
@@ -237,6 +246,62 @@ TEST(BenchCli, CompareChecksAgainstCpu) {
   EXPECT_EQ(count(o.out, "\ncpu "), 0u) << o.out;
   EXPECT_EQ(count(o.out, " FAIL "), 0u) << o.out;
   EXPECT_NE(o.out.find("all within the tolerance"), std::string::npos) << o.out;
+}
+
+// The step pipeline through the bench: every integrator, the phase columns, the diagnostics'
+// drift, and the interactions per step from the gravity module.
+TEST(BenchCli, IntegratorsPhasesAndDiagnostics) {
+  REQUIRE_BENCH();
+  const std::string csv = temp_path("p.csv"), json = temp_path("p.json");
+  for (const char* integrator : {"euler", "leapfrog", "yoshida4"}) {
+    SCOPED_TRACE(integrator);
+    const Outcome o = run_bench({"--solver", "cpu", "--n", "200", "--steps", "4", "--warmup", "1",
+                                 "--preset", "plummer", "--integrator", integrator, "--phases",
+                                 "--diagnostics", "--csv", csv, "--json", json});
+    ASSERT_EQ(o.exit_code, 0) << o.err;
+    EXPECT_NE(o.out.find("integrator " + std::string(integrator)), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("force+integrate"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("dE/|E0|"), std::string::npos) << o.out;
+    const std::string c = read_file(csv);
+    EXPECT_NE(c.find(",integrator,interactions_per_step,ms_force,ms_integrate,ms_force+integrate,"
+                     "energy_start,"),
+              std::string::npos)
+        << c;
+    // cpu at N = 200: 200^2 interactions per force evaluation; leapfrog's steady state does one
+    // a step, yoshida4 three.
+    const std::string per_step = std::string(integrator) == "yoshida4" ? ",120000," : ",40000,";
+    EXPECT_NE(c.find(std::string(",") + integrator + per_step), std::string::npos) << c;
+    const std::string j = read_file(json);
+    EXPECT_NE(j.find("\"energy_drift\": "), std::string::npos) << j;
+    EXPECT_NE(j.find("\"phases_ms\": {\"force\": "), std::string::npos) << j;
+  }
+  std::remove(csv.c_str());
+  std::remove(json.c_str());
+}
+
+TEST(BenchCli, MaxNFindsTheLargestNAtTheFrameRate) {
+  REQUIRE_BENCH();
+  const std::string csv = temp_path("m.csv");
+  const Outcome o = run_bench(
+      {"--solver", "cpu", "--max-n", "200", "--steps", "3", "--warmup", "1", "--csv", csv});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("max N"), std::string::npos) << o.out;
+  const std::string c = read_file(csv);
+  ASSERT_EQ(c.rfind("solver,config,block,fps,max_n,ms_per_step,too_slow_n,too_slow_ms,limit\n", 0),
+            0u)
+      << c;
+  // One row: the N found takes at most 5 ms a step, the N above it more, within 5% of each other.
+  int max_n = 0, too_slow = 0;
+  double ms = 0, slow_ms = 0;
+  const std::size_t row = c.find("\ncpu,cpu,0,200,");
+  ASSERT_NE(row, std::string::npos) << c;
+  ASSERT_EQ(std::sscanf(c.c_str() + row + 15, "%d,%lf,%d,%lf", &max_n, &ms, &too_slow, &slow_ms), 4)
+      << c;
+  EXPECT_GT(max_n, 0);
+  EXPECT_LE(ms, 5.0);
+  EXPECT_GT(slow_ms, 5.0);
+  EXPECT_LE(too_slow - max_n, 0.05 * max_n + 1) << c;
+  std::remove(csv.c_str());
 }
 
 // Issue 8's defects, each as it was reported against commit 93ed71b.

@@ -108,8 +108,7 @@ TEST(Input, TheSofteningBoundKeepsTheSelfTermFinite) {
   s.vel = {{0.0f, 0.0f, 0.0f, 0.0f}};
   SimParams at_bound;
   at_bound.softening = k_min_softening;
-  auto cpu = make_solver("cpu");
-  const BodyState e = test::run_host(*cpu, s, 3, at_bound);
+  const BodyState e = test::run_host("cpu", s, 3, at_bound);
   EXPECT_EQ(e.pos[0].x, 1.0f);
   EXPECT_EQ(e.vel[0].x, 0.0f);
   // parse_param names the option and keeps the rule.

@@ -69,6 +69,7 @@ using AfterStep = std::function<bool(int step, const Vec4* pos, const Vec4* vel)
 class System {
  public:
   // Throws InputError when the integrator refuses the parameters (damping with a symplectic one).
+  // The storage may be null for a System used through step_arrays() alone.
   System(std::shared_ptr<BodyStorage> storage, std::unique_ptr<Solver> gravity,
          Integrator integrator, const SimParams& params);
   ~System();

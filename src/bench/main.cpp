@@ -46,7 +46,13 @@ int run(int argc, char** argv) {
   const Plan& plan = *parsed;
   Outputs outputs = open_outputs(plan);  // before anything runs: a bad path costs no run
   print_header(stdout, plan);
-  TableReporter table(stdout);
+  TableReporter table(stdout, plan);
+  if (plan.max_n_fps > 0) {
+    const auto results = run_max_n(plan, table);
+    bool written = write_output(outputs.csv, [&](auto& f) { write_max_n_csv(f, results); });
+    written &= write_output(outputs.json, [&](auto& f) { write_json(f, plan, {}, {}, results); });
+    return written ? 0 : k_exit_failure;
+  }
   if (plan.compare) {
     const auto results = run_compare(plan, table);
     const auto failed = std::count_if(results.begin(), results.end(),

@@ -231,6 +231,23 @@ Plan make_plan(const RawOptions& raw_in) {
   plan.csv = raw.csv;
   plan.json = raw.json;
   plan.compare = raw.compare;
+  try {
+    plan.integrator = parse_integrator(raw.integrator);
+  } catch (const InputError& e) {
+    throw UsageError(std::string("--integrator: ") + e.what());
+  }
+  try {
+    check_integrator(plan.integrator, plan.params);
+  } catch (const InputError& e) {
+    throw UsageError(std::string("--integrator ") + raw.integrator + ": " + e.what());
+  }
+  plan.diagnostics = raw.diagnostics;
+  plan.phases = raw.phases;
+  if (!raw.max_n.empty()) {
+    plan.max_n_fps = parse_float_in(raw.max_n, "--max-n", 0.1f, 100000.0f);
+    if (plan.compare) throw UsageError("--max-n: cannot be combined with --compare");
+    if (raw.ns_given) throw UsageError("--max-n chooses N itself: leave out --n");
+  }
 
   std::vector<SolverInfo> checked;
   resolve_solvers(raw, checked, plan);
@@ -241,7 +258,7 @@ Plan make_plan(const RawOptions& raw_in) {
     if (!other)
       throw UsageError("--compare: select a solver other than cpu (cpu is the reference)");
   }
-  check_memory(plan);
+  if (plan.max_n_fps == 0) check_memory(plan);  // --max-n checks each N as it goes
   return plan;
 }
 
@@ -284,12 +301,26 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
                  "largest N the CPU solvers run at (and --compare checks at); larger ones are "
                  "skipped with a line saying so")
       ->capture_default_str();
+  app.add_option("--integrator", raw.integrator,
+                 "time integrator: euler (the seed's damped Euler, fused with the force pass), "
+                 "leapfrog (kick-drift-kick) or yoshida4 (4th order); the last two take no damping")
+      ->capture_default_str();
+  app.add_flag("--diagnostics", raw.diagnostics,
+               "measure E, P and L before the warm-up and after the timed steps (GPU: reductions "
+               "on the device) and report their drift per run");
+  app.add_flag("--phases", raw.phases,
+               "report the median ms of each phase of the step (force, integrate, "
+               "force+integrate)");
+  app.add_option("--max-n", raw.max_n,
+                 "instead of timing at --n: for each solver, the largest N whose step sustains "
+                 "FPS steps per second (doubling, then bisection to within 5%)");
   app.add_flag(
       "--compare", raw.compare,
       "instead of timing, run each selected solver and cpu from the same state for 3 "
       "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
   try {
     app.parse(argc, argv);
+    raw.ns_given = app.count("--n") > 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help
       app.exit(e);

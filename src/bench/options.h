@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "orrery/input.h"
+#include "orrery/integrators.h"
 #include "orrery/presets.h"
 #include "orrery/solver.h"
 
@@ -39,6 +40,10 @@ struct RawOptions {
   std::string csv, json;
   bool compare = false;
   std::string cpu_max_n = "65536";
+  std::string integrator = "euler";
+  bool diagnostics = false, phases = false;
+  std::string max_n;      // --max-n FPS; empty: not asked
+  bool ns_given = false;  // --n was on the command line (--max-n chooses N itself)
 };
 
 // One solver to run, with the block sizes to run it at (0 = the solver's default; CPU: {0}).
@@ -59,6 +64,10 @@ struct Plan {
   std::string csv, json;
   bool compare = false;
   int cpu_max_n = 65536;
+  Integrator integrator = Integrator::euler;
+  bool diagnostics = false;  // E, P, L before and after each run, and their drift
+  bool phases = false;       // a column per phase of the step (median ms)
+  double max_n_fps = 0;      // > 0: find each solver's largest N that sustains this many steps/s
   // Lines to print before running, for selected solvers or blocks that cannot run here.
   std::vector<std::string> notes;
 };

@@ -74,15 +74,38 @@ std::string json_float(float v) {
   return buf;
 }
 
+// The phases a timing row shows under --phases: those that took time in some row's run.
+const Phase k_step_phases[] = {Phase::force_integrate, Phase::force, Phase::integrate};
+
+std::string vec_json(const Vec3d& v) {
+  return "[" + json_number(v.x) + ", " + json_number(v.y) + ", " + json_number(v.z) + "]";
+}
+
+std::string diagnostics_json(const Diagnostics& d) {
+  return "{\"kinetic\": " + json_number(d.kinetic) +
+         ", \"potential\": " + json_number(d.potential) + ", \"total\": " + json_number(d.total()) +
+         ", \"virial\": " + json_number(d.virial()) + ", \"momentum\": " + vec_json(d.momentum) +
+         ", \"angular_momentum\": " + vec_json(d.angular_momentum) +
+         ", \"centre_of_mass\": " + vec_json(d.centre_of_mass) +
+         ", \"momentum_scale\": " + json_number(d.momentum_scale) +
+         ", \"ms\": " + json_number(d.ms) + "}";
+}
+
 }  // namespace
 
 void print_header(std::FILE* out, const Plan& plan) {
   std::fprintf(out, "GPU: %s\n", device_line().c_str());
   std::fprintf(out, "CPU: %d OpenMP threads (cpu-omp)\n", omp_get_max_threads());
-  std::fprintf(out, "preset %s, seed %llu, dt %g, softening %g, damping %g\n",
-               to_string(plan.preset), static_cast<unsigned long long>(plan.seed), plan.params.dt,
-               plan.params.softening, plan.params.damping);
-  if (plan.compare)
+  std::fprintf(out, "preset %s, seed %llu, integrator %s, dt %g, softening %g, damping %g\n",
+               to_string(plan.preset), static_cast<unsigned long long>(plan.seed),
+               to_string(plan.integrator), plan.params.dt, plan.params.softening,
+               plan.params.damping);
+  if (plan.max_n_fps > 0)
+    std::fprintf(out,
+                 "max-n: the largest N whose median step (of %d after %d warm-up) takes at most "
+                 "1/%g s: doubling from 1024, then bisection to within 5%%\n",
+                 plan.steps, plan.warmup, plan.max_n_fps);
+  else if (plan.compare)
     std::fprintf(out,
                  "compare: %d steps from the same state against cpu; pass when the max relative "
                  "position and velocity errors are <= %g\n",
@@ -90,7 +113,8 @@ void print_header(std::FILE* out, const Plan& plan) {
   else
     std::fprintf(out,
                  "timing: median of %d steps after %d warm-up steps (GPU: CUDA events; CPU: "
-                 "steady_clock); N^2 interactions per step, %g flops each\n",
+                 "steady_clock); interactions per step from the gravity module (all-pairs: N^2 "
+                 "per force evaluation), %g flops each\n",
                  plan.steps, plan.warmup, k_flops_per_interaction);
   for (const std::string& line : plan.notes) std::fprintf(out, "%s\n", line.c_str());
   std::fflush(out);
@@ -103,17 +127,48 @@ void TableReporter::note(const std::string& line) {
 
 void TableReporter::timing(const TimingResult& r) {
   if (!m_timing_header) {
-    std::fprintf(m_out, "%-13s %10s %5s %12s %15s %10s  %s\n", "solver", "N", "block", "ms/step",
-                 "interactions/s", "GFLOP/s", "config");
+    std::fprintf(m_out, "%-13s %10s %5s %12s %15s %10s", "solver", "N", "block", "ms/step",
+                 "interactions/s", "GFLOP/s");
+    if (m_plan.phases)
+      for (Phase p : k_step_phases) std::fprintf(m_out, " %15s", phase_name(p));
+    if (m_plan.diagnostics)
+      std::fprintf(m_out, " %11s %11s %11s %8s", "dE/|E0|", "|dP|/scale", "|dL|/|L0|", "2K/|W|");
+    std::fprintf(m_out, "  config\n");
     m_timing_header = true;
   }
   std::string flag;
   if (!r.finite)
     flag = "  [NON-FINITE from step " + std::to_string(r.nonfinite_step) + ", body " +
            std::to_string(r.nonfinite_body) + ": run stopped]";
-  std::fprintf(m_out, "%-13s %10d %5s %12.4f %15.4e %10.1f  %s%s\n", r.solver.c_str(), r.n,
-               block_text(r.block).c_str(), r.ms_median, r.interactions_per_s(), r.gflops(),
-               r.config.c_str(), flag.c_str());
+  std::fprintf(m_out, "%-13s %10d %5s %12.4f %15.4e %10.1f", r.solver.c_str(), r.n,
+               block_text(r.block).c_str(), r.ms_median, r.interactions_per_s(), r.gflops());
+  if (m_plan.phases)
+    for (Phase p : k_step_phases) std::fprintf(m_out, " %15.4f", r.phase_ms[static_cast<int>(p)]);
+  if (m_plan.diagnostics) {
+    if (r.start && r.end) {
+      const Drift d = drift(*r.start, *r.end);
+      std::fprintf(m_out, " %11.3e %11.3e %11.3e %8.4f", d.energy, d.momentum, d.angular_momentum,
+                   r.end->virial());
+    } else {
+      std::fprintf(m_out, " %11s %11s %11s %8s", "-", "-", "-", "-");
+    }
+  }
+  std::fprintf(m_out, "  %s %s%s\n", r.config.c_str(), r.integrator.c_str(), flag.c_str());
+  std::fflush(m_out);
+}
+
+void TableReporter::max_n(const MaxNResult& r) {
+  if (!m_max_n_header) {
+    std::fprintf(m_out, "%-13s %5s %8s %10s %10s %12s %10s  %s\n", "solver", "block", "FPS",
+                 "max N", "ms/step", "too slow N", "ms/step", "config");
+    m_max_n_header = true;
+  }
+  char slow_ms[32] = "-";
+  if (r.too_slow_n > 0) std::snprintf(slow_ms, sizeof slow_ms, "%.3f", r.too_slow_ms);
+  std::fprintf(m_out, "%-13s %5s %8g %10d %10.3f %12s %10s  %s%s\n", r.solver.c_str(),
+               block_text(r.block).c_str(), r.fps, r.n, r.ms,
+               r.too_slow_n > 0 ? std::to_string(r.too_slow_n).c_str() : "-", slow_ms,
+               r.config.c_str(), r.limit.empty() ? "" : ("  [" + r.limit + "]").c_str());
   std::fflush(m_out);
 }
 
@@ -132,13 +187,27 @@ void TableReporter::compare(const CompareResult& r) {
 void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
   std::ostringstream f;
   f << "solver,config,n,block,steps,warmup,ms_median,ms_min,ms_max,interactions_per_s,gflops,"
-       "finite,nonfinite_step\n";
-  for (const TimingResult& r : rows)
+       "finite,nonfinite_step,integrator,interactions_per_step";
+  for (int p = 0; p < k_phase_count - 1; ++p) f << ",ms_" << phase_name(static_cast<Phase>(p));
+  f << ",energy_start,energy_end,energy_drift,momentum_drift,angular_momentum_drift,virial_end\n";
+  for (const TimingResult& r : rows) {
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.n << ',' << r.block << ','
       << r.steps << ',' << r.warmup << ',' << json_number(r.ms_median) << ','
       << json_number(r.ms_min) << ',' << json_number(r.ms_max) << ','
       << json_number(r.interactions_per_s()) << ',' << json_number(r.gflops()) << ','
-      << (r.finite ? "true" : "false") << ',' << r.nonfinite_step << '\n';
+      << (r.finite ? "true" : "false") << ',' << r.nonfinite_step << ',' << r.integrator << ','
+      << json_number(r.interactions);
+    for (int p = 0; p < k_phase_count - 1; ++p) f << ',' << json_number(r.phase_ms[p]);
+    if (r.start && r.end) {
+      const Drift d = drift(*r.start, *r.end);
+      f << ',' << json_number(r.start->total()) << ',' << json_number(r.end->total()) << ','
+        << json_number(d.energy) << ',' << json_number(d.momentum) << ','
+        << json_number(d.angular_momentum) << ',' << json_number(r.end->virial());
+    } else {
+      f << ",,,,,,";
+    }
+    f << '\n';
+  }
   file.write(f.str());
 }
 
@@ -153,18 +222,34 @@ void write_compare_csv(OutputFile& file, const std::vector<CompareResult>& rows)
   file.write(f.str());
 }
 
+void write_max_n_csv(OutputFile& file, const std::vector<MaxNResult>& rows) {
+  std::ostringstream f;
+  f << "solver,config,block,fps,max_n,ms_per_step,too_slow_n,too_slow_ms,limit\n";
+  for (const MaxNResult& r : rows)
+    f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.block << ','
+      << json_number(r.fps) << ',' << r.n << ',' << json_number(r.ms) << ',' << r.too_slow_n << ','
+      << json_number(r.too_slow_ms) << ',' << csv_field(r.limit) << '\n';
+  file.write(f.str());
+}
+
 void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResult>& timing,
-                const std::vector<CompareResult>& compare) {
+                const std::vector<CompareResult>& compare, const std::vector<MaxNResult>& max_n) {
   const DeviceInfo& d = device_info();
   std::ostringstream f;
   f << "{\n  \"tool\": \"orrery-bench\",\n  \"date\": " << json_string(utc_now()) << ",\n";
-  f << "  \"mode\": " << json_string(plan.compare ? "compare" : "timing") << ",\n";
+  f << "  \"mode\": "
+    << json_string(plan.max_n_fps > 0 ? "max-n"
+                   : plan.compare     ? "compare"
+                                      : "timing")
+    << ",\n";
   f << "  \"device\": {\"present\": " << (d.present ? "true" : "false")
     << ", \"name\": " << json_string(d.present ? d.name : "") << ", \"sm_count\": " << d.sm_count
     << ", \"clock_mhz\": " << d.clock_mhz << ", \"reason\": " << json_string(d.reason) << "},\n";
   f << "  \"cpu_threads\": " << omp_get_max_threads() << ",\n";
   f << "  \"params\": {\"preset\": " << json_string(to_string(plan.preset))
-    << ", \"seed\": " << plan.seed << ", \"dt\": " << json_float(plan.params.dt)
+    << ", \"seed\": " << plan.seed
+    << ", \"integrator\": " << json_string(to_string(plan.integrator))
+    << ", \"dt\": " << json_float(plan.params.dt)
     << ", \"softening\": " << json_float(plan.params.softening)
     << ", \"damping\": " << json_float(plan.params.damping)
     << ", \"steps\": " << (plan.compare ? k_compare_steps : plan.steps)
@@ -183,7 +268,22 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
       << ", \"interactions_per_s\": " << json_number(r.interactions_per_s())
       << ", \"gflops\": " << json_number(r.gflops())
       << ", \"finite\": " << (r.finite ? "true" : "false")
-      << ", \"nonfinite_step\": " << r.nonfinite_step << "}";
+      << ", \"nonfinite_step\": " << r.nonfinite_step
+      << ", \"integrator\": " << json_string(r.integrator)
+      << ", \"interactions_per_step\": " << json_number(r.interactions) << ", \"phases_ms\": {";
+    for (int p = 0; p < k_phase_count - 1; ++p)
+      f << (p ? ", " : "") << json_string(phase_name(static_cast<Phase>(p))) << ": "
+        << json_number(r.phase_ms[p]);
+    f << "}";
+    if (r.start && r.end) {
+      const Drift d = drift(*r.start, *r.end);
+      f << ", \"diagnostics\": {\"start\": " << diagnostics_json(*r.start)
+        << ", \"end\": " << diagnostics_json(*r.end)
+        << ", \"energy_drift\": " << json_number(d.energy)
+        << ", \"momentum_drift\": " << json_number(d.momentum)
+        << ", \"angular_momentum_drift\": " << json_number(d.angular_momentum) << "}";
+    }
+    f << "}";
     sep = ",\n    ";
   }
   for (const CompareResult& r : compare) {
@@ -197,7 +297,16 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
       << ", \"problem\": " << json_string(r.problem) << "}";
     sep = ",\n    ";
   }
-  f << (timing.empty() && compare.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  for (const MaxNResult& r : max_n) {
+    f << sep << "{\"solver\": " << json_string(r.solver)
+      << ", \"config\": " << json_string(r.config) << ", \"block\": " << r.block
+      << ", \"fps\": " << json_number(r.fps) << ", \"max_n\": " << r.n
+      << ", \"ms_per_step\": " << json_number(r.ms) << ", \"too_slow_n\": " << r.too_slow_n
+      << ", \"too_slow_ms\": " << json_number(r.too_slow_ms)
+      << ", \"limit\": " << json_string(r.limit) << "}";
+    sep = ",\n    ";
+  }
+  f << (timing.empty() && compare.empty() && max_n.empty() ? "]\n}\n" : "\n  ]\n}\n");
   file.write(f.str());
 }
 

@@ -6,9 +6,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
@@ -16,66 +18,46 @@
 namespace orrery::bench {
 namespace {
 
-// One run's state: host vectors for a CPU solver, device arrays for a GPU one. Positions
-// ping-pong between two buffers, so every step reads the previous step's output (never zeros).
-class Stepper {
+// One run: a System on host or device storage (positions ping-pong, so every step reads the
+// previous step's output, never zeros), timed by the System's phase timer (CUDA events for GPU
+// solvers, steady_clock for CPU ones), checked for non-finite values after each step.
+class Run {
  public:
-  Stepper(const BodyState& initial, bool on_device) : m_n(initial.size()), m_device(on_device) {
-    // The first output buffer starts as NaN, so a body a solver fails to write cannot pass.
-    const std::vector<Vec4> poison(m_n, Vec4{NAN, NAN, NAN, NAN});
-    if (m_device) {
-      for (DeviceArray& a : m_dev_pos) a = DeviceArray(m_n);
-      m_dev_vel = DeviceArray(m_n);
-      m_dev_pos[0].upload(initial.pos.data(), m_n);
-      m_dev_pos[1].upload(poison.data(), m_n);
-      m_dev_vel.upload(initial.vel.data(), m_n);
-      m_timer.emplace();
-      m_probe = std::make_unique<FiniteProbe>();
-    } else {
-      m_host_pos[0] = initial.pos;
-      m_host_pos[1] = poison;
-      m_host_vel = initial.vel;
-    }
+  Run(const BodyState& initial, std::unique_ptr<Solver> solver, const Plan& plan)
+      : m_n(initial.size()) {
+    std::shared_ptr<BodyStorage> storage = make_storage_for(*solver, initial);
+    const bool device = solver->on_device();
+    m_system = std::make_unique<System>(storage, std::move(solver), plan.integrator, plan.params);
+    if (device) m_probe = std::make_unique<FiniteProbe>();
   }
 
-  // One step; returns its time in milliseconds.
-  double step(Solver& solver, const SimParams& p) {
-    const int in = m_current, out = 1 - m_current;
-    m_current = out;
-    if (m_device) {
-      m_timer->start();
-      solver.step(m_dev_pos[in].data(), m_dev_pos[out].data(), m_dev_vel.data(), m_n, p);
-      m_timer->stop();
-      return m_timer->elapsed_ms();
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    solver.step(m_host_pos[in].data(), m_host_pos[out].data(), m_host_vel.data(), m_n, p);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  // One step; returns the time of each phase.
+  PhaseTimes step() {
+    m_system->advance(1);
+    return m_system->phases().take();
   }
 
   // The first body whose position or velocity is not finite now, or -1 (a kernel on the device).
   long long first_nonfinite() {
-    if (!m_device)
-      return orrery::first_nonfinite(m_host_pos[m_current].data(), m_host_vel.data(), m_n);
-    return m_probe->check(m_dev_pos[m_current].data(), m_dev_vel.data(), m_n);
+    long long bad = -1;
+    m_system->storage().view([&](const Vec4* pos, const Vec4* vel) {
+      bad = m_probe ? m_probe->check(pos, vel, m_n) : orrery::first_nonfinite(pos, vel, m_n);
+    });
+    return bad;
   }
 
-  // The current positions and velocities, on the host.
-  BodyState state() const {
-    if (!m_device) return BodyState{m_host_pos[m_current], m_host_vel};
-    BodyState s{std::vector<Vec4>(m_n), std::vector<Vec4>(m_n)};
-    m_dev_pos[m_current].download(s.pos.data(), m_n);
-    m_dev_vel.download(s.vel.data(), m_n);
-    return s;
+  Diagnostics measure() {
+    const Diagnostics d = m_system->measure();
+    m_system->phases().take();  // not a phase of any timed step
+    return d;
   }
+
+  BodyState state() { return m_system->storage().download(); }
+  System& system() { return *m_system; }
 
  private:
   int m_n;
-  bool m_device;
-  int m_current = 0;
-  std::vector<Vec4> m_host_pos[2], m_host_vel;
-  DeviceArray m_dev_pos[2], m_dev_vel;
-  std::optional<GpuTimer> m_timer;
+  std::unique_ptr<System> m_system;
   std::unique_ptr<FiniteProbe> m_probe;
 };
 
@@ -129,10 +111,10 @@ double median(std::vector<double> v) {
 
 // Runs the comparison's steps, checking the state after each; says where it first became
 // non-finite ("became non-finite at step 2 (body 17)"), or returns "" when it stayed finite.
-std::string run_checked(Stepper& st, Solver& solver, const SimParams& p) {
+std::string run_checked(Run& run) {
   for (int k = 0; k < k_compare_steps; ++k) {
-    st.step(solver, p);
-    const long long bad = st.first_nonfinite();
+    run.step();
+    const long long bad = run.first_nonfinite();
     if (bad >= 0)
       return "became non-finite at step " + std::to_string(k + 1) + " (body " +
              std::to_string(bad) + ")";
@@ -154,11 +136,57 @@ int shown_block(const Solver& solver) { return solver.on_device() ? solver.block
 }  // namespace
 
 double TimingResult::interactions_per_s() const {
-  return ms_median > 0 ? static_cast<double>(n) * n / (ms_median * 1e-3) : 0.0;
+  return ms_median > 0 ? interactions / (ms_median * 1e-3) : 0.0;
 }
 
 double TimingResult::gflops() const {
   return interactions_per_s() * k_flops_per_interaction * 1e-9;
+}
+
+// Times one (solver, block) at the state's N: warm-up steps, then the timed ones; every step is
+// checked for non-finite values (outside the timed region), so a run that blows up is stopped at
+// the step where it started.
+TimingResult time_one(const Plan& plan, const BodyState& initial, const std::string& name,
+                      int block, int warmup, int steps, bool diagnostics) {
+  const int n = initial.size();
+  Run run(initial, make_solver(name, block), plan);
+  TimingResult r;
+  if (diagnostics) r.start = run.measure();
+  const long long total = static_cast<long long>(warmup) + steps;
+  Progress progress(run_label(name, n, block), total);
+  std::vector<double> ms;
+  std::array<std::vector<double>, k_phase_count> phase_ms;
+  for (long long k = 0; k < total; ++k) {
+    const PhaseTimes t = run.step();
+    if (k >= warmup) {
+      ms.push_back(t.total());
+      for (int p = 0; p < k_phase_count; ++p) phase_ms[p].push_back(t.ms[p]);
+    }
+    const long long bad = run.first_nonfinite();
+    if (bad >= 0) {
+      r.nonfinite_step = k + 1;
+      r.nonfinite_body = bad;
+      break;
+    }
+    progress.step_done(k + 1);
+  }
+  if (diagnostics && r.nonfinite_step == 0) r.end = run.measure();
+  const Solver& solver = run.system().gravity();
+  r.solver = name;
+  r.config = solver.config();
+  r.integrator = to_string(plan.integrator);
+  r.n = n;
+  r.block = shown_block(solver);
+  r.steps = steps;
+  r.warmup = warmup;
+  r.ms_median = median(ms);
+  r.ms_min = ms.empty() ? NAN : *std::min_element(ms.begin(), ms.end());
+  r.ms_max = ms.empty() ? NAN : *std::max_element(ms.begin(), ms.end());
+  for (int p = 0; p < k_phase_count; ++p)
+    r.phase_ms[p] = phase_ms[p].empty() ? 0.0 : median(phase_ms[p]);
+  r.interactions = run.system().interactions_per_step(n);
+  r.finite = r.nonfinite_step == 0;
+  return r;
 }
 
 std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
@@ -172,35 +200,8 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
       }
       if (!initial) initial = make_preset(plan.preset, n, plan.seed);
       for (int block : sp.blocks) {
-        auto solver = make_solver(sp.info.name, block);
-        Stepper st(*initial, solver->on_device());
-        TimingResult r;
-        // Every step is checked for non-finite values (outside the timed region), so a run that
-        // blows up is stopped at the step where it started.
-        const long long total = static_cast<long long>(plan.warmup) + plan.steps;
-        Progress progress(run_label(sp.info.name, n, block), total);
-        std::vector<double> ms;
-        for (long long k = 0; k < total; ++k) {
-          const double t = st.step(*solver, plan.params);
-          if (k >= plan.warmup) ms.push_back(t);
-          const long long bad = st.first_nonfinite();
-          if (bad >= 0) {
-            r.nonfinite_step = k + 1;
-            r.nonfinite_body = bad;
-            break;
-          }
-          progress.step_done(k + 1);
-        }
-        r.solver = sp.info.name;
-        r.config = solver->config();
-        r.n = n;
-        r.block = shown_block(*solver);
-        r.steps = plan.steps;
-        r.warmup = plan.warmup;
-        r.ms_median = median(ms);
-        r.ms_min = ms.empty() ? NAN : *std::min_element(ms.begin(), ms.end());
-        r.ms_max = ms.empty() ? NAN : *std::max_element(ms.begin(), ms.end());
-        r.finite = r.nonfinite_step == 0;
+        const TimingResult r = time_one(plan, *initial, sp.info.name, block, plan.warmup,
+                                        plan.steps, plan.diagnostics);
         out.timing(r);
         results.push_back(r);
       }
@@ -217,22 +218,20 @@ std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out) {
       continue;
     }
     const BodyState initial = make_preset(plan.preset, n, plan.seed);
-    auto cpu = make_solver("cpu");
-    Stepper ref_run(initial, false);
-    const std::string ref_problem = run_checked(ref_run, *cpu, plan.params);
+    Run ref_run(initial, make_solver("cpu"), plan);
+    const std::string ref_problem = run_checked(ref_run);
     const BodyState ref = ref_run.state();
     for (const SolverPlan& sp : plan.solvers) {
       if (sp.info.name == "cpu") continue;  // the reference itself
       for (int block : sp.blocks) {
-        auto solver = make_solver(sp.info.name, block);
-        Stepper st(initial, solver->on_device());
-        const std::string problem = run_checked(st, *solver, plan.params);
-        const BodyState got = st.state();
+        Run run(initial, make_solver(sp.info.name, block), plan);
+        const std::string problem = run_checked(run);
+        const BodyState got = run.state();
         CompareResult r;
         r.solver = sp.info.name;
-        r.config = solver->config();
+        r.config = run.system().gravity().config();
         r.n = n;
-        r.block = shown_block(*solver);
+        r.block = shown_block(run.system().gravity());
         r.steps = k_compare_steps;
         r.pos_error = max_relative_error(got.pos, ref.pos);
         r.vel_error = max_relative_error(got.vel, ref.vel);
@@ -243,6 +242,84 @@ std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out) {
         out.compare(r);
         results.push_back(r);
       }
+    }
+  }
+  return results;
+}
+
+// --max-n: doubling from k_max_n_start (halving when that is already too slow), then bisection
+// between the largest N fast enough and the smallest too slow until they are within 5%.
+std::vector<MaxNResult> run_max_n(const Plan& plan, Reporter& out) {
+  constexpr int k_max_n_start = 1024;
+  const double budget_ms = 1000.0 / plan.max_n_fps;
+  std::vector<MaxNResult> results;
+  for (const SolverPlan& sp : plan.solvers) {
+    for (int block : sp.blocks) {
+      MaxNResult r;
+      r.solver = sp.info.name;
+      r.fps = plan.max_n_fps;
+      auto measure = [&](int n) {
+        const BodyState initial = make_preset(plan.preset, n, plan.seed);
+        const TimingResult t =
+            time_one(plan, initial, sp.info.name, block, plan.warmup, plan.steps, false);
+        if (!t.finite)
+          throw std::runtime_error(sp.info.name + " at N=" + std::to_string(n) +
+                                   " became non-finite at step " +
+                                   std::to_string(t.nonfinite_step));
+        r.config = t.config;
+        r.block = t.block;
+        return t.ms_median;
+      };
+      // What fits: the GPU's free memory (positions twice, velocities, accelerations, scratch).
+      const double device_free = sp.info.gpu ? static_cast<double>(device_free_memory()) : 0.0;
+      auto fits = [&](long long n) {
+        return n <= std::numeric_limits<std::int32_t>::max() / 2 &&
+               (!sp.info.gpu || 6.0 * sizeof(Vec4) * static_cast<double>(n) < 0.9 * device_free);
+      };
+      int lo = 0, hi = 0;
+      double lo_ms = 0, hi_ms = 0;
+      const double first = measure(k_max_n_start);
+      if (first <= budget_ms) {
+        lo = k_max_n_start, lo_ms = first;
+        while (true) {
+          const long long next = 2LL * lo;
+          if (!fits(next)) {
+            r.limit = "memory: N=" + std::to_string(next) + " would not fit";
+            break;
+          }
+          const double ms = measure(static_cast<int>(next));
+          if (ms > budget_ms) {
+            hi = static_cast<int>(next), hi_ms = ms;
+            break;
+          }
+          lo = static_cast<int>(next), lo_ms = ms;
+        }
+      } else {
+        hi = k_max_n_start, hi_ms = first;
+        while (hi > 1) {
+          const int next = hi / 2;
+          const double ms = measure(next);
+          if (ms <= budget_ms) {
+            lo = next, lo_ms = ms;
+            break;
+          }
+          hi = next, hi_ms = ms;
+        }
+      }
+      while (lo > 0 && hi > 0 && static_cast<double>(hi - lo) > 0.05 * lo) {
+        const int mid = lo + (hi - lo) / 2;
+        const double ms = measure(mid);
+        if (ms <= budget_ms)
+          lo = mid, lo_ms = ms;
+        else
+          hi = mid, hi_ms = ms;
+      }
+      r.n = lo;
+      r.ms = lo_ms;
+      r.too_slow_n = hi;
+      r.too_slow_ms = hi_ms;
+      out.max_n(r);
+      results.push_back(r);
     }
   }
   return results;

@@ -1,27 +1,39 @@
-// orrery-bench's measurements: timed runs of each solver and the --compare check against `cpu`.
+// orrery-bench's measurements: timed runs of each solver through the step pipeline, the --compare
+// check against `cpu`, and the --max-n search.
 #pragma once
 
+#include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "options.h"
+#include "orrery/phases.h"
+#include "orrery/system.h"
 
 namespace orrery::bench {
 
 struct TimingResult {
   std::string solver, config;
+  std::string integrator = "euler";
   int n = 0;
   int block = 0;  // 0 for CPU solvers (shown as "-")
   int steps = 0, warmup = 0;
   double ms_median = 0, ms_min = 0, ms_max = 0;  // NaN when no timed step ran
-  bool finite = true;                            // the state stayed finite over the run
+  // The median of each phase over the timed steps (ms; 0 for phases the run has not).
+  std::array<double, k_phase_count> phase_ms{};
+  // Body-body interactions per step, from the gravity module (all-pairs: N^2 per force
+  // evaluation, NVIDIA's convention), times the integrator's force evaluations.
+  double interactions = 0;
+  bool finite = true;            // the state stayed finite over the run
   long long nonfinite_step = 0;  // the first step (1-based, warm-ups counted) that left a
                                  // non-finite position or velocity; the run stopped there
   long long nonfinite_body = -1;
+  // --diagnostics: before the warm-up and after the last step.
+  std::optional<Diagnostics> start, end;
 
-  // N^2 interactions per step (NVIDIA's convention), per second at the median step time.
-  double interactions_per_s() const;
-  double gflops() const;  // at k_flops_per_interaction
+  double interactions_per_s() const;  // at the median step time
+  double gflops() const;              // at k_flops_per_interaction
 };
 
 struct CompareResult {
@@ -34,6 +46,18 @@ struct CompareResult {
   bool pass() const { return problem.empty() && pos_error <= k_compare_tolerance; }
 };
 
+// One solver's --max-n answer: the largest N found and its step time; the N that failed above.
+struct MaxNResult {
+  std::string solver, config;
+  int block = 0;
+  double fps = 0;
+  int n = 0;           // 0 when even the smallest N tried is too slow
+  double ms = 0;       // median ms per step at n
+  int too_slow_n = 0;  // the smallest N measured too slow (0: the search hit the memory limit)
+  double too_slow_ms = 0;
+  std::string limit;  // why the search stopped growing N, when not speed (memory)
+};
+
 // Receives each result as soon as it exists, and lines about runs that were skipped.
 class Reporter {
  public:
@@ -41,6 +65,7 @@ class Reporter {
   virtual void note(const std::string& line) = 0;
   virtual void timing(const TimingResult& r) = 0;
   virtual void compare(const CompareResult& r) = 0;
+  virtual void max_n(const MaxNResult& r) = 0;
 };
 
 // Times every (N, solver, block) of the plan: warm-up steps, then the median of timed steps.
@@ -48,5 +73,7 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out);
 // Runs every selected solver other than `cpu` and `cpu` from the same state for
 // k_compare_steps steps at each N up to plan.cpu_max_n.
 std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out);
+// For each selected solver, the largest N whose median step takes at most 1/fps s.
+std::vector<MaxNResult> run_max_n(const Plan& plan, Reporter& out);
 
 }  // namespace orrery::bench

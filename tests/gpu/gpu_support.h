@@ -14,6 +14,7 @@
 #include "orrery/device.h"
 #include "orrery/presets.h"
 #include "orrery/solver.h"
+#include "orrery/system.h"
 
 namespace orrery::test {
 
@@ -33,9 +34,9 @@ inline const BodyState& cpu_reference(Preset preset, int n, std::uint64_t seed, 
   const auto key = std::make_tuple(preset, n, seed, steps);
   auto it = cache.find(key);
   if (it == cache.end()) {
-    auto cpu = make_solver("cpu");
-    it = cache.emplace(key, run_host(*cpu, make_preset(preset, n, seed), steps, gpu_check_params()))
-             .first;
+    it =
+        cache.emplace(key, run_host("cpu", make_preset(preset, n, seed), steps, gpu_check_params()))
+            .first;
   }
   return it->second;
 }
@@ -45,8 +46,31 @@ struct DeviceRun {
   bool input_untouched_after_first;  // the first step left its input positions as they were
 };
 
-// Runs `steps` steps of a GPU solver from `start` on device buffers, positions ping-ponging.
-// The first output buffer starts as NaN, so a body the kernel leaves unwritten cannot pass.
+// A solver the test keeps (to read its configuration after the run), lent to a System.
+class Lent final : public Solver {
+ public:
+  explicit Lent(Solver& s) : m_s(s) {}
+  const std::string& name() const override { return m_s.name(); }
+  bool on_device() const override { return m_s.on_device(); }
+  int block_size() const override { return m_s.block_size(); }
+  std::string config() const override { return m_s.config(); }
+  void step(const Vec4* in, Vec4* out, Vec4* vel, int n, const SimParams& p) override {
+    m_s.step(in, out, vel, n, p);
+  }
+  void accelerations(const Vec4* pos, Vec4* acc, int n, float eps) override {
+    m_s.accelerations(pos, acc, n, eps);
+  }
+  void potentials(const Vec4* pos, Vec4* out, int n, float eps) override {
+    m_s.potentials(pos, out, n, eps);
+  }
+
+ private:
+  Solver& m_s;
+};
+
+// Runs `steps` steps of a GPU solver from `start` through a System (the `euler` integrator: the
+// module's fused launch) on device buffers. The first output buffer starts as NaN, so a body the
+// kernel leaves unwritten cannot pass.
 inline DeviceRun run_on_device(Solver& solver, const BodyState& start, int steps,
                                const SimParams& p) {
   const int n = start.size();
@@ -56,17 +80,17 @@ inline DeviceRun run_on_device(Solver& solver, const BodyState& start, int steps
   const std::vector<Vec4> poison(n, Vec4{NAN, NAN, NAN, NAN});
   b.upload(poison.data(), n);
   DeviceRun r{BodyState{std::vector<Vec4>(n), std::vector<Vec4>(n)}, true};
-  for (int k = 0; k < steps; ++k) {
-    solver.step(a.data(), b.data(), vel.data(), n, p);
-    if (k == 0) {
-      a.download(r.end.pos.data(), n);
-      r.input_untouched_after_first =
-          std::memcmp(r.end.pos.data(), start.pos.data(), n * sizeof(Vec4)) == 0;
-    }
-    std::swap(a, b);
-  }
+  System system(nullptr, std::make_unique<Lent>(solver), Integrator::euler, p);
+  system.step_arrays(a.data(), b.data(), vel.data(), n, 1);
   device_synchronize();
   a.download(r.end.pos.data(), n);
+  r.input_untouched_after_first =
+      std::memcmp(r.end.pos.data(), start.pos.data(), n * sizeof(Vec4)) == 0;
+  // The rest from b, the newest positions; they end in a after an odd number of steps.
+  const int rest = steps - 1;
+  if (rest > 0) system.step_arrays(b.data(), a.data(), vel.data(), n, rest);
+  device_synchronize();
+  (rest % 2 ? a : b).download(r.end.pos.data(), n);
   vel.download(r.end.vel.data(), n);
   return r;
 }
