@@ -87,8 +87,10 @@ class System {
   void set_time_reversed(bool reversed);
   bool time_reversed() const { return m_reversed; }
 
-  // `steps` steps of the storage's state; counts them.
-  void advance(int steps);
+  // `steps` steps of the storage's state; counts them. `before` and `after` (when set) read the
+  // state before the first step and after the last, inside the storage's run (for GL buffers:
+  // inside the frame's mapping, so device work on the state needs no second map).
+  void advance(int steps, const StateView& before = {}, const StateView& after = {});
   // The steps on arrays the caller holds (the viewer's CPU worker): a holds the newest positions.
   // Returns the steps done (fewer when after_each stopped the run, or a control cancelled it).
   // Counts nothing: account() does, once the state is kept.

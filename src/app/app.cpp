@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -50,6 +51,7 @@ App::App(const Options& options, OutputFile screenshot)
   m_valid_steps = m_opts.steps_per_frame;
   m_settings.steps_per_frame = m_opts.steps_per_frame;
   m_settings.preset = static_cast<int>(parse_preset(m_opts.preset));
+  m_settings.integrator = static_cast<int>(parse_integrator(m_opts.integrator));
   const bool gpu = m_path != gfx::DevicePath::none;
   m_settings.n = m_opts.n > 0 ? m_opts.n : (gpu ? 16384 : 2048);
   m_settings.n_edit = m_settings.n;
@@ -63,7 +65,8 @@ App::App(const Options& options, OutputFile screenshot)
   m_settings.solver = index;
   m_settings.block = m_opts.block > 0 ? m_opts.block : default_block_size(m_opts.solver);
 
-  m_sim = std::make_unique<Simulation>(m_path);
+  m_sim = std::make_unique<Simulation>(m_path, parse_integrator(m_opts.integrator), m_valid_params);
+  m_sim->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
   m_sim->set_solver(m_opts.solver, m_settings.block);
   m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed);
   say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) +
@@ -71,7 +74,8 @@ App::App(const Options& options, OutputFile screenshot)
       (m_opts.n > 0 ? ""
        : gpu        ? " (default with a CUDA device; --n changes it)"
                     : " (default for CPU solvers; --n changes it)") +
-      ", preset " + m_opts.preset + ", " + params_text(m_valid_params));
+      ", preset " + m_opts.preset + ", integrator " + m_opts.integrator + ", " +
+      params_text(m_valid_params));
 }
 
 App::~App() = default;
@@ -141,9 +145,10 @@ void App::build_catalog() {
   for (const SolverInfo& s : available_solvers()) {
     if (s.gpu && m_path == gfx::DevicePath::none) continue;
     m_catalog.solvers.push_back(
-        {s.name, s.gpu, s.block_sizes, s.gpu && default_block_size(s.name) == 0, s.description});
+        {s.name, s.gpu, s.block_sizes, s.gpu && s.default_block == 0, s.description});
   }
   m_catalog.presets = preset_names();
+  m_catalog.integrators = integrator_names();
 }
 
 int App::catalog_index(const std::string& name) const {
@@ -232,11 +237,15 @@ void App::frame(long long index, bool last) {
   if (m_sim->stepping()) {
     m_readouts.activity = activity_text(m_sim->step_progress(), m_sim->step_running_s());
   }
+  fill_diagnostics();
+  const auto ui_start = std::chrono::steady_clock::now();
   if (m_settings.show_panel)
     m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
   else
     ui::draw_overlay(m_settings, m_readouts, m_catalog);
   keep_params_valid();
+  using Clock = std::chrono::steady_clock;
+  float ui_ms = std::chrono::duration<float, std::milli>(Clock::now() - ui_start).count();
 
   // GL: copy the CUDA picture, or draw GL sprites and tone-map; then the panel.
   const GLuint target = target_framebuffer();
@@ -246,12 +255,15 @@ void App::frame(long long index, bool last) {
   else
     m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target,
                      m_sim->buffers().version());
+  const auto render_start = Clock::now();
   m_imgui->end_frame();
+  ui_ms += std::chrono::duration<float, std::milli>(Clock::now() - render_start).count();
   m_draw_timer.end();
   // The splat runs on CUDA's stream, before and outside the GL timer: its time adds to GL's.
   m_readouts.splat_ms = splatted ? m_renderer->last_splat_ms() : -1.0f;
   m_stats.record_draw(m_draw_timer.last_ms(), m_readouts.splat_ms);
   gfx::check_gl("drawing a frame");
+  record_phases(ui_ms);
 
   if ((last || m_quit) && m_screenshot.is_open()) {
     try {
@@ -273,7 +285,73 @@ void App::frame(long long index, bool last) {
     m_window->swap_buffers();
   else
     glFlush();
-  m_stats.record(sim_ms, m_sim->count(), m_sim->last_steps());
+  m_stats.record(sim_ms, m_sim->last_interactions());
+}
+
+// The newest diagnostics reading and the drifts since the first, for the panel.
+void App::fill_diagnostics() {
+  ui::DiagnosticsReadout& out = m_readouts.diagnostics;
+  const auto& history = m_sim->diagnostics_history();
+  const auto& start = m_sim->diagnostics_start();
+  out.available = start.has_value() && !history.empty();
+  if (!out.available) {
+    out.energy.clear();
+    out.momentum_history.clear();
+    out.angular.clear();
+    out.virial_history.clear();
+    return;
+  }
+  if (history.size() == out.energy.size() && out.step == history.back().step) return;
+  const DiagnosticsSample& now = history.back();
+  const Diagnostics& d = now.d;
+  out.step = now.step;
+  out.time = now.time;
+  out.kinetic = d.kinetic;
+  out.potential = d.potential;
+  out.total = d.total();
+  out.virial = d.virial();
+  const Vec3d* v[3] = {&d.momentum, &d.angular_momentum, &d.centre_of_mass};
+  double* o[3] = {out.momentum, out.angular_momentum, out.centre_of_mass};
+  for (int k = 0; k < 3; ++k) o[k][0] = v[k]->x, o[k][1] = v[k]->y, o[k][2] = v[k]->z;
+  const Drift dr = drift(start->d, d);
+  out.energy_drift = dr.energy;
+  out.momentum_drift = dr.momentum;
+  out.angular_momentum_drift = dr.angular_momentum;
+  out.energy.clear();
+  out.momentum_history.clear();
+  out.angular.clear();
+  out.virial_history.clear();
+  for (const DiagnosticsSample& s : history) {
+    const Drift x = drift(start->d, s.d);
+    out.energy.push_back(static_cast<float>(x.energy));
+    out.momentum_history.push_back(static_cast<float>(x.momentum));
+    out.angular.push_back(static_cast<float>(x.angular_momentum));
+    out.virial_history.push_back(static_cast<float>(s.d.virial()));
+  }
+  // The cost: the diagnostics phase when it was timed with the steps (CUDA events), else the
+  // reading's own clock (CPU: measured on the worker thread, nothing else in it).
+  out.cost_from_events = m_sim->timed_with_events();
+  if (!out.cost_from_events) out.cost_ms = d.ms;
+}
+
+// This frame's phases (the steps' from the System, read a frame late on the GPU), with draw and UI.
+void App::record_phases(float ui_ms) {
+  const std::optional<PhaseTimes>& t = m_sim->last_phases();
+  ui::PhaseFrame f;
+  if (t) {
+    f.force = static_cast<float>((*t)[Phase::force]);
+    f.integrate = static_cast<float>((*t)[Phase::integrate]);
+    f.force_integrate = static_cast<float>((*t)[Phase::force_integrate]);
+    f.diagnostics = static_cast<float>((*t)[Phase::diagnostics]);
+    if (f.diagnostics > 0.0f && m_sim->timed_with_events())
+      m_readouts.diagnostics.cost_ms = f.diagnostics;
+  }
+  f.draw = std::max(m_draw_timer.last_ms(), 0.0f) + std::max(m_readouts.splat_ms, 0.0f);
+  f.ui = ui_ms;
+  m_readouts.phases_from_events = m_sim->timed_with_events();
+  std::vector<ui::PhaseFrame>& h = m_readouts.phases;
+  if (h.size() >= k_phase_frames) h.erase(h.begin());
+  h.push_back(f);
 }
 
 // A non-finite state pauses the run with one line naming the step, and the panel offers Reset.
@@ -297,7 +375,7 @@ void App::keep_params_valid() {
   p.softening = m_settings.softening;
   p.damping = m_settings.damping;
   try {
-    validate(p);
+    m_sim->set_params(p);  // the shared rules, and the integrator's (damping: euler only)
     m_valid_params = p;
   } catch (const std::exception& e) {
     say(std::string("orrery: refused: ") + e.what());
@@ -311,6 +389,7 @@ void App::keep_params_valid() {
     m_settings.steps_per_frame = m_valid_steps;
   }
   m_valid_steps = m_settings.steps_per_frame;
+  m_sim->set_diagnostics_every(m_settings.diagnostics ? std::max(m_settings.diag_every, 1) : 0);
 }
 
 // The frame's steps (unless paused) and, with the CUDA splat, its picture, in one mapping of the
@@ -328,7 +407,7 @@ float App::device_work(int steps, const gfx::SpriteParams& sp, float exposure, b
   splatted = companion != nullptr;
   float sim_ms = -1.0f;
   if (!m_settings.paused || m_step_once) {
-    m_sim->advance(steps, sim_params(), companion);
+    m_sim->advance(steps, companion);
     sim_ms = m_sim->last_sim_ms();
   } else {
     m_sim->idle(companion);

@@ -1,6 +1,7 @@
 // The viewer application: owns the context, renderer, UI and simulation, and runs the frame loop.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <utility>
@@ -55,10 +56,13 @@ class App {
   void apply(const ui::Action& a);
   void switch_solver(int index, int block);
   void cycle_block(int dir);
+  void switch_integrator(int index);
   void restart(int preset, int n, const char* what);
   void run_sweep();
   void save_screenshot(OutputFile& file);
   void check_blowup();
+  void fill_diagnostics();
+  void record_phases(float ui_ms);
   void keep_params_valid();
   void target_size(int& w, int& h) const;
   GLuint target_framebuffer() const;
@@ -94,6 +98,7 @@ class App {
   std::string m_output_error;  // why it could not be written (the run still ends with its summary)
   SimParams m_valid_params;    // the last time step, softening and damping that passed validate()
   int m_valid_steps = 1;       // the last valid steps per frame
+  static constexpr std::size_t k_phase_frames = 120;
 };
 
 }  // namespace orrery::app

@@ -73,6 +73,13 @@ void App::apply(const ui::Action& a) {
     case K::set_preset:
       restart(a.value, m_settings.n, "preset");
       break;
+    case K::set_integrator:
+      switch_integrator(a.value);
+      break;
+    case K::next_integrator:
+      switch_integrator((m_settings.integrator + 1) %
+                        static_cast<int>(m_catalog.integrators.size()));
+      break;
     case K::apply_n:
       restart(m_settings.preset, a.value, "n");
       break;
@@ -136,6 +143,21 @@ void App::switch_solver(int index, int block) {
   say("solver " + ui::solver_label(m_catalog, index, block));
 }
 
+// Refused with one line when the integrator does not take the damping in use (the symplectic
+// ones take none); the current integrator stays.
+void App::switch_integrator(int index) {
+  if (index < 0 || index >= static_cast<int>(m_catalog.integrators.size())) return;
+  const std::string& name = m_catalog.integrators[static_cast<std::size_t>(index)];
+  try {
+    m_sim->set_integrator(parse_integrator(name));
+  } catch (const std::exception& e) {
+    say(std::string("orrery: refused: ") + e.what());
+    return;
+  }
+  m_settings.integrator = index;
+  say("integrator " + name);
+}
+
 void App::cycle_block(int dir) {
   const ui::SolverChoice& c = m_catalog.solvers[static_cast<std::size_t>(m_settings.solver)];
   if (!c.gpu) {
@@ -184,7 +206,7 @@ void App::run_sweep() {
   }
   std::vector<ui::SweepPoint> points;
   try {
-    points = m_sim->sweep_blocks(c.name, c.block_sizes, sim_params());
+    points = m_sim->sweep_blocks(c.name, c.block_sizes);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: block-size sweep failed: %s\n", e.what());
     return;

@@ -10,6 +10,7 @@
 
 #include "orrery/device.h"
 #include "orrery/input.h"
+#include "orrery/integrators.h"
 #include "orrery/presets.h"
 #include "ui/keys.h"
 
@@ -76,6 +77,11 @@ void check_values(Options& o, const std::string& keys) {
     start = comma + 1;
   }
   validate(o.params);
+  try {
+    check_integrator(parse_integrator(o.integrator), o.params);
+  } catch (const InputError& e) {
+    throw InputError("--integrator " + o.integrator + ": " + e.what());
+  }
   parse_preset(o.preset);
   if (o.solver.empty()) o.solver = default_solver_name();
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
@@ -127,7 +133,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
   cli.add_option("--dt", t.dt, "time step, finite and > 0 (default 0.016)");
   cli.add_option("--softening", t.softening, "softening length eps, >= 1e-10 (default 0.1)");
-  cli.add_option("--damping", t.damping, "velocity damping per step, in [0, 1] (default 1)");
+  cli.add_option("--damping", t.damping,
+                 "velocity damping per step, in [0, 1] (default 1; euler only)");
+  cli.add_option("--integrator", o.integrator,
+                 "time integrator: euler (the seed's damped Euler, fused with the force pass), "
+                 "leapfrog (kick-drift-kick, 2nd order, time-reversible) or yoshida4 (4th order); "
+                 "I cycles")
+      ->capture_default_str();
   cli.add_option("--steps-per-frame", t.steps_per_frame,
                  "simulation steps per drawn frame, 1 to 1000 (default 1)");
   cli.add_option("--width", t.width, "window or image width, 64 to 16384 (default 1280)");
@@ -153,7 +165,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option(
       "--keys", keys,
       "comma-separated keys to apply one per frame from the second frame, as if typed "
-      "(s,S,b,B,space,.,r,1-6,h,d,f11,f12,esc, and sweep for the panel's block-size sweep): "
+      "(s,S,b,B,space,.,r,i,1-6,h,d,f11,f12,esc, and sweep for the panel's block-size sweep): "
       "for scripts and headless runs");
   cli.footer(
       "Keys:\n" + ui::key_help_text() +

@@ -18,6 +18,7 @@ struct Options {
   std::string preset = "collision";
   std::uint64_t seed = 1;
   SimParams params;
+  std::string integrator = "euler";
   int steps_per_frame = 1;
   int width = 1280, height = 720;
   bool vsync = true;

@@ -12,44 +12,51 @@ CpuJob::~CpuJob() {
   if (active()) cancel();
 }
 
-void CpuJob::start(Solver& solver, int steps, Vec4* a, Vec4* b, Vec4* vel, int n,
-                   const SimParams& p) {
+void CpuJob::start(System& system, int steps, Vec4* a, Vec4* b, Vec4* vel, int n,
+                   bool measure_before, bool measure_after) {
   if (active()) throw std::logic_error("CpuJob::start: a run is in flight");
   m_done = false;
   m_error = nullptr;
   m_steps_done = 0;
   m_bad_body = -1;
-  m_ms = 0.0;
-  m_total = static_cast<long long>(n) * steps;
+  m_before.reset();
+  m_after.reset();
+  // Body updates: each force evaluation and each measurement visits every body once.
+  const int passes =
+      steps * force_evaluations(system.integrator()) + (measure_before ? 1 : 0) + (measure_after ? 1 : 0);
+  m_total = static_cast<long long>(n) * std::max(passes, 1);
   m_control.bodies_done = 0;
   m_control.cancel = false;
   m_pos = a;
   m_vel = vel;
   m_pos_backup.assign(a, a + n);  // a step after the first overwrites a
   m_vel_backup.assign(vel, vel + n);
-  m_solver = &solver;
+  m_system = &system;
   m_start = std::chrono::steady_clock::now();
-  solver.set_control(&m_control);
-  m_thread = std::thread([=, &solver] { run(solver, steps, a, b, vel, n, p); });
+  system.gravity().set_control(&m_control);
+  m_thread = std::thread(
+      [=] { run(steps, a, b, vel, n, measure_before, measure_after); });
 }
 
-void CpuJob::run(Solver& solver, int steps, Vec4* a, Vec4* b, Vec4* vel, int n,
-                 const SimParams& p) {
-  const auto t0 = std::chrono::steady_clock::now();
+void CpuJob::run(int steps, Vec4* a, Vec4* b, Vec4* vel, int n, bool measure_before,
+                 bool measure_after) {
   try {
-    for (int k = 0; k < steps && !m_control.cancel; ++k) {
-      Vec4* in = k % 2 ? b : a;
-      Vec4* out = k % 2 ? a : b;
-      solver.step(in, out, vel, n, p);
-      if (m_control.cancel) break;
-      m_steps_done = k + 1;
-      m_bad_body = first_nonfinite(out, vel, n);
-      if (m_bad_body >= 0) break;
-    }
+    System& system = *m_system;
+    if (measure_before) m_before = system.measure_arrays(a, vel, n);
+    const Vec4* newest = a;
+    m_steps_done = system.step_arrays(a, b, vel, n, steps,
+                                      [&](int, const Vec4* pos, const Vec4* v) {
+                                        if (m_control.cancel) return false;
+                                        newest = pos;
+                                        m_bad_body = first_nonfinite(pos, v, n);
+                                        return m_bad_body < 0;
+                                      });
+    if (m_control.cancel) m_steps_done = 0;
+    if (measure_after && !m_control.cancel && m_bad_body < 0 && m_steps_done > 0)
+      m_after = system.measure_arrays(newest, vel, n);
   } catch (...) {
     m_error = std::current_exception();
   }
-  m_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::lock_guard<std::mutex> lock(m_mutex);
   m_done = true;
   m_cv.notify_all();
@@ -63,7 +70,7 @@ bool CpuJob::wait_for(double ms) {
 
 int CpuJob::finish() {
   m_thread.join();
-  m_solver->set_control(nullptr);
+  m_system->gravity().set_control(nullptr);
   if (m_error) std::rethrow_exception(m_error);
   return m_steps_done;
 }
@@ -72,9 +79,11 @@ void CpuJob::cancel() {
   if (!active()) return;
   m_control.cancel = true;
   m_thread.join();
-  m_solver->set_control(nullptr);
+  m_system->gravity().set_control(nullptr);
   std::copy(m_pos_backup.begin(), m_pos_backup.end(), m_pos);
   std::copy(m_vel_backup.begin(), m_vel_backup.end(), m_vel);
+  m_system->state_changed();
+  if (m_system->phases().pending()) m_system->phases().take();  // the cancelled run's marks
 }
 
 double CpuJob::running_s() const {

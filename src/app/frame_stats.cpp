@@ -12,7 +12,7 @@ FrameStats::FrameStats()
 
 void FrameStats::start() { m_start = m_last = m_window_start = Clock::now(); }
 
-void FrameStats::record(float sim_ms, int n, int steps) {
+void FrameStats::record(float sim_ms, double interactions) {
   const Clock::time_point now = Clock::now();
   m_last_ms = std::chrono::duration<float, std::milli>(now - m_last).count();
   m_last = now;
@@ -34,7 +34,7 @@ void FrameStats::record(float sim_ms, int n, int steps) {
     m_sim_total_ms += sim_ms;
   }
   if (sim_ms >= 0.0f) {
-    const double rate = sim_ms > 0.0f ? static_cast<double>(n) * n * steps / (sim_ms * 1e-3) : 0.0;
+    const double rate = sim_ms > 0.0f ? interactions / (sim_ms * 1e-3) : 0.0;
     const double a = m_rate == 0.0 ? 1.0 : 0.1;
     m_rate += a * (rate - m_rate);
     m_sim_ms += static_cast<float>(a) * (sim_ms - m_sim_ms);

@@ -1,5 +1,6 @@
-// Simulation: preset loading, solver switching, timed stepping (CPU runs on a worker thread), the
-// non-finite check and the block-size sweep.
+// Simulation: preset loading, solver and integrator switching, stepping through the System (CPU
+// runs on a worker thread), the non-finite check, diagnostics, phase timings and the block-size
+// sweep.
 #include "simulation.h"
 
 #include <algorithm>
@@ -18,97 +19,147 @@ float median_speed(const std::vector<Vec4>& vel) {
   return std::max(s[s.size() / 2], 1e-3f);
 }
 
-// Runs `steps` ping-pong steps a -> b -> a ...
-void run_steps(Solver& solver, int steps, Vec4* a, Vec4* b, Vec4* vel, int n, const SimParams& p) {
-  for (int k = 0; k < steps; ++k) {
-    if (k % 2 == 0)
-      solver.step(a, b, vel, n, p);
-    else
-      solver.step(b, a, vel, n, p);
-  }
-}
-
 }  // namespace
 
-Simulation::Simulation(gfx::DevicePath path) : m_buffers(path) {
-  if (path != gfx::DevicePath::none) {
-    m_timer = std::make_unique<GpuTimer>();
-    m_probe = std::make_unique<FiniteProbe>();
-  }
+Simulation::Simulation(gfx::DevicePath path, Integrator integrator, const SimParams& params)
+    : m_buffers(std::make_shared<gfx::BodyBuffers>(path)),
+      m_integrator(integrator),
+      m_params(params) {
+  check_integrator(integrator, params);
+  if (path != gfx::DevicePath::none) m_probe = std::make_unique<FiniteProbe>();
 }
 
 void Simulation::reset(Preset preset, int n, std::uint64_t seed) {
   const BodyState s = make_preset(preset, n, seed);  // may throw: keep the old state then
   cancel_job();
-  collect_timer();               // the old state's last reading, before the new state's first
+  collect_phases();              // the old state's last reading, before the new state's first
   if (m_probe) m_probe->wait();  // the old state's check, whose result no longer matters
   m_warming_up = true;
-  m_buffers.load(s.pos, s.vel);  // fills every copy, whichever side the solver runs on
+  m_buffers->load(s.pos, s.vel);  // fills every copy, whichever side the solver runs on
+  m_system->set_storage(m_buffers);  // time and steps from 0
   m_speed_ref = median_speed(s.vel);
   double mass = 0.0;
   for (const Vec4& p : s.pos) mass += p.w;
   m_mass_ref = static_cast<float>(mass / n);
-  m_steps = m_probe_step = m_last_finite_step = 0;
+  m_probe_step = m_last_finite_step = 0;
   m_frames_since_check = 0;
   m_blowup.reset();
   m_blown = false;
+  restart_diagnostics();
 }
 
 void Simulation::set_solver(const std::string& name, int block) {
   std::unique_ptr<Solver> next = make_solver(name, block);
   cancel_job();
-  collect_timer();  // the old solver's last reading, before the new solver's first
+  collect_phases();  // the old solver's last reading, before the new solver's first
   m_warming_up = true;
-  m_buffers.set_on_device(next->on_device());
-  m_solver = std::move(next);
+  m_buffers->set_on_device(next->on_device());
+  if (!m_system)
+    m_system = std::make_unique<System>(m_buffers, std::move(next), m_integrator, m_params);
+  else
+    m_system->set_gravity(std::move(next));
+}
+
+void Simulation::set_integrator(Integrator integrator) {
+  check_integrator(integrator, m_params);  // before cancelling anything
+  cancel_job();
+  collect_phases();
+  m_system->set_integrator(integrator);
+  m_integrator = integrator;
+  m_warming_up = true;  // leapfrog's first step evaluates the forces twice
+  restart_diagnostics();
+}
+
+void Simulation::set_params(const SimParams& params) {
+  validate(params);
+  check_integrator(m_integrator, params);
+  m_params = params;
 }
 
 void Simulation::cancel_job() {
   if (m_job.active()) m_job.cancel();
 }
 
-void Simulation::advance(int steps, const SimParams& params, const gfx::Companion* companion) {
-  Solver& solver = *m_solver;
-  const int n = m_buffers.count();
+void Simulation::restart_diagnostics() {
+  m_diag_start.reset();
+  m_diag_history.clear();
+  m_frames_since_diag = 0;
+}
+
+bool Simulation::diagnostics_due() {
+  if (m_diag_every <= 0) return false;
+  if (++m_frames_since_diag < m_diag_every) return false;
+  m_frames_since_diag = 0;
+  return true;
+}
+
+void Simulation::record_diagnostics(const Diagnostics& d, long long step, double time) {
+  const DiagnosticsSample s{step, time, d};
+  if (!m_diag_start) m_diag_start = s;
+  if (m_diag_history.size() >= k_diag_history) m_diag_history.erase(m_diag_history.begin());
+  m_diag_history.push_back(s);
+}
+
+void Simulation::advance(int steps, const gfx::Companion* companion) {
+  const int n = m_buffers->count();
   m_last_ms = -1.0f;
-  if (!solver.on_device()) {
+  m_last_phases.reset();
+  const bool want_start = m_diag_every > 0 && !m_diag_start;
+  if (!m_system->gravity().on_device()) {
     if (!m_job.active()) {
-      const gfx::BodyBuffers::HostArrays h = m_buffers.host_arrays();
-      m_job.start(solver, steps, h.a, h.b, h.vel, n, params);
+      m_system->set_params(m_params);
+      const gfx::BodyBuffers::HostArrays h = m_buffers->host_arrays();
+      m_job.start(*m_system, steps, h.a, h.b, h.vel, n, want_start, diagnostics_due());
     }
     settle_job(companion, k_cpu_wait_ms);
     return;
   }
-  collect_timer();  // the previous frame's steps: finished by now, or nearly
+  collect_phases();  // the previous frame's steps: finished by now, or nearly
   collect_probe();
+  m_system->set_params(m_params);
   const bool check = !m_blown && ++m_frames_since_check >= k_finite_check_frames;
-  m_buffers.advance(
-      steps,
-      [&](Vec4* a, Vec4* b, Vec4* vel) {
-        m_timer->start();
-        run_steps(solver, steps, a, b, vel, n, params);
-        m_timer->stop();
-        if (check && !m_probe->pending()) {  // on the newest positions, inside the mapping
-          m_probe->launch(steps % 2 ? b : a, vel, n);
-          m_frames_since_check = 0;
-          m_probe_step = m_steps + steps;
-        }
-      },
-      companion);
-  m_steps += steps;
+  const bool diag = diagnostics_due();
+  const long long step0 = m_system->step_count();
+  const double time0 = m_system->time();
+  std::optional<Diagnostics> before, after;
+  m_buffers->set_companion(companion);
+  try {
+    m_system->advance(
+        steps,
+        want_start ? StateView([&](const Vec4* pos, const Vec4* vel) {
+          before = m_system->measure_arrays(pos, vel, n);
+        })
+                   : StateView(),
+        [&](const Vec4* pos, const Vec4* vel) {  // the newest state, inside the mapping
+          if (check && !m_probe->pending()) {
+            m_probe->launch(pos, vel, n);
+            m_frames_since_check = 0;
+            m_probe_step = step0 + steps;
+          }
+          if (diag) after = m_system->measure_arrays(pos, vel, n);
+        });
+  } catch (...) {
+    m_buffers->set_companion(nullptr);
+    throw;
+  }
+  m_buffers->set_companion(nullptr);
+  if (before) record_diagnostics(*before, step0, time0);
+  if (after) record_diagnostics(*after, m_system->step_count(), m_system->time());
   m_pending_steps = steps;
-  m_timer_pending = true;
+  m_pending_interactions = steps * m_system->interactions_per_step(n);
+  m_phases_pending = true;
 }
 
 void Simulation::idle(const gfx::Companion* companion) {
   m_last_ms = -1.0f;
+  m_last_phases.reset();
   if (m_job.active()) {
     settle_job(companion, 0.0);
   } else if (companion) {
-    m_buffers.view_on_device(*companion);
+    m_buffers->view_on_device(*companion);
   }
-  if (m_solver->on_device()) {
-    collect_timer();
+  if (m_system->gravity().on_device()) {
+    collect_phases();
     collect_probe();
   }
 }
@@ -116,32 +167,47 @@ void Simulation::idle(const gfx::Companion* companion) {
 // Publishes a CPU run that has ended within `wait_ms`; otherwise shows the published state.
 void Simulation::settle_job(const gfx::Companion* companion, double wait_ms) {
   if (!m_job.wait_for(wait_ms)) {
-    if (companion) m_buffers.view_on_device(*companion);
+    if (companion) m_buffers->view_on_device(*companion);
     return;
   }
+  const long long step0 = m_system->step_count();
+  const double time0 = m_system->time();
   const int done = m_job.finish();
   if (done > 0)
-    m_buffers.publish_host(done, companion);
+    m_buffers->publish_host(done, companion);
   else if (companion)
-    m_buffers.view_on_device(*companion);
-  m_steps += done;
+    m_buffers->view_on_device(*companion);
+  m_system->account(done);
+  const PhaseTimes t = m_system->phases().take();
+  if (m_job.before()) record_diagnostics(*m_job.before(), step0, time0);
+  if (m_job.after()) record_diagnostics(*m_job.after(), m_system->step_count(), m_system->time());
   const bool first = m_warming_up;
   m_warming_up = false;
-  m_last_ms = first || done == 0 ? -1.0f : static_cast<float>(m_job.elapsed_ms());
+  if (!first && done > 0) {
+    m_last_ms = static_cast<float>(t.total() - t[Phase::diagnostics]);
+    m_last_phases = t;
+  }
   m_last_steps = done;
+  m_last_interactions = done * m_system->interactions_per_step(m_buffers->count());
   if (m_job.nonfinite_body() >= 0 && !m_blown) {
-    m_blowup = Blowup{m_steps, m_steps - 1, m_job.nonfinite_body()};
+    const long long step = m_system->step_count();
+    m_blowup = Blowup{step, step - 1, m_job.nonfinite_body()};
     m_blown = true;
   }
 }
 
-void Simulation::collect_timer() {
-  if (!m_timer_pending) return;
-  const float ms = m_timer->elapsed_ms();
-  m_last_ms = m_warming_up ? -1.0f : ms;  // a first step's time says nothing about the next ones
+void Simulation::collect_phases() {
+  if (!m_phases_pending) return;
+  m_phases_pending = false;
+  const PhaseTimes t = m_system->phases().take();
   m_last_steps = m_pending_steps;
+  m_last_interactions = m_pending_interactions;
+  // A first step's time says nothing about the next ones.
+  if (!m_warming_up) {
+    m_last_ms = static_cast<float>(t.total() - t[Phase::diagnostics]);
+    m_last_phases = t;
+  }
   m_warming_up = false;
-  m_timer_pending = false;
 }
 
 void Simulation::collect_probe() {
@@ -162,29 +228,19 @@ std::optional<Blowup> Simulation::take_blowup() {
 }
 
 std::vector<ui::SweepPoint> Simulation::sweep_blocks(const std::string& name,
-                                                     const std::vector<int>& blocks,
-                                                     const SimParams& params) {
+                                                     const std::vector<int>& blocks) {
   cancel_job();
-  collect_timer();  // the sweep reuses the timer
-  const int n = m_buffers.count();
-  std::vector<Vec4> pos, vel;
-  m_buffers.download(pos, vel);
-  DeviceArray a(pos.size()), b(pos.size()), v(vel.size());
+  collect_phases();
+  const BodyState state = m_buffers->download();
   std::vector<ui::SweepPoint> out;
   for (int block : blocks) {
-    std::unique_ptr<Solver> s = make_solver(name, block);
-    a.upload(pos.data(), pos.size());
-    v.upload(vel.data(), vel.size());
-    s->step(a.data(), b.data(), v.data(), n, params);  // warm-up (and cuda-fast's autotuning)
-    m_timer->start();
-    s->step(b.data(), a.data(), v.data(), n, params);
-    m_timer->stop();
-    const float once = std::max(m_timer->elapsed_ms(), 1e-3f);
-    const int reps = std::clamp(static_cast<int>(60.0f / once), 2, 50);  // about 60 ms per block
-    m_timer->start();
-    run_steps(*s, reps, a.data(), b.data(), v.data(), n, params);
-    m_timer->stop();
-    out.push_back({block, m_timer->elapsed_ms() / static_cast<float>(reps)});
+    std::unique_ptr<Solver> solver = make_solver(name, block);
+    System sweep(make_device_storage(state), std::move(solver), m_integrator, m_params);
+    sweep.advance(1);  // warm-up (and cuda-fast's autotuning)
+    const double once = std::max(sweep.phases().take().total(), 1e-3);
+    const int reps = std::clamp(static_cast<int>(60.0 / once), 2, 50);  // about 60 ms per block
+    sweep.advance(reps);
+    out.push_back({block, static_cast<float>(sweep.phases().take().total() / reps)});
   }
   return out;
 }

@@ -1,5 +1,6 @@
-// The running system: the solver, the body buffers it steps through, its timing, the CPU worker
-// that keeps the window alive during long CPU steps, and the check for non-finite states.
+// The running system as the viewer drives it: the step pipeline's System on the body buffers, the
+// CPU worker that keeps the window alive during long CPU steps, the check for non-finite states,
+// the diagnostics every K frames and the per-phase timings.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@
 #include "gfx/body_buffers.h"
 #include "orrery/device.h"
 #include "orrery/presets.h"
-#include "orrery/solver.h"
+#include "orrery/system.h"
 #include "ui/settings.h"
 
 namespace orrery::app {
@@ -24,43 +25,68 @@ struct Blowup {
   long long body = -1;
 };
 
+// One diagnostics reading and where it was taken.
+struct DiagnosticsSample {
+  long long step = 0;
+  double time = 0;
+  Diagnostics d;
+};
+
 class Simulation {
  public:
-  explicit Simulation(gfx::DevicePath path);
+  // Throws InputError when the integrator refuses the parameters.
+  Simulation(gfx::DevicePath path, Integrator integrator, const SimParams& params);
 
   // New bodies from a preset; every buffer is re-created (and re-registered with CUDA). A CPU run
-  // in flight is cancelled.
+  // in flight is cancelled. Time, step count and the diagnostics' history start again.
   void reset(Preset preset, int n, std::uint64_t seed);
   // Builds the solver (throws the factory's exceptions, keeping the old one) and moves the state
   // to where it runs (a CPU run in flight is cancelled first: the state is the one before it).
   void set_solver(const std::string& name, int block);
-  // GPU solvers: runs `steps` steps into the buffers and times them with CUDA events read at the
-  // next advance, so the CPU never waits for the solver here: last_sim_ms() is one frame behind.
-  // CPU solvers: starts `steps` steps on a worker thread when none is in flight, and waits a few
-  // milliseconds for them; whenever a run has ended its state is published (see poll()).
-  // A companion (the CUDA splat) runs on the newest published state, in the same mapping.
-  void advance(int steps, const SimParams& params, const gfx::Companion* companion = nullptr);
+  // Throws InputError (keeping the old one) when the integrator refuses the parameters; a CPU run
+  // in flight is cancelled first. The diagnostics' history starts again from the next reading.
+  void set_integrator(Integrator integrator);
+  // Checked against the integrator now (throws InputError); applied from the next run of steps.
+  void set_params(const SimParams& params);
+  // Diagnostics every `frames` frames of steps (0: off).
+  void set_diagnostics_every(int frames) { m_diag_every = frames; }
+  // GPU solvers: runs `steps` steps in the buffers (through the System; phases timed with CUDA
+  // events read at the next advance, so the CPU never waits for the solver here: last_sim_ms() is
+  // one frame behind). CPU solvers: starts `steps` steps on a worker thread when none is in
+  // flight, and waits a few milliseconds for them; whenever a run has ended its state is
+  // published. A companion (the CUDA splat) runs on the newest state, in the same mapping.
+  void advance(int steps, const gfx::Companion* companion = nullptr);
   // Paused: publishes a CPU run that has ended, starts none, and runs the companion.
   void idle(const gfx::Companion* companion = nullptr);
-  // Times `name` at each block size on scratch device arrays holding the current state.
-  std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks,
-                                           const SimParams& params);
+  // Times `name` at each block size through a System on scratch device arrays holding the current
+  // state.
+  std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks);
 
-  const Solver& solver() const { return *m_solver; }
-  const gfx::BodyBuffers& buffers() const { return m_buffers; }
-  int count() const { return m_buffers.count(); }
+  const Solver& solver() const { return m_system->gravity(); }
+  Integrator integrator() const { return m_system->integrator(); }
+  const gfx::BodyBuffers& buffers() const { return *m_buffers; }
+  int count() const { return m_buffers->count(); }
   // The newest solver time and the steps it covered; negative when there is none to report: no
   // run ended this frame, before the first reading, and for the first steps of a new solver or
   // state (start-up, cuda-fast's autotuning).
   float last_sim_ms() const { return m_last_ms; }
   int last_steps() const { return m_last_steps; }
-  bool timed_with_events() const { return m_solver && m_solver->on_device(); }
+  // Interactions of the steps last_sim_ms() covered (from the gravity module).
+  double last_interactions() const { return m_last_interactions; }
+  // The phases of those steps (and of a diagnostics reading among them); none with last_sim_ms.
+  const std::optional<PhaseTimes>& last_phases() const { return m_last_phases; }
+  bool timed_with_events() const { return m_system->gravity().on_device(); }
   // A CPU run in flight, and the fraction of it done.
   bool stepping() const { return m_job.active(); }
   float step_progress() const { return m_job.progress(); }
   double step_running_s() const { return m_job.running_s(); }
-  // Steps published since the last reset.
-  long long step_count() const { return m_steps; }
+  // Steps and simulation time since the last reset.
+  long long step_count() const { return m_system->step_count(); }
+  double sim_time() const { return m_system->time(); }
+  // The first reading after a reset or integrator change (the reference of the drifts), and every
+  // reading since (at most k_diag_history, oldest dropped).
+  const std::optional<DiagnosticsSample>& diagnostics_start() const { return m_diag_start; }
+  const std::vector<DiagnosticsSample>& diagnostics_history() const { return m_diag_history; }
   // A non-finite state found since the last call (CPU: checked after every step; GPU: on the
   // device every k_finite_check_frames frames), once.
   std::optional<Blowup> take_blowup();
@@ -71,27 +97,36 @@ class Simulation {
 
   static constexpr int k_finite_check_frames = 10;
   static constexpr double k_cpu_wait_ms = 15.0;  // how long a frame waits for a CPU run
+  static constexpr std::size_t k_diag_history = 600;
 
  private:
-  void collect_timer();
+  void collect_phases();
   void collect_probe();
   void settle_job(const gfx::Companion* companion, double wait_ms);
   void cancel_job();
+  void record_diagnostics(const Diagnostics& d, long long step, double time);
+  void restart_diagnostics();
+  bool diagnostics_due();
 
-  gfx::BodyBuffers m_buffers;
-  std::unique_ptr<Solver> m_solver;
-  std::unique_ptr<GpuTimer> m_timer;
+  std::shared_ptr<gfx::BodyBuffers> m_buffers;
+  std::unique_ptr<System> m_system;  // made by the first set_solver()
+  Integrator m_integrator;
+  SimParams m_params;  // applied to the System when no CPU run is in flight
   std::unique_ptr<FiniteProbe> m_probe;
   CpuJob m_job;
-  bool m_timer_pending = false;  // events recorded, not read yet
-  bool m_warming_up = true;      // the next reading belongs to a new solver's first steps
+  bool m_phases_pending = false;  // GPU phases recorded, not read yet
+  bool m_warming_up = true;       // the next reading belongs to a new solver's first steps
   float m_last_ms = -1.0f;
   int m_last_steps = 0, m_pending_steps = 0;
-  long long m_steps = 0;
+  double m_last_interactions = 0, m_pending_interactions = 0;
+  std::optional<PhaseTimes> m_last_phases;
   int m_frames_since_check = 0;
   long long m_probe_step = 0, m_last_finite_step = 0;
   std::optional<Blowup> m_blowup;
   bool m_blown = false;  // reported already: no further checks until a reset
+  int m_diag_every = 10, m_frames_since_diag = 0;
+  std::optional<DiagnosticsSample> m_diag_start;
+  std::vector<DiagnosticsSample> m_diag_history;
   float m_speed_ref = 1.0f;
   float m_mass_ref = 1.0f;
 };

@@ -29,7 +29,7 @@ struct UnmapGuard {
 CudaGlBuffers::Group map_group(CudaGlBuffers& vbos, std::vector<MapAccess> access,
                                const Companion* companion) {
   CudaGlBuffers::Group group{{&vbos, std::move(access)}};
-  if (companion) group.push_back({companion->reg, companion->access});
+  if (companion && companion->reg) group.push_back({companion->reg, companion->access});
   return group;
 }
 
@@ -162,6 +162,22 @@ void BodyBuffers::view_on_device(const Companion& companion) {
   UnmapGuard guard{{&m_interop, companion.reg}};
   companion.view(static_cast<const Vec4*>(m_interop.pointer(m_cur)),
                  static_cast<const Vec4*>(m_interop.pointer(2)));
+}
+
+void BodyBuffers::view(const StateView& view) {
+  if (!m_on_device) {
+    view(m_host_pos[m_cur].data(), m_host_vel.data());
+  } else if (m_path == DevicePath::staged) {
+    view(m_dev_pos[m_cur].data(), m_dev_vel.data());
+  } else {
+    view_on_device(Companion{nullptr, {}, view});
+  }
+}
+
+BodyState BodyBuffers::download() {
+  BodyState s;
+  download(s.pos, s.vel);
+  return s;
 }
 
 void BodyBuffers::upload_to_gl(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {

@@ -11,6 +11,7 @@
 #include "gl_objects.h"
 #include "orrery/device.h"
 #include "orrery/physics.h"
+#include "orrery/system.h"
 
 namespace orrery::gfx {
 
@@ -37,7 +38,9 @@ struct Companion {
   DeviceView view;
 };
 
-class BodyBuffers {
+// The VBOs are also the System's body storage (orrery/system.h): its steps run in the frame's
+// mapping, with the companion set for the frame.
+class BodyBuffers final : public BodyStorage {
  public:
   explicit BodyBuffers(DevicePath path) : m_path(path) {}
 
@@ -45,7 +48,7 @@ class BodyBuffers {
   void load(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
   // Where the next steps run: on the device (GPU solvers) or the host; moves the state across.
   void set_on_device(bool on_device);
-  bool on_device() const { return m_on_device; }
+  bool on_device() const override { return m_on_device; }
   // Maps or selects the storage, calls run for `steps` steps, then publishes the newest positions
   // and the velocities to GL (unmap, or copy). With one step the interop maps the read buffer
   // read-only and the write buffer write-discard; with more, both read-write. A companion runs
@@ -68,10 +71,17 @@ class BodyBuffers {
   // Copies the current state to the host.
   void download(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const;
 
+  // BodyStorage: advance() with the companion set by set_companion(); view() maps read-only on
+  // the interop path.
+  void set_companion(const Companion* companion) { m_companion = companion; }
+  void run(int steps, const StepArrays& run) override { advance(steps, run, m_companion); }
+  void view(const StateView& view) override;
+  BodyState download() override;
+
   GLuint vertex_array() const { return m_vao[m_cur].id(); }
   // Changes whenever what the VBOs hold may have changed (load, steps, publish); never 0.
   std::uint64_t version() const { return m_version; }
-  int count() const { return m_count; }
+  int count() const override { return m_count; }
   DevicePath path() const { return m_path; }
   // The path the bodies take now: "zero-copy interop", "staged copy" or "CPU".
   const char* path_name() const;
@@ -82,6 +92,7 @@ class BodyBuffers {
   void advance_interop(int steps, const StepRun& run, const Companion* companion);
 
   DevicePath m_path;
+  const Companion* m_companion = nullptr;
   bool m_on_device = false;
   int m_count = 0;
   int m_cur = 0;  // which position buffer holds the newest positions

@@ -289,10 +289,12 @@ void System::account(int steps) {
   m_time += static_cast<double>(steps) * (m_reversed ? -m_params.dt : m_params.dt);
 }
 
-void System::advance(int steps) {
+void System::advance(int steps, const StateView& before, const StateView& after) {
   if (steps < 1) return;
   m_storage->run(steps, [&](Vec4* a, Vec4* b, Vec4* vel) {
+    if (before) before(a, vel);
     step_arrays(a, b, vel, m_storage->count(), steps);
+    if (after) after(steps % 2 ? b : a, vel);
   });
   account(steps);
 }

@@ -14,6 +14,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {"Space", "pause / resume"},
       {".", "one step"},
       {"R", "reset"},
+      {"I", "next integrator: euler, leapfrog, yoshida4"},
       {"1-6", "preset: random, shell, expand, disk, collision, plummer"},
       {"H", "hide / show the panel"},
       {"D", "draw with GL point sprites / the CUDA splat kernel"},
@@ -48,6 +49,8 @@ std::optional<Action> action_for_key(int key, int mods) {
       return Action{ActionKind::single_step};
     case GLFW_KEY_R:
       return Action{ActionKind::reset};
+    case GLFW_KEY_I:
+      return Action{ActionKind::next_integrator};
     case GLFW_KEY_H:
       return Action{ActionKind::toggle_panel};
     case GLFW_KEY_D:
@@ -84,6 +87,6 @@ std::optional<Action> action_for_name(const std::string& name) {
   return std::nullopt;
 }
 
-const char* key_names() { return "s S b B space . r 1-6 h d f11 f12 esc sweep"; }
+const char* key_names() { return "s S b B space . r i 1-6 h d f11 f12 esc sweep"; }
 
 }  // namespace orrery::ui

@@ -81,6 +81,18 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
         actions.push_back({ActionKind::set_preset, i});
     ImGui::EndCombo();
   }
+  const char* integrator = c.integrators[static_cast<std::size_t>(s.integrator)].c_str();
+  if (ImGui::BeginCombo("integrator", integrator)) {
+    for (int i = 0; i < static_cast<int>(c.integrators.size()); ++i)
+      if (ImGui::Selectable(c.integrators[static_cast<std::size_t>(i)].c_str(), i == s.integrator) &&
+          i != s.integrator)
+        actions.push_back({ActionKind::set_integrator, i});
+    ImGui::EndCombo();
+  }
+  help_marker(
+      "euler: the seed's damped semi-implicit Euler, fused with the force pass (fastest, first "
+      "order). leapfrog: kick-drift-kick, second order, time-reversible, one force pass a step. "
+      "yoshida4: fourth order, three force passes a step. The last two take no damping. I cycles.");
   ImGui::SliderFloat("time step", &s.dt, 0.0005f, 0.05f, "%.4g", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("softening", &s.softening, 0.01f, 2.0f, "%.4g", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("damping", &s.damping, 0.9f, 1.0f, "%.4f");
@@ -112,7 +124,8 @@ void performance_section(const Readouts& r) {
   ImGui::Text("%s   %s", si(r.interactions_per_s, " interactions/s").c_str(),
               si(r.gflops * 1e9, "FLOP/s").c_str());
   help_marker(
-      "N^2 interactions per step, 20 flops each (NVIDIA nbody's convention), over solver time.");
+      "Interactions per step from the gravity module (all-pairs: N^2 per force pass), 20 flops "
+      "each (NVIDIA nbody's convention), over solver time.");
   ImGui::Text("path: %s, %s", r.render_path.c_str(), r.draw_method.c_str());
   help_marker((r.path_note.empty() ? std::string() : r.path_note + "\n\n")
                   .append("cuda-splat: CUDA kernels splat the sprites from the mapped buffers and "
@@ -135,6 +148,118 @@ void performance_section(const Readouts& r) {
                      static_cast<int>(r.frame_ms_history.size()), r.history_head, overlay, 0.0f,
                      std::max(top, 0.05f), ImVec2(k_content_w, 60.0f));
   }
+}
+
+// A live plot of one drift with its newest value in the caption.
+void drift_plot(const char* id, const char* label, const std::vector<float>& v, double now) {
+  if (v.empty()) return;
+  float lo = v.front(), hi = v.front();
+  for (float x : v) lo = std::min(lo, x), hi = std::max(hi, x);
+  const float pad = std::max(0.1f * (hi - lo), 1e-12f + 1e-6f * std::abs(hi));
+  char caption[96];
+  std::snprintf(caption, sizeof caption, "%s %+.3e", label, now);
+  ImGui::PlotLines(id, v.data(), static_cast<int>(v.size()), 0, caption, lo - pad, hi + pad,
+                   ImVec2(k_content_w, 44.0f));
+}
+
+void diagnostics_section(Settings& s, const Readouts& r) {
+  ImGui::Checkbox("measure", &s.diagnostics);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120.0f);
+  ImGui::BeginDisabled(!s.diagnostics);
+  ImGui::SliderInt("every K frames", &s.diag_every, 1, 300, "%d", ImGuiSliderFlags_Logarithmic);
+  ImGui::EndDisabled();
+  help_marker(
+      "Energy (softened with the run's eps), momentum, angular momentum, centre of mass and the "
+      "virial ratio, summed in double (GPU solvers: reductions on the device). Drifts are "
+      "relative to the first reading after a reset or an integrator change.");
+  const DiagnosticsReadout& d = r.diagnostics;
+  if (!d.available) {
+    ImGui::TextDisabled(s.diagnostics ? "no reading yet (the first comes with the next steps)"
+                                      : "off");
+    return;
+  }
+  ImGui::Text("t %.4g, step %lld", d.time, d.step);
+  if (d.cost_ms >= 0.0)
+    ImGui::Text("cost %.3f ms a reading (%s)", d.cost_ms,
+                d.cost_from_events ? "CUDA events" : "CPU clock");
+  ImGui::Text("E %.6g  (K %.4g, W %.4g)", d.total, d.kinetic, d.potential);
+  ImGui::Text("2K/|W| %.4f", d.virial);
+  ImGui::Text("P (%.3g, %.3g, %.3g)", d.momentum[0], d.momentum[1], d.momentum[2]);
+  ImGui::Text("L (%.3g, %.3g, %.3g)", d.angular_momentum[0], d.angular_momentum[1],
+              d.angular_momentum[2]);
+  ImGui::Text("centre of mass (%.3g, %.3g, %.3g)", d.centre_of_mass[0], d.centre_of_mass[1],
+              d.centre_of_mass[2]);
+  drift_plot("##dE", "(E-E0)/|E0|", d.energy, d.energy_drift);
+  drift_plot("##dP", "|P-P0|/scale", d.momentum_history, d.momentum_drift);
+  drift_plot("##dL", "|L-L0|/|L0|", d.angular, d.angular_momentum_drift);
+  drift_plot("##virial", "2K/|W|", d.virial_history, d.virial);
+}
+
+// A stacked bar per frame: the step's phases, then draw and UI; a legend with each one's mean.
+void phases_section(const Readouts& r) {
+  if (r.phases.empty()) {
+    ImGui::TextDisabled("no frames timed yet");
+    return;
+  }
+  struct Part {
+    const char* name;
+    float PhaseFrame::*field;
+    ImU32 colour;
+  };
+  const Part parts[] = {
+      {"force+integrate", &PhaseFrame::force_integrate, IM_COL32(90, 160, 255, 255)},
+      {"force", &PhaseFrame::force, IM_COL32(60, 110, 230, 255)},
+      {"integrate", &PhaseFrame::integrate, IM_COL32(120, 220, 160, 255)},
+      {"diagnostics", &PhaseFrame::diagnostics, IM_COL32(250, 200, 80, 255)},
+      {"draw", &PhaseFrame::draw, IM_COL32(230, 110, 110, 255)},
+      {"UI", &PhaseFrame::ui, IM_COL32(180, 140, 230, 255)},
+  };
+  std::vector<float> totals;
+  float mean[6] = {};
+  for (const PhaseFrame& f : r.phases) {
+    float t = 0.0f;
+    for (int k = 0; k < 6; ++k) {
+      t += f.*parts[k].field;
+      mean[k] += f.*parts[k].field / static_cast<float>(r.phases.size());
+    }
+    totals.push_back(t);
+  }
+  // Scale to 1.5x the median total so one slow frame does not flatten the rest.
+  std::vector<float> sorted = totals;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  const float top = std::max(1.5f * sorted[sorted.size() / 2], 1e-3f);
+  const ImVec2 size(k_content_w, 90.0f);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), IM_COL32(30, 30, 38, 255));
+  const float w = size.x / static_cast<float>(std::max<std::size_t>(r.phases.size(), 60));
+  for (std::size_t i = 0; i < r.phases.size(); ++i) {
+    float y = p0.y + size.y;
+    const float x0 = p0.x + static_cast<float>(i) * w, x1 = x0 + std::max(w - 1.0f, 1.0f);
+    for (const Part& part : parts) {
+      const float h = std::min(r.phases[i].*part.field / top * size.y, y - p0.y);
+      if (h <= 0.0f) continue;
+      dl->AddRectFilled(ImVec2(x0, y - h), ImVec2(x1, y), part.colour);
+      y -= h;
+    }
+  }
+  char scale[48];
+  std::snprintf(scale, sizeof scale, "%.3g ms", top);
+  dl->AddText(ImVec2(p0.x + 4.0f, p0.y + 2.0f), IM_COL32(220, 220, 220, 255), scale);
+  ImGui::Dummy(size);
+  for (int k = 0; k < 6; ++k) {
+    ImGui::ColorButton(parts[k].name, ImGui::ColorConvertU32ToFloat4(parts[k].colour),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(10.0f, 10.0f));
+    ImGui::SameLine();
+    ImGui::Text("%-15s %8.3f ms", parts[k].name, mean[k]);
+  }
+  help_marker(
+      r.phases_from_events
+          ? "Per frame. Step phases: CUDA events from a pool; draw: GL timer queries (and CUDA "
+            "events for the splat); UI: CPU time building this panel."
+          : "Per frame. Step phases: CPU clock; draw: GL timer queries; UI: CPU time building "
+            "this panel.");
 }
 
 void sweep_section(const Settings& s, const Readouts& r, const Catalog& c,
@@ -223,10 +348,27 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
   status_lines(r, &actions);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(s, c, actions);
-  if (ImGui::CollapsingHeader("Performance", ImGuiTreeNodeFlags_DefaultOpen))
-    performance_section(r);
-  if (ImGui::CollapsingHeader("Block-size sweep", ImGuiTreeNodeFlags_DefaultOpen))
-    sweep_section(s, r, c, actions);
+  // Measurements in tabs, so the panel stays within a 720-pixel window.
+  if (ImGui::CollapsingHeader("Measurements", ImGuiTreeNodeFlags_DefaultOpen) &&
+      ImGui::BeginTabBar("measurements")) {
+    if (ImGui::BeginTabItem("Performance")) {
+      performance_section(r);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Phases")) {
+      phases_section(r);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Diagnostics")) {
+      diagnostics_section(s, r);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Sweep")) {
+      sweep_section(s, r, c, actions);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
   if (ImGui::CollapsingHeader("View")) view_section(s, r, actions);
   if (ImGui::CollapsingHeader("Keys")) {
     for (const KeyBinding& k : key_bindings()) {

@@ -19,6 +19,7 @@ struct SolverChoice {
 struct Catalog {
   std::vector<SolverChoice> solvers;
   std::vector<std::string> presets;
+  std::vector<std::string> integrators;
 };
 
 // What the user can change. Plain values only: the app turns them into solvers and buffers.
@@ -28,6 +29,7 @@ struct Settings {
   int n = 2048;
   int n_edit = 2048;  // the N typed in the panel, applied by "Apply"
   int preset = 4;     // index into Catalog::presets
+  int integrator = 0;  // index into Catalog::integrators
   std::uint64_t seed = 1;
   float dt = 0.016f;
   float softening = 0.1f;
@@ -40,6 +42,27 @@ struct Settings {
   float brightness = 1.0f;
   float exposure = 1.0f;
   bool cuda_splat = false;  // draw with the CUDA splat kernel instead of GL point sprites
+  bool diagnostics = true;  // measure E, P, L every diag_every frames
+  int diag_every = 10;
+};
+
+// The diagnostics as the panel shows them: the newest reading, and the drifts since the first
+// reading after a reset or an integrator change, oldest first.
+struct DiagnosticsReadout {
+  bool available = false;
+  long long step = 0;
+  double time = 0;
+  double kinetic = 0, potential = 0, total = 0, virial = 0;
+  double momentum[3] = {0, 0, 0}, angular_momentum[3] = {0, 0, 0}, centre_of_mass[3] = {0, 0, 0};
+  double energy_drift = 0, momentum_drift = 0, angular_momentum_drift = 0;
+  double cost_ms = -1;      // what the newest reading cost (GPU: CUDA events); negative: unknown
+  bool cost_from_events = false;
+  std::vector<float> energy, momentum_history, angular, virial_history;  // one value per reading
+};
+
+// One frame's time by phase, in ms (0 for phases the frame did not have).
+struct PhaseFrame {
+  float force = 0, integrate = 0, force_integrate = 0, diagnostics = 0, draw = 0, ui = 0;
 };
 
 struct SweepPoint {
@@ -71,6 +94,9 @@ struct Readouts {
   std::string alert;     // a problem the user must act on (a non-finite state), empty when none
   std::vector<SweepPoint> sweep;  // the last block-size sweep
   std::string sweep_label;        // "cuda-static, N = 16384"
+  DiagnosticsReadout diagnostics;
+  std::vector<PhaseFrame> phases;  // the last frames, oldest first
+  bool phases_from_events = false;  // the step phases were timed with CUDA events
 };
 
 enum class ActionKind {
@@ -84,6 +110,8 @@ enum class ActionKind {
   single_step,
   reset,
   set_preset,  // value: preset index
+  set_integrator,   // value: integrator index
+  next_integrator,
   apply_n,     // value: N
   toggle_panel,
   toggle_fullscreen,

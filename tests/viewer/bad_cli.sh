@@ -47,6 +47,10 @@ check --dt inf
 check --width 1e3
 check --screenshot /tmp/orrery-missing-dir-$$/x.png
 check --screenshot /proc/x.png
+# The step pipeline's integrators (issue 9).
+check --integrator nope
+check --integrator leapfrog --damping 0.9
+check --integrator yoshida4 --damping 0
 # Without a GPU the CUDA splat cannot draw: refused before anything opens.
 nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status
