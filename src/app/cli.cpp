@@ -128,7 +128,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
           " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)");
   cli.add_option("--block", t.block,
                  "threads per block for GPU solvers (default: the solver's; one it supports)");
-  cli.add_option("--preset", o.preset, "initial conditions: random, shell, expand, disk, collision, plummer")
+  cli.add_option("--preset", o.preset,
+                 "initial conditions: random, shell, expand, disk, collision, plummer")
       ->capture_default_str();
   cli.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
   cli.add_option("--dt", t.dt, "time step, finite and > 0 (default 0.016)");

@@ -22,8 +22,8 @@ void CpuJob::start(System& system, int steps, Vec4* a, Vec4* b, Vec4* vel, int n
   m_before.reset();
   m_after.reset();
   // Body updates: each force evaluation and each measurement visits every body once.
-  const int passes =
-      steps * force_evaluations(system.integrator()) + (measure_before ? 1 : 0) + (measure_after ? 1 : 0);
+  const int passes = steps * force_evaluations(system.integrator()) + (measure_before ? 1 : 0) +
+                     (measure_after ? 1 : 0);
   m_total = static_cast<long long>(n) * std::max(passes, 1);
   m_control.bodies_done = 0;
   m_control.cancel = false;
@@ -34,8 +34,7 @@ void CpuJob::start(System& system, int steps, Vec4* a, Vec4* b, Vec4* vel, int n
   m_system = &system;
   m_start = std::chrono::steady_clock::now();
   system.gravity().set_control(&m_control);
-  m_thread = std::thread(
-      [=] { run(steps, a, b, vel, n, measure_before, measure_after); });
+  m_thread = std::thread([=] { run(steps, a, b, vel, n, measure_before, measure_after); });
 }
 
 void CpuJob::run(int steps, Vec4* a, Vec4* b, Vec4* vel, int n, bool measure_before,
@@ -44,13 +43,13 @@ void CpuJob::run(int steps, Vec4* a, Vec4* b, Vec4* vel, int n, bool measure_bef
     System& system = *m_system;
     if (measure_before) m_before = system.measure_arrays(a, vel, n);
     const Vec4* newest = a;
-    m_steps_done = system.step_arrays(a, b, vel, n, steps,
-                                      [&](int, const Vec4* pos, const Vec4* v) {
-                                        if (m_control.cancel) return false;
-                                        newest = pos;
-                                        m_bad_body = first_nonfinite(pos, v, n);
-                                        return m_bad_body < 0;
-                                      });
+    m_steps_done =
+        system.step_arrays(a, b, vel, n, steps, [&](int, const Vec4* pos, const Vec4* v) {
+          if (m_control.cancel) return false;
+          newest = pos;
+          m_bad_body = first_nonfinite(pos, v, n);
+          return m_bad_body < 0;
+        });
     if (m_control.cancel) m_steps_done = 0;
     if (measure_after && !m_control.cancel && m_bad_body < 0 && m_steps_done > 0)
       m_after = system.measure_arrays(newest, vel, n);

@@ -35,7 +35,7 @@ void Simulation::reset(Preset preset, int n, std::uint64_t seed) {
   collect_phases();              // the old state's last reading, before the new state's first
   if (m_probe) m_probe->wait();  // the old state's check, whose result no longer matters
   m_warming_up = true;
-  m_buffers->load(s.pos, s.vel);  // fills every copy, whichever side the solver runs on
+  m_buffers->load(s.pos, s.vel);     // fills every copy, whichever side the solver runs on
   m_system->set_storage(m_buffers);  // time and steps from 0
   m_speed_ref = median_speed(s.vel);
   double mass = 0.0;

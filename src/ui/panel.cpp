@@ -84,7 +84,8 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
   const char* integrator = c.integrators[static_cast<std::size_t>(s.integrator)].c_str();
   if (ImGui::BeginCombo("integrator", integrator)) {
     for (int i = 0; i < static_cast<int>(c.integrators.size()); ++i)
-      if (ImGui::Selectable(c.integrators[static_cast<std::size_t>(i)].c_str(), i == s.integrator) &&
+      if (ImGui::Selectable(c.integrators[static_cast<std::size_t>(i)].c_str(),
+                            i == s.integrator) &&
           i != s.integrator)
         actions.push_back({ActionKind::set_integrator, i});
     ImGui::EndCombo();

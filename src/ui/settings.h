@@ -27,8 +27,8 @@ struct Settings {
   int solver = 0;  // index into Catalog::solvers
   int block = 0;   // threads per block; 0 for CPU solvers or "auto"
   int n = 2048;
-  int n_edit = 2048;  // the N typed in the panel, applied by "Apply"
-  int preset = 4;     // index into Catalog::presets
+  int n_edit = 2048;   // the N typed in the panel, applied by "Apply"
+  int preset = 4;      // index into Catalog::presets
   int integrator = 0;  // index into Catalog::integrators
   std::uint64_t seed = 1;
   float dt = 0.016f;
@@ -55,7 +55,7 @@ struct DiagnosticsReadout {
   double kinetic = 0, potential = 0, total = 0, virial = 0;
   double momentum[3] = {0, 0, 0}, angular_momentum[3] = {0, 0, 0}, centre_of_mass[3] = {0, 0, 0};
   double energy_drift = 0, momentum_drift = 0, angular_momentum_drift = 0;
-  double cost_ms = -1;      // what the newest reading cost (GPU: CUDA events); negative: unknown
+  double cost_ms = -1;  // what the newest reading cost (GPU: CUDA events); negative: unknown
   bool cost_from_events = false;
   std::vector<float> energy, momentum_history, angular, virial_history;  // one value per reading
 };
@@ -95,7 +95,7 @@ struct Readouts {
   std::vector<SweepPoint> sweep;  // the last block-size sweep
   std::string sweep_label;        // "cuda-static, N = 16384"
   DiagnosticsReadout diagnostics;
-  std::vector<PhaseFrame> phases;  // the last frames, oldest first
+  std::vector<PhaseFrame> phases;   // the last frames, oldest first
   bool phases_from_events = false;  // the step phases were timed with CUDA events
 };
 
@@ -109,10 +109,10 @@ enum class ActionKind {
   toggle_pause,
   single_step,
   reset,
-  set_preset,  // value: preset index
-  set_integrator,   // value: integrator index
+  set_preset,      // value: preset index
+  set_integrator,  // value: integrator index
   next_integrator,
-  apply_n,     // value: N
+  apply_n,  // value: N
   toggle_panel,
   toggle_fullscreen,
   set_vsync,  // value: 0/1 for set_vsync
