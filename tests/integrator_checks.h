@@ -24,19 +24,9 @@ namespace orrery::test {
 constexpr double k_pi = 3.14159265358979323846;
 constexpr float k_eps = 1e-6f;  // softening far below the orbit's scale (pericentre 0.5)
 
-// Two bodies of mass 1/2 (G M = 1) on a relative orbit of semi-major axis 1 and eccentricity e,
-// starting at true anomaly f (not an apsis: there the symmetry of the orbit cancels the seed's
-// Euler's first-order position error over a whole period); the period is 2 pi.
-inline BodyState kepler(double e, double f = 1.0) {
-  const double p = 1.0 - e * e, r = p / (1.0 + e * std::cos(f)), h = std::sqrt(1.0 / p);
-  const double vr = h * e * std::sin(f), vt = h * (1.0 + e * std::cos(f));
-  const double x = r * std::cos(f), y = r * std::sin(f);
-  const double vx = vr * std::cos(f) - vt * std::sin(f), vy = vr * std::sin(f) + vt * std::cos(f);
-  BodyState s;
-  s.pos = {{float(-x / 2), float(-y / 2), 0, 0.5f}, {float(x / 2), float(y / 2), 0, 0.5f}};
-  s.vel = {{float(-vx / 2), float(-vy / 2), 0, 0}, {float(vx / 2), float(vy / 2), 0, 0}};
-  return s;
-}
+// The analytic orbit (presets.h), by default at true anomaly 1 rad: not an apsis, where the
+// symmetry of the orbit cancels the seed's Euler's first-order position error over a period.
+inline BodyState kepler(double e, double f = 1.0) { return kepler_pair(e, f); }
 
 // A System stepping a state with one gravity module (on its side: host or device).
 class Orbit {

@@ -25,4 +25,9 @@ const char* to_string(Preset p);
 // Builds n >= 1 bodies. Throws std::invalid_argument for n < 1.
 BodyState make_preset(Preset p, int n, std::uint64_t seed);
 
+// The analytic two-body test: two bodies of mass 1/2 (G M = 1) on a relative orbit of semi-major
+// axis 1 and eccentricity e in [0, 1), at true anomaly f, centre of mass at rest at the origin;
+// the period is 2 pi.
+BodyState kepler_pair(double e, double f);
+
 }  // namespace orrery

@@ -47,6 +47,12 @@ int run(int argc, char** argv) {
   Outputs outputs = open_outputs(plan);  // before anything runs: a bad path costs no run
   print_header(stdout, plan);
   TableReporter table(stdout, plan);
+  if (plan.convergence) {
+    const auto results = run_convergence(plan, table);
+    return write_output(outputs.csv, [&](auto& f) { write_convergence_csv(f, results); })
+               ? 0
+               : k_exit_failure;
+  }
   if (plan.max_n_fps > 0) {
     const auto results = run_max_n(plan, table);
     bool written = write_output(outputs.csv, [&](auto& f) { write_max_n_csv(f, results); });
@@ -75,6 +81,7 @@ int run(int argc, char** argv) {
   const auto results = run_timing(plan, table);
   bool written = write_output(outputs.csv, [&](auto& f) { write_timing_csv(f, results); });
   written &= write_output(outputs.json, [&](auto& f) { write_json(f, plan, results, {}); });
+  written &= write_output(outputs.trace, [&](auto& f) { write_trace_csv(f, results); });
   const auto bad =
       std::find_if(results.begin(), results.end(), [](const TimingResult& r) { return !r.finite; });
   if (bad != results.end()) {

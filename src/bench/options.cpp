@@ -242,10 +242,24 @@ Plan make_plan(const RawOptions& raw_in) {
     throw UsageError(std::string("--integrator ") + raw.integrator + ": " + e.what());
   }
   plan.diagnostics = raw.diagnostics;
+  plan.convergence = raw.convergence;
+  if (plan.convergence) {
+    if (raw.compare || !raw.max_n.empty() || !raw.trace.empty() || !raw.json.empty())
+      throw UsageError(
+          "--convergence: cannot be combined with --compare, --max-n, --trace or --json");
+    if (raw.ns_given) throw UsageError("--convergence runs the two-body orbit: leave out --n");
+    plan.ns = {2};
+  }
+  plan.trace = raw.trace;
+  plan.trace_every =
+      static_cast<int>(parse_integer(raw.trace_every, "--trace-every", 1, k_max_steps));
+  if (!plan.trace.empty() && raw.compare)
+    throw UsageError("--trace: cannot be combined with --compare");
   plan.phases = raw.phases;
   if (!raw.max_n.empty()) {
     plan.max_n_fps = parse_float_in(raw.max_n, "--max-n", 0.1f, 100000.0f);
     if (plan.compare) throw UsageError("--max-n: cannot be combined with --compare");
+    if (!plan.trace.empty()) throw UsageError("--max-n: cannot be combined with --trace");
     if (raw.ns_given) throw UsageError("--max-n chooses N itself: leave out --n");
   }
 
@@ -311,6 +325,15 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--phases", raw.phases,
                "report the median ms of each phase of the step (force, integrate, "
                "force+integrate)");
+  app.add_option("--trace", raw.trace,
+                 "write the diagnostics (E, P, L, 2K/|W| and their drifts) every --trace-every "
+                 "steps of each timed run to this CSV file (outside the timed region)");
+  app.add_option("--trace-every", raw.trace_every, "steps between --trace readings")
+      ->capture_default_str();
+  app.add_flag("--convergence", raw.convergence,
+               "instead of timing: each integrator's position error after one period of the "
+               "e = 0.5 two-body Kepler orbit at 25 to 6400 steps an orbit, through each selected "
+               "solver (the measured order of convergence)");
   app.add_option("--max-n", raw.max_n,
                  "instead of timing at --n: for each solver, the largest N whose step sustains "
                  "FPS steps per second (doubling, then bisection to within 5%)");
@@ -335,7 +358,10 @@ Outputs open_outputs(const Plan& plan) {
   Outputs o;
   if (!plan.csv.empty()) o.csv = OutputFile::open(plan.csv, "--csv");
   if (!plan.json.empty()) o.json = OutputFile::open(plan.json, "--json");
+  if (!plan.trace.empty()) o.trace = OutputFile::open(plan.trace, "--trace");
   require_distinct(o.csv, "--csv", o.json, "--json");
+  require_distinct(o.csv, "--csv", o.trace, "--trace");
+  require_distinct(o.json, "--json", o.trace, "--trace");
   return o;
 }
 

@@ -42,7 +42,9 @@ struct RawOptions {
   std::string cpu_max_n = "65536";
   std::string integrator = "euler";
   bool diagnostics = false, phases = false;
-  std::string max_n;      // --max-n FPS; empty: not asked
+  std::string max_n;  // --max-n FPS; empty: not asked
+  std::string trace, trace_every = "10";
+  bool convergence = false;
   bool ns_given = false;  // --n was on the command line (--max-n chooses N itself)
 };
 
@@ -68,6 +70,9 @@ struct Plan {
   bool diagnostics = false;  // E, P, L before and after each run, and their drift
   bool phases = false;       // a column per phase of the step (median ms)
   double max_n_fps = 0;      // > 0: find each solver's largest N that sustains this many steps/s
+  bool convergence = false;  // the integrators' one-period errors on the e = 0.5 Kepler orbit
+  std::string trace;         // --trace FILE: diagnostics every trace_every steps of each run
+  int trace_every = 10;
   // Lines to print before running, for selected solvers or blocks that cannot run here.
   std::vector<std::string> notes;
 };
@@ -83,7 +88,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv);
 // The plan's output files, opened for writing before the run; the same file named twice (however
 // spelled) is an error. Throws UsageError.
 struct Outputs {
-  OutputFile csv, json;
+  OutputFile csv, json, trace;
 };
 Outputs open_outputs(const Plan& plan);
 

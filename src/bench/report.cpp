@@ -96,11 +96,17 @@ std::string diagnostics_json(const Diagnostics& d) {
 void print_header(std::FILE* out, const Plan& plan) {
   std::fprintf(out, "GPU: %s\n", device_line().c_str());
   std::fprintf(out, "CPU: %d OpenMP threads (cpu-omp)\n", omp_get_max_threads());
-  std::fprintf(out, "preset %s, seed %llu, integrator %s, dt %g, softening %g, damping %g\n",
-               to_string(plan.preset), static_cast<unsigned long long>(plan.seed),
-               to_string(plan.integrator), plan.params.dt, plan.params.softening,
-               plan.params.damping);
-  if (plan.max_n_fps > 0)
+  if (!plan.convergence)
+    std::fprintf(out, "preset %s, seed %llu, integrator %s, dt %g, softening %g, damping %g\n",
+                 to_string(plan.preset), static_cast<unsigned long long>(plan.seed),
+                 to_string(plan.integrator), plan.params.dt, plan.params.softening,
+                 plan.params.damping);
+  if (plan.convergence)
+    std::fprintf(out,
+                 "convergence: two bodies on a Kepler orbit of eccentricity 0.5 (period 2 pi), "
+                 "started at true anomaly 1 rad; the relative position error after one period, "
+                 "over the semi-major axis (softening 1e-6)\n");
+  else if (plan.max_n_fps > 0)
     std::fprintf(out,
                  "max-n: the largest N whose median step (of %d after %d warm-up) takes at most "
                  "1/%g s: doubling from 1024, then bisection to within 5%%\n",
@@ -132,7 +138,8 @@ void TableReporter::timing(const TimingResult& r) {
     if (m_plan.phases)
       for (Phase p : k_step_phases) std::fprintf(m_out, " %15s", phase_name(p));
     if (m_plan.diagnostics)
-      std::fprintf(m_out, " %11s %11s %11s %8s", "dE/|E0|", "|dP|/scale", "|dL|/|L0|", "2K/|W|");
+      std::fprintf(m_out, " %11s %11s %11s %8s %9s", "dE/|E0|", "|dP|/scale", "|dL|/|L0|", "2K/|W|",
+                   "diag ms");
     std::fprintf(m_out, "  config\n");
     m_timing_header = true;
   }
@@ -147,14 +154,34 @@ void TableReporter::timing(const TimingResult& r) {
   if (m_plan.diagnostics) {
     if (r.start && r.end) {
       const Drift d = drift(*r.start, *r.end);
-      std::fprintf(m_out, " %11.3e %11.3e %11.3e %8.4f", d.energy, d.momentum, d.angular_momentum,
-                   r.end->virial());
+      std::fprintf(m_out, " %11.3e %11.3e %11.3e %8.4f %9.3f", d.energy, d.momentum,
+                   d.angular_momentum, r.end->virial(), r.diagnostics_ms);
     } else {
-      std::fprintf(m_out, " %11s %11s %11s %8s", "-", "-", "-", "-");
+      std::fprintf(m_out, " %11s %11s %11s %8s %9s", "-", "-", "-", "-", "-");
     }
   }
   std::fprintf(m_out, "  %s %s%s\n", r.config.c_str(), r.integrator.c_str(), flag.c_str());
   std::fflush(m_out);
+}
+
+void TableReporter::convergence(const ConvergenceResult& r) {
+  if (!m_convergence_header) {
+    std::fprintf(m_out, "%-13s %-10s %10s %12s %14s\n", "solver", "integrator", "steps/orbit", "dt",
+                 "period error");
+    m_convergence_header = true;
+  }
+  std::fprintf(m_out, "%-13s %-10s %10d %12.5g %14.4e\n", r.solver.c_str(), r.integrator.c_str(),
+               r.steps, r.dt, r.error);
+  std::fflush(m_out);
+}
+
+void write_convergence_csv(OutputFile& file, const std::vector<ConvergenceResult>& rows) {
+  std::ostringstream f;
+  f << "solver,integrator,steps_per_orbit,dt,period_error\n";
+  for (const ConvergenceResult& r : rows)
+    f << csv_field(r.solver) << ',' << r.integrator << ',' << r.steps << ',' << json_number(r.dt)
+      << ',' << json_number(r.error) << '\n';
+  file.write(f.str());
 }
 
 void TableReporter::max_n(const MaxNResult& r) {
@@ -222,6 +249,22 @@ void write_compare_csv(OutputFile& file, const std::vector<CompareResult>& rows)
   file.write(f.str());
 }
 
+void write_trace_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
+  std::ostringstream f;
+  f << "solver,block,integrator,n,step,time,kinetic,potential,total,energy_drift,momentum_drift,"
+       "angular_momentum_drift,virial\n";
+  for (const TimingResult& r : rows)
+    for (const TimingResult::Reading& x : r.trace) {
+      const Drift d = drift(r.trace.front().d, x.d);
+      f << csv_field(r.solver) << ',' << r.block << ',' << r.integrator << ',' << r.n << ','
+        << x.step << ',' << json_number(x.time) << ',' << json_number(x.d.kinetic) << ','
+        << json_number(x.d.potential) << ',' << json_number(x.d.total()) << ','
+        << json_number(d.energy) << ',' << json_number(d.momentum) << ','
+        << json_number(d.angular_momentum) << ',' << json_number(x.d.virial()) << '\n';
+    }
+  file.write(f.str());
+}
+
 void write_max_n_csv(OutputFile& file, const std::vector<MaxNResult>& rows) {
   std::ostringstream f;
   f << "solver,config,block,fps,max_n,ms_per_step,too_slow_n,too_slow_ms,limit\n";
@@ -281,7 +324,8 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
         << ", \"end\": " << diagnostics_json(*r.end)
         << ", \"energy_drift\": " << json_number(d.energy)
         << ", \"momentum_drift\": " << json_number(d.momentum)
-        << ", \"angular_momentum_drift\": " << json_number(d.angular_momentum) << "}";
+        << ", \"angular_momentum_drift\": " << json_number(d.angular_momentum)
+        << ", \"ms\": " << json_number(r.diagnostics_ms) << "}";
     }
     f << "}";
     sep = ",\n    ";

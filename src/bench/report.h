@@ -22,17 +22,22 @@ class TableReporter final : public Reporter {
   void timing(const TimingResult& r) override;
   void compare(const CompareResult& r) override;
   void max_n(const MaxNResult& r) override;
+  void convergence(const ConvergenceResult& r) override;
 
  private:
   std::FILE* m_out;
   const Plan& m_plan;
-  bool m_timing_header = false, m_compare_header = false, m_max_n_header = false;
+  bool m_timing_header = false, m_compare_header = false, m_max_n_header = false,
+       m_convergence_header = false;
 };
 
 // Write the results into files opened before the run; throw std::runtime_error when the file
 // cannot be written.
 void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows);
 void write_compare_csv(OutputFile& file, const std::vector<CompareResult>& rows);
+void write_convergence_csv(OutputFile& file, const std::vector<ConvergenceResult>& rows);
+// --trace: one row per reading of every timed run.
+void write_trace_csv(OutputFile& file, const std::vector<TimingResult>& rows);
 void write_max_n_csv(OutputFile& file, const std::vector<MaxNResult>& rows);
 void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResult>& timing,
                 const std::vector<CompareResult>& compare,

@@ -46,9 +46,11 @@ class Run {
     return bad;
   }
 
-  Diagnostics measure() {
+  // A diagnostics reading, timed apart from the steps; `ms` gets the diagnostics phase.
+  Diagnostics measure(double* ms = nullptr) {
     const Diagnostics d = m_system->measure();
-    m_system->phases().take();  // not a phase of any timed step
+    const PhaseTimes t = m_system->phases().take();
+    if (ms) *ms = t[Phase::diagnostics];
     return d;
   }
 
@@ -151,7 +153,9 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   const int n = initial.size();
   Run run(initial, make_solver(name, block), plan);
   TimingResult r;
-  if (diagnostics) r.start = run.measure();
+  const bool tracing = !plan.trace.empty();
+  if (diagnostics || tracing) r.start = run.measure();
+  if (tracing) r.trace.push_back({0, 0.0, *r.start});
   const long long total = static_cast<long long>(warmup) + steps;
   Progress progress(run_label(name, n, block), total);
   std::vector<double> ms;
@@ -168,9 +172,11 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
       r.nonfinite_body = bad;
       break;
     }
+    if (tracing && (k + 1) % plan.trace_every == 0)
+      r.trace.push_back({k + 1, run.system().time(), run.measure()});
     progress.step_done(k + 1);
   }
-  if (diagnostics && r.nonfinite_step == 0) r.end = run.measure();
+  if (diagnostics && r.nonfinite_step == 0) r.end = run.measure(&r.diagnostics_ms);
   const Solver& solver = run.system().gravity();
   r.solver = name;
   r.config = solver.config();
@@ -322,6 +328,30 @@ std::vector<MaxNResult> run_max_n(const Plan& plan, Reporter& out) {
       results.push_back(r);
     }
   }
+  return results;
+}
+
+std::vector<ConvergenceResult> run_convergence(const Plan& plan, Reporter& out) {
+  constexpr double k_two_pi = 6.283185307179586;
+  const BodyState start = kepler_pair(0.5, 1.0);
+  std::vector<ConvergenceResult> results;
+  for (const SolverPlan& sp : plan.solvers)
+    for (const std::string& name : integrator_names())
+      for (int steps = 25; steps <= 6400; steps *= 2) {
+        Plan p = plan;
+        p.integrator = parse_integrator(name);
+        p.params.dt = static_cast<float>(k_two_pi / steps);
+        p.params.softening = 1e-6f;  // far below the pericentre, 0.5
+        p.params.damping = 1.0f;
+        Run run(start, make_solver(sp.info.name, sp.blocks.front()), p);
+        run.system().advance(steps);
+        const BodyState end = run.state();
+        const double dx = (end.pos[1].x - end.pos[0].x) - (start.pos[1].x - start.pos[0].x);
+        const double dy = (end.pos[1].y - end.pos[0].y) - (start.pos[1].y - start.pos[0].y);
+        ConvergenceResult r{sp.info.name, name, steps, p.params.dt, std::sqrt(dx * dx + dy * dy)};
+        out.convergence(r);
+        results.push_back(r);
+      }
   return results;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,8 +30,17 @@ struct TimingResult {
   long long nonfinite_step = 0;  // the first step (1-based, warm-ups counted) that left a
                                  // non-finite position or velocity; the run stopped there
   long long nonfinite_body = -1;
-  // --diagnostics: before the warm-up and after the last step.
+  // --diagnostics: before the warm-up and after the last step, and what the last reading cost
+  // (the diagnostics phase: CUDA events on the GPU).
   std::optional<Diagnostics> start, end;
+  double diagnostics_ms = NAN;
+  // --trace: readings every plan.trace_every steps, warm-ups counted, from step 0.
+  struct Reading {
+    long long step;
+    double time;
+    Diagnostics d;
+  };
+  std::vector<Reading> trace;
 
   double interactions_per_s() const;  // at the median step time
   double gflops() const;              // at k_flops_per_interaction
@@ -58,6 +68,14 @@ struct MaxNResult {
   std::string limit;  // why the search stopped growing N, when not speed (memory)
 };
 
+// One --convergence point: the relative position error after one period of the e = 0.5 Kepler
+// orbit (two bodies, started at true anomaly 1 rad) with `steps` steps.
+struct ConvergenceResult {
+  std::string solver, integrator;
+  int steps = 0;
+  double dt = 0, error = 0;
+};
+
 // Receives each result as soon as it exists, and lines about runs that were skipped.
 class Reporter {
  public:
@@ -66,6 +84,7 @@ class Reporter {
   virtual void timing(const TimingResult& r) = 0;
   virtual void compare(const CompareResult& r) = 0;
   virtual void max_n(const MaxNResult& r) = 0;
+  virtual void convergence(const ConvergenceResult& r) = 0;
 };
 
 // Times every (N, solver, block) of the plan: warm-up steps, then the median of timed steps.
@@ -73,6 +92,8 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out);
 // Runs every selected solver other than `cpu` and `cpu` from the same state for
 // k_compare_steps steps at each N up to plan.cpu_max_n.
 std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out);
+// Every integrator through every selected solver on the Kepler orbit, at 25 to 6400 steps a period.
+std::vector<ConvergenceResult> run_convergence(const Plan& plan, Reporter& out);
 // For each selected solver, the largest N whose median step takes at most 1/fps s.
 std::vector<MaxNResult> run_max_n(const Plan& plan, Reporter& out);
 

@@ -196,4 +196,16 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
   return s;
 }
 
+BodyState kepler_pair(double e, double f) {
+  if (!(e >= 0.0 && e < 1.0)) throw std::invalid_argument("kepler_pair: e must be in [0, 1)");
+  const double p = 1.0 - e * e, r = p / (1.0 + e * std::cos(f)), h = std::sqrt(1.0 / p);
+  const double vr = h * e * std::sin(f), vt = h * (1.0 + e * std::cos(f));
+  const double x = r * std::cos(f), y = r * std::sin(f);
+  const double vx = vr * std::cos(f) - vt * std::sin(f), vy = vr * std::sin(f) + vt * std::cos(f);
+  BodyState s;
+  s.pos = {{float(-x / 2), float(-y / 2), 0, 0.5f}, {float(x / 2), float(y / 2), 0, 0.5f}};
+  s.vel = {{float(-vx / 2), float(-vy / 2), 0, 0}, {float(vx / 2), float(vy / 2), 0, 0}};
+  return s;
+}
+
 }  // namespace orrery
