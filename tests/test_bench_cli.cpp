@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -154,6 +155,10 @@ TEST(BenchCli, BadInputGivesOneErrorLineAndExitCode2) {
       {{"--max-n", "-60"}, "--max-n"},
       {{"--max-n", "60", "--n", "100"}, "leave out --n"},
       {{"--max-n", "60", "--compare"}, "--compare"},
+      {{"--max-n", "60", "--trace", "x.csv"}, "--trace"},
+      {{"--n", "8", "--trace-every", "0"}, "--trace-every"},
+      {{"--convergence", "--n", "8"}, "leave out --n"},
+      {{"--convergence", "--compare"}, "--convergence"},
       // CLI11's own parse errors.
       {{"--n", "8", "--steps", "abc"}, "--steps"},
       {{"--n", "8", "--no-such-option"}, "--no-such-option"},
@@ -277,6 +282,48 @@ TEST(BenchCli, IntegratorsPhasesAndDiagnostics) {
   }
   std::remove(csv.c_str());
   std::remove(json.c_str());
+}
+
+TEST(BenchCli, TraceWritesDiagnosticsEveryKSteps) {
+  REQUIRE_BENCH();
+  const std::string trace = temp_path("trace.csv");
+  const Outcome o =
+      run_bench({"--solver", "cpu", "--n", "300", "--steps", "6", "--warmup", "2", "--preset",
+                 "plummer", "--integrator", "leapfrog", "--trace", trace, "--trace-every", "4"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string t = read_file(trace);
+  EXPECT_EQ(t.rfind("solver,block,integrator,n,step,time,kinetic,potential,total,energy_drift,", 0),
+            0u)
+      << t;
+  // Steps 0, 4 and 8 of the 2 + 6; the first reading is its own reference.
+  EXPECT_NE(t.find("\ncpu,0,leapfrog,300,0,0,"), std::string::npos) << t;
+  EXPECT_NE(t.find("\ncpu,0,leapfrog,300,4,"), std::string::npos) << t;
+  EXPECT_NE(t.find("\ncpu,0,leapfrog,300,8,"), std::string::npos) << t;
+  EXPECT_EQ(count(t, "\n"), 4u) << t;
+  std::remove(trace.c_str());
+}
+
+// The measured orders of convergence, as a user gets them: halving dt divides euler's one-period
+// error by about 2, leapfrog's by about 4 and yoshida4's by about 16 (in their regimes above
+// float rounding).
+TEST(BenchCli, ConvergenceShowsEachIntegratorsOrder) {
+  REQUIRE_BENCH();
+  const std::string csv = temp_path("conv.csv");
+  const Outcome o = run_bench({"--convergence", "--solver", "cpu", "--csv", csv});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string c = read_file(csv);
+  EXPECT_EQ(count(c, "\n"), 28u) << c;  // header, 3 integrators x 9 step counts
+  auto error = [&](const char* integrator, int steps) {
+    const std::string key = std::string("\ncpu,") + integrator + "," + std::to_string(steps) + ",";
+    const std::size_t at = c.find(key);
+    if (at == std::string::npos) return -1.0;
+    const std::size_t comma = c.find(',', at + key.size());
+    return std::stod(c.substr(comma + 1));
+  };
+  EXPECT_NEAR(std::log2(error("euler", 1600) / error("euler", 3200)), 1.0, 0.3);
+  EXPECT_NEAR(std::log2(error("leapfrog", 100) / error("leapfrog", 200)), 2.0, 0.3);
+  EXPECT_NEAR(std::log2(error("yoshida4", 50) / error("yoshida4", 100)), 4.0, 0.3);
+  std::remove(csv.c_str());
 }
 
 TEST(BenchCli, MaxNFindsTheLargestNAtTheFrameRate) {

@@ -12,6 +12,9 @@ TEST(System, DiagnosticsMatchTheHostsDoubleSums) { check_diagnostics_match_host(
 TEST(System, PlummerStaysVirialisedForFiveCrossingTimes) {
   check_plummer_stays_virialised("cpu-omp", 1024);
 }
+TEST(System, PotentialsMatchTheHostsDoubleSums) {
+  for (int n : {2, 7, 1000}) check_potentials_match_host("cpu", n);
+}
 TEST(System, CountsPhasesForceEvaluationsAndTime) { check_bookkeeping("cpu"); }
 TEST(System, LeapfrogsKeptForcesChangeNothing) { check_kept_forces_change_nothing("cpu"); }
 

@@ -59,6 +59,10 @@ class Solver {
   // softened potential, for the energy. The default is the exact all-pairs sum on the module's
   // side (host or device).
   virtual void potentials(const Vec4* pos, Vec4* out, int n, float softening);
+  // Whether the module sums every pair exactly (no approximation): its potential energy is then
+  // the all-pairs sum, which the diagnostics compute on the device pair by pair (half the work
+  // of per-body potentials). Tree codes say false: their potentials come from potentials().
+  virtual bool all_pairs() const { return true; }
   // Body-body interactions of one force evaluation at n bodies (all-pairs: n^2, NVIDIA's
   // convention, the self term included).
   virtual double interactions(int n) const {

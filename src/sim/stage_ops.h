@@ -38,7 +38,10 @@ class DeviceReducer {
   ~DeviceReducer();
   DeviceReducer(const DeviceReducer&) = delete;
   DeviceReducer& operator=(const DeviceReducer&) = delete;
+  // pot may be null: then potential2 stays 0.
   Sums sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n);
+  // The all-pairs potential energy W = -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), each pair once.
+  double pair_potential_energy(const Vec4* pos, int n, float softening);
 
  private:
   struct Impl;

@@ -13,6 +13,11 @@ namespace {
 
 constexpr int k_threads = 256;
 
+__device__ __forceinline__ double warp_sum_double(double v) {
+  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+
 int blocks_for(int n) { return (n + k_threads - 1) / k_threads; }
 
 __global__ void kick_kernel(Vec4* __restrict__ vel, const Vec4* __restrict__ acc, int n, float h) {
@@ -46,57 +51,136 @@ __global__ void euler_kernel(const Vec4* __restrict__ in, Vec4* __restrict__ out
   vel[i] = v;
 }
 
-// phi_i = -sum_{j != i} m_j / sqrt(r^2 + eps^2), R bodies per thread, tiles of k_threads bodies in
-// shared memory; the pair i == j and the zero-mass padding past the end add exactly nothing.
+// The sum over one shared-memory tile of m_j / sqrt(r^2 + eps^2) for each of a thread's R bodies.
+// Mask: the tile holds some of the block's own bodies, so the pair i == j is left out (by index:
+// two distinct bodies at one point still count); only those few tiles pay for the compare.
+template <int R, bool Mask>
+__device__ __forceinline__ void potential_tile(const Vec4* tile, const Vec4 (&pi)[R],
+                                               double (&phi)[R], int base, int first, float eps2) {
+  float sum[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) sum[r] = 0.0f;
+#pragma unroll 16
+  for (int k = 0; k < k_threads; ++k) {
+    const Vec4 pj = tile[k];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const float dx = pj.x - pi[r].x, dy = pj.y - pi[r].y, dz = pj.z - pi[r].z;
+      const float inv = rsqrtf(eps2 + dx * dx + dy * dy + dz * dz);
+      const float m = Mask && base + k == first + r * k_threads ? 0.0f : pj.w;
+      sum[r] += m * inv;
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r) phi[r] += sum[r];  // float within a tile, double across tiles
+}
+
+// R bodies per thread; blockIdx.y picks one of gridDim.y (<= 4) chunks of the j-range, and the
+// block writes its partial sums into that component of out[i] (x, y, z, w), for
+// finish_potential_kernel to add. Zero-mass padding past the end adds exactly nothing.
 template <int R>
 __global__ void __launch_bounds__(k_threads)
-    potential_kernel(const Vec4* __restrict__ pos, Vec4* __restrict__ out, int n, float eps2) {
+    potential_kernel(const Vec4* __restrict__ pos, Vec4* __restrict__ out, int n, int j_chunk,
+                     float eps2) {
   __shared__ Vec4 tile[k_threads];
-  const int first = blockIdx.x * (k_threads * R) + threadIdx.x;
+  const int block_first = blockIdx.x * (k_threads * R);
+  const int first = block_first + threadIdx.x;
+  const int j_begin = blockIdx.y * j_chunk, j_end = min(n, j_begin + j_chunk);
   Vec4 pi[R];
-  double phi[R];  // float within a tile, double across tiles: no drift over a million terms
+  double phi[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const int i = first + r * k_threads;
     pi[r] = i < n ? pos[i] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
     phi[r] = 0.0;
   }
-  for (int base = 0; base < n; base += k_threads) {
+  for (int base = j_begin; base < j_end; base += k_threads) {
     const int j = base + threadIdx.x;
-    tile[threadIdx.x] = j < n ? pos[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+    tile[threadIdx.x] = j < j_end ? pos[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
     __syncthreads();
-    float tile_phi[R];
-#pragma unroll
-    for (int r = 0; r < R; ++r) tile_phi[r] = 0.0f;
-#pragma unroll 16
-    for (int k = 0; k < k_threads; ++k) {
-      const Vec4 pj = tile[k];
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const float dx = pj.x - pi[r].x, dy = pj.y - pi[r].y, dz = pj.z - pi[r].z;
-        const float inv = rsqrtf(eps2 + dx * dx + dy * dy + dz * dz);
-        const float m = base + k == first + r * k_threads ? 0.0f : pj.w;
-        tile_phi[r] += m * inv;
-      }
-    }
-#pragma unroll
-    for (int r = 0; r < R; ++r) phi[r] += tile_phi[r];
+    const bool own = base < block_first + k_threads * R && base + k_threads > block_first;
+    if (own)  // uniform across the block
+      potential_tile<R, true>(tile, pi, phi, base, first, eps2);
+    else
+      potential_tile<R, false>(tile, pi, phi, base, first, eps2);
     __syncthreads();
   }
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const int i = first + r * k_threads;
-    if (i < n) out[i] = Vec4{0.0f, 0.0f, 0.0f, static_cast<float>(-phi[r])};
+    if (i < n) reinterpret_cast<float*>(&out[i])[blockIdx.y] = static_cast<float>(phi[r]);
+  }
+}
+
+// out[i] = (0, 0, 0, -(sum of the chunks' partial sums)), added in double.
+__global__ void finish_potential_kernel(Vec4* __restrict__ out, int n, int chunks) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Vec4 p = out[i];
+  double s = p.x;
+  if (chunks > 1) s += p.y;
+  if (chunks > 2) s += p.z;
+  if (chunks > 3) s += p.w;
+  out[i] = Vec4{0.0f, 0.0f, 0.0f, static_cast<float>(-s)};
+}
+
+// W = -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), each pair once: half the reciprocal square roots of
+// a per-body sum (the pass is bound by them). Tiles of k_threads bodies; block (b, s) takes the
+// tile rows b and T-1-b (T tiles; together T+1 tile pairs, so every block has the same work) and
+// the s-th of gridDim.y interleaved shares of their tile pairs (I, J >= I). Thread t owns body
+// I*k_threads + t; on the diagonal tile it counts only k > t. partial[block] = sum over the
+// block's pairs of m_i m_j / r, in double.
+__global__ void __launch_bounds__(k_threads)
+    pair_potential_kernel(const Vec4* __restrict__ pos, int n, int tiles, float eps2,
+                          double* __restrict__ partial) {
+  __shared__ Vec4 tile[k_threads];
+  __shared__ double warps[k_threads / 32];
+  const int t = threadIdx.x;
+  double total = 0.0;
+  const int rows[2] = {static_cast<int>(blockIdx.x), tiles - 1 - static_cast<int>(blockIdx.x)};
+  for (int w = 0; w < (rows[0] == rows[1] ? 1 : 2); ++w) {
+    const int row = rows[w];
+    const int i = row * k_threads + t;
+    const Vec4 pi = i < n ? pos[i] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+    double row_sum = 0.0;
+    for (int col = row + static_cast<int>(blockIdx.y); col < tiles; col += gridDim.y) {
+      const int j = col * k_threads + t;
+      tile[t] = j < n ? pos[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+      __syncthreads();
+      float sum = 0.0f;
+      if (col == row) {  // uniform across the block
+#pragma unroll 16
+        for (int k = 0; k < k_threads; ++k) {
+          const Vec4 pj = tile[k];
+          const float dx = pj.x - pi.x, dy = pj.y - pi.y, dz = pj.z - pi.z;
+          const float inv = rsqrtf(eps2 + dx * dx + dy * dy + dz * dz);
+          sum += (k > t ? pj.w : 0.0f) * inv;
+        }
+      } else {
+#pragma unroll 16
+        for (int k = 0; k < k_threads; ++k) {
+          const Vec4 pj = tile[k];
+          const float dx = pj.x - pi.x, dy = pj.y - pi.y, dz = pj.z - pi.z;
+          sum += pj.w * rsqrtf(eps2 + dx * dx + dy * dy + dz * dz);
+        }
+      }
+      row_sum += sum;
+      __syncthreads();
+    }
+    total += static_cast<double>(pi.w) * row_sum;
+  }
+  total = warp_sum_double(total);
+  if (t % 32 == 0) warps[t / 32] = total;
+  __syncthreads();
+  if (t == 0) {
+    double s = 0.0;
+    for (int w = 0; w < k_threads / 32; ++w) s += warps[w];
+    partial[blockIdx.y * gridDim.x + blockIdx.x] = s;
   }
 }
 
 // The diagnostics' fields, in Sums' order.
 constexpr int k_fields = 13;
-
-__device__ __forceinline__ double warp_sum(double v) {
-  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
 
 // Each block sums a grid-stride share of the bodies into partial[block][field].
 __global__ void __launch_bounds__(k_threads)
@@ -109,7 +193,7 @@ __global__ void __launch_bounds__(k_threads)
     const double v2 = vx * vx + vy * vy + vz * vz;
     f[0] += m;
     f[1] += 0.5 * m * v2;
-    f[2] += m * pot[i].w;
+    if (pot) f[2] += m * pot[i].w;
     f[3] += m * vx, f[4] += m * vy, f[5] += m * vz;
     f[6] += m * (y * vz - z * vy), f[7] += m * (z * vx - x * vz), f[8] += m * (x * vy - y * vx);
     f[9] += m * x, f[10] += m * y, f[11] += m * z;
@@ -119,7 +203,7 @@ __global__ void __launch_bounds__(k_threads)
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 #pragma unroll
   for (int k = 0; k < k_fields; ++k) {
-    const double s = warp_sum(f[k]);
+    const double s = warp_sum_double(f[k]);
     if (lane == 0) warps[warp][k] = s;
   }
   __syncthreads();
@@ -150,22 +234,38 @@ void device_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, 
 
 void device_potentials(const Vec4* pos, Vec4* out, int n, float softening) {
   const float eps2 = softening * softening;
-  // Four bodies per thread once that still gives every multiprocessor two blocks.
+  // Four bodies per thread once that still gives every multiprocessor two blocks; then the
+  // j-range in up to four chunks (blockIdx.y) until about one full wave of blocks is in flight.
+  const int sms = std::max(1, device_info().sm_count);
   const long long per4 = 4LL * k_threads;
-  if ((n + per4 - 1) / per4 >= 2LL * std::max(1, device_info().sm_count)) {
-    potential_kernel<4><<<static_cast<int>((n + per4 - 1) / per4), k_threads>>>(pos, out, n, eps2);
-  } else {
-    potential_kernel<1><<<blocks_for(n), k_threads>>>(pos, out, n, eps2);
-  }
+  const int r = (n + per4 - 1) / per4 >= 2LL * sms ? 4 : 1;
+  const int blocks_i = static_cast<int>((n + static_cast<long long>(k_threads) * r - 1) /
+                                        (static_cast<long long>(k_threads) * r));
+  const int wave = sms * (2048 / k_threads);
+  int chunks = std::min(4, std::max(1, (wave + blocks_i - 1) / blocks_i));
+  chunks = std::max(1, std::min(chunks, n / k_threads));  // at least a tile per chunk
+  const int per_chunk = (n + chunks - 1) / chunks;
+  const int j_chunk = (per_chunk + k_threads - 1) / k_threads * k_threads;
+  const dim3 grid(blocks_i, chunks);
+  if (r == 4)
+    potential_kernel<4><<<grid, k_threads>>>(pos, out, n, j_chunk, eps2);
+  else
+    potential_kernel<1><<<grid, k_threads>>>(pos, out, n, j_chunk, eps2);
   CUDA_CHECK_LAUNCH("potential_kernel");
+  finish_potential_kernel<<<blocks_for(n), k_threads>>>(out, n, chunks);
+  CUDA_CHECK_LAUNCH("finish_potential_kernel");
 }
 
 struct DeviceReducer::Impl {
   double* partial = nullptr;
   int blocks = 0;
   std::vector<double> host;
+  double* pairs = nullptr;  // the pair pass's partial sums, grown to the largest grid seen
+  std::size_t pairs_size = 0;
+  std::vector<double> pairs_host;
   ~Impl() {
     if (partial) cudaFree(partial);
+    if (pairs) cudaFree(pairs);
   }
 };
 
@@ -194,6 +294,31 @@ Sums DeviceReducer::sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int 
     s.add(one);
   }
   return s;
+}
+
+double DeviceReducer::pair_potential_energy(const Vec4* pos, int n, float softening) {
+  Impl& m = *m_impl;
+  const int tiles = (n + k_threads - 1) / k_threads;
+  const int rows = (tiles + 1) / 2;
+  // Shares of each block's tile pairs until about two waves of blocks are in flight.
+  const int wave = std::max(1, device_info().sm_count) * (2048 / k_threads);
+  const int shares = std::max(1, std::min((2 * wave + rows - 1) / rows, tiles));
+  const std::size_t count = static_cast<std::size_t>(rows) * shares;
+  if (count > m.pairs_size) {
+    if (m.pairs) cudaFree(m.pairs);
+    m.pairs = nullptr;
+    CUDA_CHECK_THROW(cudaMalloc(&m.pairs, sizeof(double) * count));
+    m.pairs_size = count;
+  }
+  pair_potential_kernel<<<dim3(rows, shares), k_threads>>>(pos, n, tiles, softening * softening,
+                                                           m.pairs);
+  CUDA_CHECK_LAUNCH("pair_potential_kernel");
+  m.pairs_host.resize(count);
+  CUDA_CHECK_THROW(
+      cudaMemcpy(m.pairs_host.data(), m.pairs, sizeof(double) * count, cudaMemcpyDeviceToHost));
+  double w = 0.0;
+  for (double v : m.pairs_host) w += v;  // a fixed order: the same state gives the same bits
+  return -w;
 }
 
 struct EventPool::Impl {

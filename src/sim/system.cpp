@@ -310,9 +310,15 @@ Diagnostics System::measure_arrays(const Vec4* pos, const Vec4* vel, int n) {
   const auto t0 = std::chrono::steady_clock::now();
   ensure_scratch(n);
   m_phases->begin(Phase::diagnostics);
-  m_gravity->potentials(pos, m_scratch->pot(), n, m_params.softening);
-  const Sums s = m_scratch->device ? m_scratch->reducer->sums(pos, vel, m_scratch->pot(), n)
-                                   : host_sums(pos, vel, m_scratch->pot(), n);
+  Sums s;
+  if (m_scratch->device && m_gravity->all_pairs()) {
+    s = m_scratch->reducer->sums(pos, vel, nullptr, n);
+    s.potential2 = 2.0 * m_scratch->reducer->pair_potential_energy(pos, n, m_params.softening);
+  } else {
+    m_gravity->potentials(pos, m_scratch->pot(), n, m_params.softening);
+    s = m_scratch->device ? m_scratch->reducer->sums(pos, vel, m_scratch->pot(), n)
+                          : host_sums(pos, vel, m_scratch->pot(), n);
+  }
   m_phases->end();
   Diagnostics d;
   d.mass = s.mass;

@@ -23,6 +23,9 @@ TEST_P(GpuSystem, DiagnosticsMatchTheHostsDoubleSums) {
     check_diagnostics_match_host(GetParam(), n);
   }
 }
+TEST_P(GpuSystem, PotentialsMatchTheHostsDoubleSums) {
+  for (int n : {2, 7, 1000, 4097}) check_potentials_match_host(GetParam(), n);
+}
 TEST_P(GpuSystem, PlummerStaysVirialisedForFiveCrossingTimes) {
   check_plummer_stays_virialised(GetParam(), 4096);
 }
