@@ -59,6 +59,11 @@ else
   env -u DISPLAY "$o" --headless --solver cuda-fast --preset plummer --integrator leapfrog \
     --n 65536 --frames 300 --screenshot "$out/plummer-leapfrog.png" >"$out/viewer.log" 2>&1
   row "viewer headless plummer leapfrog (exit $?)" "$(grep -E 'summary' "$out/viewer.log" | cut -c1-150)"
+  row "  " "$(grep -E 'summary' "$out/viewer.log" | sed 's/.*drawing/drawing/')"
+  env -u DISPLAY "$o" --headless --solver cuda-fast --preset plummer --integrator leapfrog \
+    --n 1048576 --frames 31 >"$out/viewer-1m.log" 2>&1
+  row "viewer headless N=1048576 (exit $?)" "$(grep -E 'summary' "$out/viewer-1m.log" | cut -c1-150)"
+  row "  " "$(grep -E 'summary' "$out/viewer-1m.log" | sed 's/.*drawing/drawing/')"
   timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$slim/tests/orrery_gpu_tests" \
     --gtest_filter='Cuda/GpuSystem.DiagnosticsMatch*:Cuda/GpuSystem.Counts*:Cuda/GpuSystem.Leapfrogs*:Cuda/GpuSystem.IntegratorsMatchCpu*' \
     >"$out/sanitizer-memcheck.log" 2>&1

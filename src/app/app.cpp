@@ -176,15 +176,23 @@ int App::run() {
                   m_stats.mean_draw_ms() - m_stats.mean_splat_ms());
   else if (m_stats.mean_draw_ms() >= 0.0)
     std::snprintf(draw, sizeof draw, "%.3f ms/frame", m_stats.mean_draw_ms());
-  char line[512];
+  char diag[96] = "off";
+  if (m_diag_readings > 0)
+    std::snprintf(diag, sizeof diag, "%lld readings, mean %.3f ms each (%s)", m_diag_readings,
+                  m_diag_total_ms / static_cast<double>(m_diag_readings),
+                  m_sim->timed_with_events() ? "CUDA events" : "CPU clock");
+  else if (m_settings.diagnostics)
+    std::snprintf(diag, sizeof diag, "no reading");
+  char line[768];
   std::snprintf(line, sizeof line,
                 "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), sim %.3f "
                 "ms/frame, draw %s (means after the first frame), solver %s, n %d, path %s, "
-                "drawing %s",
+                "drawing %s, integrator %s, diagnostics %s",
                 m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
                 m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(),
                 draw, ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),
-                m_sim->count(), m_sim->buffers().path_name(), draw_name());
+                m_sim->count(), m_sim->buffers().path_name(), draw_name(),
+                to_string(m_sim->integrator()), diag);
   say(line);
   if (!m_output_error.empty()) {  // after the summary: nothing the run measured is lost
     std::fprintf(stderr, "orrery: error: %s\n", m_output_error.c_str());
@@ -331,7 +339,11 @@ void App::fill_diagnostics() {
   // The cost: the diagnostics phase when it was timed with the steps (CUDA events), else the
   // reading's own clock (CPU: measured on the worker thread, nothing else in it).
   out.cost_from_events = m_sim->timed_with_events();
-  if (!out.cost_from_events) out.cost_ms = d.ms;
+  if (!out.cost_from_events) {
+    out.cost_ms = d.ms;
+    m_diag_total_ms += d.ms;
+    ++m_diag_readings;
+  }
 }
 
 // This frame's phases (the steps' from the System, read a frame late on the GPU), with draw and UI.
@@ -343,8 +355,11 @@ void App::record_phases(float ui_ms) {
     f.integrate = static_cast<float>((*t)[Phase::integrate]);
     f.force_integrate = static_cast<float>((*t)[Phase::force_integrate]);
     f.diagnostics = static_cast<float>((*t)[Phase::diagnostics]);
-    if (f.diagnostics > 0.0f && m_sim->timed_with_events())
+    if (f.diagnostics > 0.0f && m_sim->timed_with_events()) {
       m_readouts.diagnostics.cost_ms = f.diagnostics;
+      m_diag_total_ms += f.diagnostics;
+      ++m_diag_readings;
+    }
   }
   f.draw = std::max(m_draw_timer.last_ms(), 0.0f) + std::max(m_readouts.splat_ms, 0.0f);
   f.ui = ui_ms;

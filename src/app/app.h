@@ -99,6 +99,8 @@ class App {
   SimParams m_valid_params;    // the last time step, softening and damping that passed validate()
   int m_valid_steps = 1;       // the last valid steps per frame
   static constexpr std::size_t k_phase_frames = 120;
+  long long m_diag_readings = 0;  // for the summary: diagnostics readings and their cost
+  double m_diag_total_ms = 0.0;
 };
 
 }  // namespace orrery::app
