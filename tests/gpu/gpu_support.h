@@ -2,6 +2,8 @@
 // GPU solver on device buffers whose output starts as NaN.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -45,6 +47,16 @@ struct DeviceRun {
   BodyState end;                     // positions and velocities after the steps
   bool input_untouched_after_first;  // the first step left its input positions as they were
 };
+
+// The CUDA modules that the shared integrator and System checks run through, and a test name for
+// each ("cuda_fast").
+inline auto cuda_modules() { return ::testing::Values("cuda-dynamic", "cuda-static", "cuda-fast"); }
+inline std::string module_name(const ::testing::TestParamInfo<const char*>& info) {
+  std::string s = info.param;
+  for (char& c : s)
+    if (c == '-') c = '_';
+  return s;
+}
 
 // A solver the test keeps (to read its configuration after the run), lent to a System.
 class Lent final : public Solver {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "../integrator_checks.h"
+#include "gpu_support.h"
 #include "orrery/device.h"
 
 namespace orrery::test {
@@ -27,14 +28,7 @@ TEST_P(GpuIntegrators, ConserveAngularMomentumOnTheKeplerOrbit) {
 }
 TEST_P(GpuIntegrators, RefuseDamping) { check_refused_damping(GetParam()); }
 
-INSTANTIATE_TEST_SUITE_P(Cuda, GpuIntegrators,
-                         ::testing::Values("cuda-dynamic", "cuda-static", "cuda-fast"),
-                         [](const auto& info) {
-                           std::string s = info.param;
-                           for (char& c : s)
-                             if (c == '-') c = '_';
-                           return s;
-                         });
+INSTANTIATE_TEST_SUITE_P(Cuda, GpuIntegrators, cuda_modules(), module_name);
 
 }  // namespace
 }  // namespace orrery::test

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "../system_checks.h"
+#include "gpu_support.h"
 #include "orrery/device.h"
 
 namespace orrery::test {
@@ -53,14 +54,7 @@ TEST_P(GpuSystem, IntegratorsMatchCpu) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cuda, GpuSystem,
-                         ::testing::Values("cuda-dynamic", "cuda-static", "cuda-fast"),
-                         [](const auto& info) {
-                           std::string s = info.param;
-                           for (char& c : s)
-                             if (c == '-') c = '_';
-                           return s;
-                         });
+INSTANTIATE_TEST_SUITE_P(Cuda, GpuSystem, cuda_modules(), module_name);
 
 }  // namespace
 }  // namespace orrery::test
