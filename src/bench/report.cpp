@@ -77,6 +77,8 @@ std::string json_float(float v) {
 // The phases a timing row shows under --phases: those that took time in some row's run.
 const Phase k_step_phases[] = {Phase::force_integrate, Phase::force, Phase::integrate};
 
+double norm(const Vec3d& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+
 std::string vec_json(const Vec3d& v) {
   return "[" + json_number(v.x) + ", " + json_number(v.y) + ", " + json_number(v.z) + "]";
 }
@@ -216,7 +218,8 @@ void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
   f << "solver,config,n,block,steps,warmup,ms_median,ms_min,ms_max,interactions_per_s,gflops,"
        "finite,nonfinite_step,integrator,interactions_per_step";
   for (int p = 0; p < k_phase_count - 1; ++p) f << ",ms_" << phase_name(static_cast<Phase>(p));
-  f << ",energy_start,energy_end,energy_drift,momentum_drift,angular_momentum_drift,virial_end\n";
+  f << ",energy_start,energy_end,energy_drift,momentum_start,momentum_end,momentum_drift,"
+       "angular_momentum_start,angular_momentum_end,angular_momentum_drift,virial_end\n";
   for (const TimingResult& r : rows) {
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.n << ',' << r.block << ','
       << r.steps << ',' << r.warmup << ',' << json_number(r.ms_median) << ','
@@ -228,10 +231,13 @@ void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
     if (r.start && r.end) {
       const Drift d = drift(*r.start, *r.end);
       f << ',' << json_number(r.start->total()) << ',' << json_number(r.end->total()) << ','
-        << json_number(d.energy) << ',' << json_number(d.momentum) << ','
-        << json_number(d.angular_momentum) << ',' << json_number(r.end->virial());
+        << json_number(d.energy) << ',' << json_number(norm(r.start->momentum)) << ','
+        << json_number(norm(r.end->momentum)) << ',' << json_number(d.momentum) << ','
+        << json_number(norm(r.start->angular_momentum)) << ','
+        << json_number(norm(r.end->angular_momentum)) << ',' << json_number(d.angular_momentum)
+        << ',' << json_number(r.end->virial());
     } else {
-      f << ",,,,,,";
+      f << ",,,,,,,,,,";
     }
     f << '\n';
   }
