@@ -96,7 +96,14 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
       "yoshida4: fourth order, three force passes a step. The last two take no damping. I cycles.");
   ImGui::SliderFloat("time step", &s.dt, 0.0005f, 0.05f, "%.4g", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("softening", &s.softening, 0.01f, 2.0f, "%.4g", ImGuiSliderFlags_Logarithmic);
+  // Damping belongs to euler: the symplectic integrators take none.
+  const bool damped = s.integrator == 0;
+  ImGui::BeginDisabled(!damped);
   ImGui::SliderFloat("damping", &s.damping, 0.9f, 1.0f, "%.4f");
+  ImGui::EndDisabled();
+  if (!damped && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("only euler takes damping: leapfrog and yoshida4 are symplectic and "
+                      "time-reversible only without it");
   ImGui::SliderInt("steps/frame", &s.steps_per_frame, 1, 16);
 
   if (ImGui::Button(s.paused ? "Resume" : "Pause")) actions.push_back({ActionKind::toggle_pause});

@@ -29,7 +29,7 @@ struct Settings {
   int n = 2048;
   int n_edit = 2048;   // the N typed in the panel, applied by "Apply"
   int preset = 4;      // index into Catalog::presets
-  int integrator = 0;  // index into Catalog::integrators
+  int integrator = 0;  // index into Catalog::integrators (0: euler, the one that takes damping)
   std::uint64_t seed = 1;
   float dt = 0.016f;
   float softening = 0.1f;
