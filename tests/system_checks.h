@@ -81,10 +81,10 @@ inline void check_potentials_match_host(const std::string& solver, int n) {
   sys->storage().view([&](const Vec4* pos, const Vec4*) {
     if (sys->gravity().on_device()) {
       DeviceArray out(static_cast<std::size_t>(n));
-      sys->gravity().potentials(pos, out.data(), n, p.softening);
+      sys->gravity().potentials(pos, out.data(), n, p);
       out.download(phi.data(), phi.size());
     } else {
-      sys->gravity().potentials(pos, phi.data(), n, p.softening);
+      sys->gravity().potentials(pos, phi.data(), n, p);
     }
   });
   double worst = 0;

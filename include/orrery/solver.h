@@ -17,14 +17,19 @@ namespace orrery {
 // 3.4e38). Smaller eps turns the self term into 0 x inf = NaN (eps = 1e-13 did).
 constexpr float k_min_softening = 1e-10f;
 
+// The largest Barnes-Hut opening angle accepted: beyond it the tree's error grows past any use.
+constexpr float k_max_theta = 2.0f;
+
 struct SimParams {
   float dt = 0.016f;       // time step
   float softening = 0.1f;  // eps; the interaction uses eps^2
   float damping = 1.0f;    // velocity damping per step, in [0, 1]
+  float theta = 0.5f;      // tree codes' opening angle, in [0, 2] (0: every cell opened, exact)
 };
 
 // Throws InputError (an std::invalid_argument) with a one-line message naming the bad value:
-// dt finite and > 0, softening finite and >= k_min_softening, damping in [0, 1].
+// dt finite and > 0, softening finite and >= k_min_softening, damping in [0, 1], theta in
+// [0, k_max_theta].
 void validate(const SimParams& p);
 // Parses one parameter option's text (parse_float's rules) into `p`'s field and checks it by
 // validate()'s rule for that field; the InputError names the option ("--softening '1e-20': ...").
@@ -54,11 +59,11 @@ class Solver {
   // in place. pos_in and pos_out must not overlap.
   virtual void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) = 0;
   // acc[i] = (the acceleration of body i at positions pos, 0).
-  virtual void accelerations(const Vec4* pos, Vec4* acc, int n, float softening) = 0;
+  virtual void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) = 0;
   // out[i] = (0, 0, 0, phi_i), phi_i = -sum_{j != i} m_j / sqrt(|r_ij|^2 + eps^2): each body's
   // softened potential, for the energy. The default is the exact all-pairs sum on the module's
   // side (host or device).
-  virtual void potentials(const Vec4* pos, Vec4* out, int n, float softening);
+  virtual void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p);
   // Whether the module sums every pair exactly (no approximation): its potential energy is then
   // the all-pairs sum, which the diagnostics compute on the device pair by pair (half the work
   // of per-body potentials). Tree codes say false: their potentials come from potentials().

@@ -31,8 +31,8 @@ std::string names_of_solvers() {
 
 // The numeric options as typed; none when not given (an empty text is an error).
 struct Texts {
-  std::optional<std::string> n, block, seed, dt, softening, damping, steps_per_frame, width, height,
-      frames, point_radius;
+  std::optional<std::string> n, block, seed, dt, softening, damping, theta, steps_per_frame, width,
+      height, frames, point_radius;
 };
 
 template <class T>
@@ -58,6 +58,7 @@ void parse_numbers(const Texts& t, Options& o) {
   param(t.dt, "--dt", &SimParams::dt, o.params);
   param(t.softening, "--softening", &SimParams::softening, o.params);
   param(t.damping, "--damping", &SimParams::damping, o.params);
+  param(t.theta, "--theta", &SimParams::theta, o.params);
   if (t.point_radius)
     o.point_radius = parse_float_in(*t.point_radius, "--point-radius", 0.01f, 5.0f);
 }
@@ -136,6 +137,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option("--softening", t.softening, "softening length eps, >= 1e-10 (default 0.1)");
   cli.add_option("--damping", t.damping,
                  "velocity damping per step, in [0, 1] (default 1; euler only)");
+  cli.add_option("--theta", t.theta,
+                 "opening angle of the tree codes (cpu-bh), in [0, 2] (default 0.5; 0 opens every "
+                 "cell: the exact sum)");
   cli.add_option("--integrator", o.integrator,
                  "time integrator: euler (the seed's damped Euler, fused with the force pass), "
                  "leapfrog (kick-drift-kick, 2nd order, time-reversible) or yoshida4 (4th order); "

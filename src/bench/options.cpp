@@ -166,6 +166,7 @@ SimParams parse_params(const RawOptions& raw) {
   parse_param(raw.dt, "--dt", &SimParams::dt, p);
   parse_param(raw.softening, "--softening", &SimParams::softening, p);
   parse_param(raw.damping, "--damping", &SimParams::damping, p);
+  parse_param(raw.theta, "--theta", &SimParams::theta, p);
   return p;
 }
 
@@ -307,6 +308,9 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   app.add_option("--softening", raw.softening, "softening length eps (>= 1e-10)")
       ->capture_default_str();
   app.add_option("--damping", raw.damping, "velocity damping per step, in [0, 1]")
+      ->capture_default_str();
+  app.add_option("--theta", raw.theta,
+                 "opening angle of the tree codes (cpu-bh), in [0, 2]; 0 opens every cell")
       ->capture_default_str();
   app.add_option("--seed", raw.seed, "seed of the preset, in [0, 2^64)")->capture_default_str();
   app.add_option("--csv", raw.csv, "also write the results to this CSV file");

@@ -35,7 +35,7 @@ struct RawOptions {
   std::string steps = "20";
   std::string warmup = "3";
   std::string preset = "random";
-  std::string dt = "0.016", softening = "0.1", damping = "1";
+  std::string dt = "0.016", softening = "0.1", damping = "1", theta = "0.5";
   std::string seed = "1";
   std::string csv, json;
   bool compare = false;

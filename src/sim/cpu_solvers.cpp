@@ -40,15 +40,15 @@ class CpuSolver final : public Solver {
     for (int i = 0; i < n; ++i)
       if (proceed(control)) step_body(pos_in, pos_out, vel, n, i, eps2, p);
   }
-  void accelerations(const Vec4* pos, Vec4* acc, int n, float softening) override {
-    const float eps2 = softening * softening;
+  void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
+    const float eps2 = p.softening * p.softening;
     StepControl* control = m_control;
 #pragma omp parallel for schedule(static) if (Parallel)
     for (int i = 0; i < n; ++i)
       if (proceed(control)) acc_body(pos, acc, n, i, eps2);
   }
-  void potentials(const Vec4* pos, Vec4* out, int n, float softening) override {
-    host_potentials(pos, out, n, softening, m_control);
+  void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
+    host_potentials(pos, out, n, p.softening, m_control);
   }
 
  private:
@@ -73,11 +73,11 @@ void host_potentials(const Vec4* pos, Vec4* out, int n, float softening, StepCon
   }
 }
 
-void Solver::potentials(const Vec4* pos, Vec4* out, int n, float softening) {
+void Solver::potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) {
   if (on_device())
-    device_potentials(pos, out, n, softening);
+    device_potentials(pos, out, n, p.softening);
   else
-    host_potentials(pos, out, n, softening, m_control);
+    host_potentials(pos, out, n, p.softening, m_control);
 }
 
 std::unique_ptr<Solver> make_cpu_solver(int) { return std::make_unique<CpuSolver<false>>(); }

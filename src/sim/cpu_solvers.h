@@ -25,4 +25,5 @@ void device_potentials(const Vec4* pos, Vec4* out, int n, float softening);
 
 std::unique_ptr<Solver> make_cpu_solver(int block_size);
 std::unique_ptr<Solver> make_cpu_omp_solver(int block_size);
+std::unique_ptr<Solver> make_cpu_bh_solver(int block_size);
 }  // namespace orrery

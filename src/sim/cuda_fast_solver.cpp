@@ -130,9 +130,7 @@ class CudaFastSolver final : public Solver {
     prepare(pos_in, vel, n, p);
     launch_fast(m_cfg, pos_in, pos_out, vel, m_partial.data(), n, n, p);
   }
-  void accelerations(const Vec4* pos, Vec4* acc, int n, float softening) override {
-    SimParams p;
-    p.softening = softening;
+  void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
     prepare(pos, nullptr, n, p);
     launch_fast(m_cfg, pos, nullptr, nullptr, m_partial.data(), n, n, p, acc);
   }

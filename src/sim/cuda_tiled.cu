@@ -108,9 +108,7 @@ class CudaTiledSolver final : public Solver {
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     launch(pos_in, pos_out, vel, nullptr, n, p);
   }
-  void accelerations(const Vec4* pos, Vec4* acc, int n, float softening) override {
-    SimParams p;
-    p.softening = softening;
+  void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
     launch(pos, nullptr, nullptr, acc, n, p);
   }
 

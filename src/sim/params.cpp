@@ -21,6 +21,9 @@ void validate(const SimParams& p) {
          "longer finite in float)");
   if (!std::isfinite(p.damping) || p.damping < 0.0f || p.damping > 1.0f)
     fail("damping", p.damping, "must be in [0, 1]");
+  if (!std::isfinite(p.theta) || p.theta < 0.0f || p.theta > k_max_theta)
+    fail("opening angle theta", p.theta,
+         "must be in [0, 2] (0 opens every cell: the exact sum; 0.5 is usual)");
 }
 
 void parse_param(std::string_view text, std::string_view option, float SimParams::*field,

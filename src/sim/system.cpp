@@ -206,7 +206,7 @@ void System::ensure_scratch(int n) {
 
 void System::forces(const Vec4* pos, int n) {
   m_phases->begin(Phase::force);
-  m_gravity->accelerations(pos, m_scratch->acc(), n, m_params.softening);
+  m_gravity->accelerations(pos, m_scratch->acc(), n, m_params);
   ++m_last_evals;
 }
 
@@ -315,7 +315,7 @@ Diagnostics System::measure_arrays(const Vec4* pos, const Vec4* vel, int n) {
     s = m_scratch->reducer->sums(pos, vel, nullptr, n);
     s.potential2 = 2.0 * m_scratch->reducer->pair_potential_energy(pos, n, m_params.softening);
   } else {
-    m_gravity->potentials(pos, m_scratch->pot(), n, m_params.softening);
+    m_gravity->potentials(pos, m_scratch->pot(), n, m_params);
     s = m_scratch->device ? m_scratch->reducer->sums(pos, vel, m_scratch->pot(), n)
                           : host_sums(pos, vel, m_scratch->pot(), n);
   }

@@ -69,11 +69,11 @@ class Lent final : public Solver {
   void step(const Vec4* in, Vec4* out, Vec4* vel, int n, const SimParams& p) override {
     m_s.step(in, out, vel, n, p);
   }
-  void accelerations(const Vec4* pos, Vec4* acc, int n, float eps) override {
-    m_s.accelerations(pos, acc, n, eps);
+  void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
+    m_s.accelerations(pos, acc, n, p);
   }
-  void potentials(const Vec4* pos, Vec4* out, int n, float eps) override {
-    m_s.potentials(pos, out, n, eps);
+  void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
+    m_s.potentials(pos, out, n, p);
   }
 
  private:

@@ -1,0 +1,87 @@
+// `cpu-bh`: Barnes-Hut on the CPU. The octree (octree.h) is rebuilt every force pass; the walk is
+// parallel over bodies with OpenMP, in key order so neighbouring threads share cells.
+#include <string>
+#include <vector>
+
+#include "cpu_solvers.h"
+#include "octree.h"
+#include "stage_ops.h"
+
+namespace orrery {
+namespace {
+
+// Bodies per leaf: the walk's direct sums against the cost of more cells (measured in
+// docs/barnes-hut.md).
+constexpr int k_leaf_size = 16;
+
+inline bool proceed(StepControl* control) {
+  if (!control) return true;
+  if (control->cancel.load(std::memory_order_relaxed)) return false;
+  control->bodies_done.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+class CpuBhSolver final : public Solver {
+ public:
+  const std::string& name() const override { return m_name; }
+  bool on_device() const override { return false; }
+  std::string config() const override {
+    return m_name + " (octree, quadrupoles, leaves of " + std::to_string(k_leaf_size) +
+           (m_tree.cells().empty() ? ")"
+                                   : ", " + std::to_string(m_tree.cells().size()) + " cells, depth " +
+                                         std::to_string(m_tree.depth()) + ")");
+  }
+  bool all_pairs() const override { return false; }
+  double interactions(int) const override { return m_interactions; }
+
+  void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
+    if (m_acc.size() < static_cast<std::size_t>(n)) m_acc.resize(static_cast<std::size_t>(n));
+    field(pos_in, m_acc.data(), n, p, false);
+    host_euler(pos_in, pos_out, vel, m_acc.data(), n, p.dt, p.damping);
+  }
+  void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
+    field(pos, acc, n, p, false);
+  }
+  void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
+    field(pos, out, n, p, true);
+  }
+
+ private:
+  // Builds the tree of `pos` and walks it for every body: out[i] = (a, 0), or (0, 0, 0, phi).
+  void field(const Vec4* pos, Vec4* out, int n, const SimParams& p, bool potential) {
+    m_tree.build(pos, n, k_leaf_size);
+    const float eps2 = p.softening * p.softening;
+    const std::vector<Vec4>& sorted = m_tree.sorted();
+    const std::vector<int>& order = m_tree.order();
+    StepControl* control = m_control;
+    long long pp = 0, pc = 0;
+#pragma omp parallel reduction(+ : pp, pc)
+    {
+      std::vector<int> stack;
+      stack.reserve(256);
+      WalkCount count;
+#pragma omp for schedule(dynamic, 64)
+      for (int k = 0; k < n; ++k) {
+        if (!proceed(control)) continue;
+        const Vec4 f = m_tree.walk(sorted[static_cast<std::size_t>(k)], k, p.theta, eps2, count,
+                                   stack);
+        out[order[static_cast<std::size_t>(k)]] =
+            potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+      }
+      pp += count.body_body;
+      pc += count.body_cell;
+    }
+    m_interactions = static_cast<double>(pp + pc);
+  }
+
+  std::string m_name = "cpu-bh";
+  HostOctree m_tree;
+  std::vector<Vec4> m_acc;
+  double m_interactions = 0;  // body-body and body-cell, of the last walk
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_cpu_bh_solver(int) { return std::make_unique<CpuBhSolver>(); }
+
+}  // namespace orrery

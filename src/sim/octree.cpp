@@ -1,0 +1,202 @@
+// HostOctree: Morton keys, the sort, the cells built from the sorted keys, moments, the walk.
+#include "octree.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace orrery {
+namespace {
+
+// Spreads the low 21 bits of v to every third bit.
+std::uint64_t spread(std::uint64_t v) {
+  v &= 0x1fffff;
+  v = (v | v << 32) & 0x1f00000000ffffULL;
+  v = (v | v << 16) & 0x1f0000ff0000ffULL;
+  v = (v | v << 8) & 0x100f00f00f00f00fULL;
+  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+  v = (v | v << 2) & 0x1249249249249249ULL;
+  return v;
+}
+
+// A coordinate in [0, 2^21) of the cube (non-finite ones go to cell 0: the state is lost anyway,
+// and the finite checks report it; the key must still be defined).
+std::uint64_t grid(float x, float lo, float scale) {
+  const double t = (static_cast<double>(x) - lo) * scale;
+  if (!(t >= 0.0)) return 0;
+  return static_cast<std::uint64_t>(std::min(t, 2097151.0));
+}
+
+}  // namespace
+
+void HostOctree::build(const Vec4* pos, int n, int leaf_size) {
+  m_leaf_size = std::max(1, leaf_size);
+  float lo[3] = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
+                 std::numeric_limits<float>::max()};
+  float hi[3] = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::lowest(),
+                 std::numeric_limits<float>::lowest()};
+  for (int i = 0; i < n; ++i) {
+    const float c[3] = {pos[i].x, pos[i].y, pos[i].z};
+    for (int k = 0; k < 3; ++k)
+      if (std::isfinite(c[k])) lo[k] = std::min(lo[k], c[k]), hi[k] = std::max(hi[k], c[k]);
+  }
+  float side = 0.0f;
+  for (int k = 0; k < 3; ++k) {
+    if (lo[k] > hi[k]) lo[k] = hi[k] = 0.0f;  // no finite coordinate on this axis
+    side = std::max(side, hi[k] - lo[k]);
+  }
+  // A cube a little larger than the bodies' extent (never empty), centred on them.
+  side = side > 0.0f && std::isfinite(side) ? side * 1.0001f : 1.0f;
+  const float c[3] = {0.5f * (lo[0] + hi[0]), 0.5f * (lo[1] + hi[1]), 0.5f * (lo[2] + hi[2])};
+  const float origin[3] = {c[0] - 0.5f * side, c[1] - 0.5f * side, c[2] - 0.5f * side};
+  const float scale = 2097152.0f / side;
+
+  m_pairs.resize(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static) if (n > 16384)
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t key = spread(grid(pos[i].x, origin[0], scale)) << 2 |
+                              spread(grid(pos[i].y, origin[1], scale)) << 1 |
+                              spread(grid(pos[i].z, origin[2], scale));
+    m_pairs[static_cast<std::size_t>(i)] = {key, i};
+  }
+  std::sort(m_pairs.begin(), m_pairs.end());
+  m_keys.resize(static_cast<std::size_t>(n));
+  m_sorted.resize(static_cast<std::size_t>(n));
+  m_order.resize(static_cast<std::size_t>(n));
+  for (int k = 0; k < n; ++k) {
+    m_keys[static_cast<std::size_t>(k)] = m_pairs[static_cast<std::size_t>(k)].first;
+    m_order[static_cast<std::size_t>(k)] = m_pairs[static_cast<std::size_t>(k)].second;
+    m_sorted[static_cast<std::size_t>(k)] = pos[m_pairs[static_cast<std::size_t>(k)].second];
+  }
+  m_cells.clear();
+  m_depth = 0;
+  m_cells.push_back({});
+  build_cell(0, 0, n, 0, c[0], c[1], c[2], 0.5f * side);
+}
+
+// Fills cell `index` (allocated) for bodies [begin, end) at `level`: a leaf, or the children of
+// the non-empty octants (allocated together, so contiguous, then built); then the moments.
+void HostOctree::build_cell(int index, int begin, int end, int level, float cx, float cy, float cz,
+                            float half) {
+  m_depth = std::max(m_depth, level);
+  OctCell fresh{};
+  fresh.cx = cx, fresh.cy = cy, fresh.cz = cz, fresh.half = half;
+  fresh.first_child = -1;
+  fresh.begin = begin, fresh.end = end;
+  m_cells[static_cast<std::size_t>(index)] = fresh;
+  if (end - begin > m_leaf_size && level < k_max_depth) {
+    // The octant of each body at this level: the key's 3-bit digit below the level's prefix
+    // (bits x, y, z from high to low). The keys are sorted, so each octant is one range.
+    const int shift = 3 * (k_max_depth - 1 - level);
+    int bounds[9];
+    bounds[0] = begin;
+    for (int o = 0; o < 8; ++o) {
+      const auto after = std::upper_bound(
+          m_keys.begin() + bounds[o], m_keys.begin() + end, static_cast<std::uint64_t>(o),
+          [shift](std::uint64_t digit, std::uint64_t key) { return digit < ((key >> shift) & 7); });
+      bounds[o + 1] = static_cast<int>(after - m_keys.begin());
+    }
+    int count = 0;
+    for (int o = 0; o < 8; ++o) count += bounds[o + 1] > bounds[o];
+    const int first = static_cast<int>(m_cells.size());
+    m_cells.resize(m_cells.size() + static_cast<std::size_t>(count));
+    m_cells[static_cast<std::size_t>(index)].first_child = first;
+    m_cells[static_cast<std::size_t>(index)].child_count = count;
+    const float h = 0.5f * half;
+    int slot = first;
+    for (int o = 0; o < 8; ++o) {
+      if (bounds[o + 1] == bounds[o]) continue;
+      build_cell(slot++, bounds[o], bounds[o + 1], level + 1, cx + ((o & 4) ? h : -h),
+                 cy + ((o & 2) ? h : -h), cz + ((o & 1) ? h : -h), h);
+    }
+  }
+  moments(index);
+}
+
+// Mass, centre of mass and the traceless quadrupole about it, in double: from the bodies of a
+// leaf, or from the children (each child's quadrupole moved to the parent's centre of mass).
+void HostOctree::moments(int index) {
+  OctCell& c = m_cells[static_cast<std::size_t>(index)];
+  double m = 0, sx = 0, sy = 0, sz = 0;
+  auto add_point = [&](double mass, double x, double y, double z) {
+    m += mass, sx += mass * x, sy += mass * y, sz += mass * z;
+  };
+  if (c.first_child < 0) {
+    for (int k = c.begin; k < c.end; ++k) {
+      const Vec4& p = m_sorted[static_cast<std::size_t>(k)];
+      add_point(p.w, p.x, p.y, p.z);
+    }
+  } else {
+    for (int k = 0; k < c.child_count; ++k) {
+      const OctCell& ch = m_cells[static_cast<std::size_t>(c.first_child + k)];
+      add_point(ch.mass, ch.mx, ch.my, ch.mz);
+    }
+  }
+  // A massless cell: its centre of mass is its centre (it attracts nothing either way).
+  const double gx = m > 0 ? sx / m : c.cx, gy = m > 0 ? sy / m : c.cy, gz = m > 0 ? sz / m : c.cz;
+  double q[6] = {0, 0, 0, 0, 0, 0};
+  // m (3 d d^T - |d|^2 I) of a point mass at offset d from the centre of mass.
+  auto add_quad = [&](double mass, double dx, double dy, double dz) {
+    const double d2 = dx * dx + dy * dy + dz * dz;
+    q[0] += mass * (3 * dx * dx - d2), q[1] += mass * (3 * dy * dy - d2);
+    q[2] += mass * (3 * dz * dz - d2), q[3] += mass * 3 * dx * dy;
+    q[4] += mass * 3 * dx * dz, q[5] += mass * 3 * dy * dz;
+  };
+  if (c.first_child < 0) {
+    for (int k = c.begin; k < c.end; ++k) {
+      const Vec4& p = m_sorted[static_cast<std::size_t>(k)];
+      add_quad(p.w, p.x - gx, p.y - gy, p.z - gz);
+    }
+  } else {
+    for (int k = 0; k < c.child_count; ++k) {
+      const OctCell& ch = m_cells[static_cast<std::size_t>(c.first_child + k)];
+      for (int j = 0; j < 6; ++j) q[j] += ch.q[j];
+      add_quad(ch.mass, ch.mx - gx, ch.my - gy, ch.mz - gz);
+    }
+  }
+  c.mass = static_cast<float>(m);
+  c.mx = static_cast<float>(gx), c.my = static_cast<float>(gy), c.mz = static_cast<float>(gz);
+  for (int j = 0; j < 6; ++j) c.q[j] = static_cast<float>(q[j]);
+  const double ex = gx - c.cx, ey = gy - c.cy, ez = gz - c.cz;
+  c.s = static_cast<float>(std::sqrt(ex * ex + ey * ey + ez * ez));
+}
+
+Vec4 HostOctree::walk(const Vec4& p, int self, float theta, float eps2, WalkCount& count,
+                      std::vector<int>& stack) const {
+  Vec4 acc{0.0f, 0.0f, 0.0f, 0.0f};
+  if (m_cells.empty()) return acc;
+  const float inv_theta = theta > 0.0f ? 1.0f / theta : std::numeric_limits<float>::infinity();
+  stack.clear();
+  stack.push_back(0);
+  while (!stack.empty()) {
+    const OctCell& c = m_cells[static_cast<std::size_t>(stack.back())];
+    stack.pop_back();
+    if (c.mass == 0.0f) continue;  // only massless bodies below: nothing to feel
+    const float dx = p.x - c.mx, dy = p.y - c.my, dz = p.z - c.mz;
+    const float open = 2.0f * c.half * inv_theta + c.s;
+    // A cell is accepted when the body is outside it and far enough: |d| > l / theta + s.
+    const bool inside = std::fabs(p.x - c.cx) <= c.half && std::fabs(p.y - c.cy) <= c.half &&
+                        std::fabs(p.z - c.cz) <= c.half;
+    if (!inside && dx * dx + dy * dy + dz * dz > open * open) {
+      cell_field(dx, dy, dz, c.mass, c.q, eps2, acc);
+      ++count.body_cell;
+    } else if (c.first_child < 0) {
+      Vec3 a{0.0f, 0.0f, 0.0f};
+      float phi = 0.0f;
+      for (int k = c.begin; k < c.end; ++k) {
+        const Vec4& q = m_sorted[static_cast<std::size_t>(k)];
+        body_body(p, q, eps2, a);
+        if (k == self) continue;
+        const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
+        phi -= q.w * reciprocal_sqrt(eps2 + rx * rx + ry * ry + rz * rz);
+      }
+      acc.x += a.x, acc.y += a.y, acc.z += a.z, acc.w += phi;
+      count.body_body += c.end - c.begin;
+    } else {
+      for (int k = 0; k < c.child_count; ++k) stack.push_back(c.first_child + k);
+    }
+  }
+  return acc;
+}
+
+}  // namespace orrery
