@@ -90,6 +90,7 @@ struct SolverInfo {
   int default_block = 0;         // 0: none (CPU) or chosen by the solver (cuda-fast autotunes)
   std::string description;
   SolverMaker make = nullptr;  // given a supported block size (0 = the solver's choice)
+  bool approximate = false;    // a tree code: its result depends on the opening angle theta
 };
 
 // Every solver compiled into this build, in display order.

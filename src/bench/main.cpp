@@ -47,6 +47,12 @@ int run(int argc, char** argv) {
   Outputs outputs = open_outputs(plan);  // before anything runs: a bad path costs no run
   print_header(stdout, plan);
   TableReporter table(stdout, plan);
+  if (plan.accuracy) {
+    const auto results = run_accuracy(plan, table);
+    return write_output(outputs.csv, [&](auto& f) { write_accuracy_csv(f, results); })
+               ? 0
+               : k_exit_failure;
+  }
   if (plan.convergence) {
     const auto results = run_convergence(plan, table);
     return write_output(outputs.csv, [&](auto& f) { write_convergence_csv(f, results); })

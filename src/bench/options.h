@@ -35,7 +35,8 @@ struct RawOptions {
   std::string steps = "20";
   std::string warmup = "3";
   std::string preset = "random";
-  std::string dt = "0.016", softening = "0.1", damping = "1", theta = "0.5";
+  std::string dt = "0.016", softening = "0.1", damping = "1";
+  std::vector<std::string> thetas{"0.5"};
   std::string seed = "1";
   std::string csv, json;
   bool compare = false;
@@ -44,7 +45,7 @@ struct RawOptions {
   bool diagnostics = false, phases = false;
   std::string max_n;  // --max-n FPS; empty: not asked
   std::string trace, trace_every = "10";
-  bool convergence = false;
+  bool convergence = false, accuracy = false;
   bool ns_given = false;  // --n was on the command line (--max-n chooses N itself)
 };
 
@@ -71,6 +72,8 @@ struct Plan {
   bool phases = false;       // a column per phase of the step (median ms)
   double max_n_fps = 0;      // > 0: find each solver's largest N that sustains this many steps/s
   bool convergence = false;  // the integrators' one-period errors on the e = 0.5 Kepler orbit
+  bool accuracy = false;     // tree codes' acceleration error against the exact double sum
+  std::vector<float> thetas{0.5f};  // each tree code runs at each; exact solvers once
   std::string trace;         // --trace FILE: diagnostics every trace_every steps of each run
   int trace_every = 10;
   // Lines to print before running, for selected solvers or blocks that cannot run here.

@@ -77,6 +77,14 @@ std::string json_float(float v) {
 // The phases a timing row shows under --phases: those that took time in some row's run.
 const Phase k_step_phases[] = {Phase::force_integrate, Phase::force, Phase::integrate};
 
+// "0.5", or "-" for an exact solver.
+std::string theta_text(float theta) {
+  if (std::isnan(theta)) return "-";
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(theta));
+  return buf;
+}
+
 double norm(const Vec3d& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 
 std::string vec_json(const Vec3d& v) {
@@ -103,7 +111,11 @@ void print_header(std::FILE* out, const Plan& plan) {
                  to_string(plan.preset), static_cast<unsigned long long>(plan.seed),
                  to_string(plan.integrator), plan.params.dt, plan.params.softening,
                  plan.params.damping);
-  if (plan.convergence)
+  if (plan.accuracy)
+    std::fprintf(out,
+                 "accuracy: |a - a_exact| / |a_exact| of one acceleration pass against a double "
+                 "sum, at every body up to N = 131072, at 8192 sampled bodies above\n");
+  else if (plan.convergence)
     std::fprintf(out,
                  "convergence: two bodies on a Kepler orbit of eccentricity 0.5 (period 2 pi), "
                  "started at true anomaly 1 rad; the relative position error after one period, "
@@ -162,8 +174,34 @@ void TableReporter::timing(const TimingResult& r) {
       std::fprintf(m_out, " %11s %11s %11s %8s %9s", "-", "-", "-", "-", "-");
     }
   }
-  std::fprintf(m_out, "  %s %s%s\n", r.config.c_str(), r.integrator.c_str(), flag.c_str());
+  std::fprintf(m_out, "  %s %s%s%s\n", r.config.c_str(), r.integrator.c_str(),
+               std::isnan(r.theta) ? "" : (" theta " + theta_text(r.theta)).c_str(), flag.c_str());
   std::fflush(m_out);
+}
+
+void TableReporter::accuracy(const AccuracyResult& r) {
+  if (!m_accuracy_header) {
+    std::fprintf(m_out, "%-13s %-10s %9s %6s %8s %11s %11s %11s %11s %12s  %s\n", "solver",
+                 "preset", "N", "theta", "targets", "median", "rms", "p99", "max",
+                 "inter./body", "config");
+    m_accuracy_header = true;
+  }
+  const AccuracyStats& a = r.stats;
+  std::fprintf(m_out, "%-13s %-10s %9d %6s %8d %11.3e %11.3e %11.3e %11.3e %12.1f  %s\n",
+               r.solver.c_str(), r.preset.c_str(), r.n, theta_text(r.theta).c_str(), a.targets,
+               a.median, a.rms, a.p99, a.max, a.interactions_per_body, r.config.c_str());
+  std::fflush(m_out);
+}
+
+void write_accuracy_csv(OutputFile& file, const std::vector<AccuracyResult>& rows) {
+  std::ostringstream f;
+  f << "solver,config,preset,n,theta,targets,median,rms,p99,max,interactions_per_body\n";
+  for (const AccuracyResult& r : rows)
+    f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.preset << ',' << r.n << ','
+      << json_number(r.theta) << ',' << r.stats.targets << ',' << json_number(r.stats.median)
+      << ',' << json_number(r.stats.rms) << ',' << json_number(r.stats.p99) << ','
+      << json_number(r.stats.max) << ',' << json_number(r.stats.interactions_per_body) << '\n';
+  file.write(f.str());
 }
 
 void TableReporter::convergence(const ConvergenceResult& r) {
@@ -219,7 +257,7 @@ void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
        "finite,nonfinite_step,integrator,interactions_per_step";
   for (int p = 0; p < k_phase_count - 1; ++p) f << ",ms_" << phase_name(static_cast<Phase>(p));
   f << ",energy_start,energy_end,energy_drift,momentum_start,momentum_end,momentum_drift,"
-       "angular_momentum_start,angular_momentum_end,angular_momentum_drift,virial_end\n";
+       "angular_momentum_start,angular_momentum_end,angular_momentum_drift,virial_end,theta\n";
   for (const TimingResult& r : rows) {
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.n << ',' << r.block << ','
       << r.steps << ',' << r.warmup << ',' << json_number(r.ms_median) << ','
@@ -239,7 +277,7 @@ void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
     } else {
       f << ",,,,,,,,,,";
     }
-    f << '\n';
+    f << ',' << json_number(r.theta) << '\n';
   }
   file.write(f.str());
 }
@@ -319,7 +357,8 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
       << ", \"finite\": " << (r.finite ? "true" : "false")
       << ", \"nonfinite_step\": " << r.nonfinite_step
       << ", \"integrator\": " << json_string(r.integrator)
-      << ", \"interactions_per_step\": " << json_number(r.interactions) << ", \"phases_ms\": {";
+      << ", \"interactions_per_step\": " << json_number(r.interactions)
+      << ", \"theta\": " << json_number(r.theta) << ", \"phases_ms\": {";
     for (int p = 0; p < k_phase_count - 1; ++p)
       f << (p ? ", " : "") << json_string(phase_name(static_cast<Phase>(p))) << ": "
         << json_number(r.phase_ms[p]);

@@ -23,18 +23,20 @@ class TableReporter final : public Reporter {
   void compare(const CompareResult& r) override;
   void max_n(const MaxNResult& r) override;
   void convergence(const ConvergenceResult& r) override;
+  void accuracy(const AccuracyResult& r) override;
 
  private:
   std::FILE* m_out;
   const Plan& m_plan;
   bool m_timing_header = false, m_compare_header = false, m_max_n_header = false,
-       m_convergence_header = false;
+       m_convergence_header = false, m_accuracy_header = false;
 };
 
 // Write the results into files opened before the run; throw std::runtime_error when the file
 // cannot be written.
 void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows);
 void write_compare_csv(OutputFile& file, const std::vector<CompareResult>& rows);
+void write_accuracy_csv(OutputFile& file, const std::vector<AccuracyResult>& rows);
 void write_convergence_csv(OutputFile& file, const std::vector<ConvergenceResult>& rows);
 // --trace: one row per reading of every timed run.
 void write_trace_csv(OutputFile& file, const std::vector<TimingResult>& rows);

@@ -195,6 +195,11 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   return r;
 }
 
+// The opening angles a solver runs at: each of the plan's for a tree code, the first for others.
+std::vector<float> thetas_for(const Plan& plan, const SolverInfo& info) {
+  return info.approximate ? plan.thetas : std::vector<float>{plan.thetas.front()};
+}
+
 std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
   std::vector<TimingResult> results;
   for (int n : plan.ns) {
@@ -205,12 +210,16 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
         continue;
       }
       if (!initial) initial = make_preset(plan.preset, n, plan.seed);
-      for (int block : sp.blocks) {
-        const TimingResult r = time_one(plan, *initial, sp.info.name, block, plan.warmup,
-                                        plan.steps, plan.diagnostics);
-        out.timing(r);
-        results.push_back(r);
-      }
+      for (float theta : thetas_for(plan, sp.info))
+        for (int block : sp.blocks) {
+          Plan p = plan;
+          p.params.theta = theta;
+          TimingResult r = time_one(p, *initial, sp.info.name, block, plan.warmup, plan.steps,
+                                    plan.diagnostics);
+          if (sp.info.approximate) r.theta = theta;
+          out.timing(r);
+          results.push_back(r);
+        }
     }
   }
   return results;
@@ -352,6 +361,33 @@ std::vector<ConvergenceResult> run_convergence(const Plan& plan, Reporter& out) 
         out.convergence(r);
         results.push_back(r);
       }
+  return results;
+}
+
+std::vector<AccuracyResult> run_accuracy(const Plan& plan, Reporter& out) {
+  std::vector<AccuracyResult> results;
+  for (int n : plan.ns) {
+    const BodyState s = make_preset(plan.preset, n, plan.seed);
+    for (const SolverPlan& sp : plan.solvers)
+      for (float theta : thetas_for(plan, sp.info)) {
+        if (!sp.info.gpu && !sp.info.approximate && n > plan.cpu_max_n) {
+          out.note(cpu_skip_line("the accuracy of ", sp.info.name, n, plan.cpu_max_n));
+          break;
+        }
+        SimParams p = plan.params;
+        p.theta = theta;
+        std::unique_ptr<Solver> g = make_solver(sp.info.name, sp.blocks.front());
+        AccuracyResult r;
+        r.stats = measure_accuracy(*g, s, p, 131072, 8192, plan.seed);
+        r.solver = sp.info.name;
+        r.config = g->config();
+        r.preset = to_string(plan.preset);
+        r.n = n;
+        if (sp.info.approximate) r.theta = theta;
+        out.accuracy(r);
+        results.push_back(r);
+      }
+  }
   return results;
 }
 

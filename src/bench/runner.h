@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "options.h"
+#include "orrery/accuracy.h"
 #include "orrery/phases.h"
 #include "orrery/system.h"
 
@@ -17,6 +18,7 @@ namespace orrery::bench {
 struct TimingResult {
   std::string solver, config;
   std::string integrator = "euler";
+  float theta = NAN;  // the opening angle of a tree code; NaN for exact solvers
   int n = 0;
   int block = 0;  // 0 for CPU solvers (shown as "-")
   int steps = 0, warmup = 0;
@@ -76,6 +78,15 @@ struct ConvergenceResult {
   double dt = 0, error = 0;
 };
 
+// One --accuracy row.
+struct AccuracyResult {
+  std::string solver, config;
+  std::string preset;
+  int n = 0;
+  float theta = NAN;  // NaN for exact solvers
+  AccuracyStats stats;
+};
+
 // Receives each result as soon as it exists, and lines about runs that were skipped.
 class Reporter {
  public:
@@ -85,6 +96,7 @@ class Reporter {
   virtual void compare(const CompareResult& r) = 0;
   virtual void max_n(const MaxNResult& r) = 0;
   virtual void convergence(const ConvergenceResult& r) = 0;
+  virtual void accuracy(const AccuracyResult& r) = 0;
 };
 
 // Times every (N, solver, block) of the plan: warm-up steps, then the median of timed steps.
@@ -92,6 +104,8 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out);
 // Runs every selected solver other than `cpu` and `cpu` from the same state for
 // k_compare_steps steps at each N up to plan.cpu_max_n.
 std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out);
+// Every selected solver at every N and (tree codes) theta: the relative acceleration error.
+std::vector<AccuracyResult> run_accuracy(const Plan& plan, Reporter& out);
 // Every integrator through every selected solver on the Kepler orbit, at 25 to 6400 steps a period.
 std::vector<ConvergenceResult> run_convergence(const Plan& plan, Reporter& out);
 // For each selected solver, the largest N whose median step takes at most 1/fps s.

@@ -34,7 +34,7 @@ const std::vector<SolverInfo>& all_solvers() {
       {"cpu-bh", false, {}, 0,
        "CPU Barnes-Hut: octree of Morton-sorted bodies with quadrupoles, rebuilt every step, "
        "OpenMP walk; opening angle theta",
-       &make_cpu_bh_solver},
+       &make_cpu_bh_solver, true},
 #ifdef ORRERY_HAVE_CUDA
       {"cuda-dynamic", true, k_tile_blocks, 256,
        "CUDA shared-memory tiles, block size chosen at run time", &make_cuda_dynamic_solver},
