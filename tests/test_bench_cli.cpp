@@ -159,6 +159,13 @@ TEST(BenchCli, BadInputGivesOneErrorLineAndExitCode2) {
       {{"--n", "8", "--trace-every", "0"}, "--trace-every"},
       {{"--convergence", "--n", "8"}, "leave out --n"},
       {{"--convergence", "--compare"}, "--convergence"},
+      // Barnes-Hut's opening angle (issue 10).
+      {{"--n", "8", "--theta", "-1"}, "--theta '-1'"},
+      {{"--n", "8", "--theta", "nan"}, "--theta 'nan'"},
+      {{"--n", "8", "--theta", "5"}, "--theta '5'"},
+      {{"--n", "8", "--theta", "abc"}, "--theta 'abc'"},
+      {{"--n", "8", "--theta", "0.5,,1"}, "--theta"},
+      {{"--accuracy", "--compare"}, "--accuracy"},
       // CLI11's own parse errors.
       {{"--n", "8", "--steps", "abc"}, "--steps"},
       {{"--n", "8", "--no-such-option"}, "--no-such-option"},

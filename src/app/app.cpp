@@ -47,6 +47,7 @@ App::App(const Options& options, OutputFile screenshot)
   m_settings.dt = m_opts.params.dt;
   m_settings.softening = m_opts.params.softening;
   m_settings.damping = m_opts.params.damping;
+  m_settings.theta = m_opts.params.theta;
   m_valid_params = m_opts.params;
   m_valid_steps = m_opts.steps_per_frame;
   m_settings.steps_per_frame = m_opts.steps_per_frame;
@@ -94,9 +95,10 @@ std::string activity_text(float done, double seconds) {
 }
 
 std::string params_text(const SimParams& p) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "dt %g, softening %g, damping %g", static_cast<double>(p.dt),
-                static_cast<double>(p.softening), static_cast<double>(p.damping));
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "dt %g, softening %g, damping %g, theta %g",
+                static_cast<double>(p.dt), static_cast<double>(p.softening),
+                static_cast<double>(p.damping), static_cast<double>(p.theta));
   return buf;
 }
 
@@ -144,8 +146,8 @@ const char* App::draw_name() const { return m_settings.cuda_splat ? "cuda-splat"
 void App::build_catalog() {
   for (const SolverInfo& s : available_solvers()) {
     if (s.gpu && m_path == gfx::DevicePath::none) continue;
-    m_catalog.solvers.push_back(
-        {s.name, s.gpu, s.block_sizes, s.gpu && s.default_block == 0, s.description});
+    m_catalog.solvers.push_back({s.name, s.gpu, s.block_sizes, s.gpu && s.default_block == 0,
+                                 s.approximate, s.description});
   }
   m_catalog.presets = preset_names();
   m_catalog.integrators = integrator_names();
@@ -389,6 +391,7 @@ void App::keep_params_valid() {
   p.dt = m_settings.dt;
   p.softening = m_settings.softening;
   p.damping = m_settings.damping;
+  p.theta = m_settings.theta;
   try {
     m_sim->set_params(p);  // the shared rules, and the integrator's (damping: euler only)
     m_valid_params = p;
@@ -397,6 +400,7 @@ void App::keep_params_valid() {
     m_settings.dt = m_valid_params.dt;
     m_settings.softening = m_valid_params.softening;
     m_settings.damping = m_valid_params.damping;
+    m_settings.theta = m_valid_params.theta;
   }
   if (m_settings.steps_per_frame < 1 || m_settings.steps_per_frame > 1000) {
     say("orrery: refused: steps per frame " + std::to_string(m_settings.steps_per_frame) +

@@ -74,7 +74,7 @@ struct Plan {
   bool convergence = false;  // the integrators' one-period errors on the e = 0.5 Kepler orbit
   bool accuracy = false;     // tree codes' acceleration error against the exact double sum
   std::vector<float> thetas{0.5f};  // each tree code runs at each; exact solvers once
-  std::string trace;         // --trace FILE: diagnostics every trace_every steps of each run
+  std::string trace;                // --trace FILE: diagnostics every trace_every steps of each run
   int trace_every = 10;
   // Lines to print before running, for selected solvers or blocks that cannot run here.
   std::vector<std::string> notes;

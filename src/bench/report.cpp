@@ -182,8 +182,8 @@ void TableReporter::timing(const TimingResult& r) {
 void TableReporter::accuracy(const AccuracyResult& r) {
   if (!m_accuracy_header) {
     std::fprintf(m_out, "%-13s %-10s %9s %6s %8s %11s %11s %11s %11s %12s  %s\n", "solver",
-                 "preset", "N", "theta", "targets", "median", "rms", "p99", "max",
-                 "inter./body", "config");
+                 "preset", "N", "theta", "targets", "median", "rms", "p99", "max", "inter./body",
+                 "config");
     m_accuracy_header = true;
   }
   const AccuracyStats& a = r.stats;
@@ -198,8 +198,8 @@ void write_accuracy_csv(OutputFile& file, const std::vector<AccuracyResult>& row
   f << "solver,config,preset,n,theta,targets,median,rms,p99,max,interactions_per_body\n";
   for (const AccuracyResult& r : rows)
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.preset << ',' << r.n << ','
-      << json_number(r.theta) << ',' << r.stats.targets << ',' << json_number(r.stats.median)
-      << ',' << json_number(r.stats.rms) << ',' << json_number(r.stats.p99) << ','
+      << json_number(r.theta) << ',' << r.stats.targets << ',' << json_number(r.stats.median) << ','
+      << json_number(r.stats.rms) << ',' << json_number(r.stats.p99) << ','
       << json_number(r.stats.max) << ',' << json_number(r.stats.interactions_per_body) << '\n';
   file.write(f.str());
 }

@@ -214,8 +214,8 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
         for (int block : sp.blocks) {
           Plan p = plan;
           p.params.theta = theta;
-          TimingResult r = time_one(p, *initial, sp.info.name, block, plan.warmup, plan.steps,
-                                    plan.diagnostics);
+          TimingResult r =
+              time_one(p, *initial, sp.info.name, block, plan.warmup, plan.steps, plan.diagnostics);
           if (sp.info.approximate) r.theta = theta;
           out.timing(r);
           results.push_back(r);

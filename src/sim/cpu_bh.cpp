@@ -28,8 +28,8 @@ class CpuBhSolver final : public Solver {
   std::string config() const override {
     return m_name + " (octree, quadrupoles, leaves of " + std::to_string(k_leaf_size) +
            (m_tree.cells().empty() ? ")"
-                                   : ", " + std::to_string(m_tree.cells().size()) + " cells, depth " +
-                                         std::to_string(m_tree.depth()) + ")");
+                                   : ", " + std::to_string(m_tree.cells().size()) +
+                                         " cells, depth " + std::to_string(m_tree.depth()) + ")");
   }
   bool all_pairs() const override { return false; }
   double interactions(int) const override { return m_interactions; }
@@ -63,8 +63,8 @@ class CpuBhSolver final : public Solver {
 #pragma omp for schedule(dynamic, 64)
       for (int k = 0; k < n; ++k) {
         if (!proceed(control)) continue;
-        const Vec4 f = m_tree.walk(sorted[static_cast<std::size_t>(k)], k, p.theta, eps2, count,
-                                   stack);
+        const Vec4 f =
+            m_tree.walk(sorted[static_cast<std::size_t>(k)], k, p.theta, eps2, count, stack);
         out[order[static_cast<std::size_t>(k)]] =
             potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
       }

@@ -31,10 +31,14 @@ const std::vector<SolverInfo>& all_solvers() {
   static const std::vector<SolverInfo> table = {
       {"cpu", false, {}, 0, "CPU reference, single thread", &make_cpu_solver},
       {"cpu-omp", false, {}, 0, "CPU, OpenMP over bodies", &make_cpu_omp_solver},
-      {"cpu-bh", false, {}, 0,
+      {"cpu-bh",
+       false,
+       {},
+       0,
        "CPU Barnes-Hut: octree of Morton-sorted bodies with quadrupoles, rebuilt every step, "
        "OpenMP walk; opening angle theta",
-       &make_cpu_bh_solver, true},
+       &make_cpu_bh_solver,
+       true},
 #ifdef ORRERY_HAVE_CUDA
       {"cuda-dynamic", true, k_tile_blocks, 256,
        "CUDA shared-memory tiles, block size chosen at run time", &make_cuda_dynamic_solver},

@@ -102,8 +102,18 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
   ImGui::SliderFloat("damping", &s.damping, 0.9f, 1.0f, "%.4f");
   ImGui::EndDisabled();
   if (!damped && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("only euler takes damping: leapfrog and yoshida4 are symplectic and "
-                      "time-reversible only without it");
+    ImGui::SetTooltip(
+        "only euler takes damping: leapfrog and yoshida4 are symplectic and "
+        "time-reversible only without it");
+  ImGui::BeginDisabled(!cur.approximate);
+  ImGui::SliderFloat("theta", &s.theta, 0.1f, 1.5f, "%.2f");
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(cur.approximate
+                          ? "Opening angle of the tree: a cell is used whole when the body is "
+                            "farther than l/theta + s from its centre of mass. Smaller is more "
+                            "accurate and slower (0 opens every cell: Ctrl+click to type it)."
+                          : "Only the tree codes (cpu-bh) have an opening angle.");
   ImGui::SliderInt("steps/frame", &s.steps_per_frame, 1, 16);
 
   if (ImGui::Button(s.paused ? "Resume" : "Pause")) actions.push_back({ActionKind::toggle_pause});

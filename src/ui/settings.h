@@ -13,6 +13,7 @@ struct SolverChoice {
   bool gpu = false;
   std::vector<int> block_sizes;  // empty for CPU solvers
   bool block_auto = false;       // block 0 means "let the solver choose" (cuda-fast's autotuner)
+  bool approximate = false;      // a tree code: the opening angle theta applies
   std::string description;
 };
 
@@ -34,6 +35,7 @@ struct Settings {
   float dt = 0.016f;
   float softening = 0.1f;
   float damping = 1.0f;
+  float theta = 0.5f;  // tree codes' opening angle
   int steps_per_frame = 1;
   bool paused = false;
   bool vsync = true;

@@ -51,6 +51,11 @@ check --screenshot /proc/x.png
 check --integrator nope
 check --integrator leapfrog --damping 0.9
 check --integrator yoshida4 --damping 0
+# Barnes-Hut's opening angle (issue 10).
+check --theta -1
+check --theta nan
+check --theta 5
+check --theta abc
 # Without a GPU the CUDA splat cannot draw: refused before anything opens.
 nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status

@@ -21,7 +21,7 @@ expect_line "$dir/hardening_octal.out" '^orrery: solver cpu, n 10, '
 # Defect 2: a time step outside the panel's slider is honoured, not clamped to [1e-6, 1].
 run dt --width 320 --height 180 --solver cpu --n 64 --dt 5 --softening 0.5 --frames 2
 [ $rc -eq 0 ] || fail "--dt 5 exited $rc"
-expect_line "$dir/hardening_dt.out" 'dt 5, softening 0.5, damping 1$'
+expect_line "$dir/hardening_dt.out" 'dt 5, softening 0.5, damping 1, theta 0.5$'
 # A state that turns non-finite pauses the run with one line naming the step.
 run blowup --width 320 --height 180 --solver cpu --n 64 --dt 1e30 --frames 12
 [ $rc -eq 0 ] || fail "the non-finite run exited $rc"
