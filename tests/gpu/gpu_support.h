@@ -20,12 +20,14 @@
 
 namespace orrery::test {
 
-// Damping below 1, so the damping path is compared too.
+// Damping below 1, so the damping path is compared too;
+// theta 0: a tree code opens every cell, so it is checked against `cpu` like the exact solvers.
 inline SimParams gpu_check_params() {
   SimParams p;
   p.dt = 0.01f;
   p.softening = 0.1f;
   p.damping = 0.999f;
+  p.theta = 0.0f;
   return p;
 }
 

@@ -1,0 +1,474 @@
+// `cuda-bh`: Barnes-Hut with the whole pass on the device and no host round trip - bounds, 63-bit
+// Morton keys, CUB radix sort, a binary radix tree built from the sorted keys in one parallel
+// pass (Karras 2012), monopole and quadrupole moments bottom-up, and a walk in which one warp
+// serves 32 consecutive bodies with one traversal and a box opening test. docs/barnes-hut.md
+// explains the choices and measures them.
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "cuda_check.cuh"
+#include "cuda_solvers.h"
+#include "octree.h"
+#include "orrery/device.h"
+#include "stage_ops.h"
+
+namespace orrery {
+namespace {
+
+constexpr int k_threads = 256;
+constexpr int k_walk_warps = 4;  // warps a block of the walk
+// A node of at most this many bodies is summed body by body when opened (a leaf bucket).
+constexpr int k_bucket = 16;
+// The traversal's stack per warp. A binary radix tree over N < 2^31 bodies with 63-bit keys and
+// index tie-breaks is at most 63 + 31 levels deep, and a depth-first walk holds at most one
+// node per level plus one: 96 entries always suffice (the walk still checks, and reports).
+constexpr int k_stack = 96;
+
+int blocks_for(long long n) { return static_cast<int>((n + k_threads - 1) / k_threads); }
+
+struct Box {
+  float3 lo, hi;
+};
+
+// Per-block partial bounds over a grid-stride share of the bodies.
+__global__ void bounds_kernel(const Vec4* __restrict__ pos, int n, Box* __restrict__ partial) {
+  __shared__ Box s[k_threads];
+  Box b{make_float3(INFINITY, INFINITY, INFINITY), make_float3(-INFINITY, -INFINITY, -INFINITY)};
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const Vec4 p = pos[i];
+    // fminf/fmaxf drop NaN: a non-finite body does not spoil the box (the finite checks report
+    // it); an infinite one would, so those are left out too.
+    if (isfinite(p.x) && isfinite(p.y) && isfinite(p.z)) {
+      b.lo = make_float3(fminf(b.lo.x, p.x), fminf(b.lo.y, p.y), fminf(b.lo.z, p.z));
+      b.hi = make_float3(fmaxf(b.hi.x, p.x), fmaxf(b.hi.y, p.y), fmaxf(b.hi.z, p.z));
+    }
+  }
+  s[threadIdx.x] = b;
+  __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w /= 2) {
+    if (threadIdx.x < w) {
+      const Box o = s[threadIdx.x + w];
+      Box& m = s[threadIdx.x];
+      m.lo = make_float3(fminf(m.lo.x, o.lo.x), fminf(m.lo.y, o.lo.y), fminf(m.lo.z, o.lo.z));
+      m.hi = make_float3(fmaxf(m.hi.x, o.hi.x), fmaxf(m.hi.y, o.hi.y), fmaxf(m.hi.z, o.hi.z));
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
+}
+
+__device__ __forceinline__ std::uint64_t spread21(std::uint64_t v) {
+  v &= 0x1fffff;
+  v = (v | v << 32) & 0x1f00000000ffffULL;
+  v = (v | v << 16) & 0x1f0000ff0000ffULL;
+  v = (v | v << 8) & 0x100f00f00f00f00fULL;
+  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+  v = (v | v << 2) & 0x1249249249249249ULL;
+  return v;
+}
+
+__device__ __forceinline__ std::uint64_t grid21(float x, float lo, float scale) {
+  const float t = (x - lo) * scale;
+  if (!(t >= 0.0f)) return 0;  // NaN, or below: cell 0 (the key must stay defined)
+  return static_cast<std::uint64_t>(fminf(t, 2097151.0f));
+}
+
+// Reduces the partial boxes (one block), then writes each body's key and index.
+__global__ void keys_kernel(const Vec4* __restrict__ pos, int n, const Box* __restrict__ partial,
+                            int partials, std::uint64_t* __restrict__ keys,
+                            int* __restrict__ index) {
+  __shared__ float3 origin;
+  __shared__ float scale;
+  if (threadIdx.x == 0) {
+    Box b = partial[0];
+    for (int k = 1; k < partials; ++k) {
+      const Box o = partial[k];
+      b.lo = make_float3(fminf(b.lo.x, o.lo.x), fminf(b.lo.y, o.lo.y), fminf(b.lo.z, o.lo.z));
+      b.hi = make_float3(fmaxf(b.hi.x, o.hi.x), fmaxf(b.hi.y, o.hi.y), fmaxf(b.hi.z, o.hi.z));
+    }
+    if (!(b.lo.x <= b.hi.x)) b.lo = b.hi = make_float3(0.0f, 0.0f, 0.0f);  // nothing finite
+    float side = fmaxf(fmaxf(b.hi.x - b.lo.x, b.hi.y - b.lo.y), b.hi.z - b.lo.z);
+    side = side > 0.0f && isfinite(side) ? side * 1.0001f : 1.0f;
+    origin = make_float3(0.5f * (b.lo.x + b.hi.x - side), 0.5f * (b.lo.y + b.hi.y - side),
+                         0.5f * (b.lo.z + b.hi.z - side));
+    scale = 2097152.0f / side;
+  }
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const Vec4 p = pos[i];
+    keys[i] = spread21(grid21(p.x, origin.x, scale)) << 2 |
+              spread21(grid21(p.y, origin.y, scale)) << 1 | spread21(grid21(p.z, origin.z, scale));
+    index[i] = i;
+  }
+}
+
+__global__ void gather_kernel(const Vec4* __restrict__ pos, const int* __restrict__ index, int n,
+                              Vec4* __restrict__ sorted) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) sorted[k] = pos[index[k]];
+}
+
+// The length of the common prefix of keys i and j (index tie-break when the keys are equal), -1
+// outside [0, n).
+__device__ __forceinline__ int delta(const std::uint64_t* __restrict__ keys, int n, int i, int j) {
+  if (j < 0 || j >= n) return -1;
+  const std::uint64_t a = keys[i], b = keys[j];
+  if (a == b) return 64 + __clz(static_cast<unsigned>(i ^ j));
+  return __clzll(static_cast<long long>(a ^ b));
+}
+
+// The tree's nodes: internal node i in [0, n-1) with children (>= 0: internal, < 0: ~body).
+struct Tree {
+  int2* child;        // left, right
+  int* parent;        // of internal nodes (-1 for the root)
+  int* leaf_parent;   // of bodies
+  int2* range;        // first, last body (sorted order)
+  Vec4* com;          // centre of mass, mass
+  Vec4* quad;         // xx, yy, zz, xy
+  Vec4* quad2_open;   // xz, yz, the opening radius l/theta + s, unused
+  Vec4* lo;           // the bodies' bounding box
+  Vec4* hi;
+  int* arrived;       // bottom-up counters
+};
+
+// One thread per internal node (Karras 2012: the node's range and split from the sorted keys).
+__global__ void build_kernel(const std::uint64_t* __restrict__ keys, int n, Tree t) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n - 1) return;
+  const int d = delta(keys, n, i, i + 1) - delta(keys, n, i, i - 1) >= 0 ? 1 : -1;
+  const int d_min = delta(keys, n, i, i - d);
+  int l_max = 2;
+  while (delta(keys, n, i, i + l_max * d) > d_min) l_max *= 2;
+  int l = 0;
+  for (int step = l_max / 2; step >= 1; step /= 2)
+    if (delta(keys, n, i, i + (l + step) * d) > d_min) l += step;
+  const int j = i + l * d;
+  const int d_node = delta(keys, n, i, j);
+  int s = 0;
+  for (int div = 2;; div *= 2) {
+    const int step = (l + div - 1) / div;
+    if (delta(keys, n, i, i + (s + step) * d) > d_node) s += step;
+    if (step == 1) break;
+  }
+  const int split = i + s * d + min(d, 0);
+  const int first = min(i, j), last = max(i, j);
+  const int left = first == split ? ~split : split;
+  const int right = last == split + 1 ? ~(split + 1) : split + 1;
+  t.child[i] = make_int2(left, right);
+  t.range[i] = make_int2(first, last);
+  if (left < 0)
+    t.leaf_parent[~left] = i;
+  else
+    t.parent[left] = i;
+  if (right < 0)
+    t.leaf_parent[~right] = i;
+  else
+    t.parent[right] = i;
+  if (i == 0) t.parent[0] = -1;
+  t.arrived[i] = 0;
+}
+
+// A node's or a body's moments, as the parent combines them.
+struct Moments {
+  float3 c;  // centre of mass
+  float m;
+  float q[6];  // about c
+  float3 lo, hi;
+};
+
+__device__ __forceinline__ Moments child_moments(const Tree& t, const Vec4* __restrict__ sorted,
+                                                 int c) {
+  Moments r;
+  if (c < 0) {
+    const Vec4 p = sorted[~c];
+    r.c = make_float3(p.x, p.y, p.z);
+    r.m = p.w;
+    for (int k = 0; k < 6; ++k) r.q[k] = 0.0f;
+    r.lo = r.hi = r.c;
+    return r;
+  }
+  // Written by another thread before its fence and counter increment: read past the L1.
+  auto load = [](const Vec4* v) {
+    const float4 f = __ldcg(reinterpret_cast<const float4*>(v));
+    return Vec4{f.x, f.y, f.z, f.w};
+  };
+  const Vec4 com = load(&t.com[c]), q = load(&t.quad[c]), q2 = load(&t.quad2_open[c]);
+  const Vec4 lo = load(&t.lo[c]), hi = load(&t.hi[c]);
+  r.c = make_float3(com.x, com.y, com.z);
+  r.m = com.w;
+  r.q[0] = q.x, r.q[1] = q.y, r.q[2] = q.z, r.q[3] = q.w, r.q[4] = q2.x, r.q[5] = q2.y;
+  r.lo = make_float3(lo.x, lo.y, lo.z);
+  r.hi = make_float3(hi.x, hi.y, hi.z);
+  return r;
+}
+
+// From each body up: the second child to arrive at a node computes it and goes on up.
+__global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, float inv_theta) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  int node = t.leaf_parent[k];
+  while (node >= 0) {
+    __threadfence();
+    if (atomicAdd(&t.arrived[node], 1) == 0) return;  // the sibling's thread will do it
+    const int2 ch = t.child[node];
+    const Moments a = child_moments(t, sorted, ch.x), b = child_moments(t, sorted, ch.y);
+    const float m = a.m + b.m;
+    // A massless node's centre of mass is the middle of its box (it attracts nothing).
+    const float3 lo = make_float3(fminf(a.lo.x, b.lo.x), fminf(a.lo.y, b.lo.y), fminf(a.lo.z, b.lo.z));
+    const float3 hi = make_float3(fmaxf(a.hi.x, b.hi.x), fmaxf(a.hi.y, b.hi.y), fmaxf(a.hi.z, b.hi.z));
+    float3 c;
+    if (m > 0.0f) {
+      c = make_float3((a.m * a.c.x + b.m * b.c.x) / m, (a.m * a.c.y + b.m * b.c.y) / m,
+                      (a.m * a.c.z + b.m * b.c.z) / m);
+    } else {
+      c = make_float3(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y), 0.5f * (lo.z + hi.z));
+    }
+    float q[6];
+    for (int j = 0; j < 6; ++j) q[j] = a.q[j] + b.q[j];
+    const Moments* parts[2] = {&a, &b};
+    for (const Moments* p : parts) {  // each child's mass moved to the new centre of mass
+      const float dx = p->c.x - c.x, dy = p->c.y - c.y, dz = p->c.z - c.z;
+      const float d2 = dx * dx + dy * dy + dz * dz;
+      q[0] += p->m * (3.0f * dx * dx - d2), q[1] += p->m * (3.0f * dy * dy - d2);
+      q[2] += p->m * (3.0f * dz * dz - d2), q[3] += p->m * 3.0f * dx * dy;
+      q[4] += p->m * 3.0f * dx * dz, q[5] += p->m * 3.0f * dy * dz;
+    }
+    const float l = fmaxf(fmaxf(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z);
+    const float ex = c.x - 0.5f * (lo.x + hi.x), ey = c.y - 0.5f * (lo.y + hi.y),
+                ez = c.z - 0.5f * (lo.z + hi.z);
+    const float s = sqrtf(ex * ex + ey * ey + ez * ez);
+    t.com[node] = Vec4{c.x, c.y, c.z, m};
+    t.quad[node] = Vec4{q[0], q[1], q[2], q[3]};
+    t.quad2_open[node] = Vec4{q[4], q[5], l * inv_theta + s, 0.0f};
+    t.lo[node] = Vec4{lo.x, lo.y, lo.z, 0.0f};
+    t.hi[node] = Vec4{hi.x, hi.y, hi.z, 0.0f};
+    node = t.parent[node];
+  }
+}
+
+__device__ __forceinline__ float warp_min(float v) {
+  for (int o = 16; o > 0; o /= 2) v = fminf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+__device__ __forceinline__ float warp_max(float v) {
+  for (int o = 16; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
+// One warp per group of 32 consecutive sorted bodies, one body a lane; one depth-first traversal
+// a group, every decision taken for the group's box (so the warp never diverges): a node is used
+// whole when its box is clear of the group's and its centre of mass is farther from the group's
+// box than l/theta + s; an opened node of at most k_bucket bodies is summed body by body.
+template <bool Potential>
+__global__ void __launch_bounds__(32 * k_walk_warps)
+    walk_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
+                float eps2, Vec4* __restrict__ out, unsigned long long* __restrict__ counts,
+                int* __restrict__ overflow) {
+  __shared__ int stacks[k_walk_warps][k_stack];
+  const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+  const int group = blockIdx.x * k_walk_warps + w;
+  const int k = group * 32 + lane;
+  if (group * 32 >= n) return;  // whole warps leave together
+  const bool valid = k < n;
+  const Vec4 p = valid ? sorted[k] : sorted[group * 32];
+  const float3 glo = make_float3(warp_min(p.x), warp_min(p.y), warp_min(p.z));
+  const float3 ghi = make_float3(warp_max(p.x), warp_max(p.y), warp_max(p.z));
+  int* stack = stacks[w];
+  int sp = 0;
+  if (lane == 0) stack[0] = n > 1 ? 0 : ~0;
+  sp = 1;
+  __syncwarp();
+  Vec4 acc{0.0f, 0.0f, 0.0f, 0.0f};
+  unsigned long long pp = 0, pc = 0;
+  bool lost = false;
+  auto body = [&](int j) {
+    const Vec4 q = sorted[j];
+    Vec3 a{0.0f, 0.0f, 0.0f};
+    body_body(p, q, eps2, a);
+    acc.x += a.x, acc.y += a.y, acc.z += a.z;
+    if (Potential && j != k) {
+      const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
+      acc.w -= q.w * rsqrtf(eps2 + rx * rx + ry * ry + rz * rz);
+    }
+  };
+  while (sp > 0) {
+    const int node = stack[--sp];
+    __syncwarp();
+    if (node < 0) {
+      body(~node);
+      ++pp;
+      continue;
+    }
+    const Vec4 com = t.com[node];
+    if (com.w == 0.0f) continue;  // only massless bodies below
+    const Vec4 q2o = t.quad2_open[node];
+    const Vec4 lo = t.lo[node], hi = t.hi[node];
+    const bool overlap = lo.x <= ghi.x && hi.x >= glo.x && lo.y <= ghi.y && hi.y >= glo.y &&
+                         lo.z <= ghi.z && hi.z >= glo.z;
+    const float dx = fmaxf(fmaxf(glo.x - com.x, com.x - ghi.x), 0.0f);
+    const float dy = fmaxf(fmaxf(glo.y - com.y, com.y - ghi.y), 0.0f);
+    const float dz = fmaxf(fmaxf(glo.z - com.z, com.z - ghi.z), 0.0f);
+    if (!overlap && dx * dx + dy * dy + dz * dz > q2o.z * q2o.z) {
+      const Vec4 q = t.quad[node];
+      const float quad[6] = {q.x, q.y, q.z, q.w, q2o.x, q2o.y};
+      Vec4 f{0.0f, 0.0f, 0.0f, 0.0f};
+      cell_field(p.x - com.x, p.y - com.y, p.z - com.z, com.w, quad, eps2, f);
+      acc.x += f.x, acc.y += f.y, acc.z += f.z;
+      if (Potential) acc.w += f.w;
+      ++pc;
+      continue;
+    }
+    const int2 r = t.range[node];
+    if (r.y - r.x + 1 <= k_bucket) {
+      for (int j = r.x; j <= r.y; ++j) body(j);
+      pp += r.y - r.x + 1;
+      continue;
+    }
+    if (sp + 2 > k_stack) {  // cannot happen (see k_stack); reported, never silently cut
+      lost = true;
+      continue;
+    }
+    const int2 ch = t.child[node];
+    if (lane == 0) stack[sp] = ch.y, stack[sp + 1] = ch.x;
+    sp += 2;
+    __syncwarp();
+  }
+  if (valid) out[index[k]] = Potential ? Vec4{0.0f, 0.0f, 0.0f, acc.w} : Vec4{acc.x, acc.y, acc.z, 0.0f};
+  if (lane == 0) {
+    atomicAdd(&counts[0], pp * 32ULL);  // every lane of the group did each interaction
+    atomicAdd(&counts[1], pc * 32ULL);
+    if (lost) atomicExch(overflow, 1);
+  }
+}
+
+class CudaBhSolver final : public Solver {
+ public:
+  CudaBhSolver() {
+    require_device();
+    CUDA_CHECK_THROW(cudaMallocHost(&m_host_counts, sizeof(unsigned long long) * 3));
+    m_host_counts[0] = m_host_counts[1] = m_host_counts[2] = 0;
+  }
+  ~CudaBhSolver() override {
+    free_all();
+    if (m_host_counts) cudaFreeHost(m_host_counts);
+  }
+  const std::string& name() const override { return m_name; }
+  bool on_device() const override { return true; }
+  int block_size() const override { return 32 * k_walk_warps; }
+  std::string config() const override {
+    return m_name + " (binary radix tree of Morton-sorted bodies, quadrupoles, warp walk of 32 "
+                    "bodies, buckets of " +
+           std::to_string(k_bucket) + ")";
+  }
+  bool all_pairs() const override { return false; }
+  // The walk's count of the last pass that has finished (read without waiting: the newest pass
+  // may still be in flight, then the one before it).
+  double interactions(int) const override {
+    return static_cast<double>(m_host_counts[0] + m_host_counts[1]);
+  }
+
+  void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
+    reserve(n);
+    field<false>(pos_in, m_acc, n, p);
+    device_euler(pos_in, pos_out, vel, m_acc, n, p.dt, p.damping);
+  }
+  void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
+    reserve(n);
+    field<false>(pos, acc, n, p);
+  }
+  void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
+    reserve(n);
+    field<true>(pos, out, n, p);
+  }
+
+ private:
+  template <bool Potential>
+  void field(const Vec4* pos, Vec4* out, int n, const SimParams& p) {
+    if (n < 1) throw std::invalid_argument("cuda-bh: N must be >= 1");
+    const int partials = m_partials;
+    bounds_kernel<<<partials, k_threads>>>(pos, n, m_boxes);
+    CUDA_CHECK_LAUNCH("bounds_kernel");
+    keys_kernel<<<std::min(blocks_for(n), 4 * partials), k_threads>>>(pos, n, m_boxes, partials,
+                                                                     m_keys_in, m_index_in);
+    CUDA_CHECK_LAUNCH("keys_kernel");
+    std::size_t temp = m_sort_bytes;
+    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(m_sort_temp, temp, m_keys_in, m_keys, m_index_in,
+                                                     m_index, n, 0, 63));
+    gather_kernel<<<blocks_for(n), k_threads>>>(pos, m_index, n, m_sorted);
+    CUDA_CHECK_LAUNCH("gather_kernel");
+    if (n > 1) {
+      build_kernel<<<blocks_for(n - 1), k_threads>>>(m_keys, n, m_tree);
+      CUDA_CHECK_LAUNCH("build_kernel");
+      const float inv_theta = p.theta > 0.0f ? 1.0f / p.theta : INFINITY;
+      moments_kernel<<<blocks_for(n), k_threads>>>(m_sorted, n, m_tree, inv_theta);
+      CUDA_CHECK_LAUNCH("moments_kernel");
+    }
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
+    const int groups = (n + 31) / 32;
+    walk_kernel<Potential><<<(groups + k_walk_warps - 1) / k_walk_warps, 32 * k_walk_warps>>>(
+        m_sorted, m_index, n, m_tree, p.softening * p.softening, out, m_counts, m_overflow);
+    CUDA_CHECK_LAUNCH("walk_kernel");
+    CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_counts, m_counts, sizeof(unsigned long long) * 2,
+                                     cudaMemcpyDeviceToHost));
+  }
+
+  // Scratch for n bodies, allocated once and grown (never per pass).
+  void reserve(int n) {
+    if (n <= m_capacity) return;
+    free_all();
+    const std::size_t b = static_cast<std::size_t>(n), in = b > 1 ? b - 1 : 1;
+    auto alloc = [](auto*& ptr, std::size_t count) {
+      CUDA_CHECK_THROW(cudaMalloc(&ptr, sizeof(*ptr) * count));
+    };
+    m_partials = 2 * std::max(1, device_info().sm_count);
+    alloc(m_boxes, static_cast<std::size_t>(m_partials));
+    alloc(m_keys_in, b), alloc(m_keys, b), alloc(m_index_in, b), alloc(m_index, b);
+    alloc(m_sorted, b), alloc(m_acc, b);
+    alloc(m_tree.child, in), alloc(m_tree.parent, in), alloc(m_tree.leaf_parent, b);
+    alloc(m_tree.range, in), alloc(m_tree.com, in), alloc(m_tree.quad, in);
+    alloc(m_tree.quad2_open, in), alloc(m_tree.lo, in), alloc(m_tree.hi, in);
+    alloc(m_tree.arrived, in);
+    alloc(m_counts, 2), alloc(m_overflow, 1);
+    CUDA_CHECK_THROW(cudaMemset(m_overflow, 0, sizeof(int)));
+    m_sort_bytes = 0;
+    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, m_sort_bytes, m_keys_in, m_keys,
+                                                     m_index_in, m_index, n, 0, 63));
+    CUDA_CHECK_THROW(cudaMalloc(&m_sort_temp, m_sort_bytes));
+    m_capacity = n;
+  }
+
+  void free_all() {
+    void* all[] = {m_boxes, m_keys_in, m_keys, m_index_in, m_index, m_sorted, m_acc,
+                   m_tree.child, m_tree.parent, m_tree.leaf_parent, m_tree.range, m_tree.com,
+                   m_tree.quad, m_tree.quad2_open, m_tree.lo, m_tree.hi, m_tree.arrived,
+                   m_counts, m_overflow, m_sort_temp};
+    for (void* p : all)
+      if (p) cudaFree(p);
+    m_boxes = nullptr, m_keys_in = m_keys = nullptr, m_index_in = m_index = nullptr;
+    m_sorted = m_acc = nullptr, m_tree = Tree{}, m_counts = nullptr, m_overflow = nullptr;
+    m_sort_temp = nullptr;
+    m_capacity = 0;
+  }
+
+  std::string m_name = "cuda-bh";
+  int m_capacity = 0, m_partials = 0;
+  Box* m_boxes = nullptr;
+  std::uint64_t *m_keys_in = nullptr, *m_keys = nullptr;
+  int *m_index_in = nullptr, *m_index = nullptr;
+  Vec4 *m_sorted = nullptr, *m_acc = nullptr;
+  Tree m_tree{};
+  unsigned long long* m_counts = nullptr;
+  unsigned long long* m_host_counts = nullptr;
+  int* m_overflow = nullptr;
+  void* m_sort_temp = nullptr;
+  std::size_t m_sort_bytes = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_cuda_bh_solver(int) { return std::make_unique<CudaBhSolver>(); }
+
+}  // namespace orrery
