@@ -14,11 +14,17 @@ enum class Phase {
   force,            // a gravity module's acceleration pass
   integrate,        // an integrator's kicks and drifts
   force_integrate,  // the fused force + Euler launch (one pass, reported as one phase)
-  diagnostics,      // potentials and the sums of the diagnostics
+  bounds,           // tree codes: the bounding box of the bodies
+  sort,             // tree codes: Morton keys, the sort, the sorted copy of the bodies
+  build,            // tree codes: the cells from the sorted keys
+  moments,          // tree codes: masses, centres of mass, quadrupoles
+  walk,             // tree codes: the traversal that sums the forces
+  diagnostics,      // potentials and the sums of the diagnostics (always the last)
   count
 };
 constexpr int k_phase_count = static_cast<int>(Phase::count);
-// "force", "integrate", "force+integrate", "diagnostics".
+// "force", "integrate", "force+integrate", "bounds", "sort", "build", "moments", "walk",
+// "diagnostics".
 const char* phase_name(Phase p);
 
 struct PhaseTimes {

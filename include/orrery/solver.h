@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "orrery/phases.h"
 #include "orrery/physics.h"
 
 namespace orrery {
@@ -75,9 +76,13 @@ class Solver {
   }
   // CPU solvers honour a control (progress, cancel) while one is set; GPU solvers ignore it.
   void set_control(StepControl* control) { m_control = control; }
+  // The System's phase timer: modules with stages of their own (the tree codes) mark them on it
+  // during their acceleration passes (not during potentials(), which the diagnostics time).
+  void set_phases(PhaseTimer* phases) { m_phases = phases; }
 
  protected:
   StepControl* m_control = nullptr;
+  PhaseTimer* m_phases = nullptr;
 };
 
 using SolverMaker = std::unique_ptr<Solver> (*)(int block_size);

@@ -357,6 +357,9 @@ void App::record_phases(float ui_ms) {
     f.integrate = static_cast<float>((*t)[Phase::integrate]);
     f.force_integrate = static_cast<float>((*t)[Phase::force_integrate]);
     f.diagnostics = static_cast<float>((*t)[Phase::diagnostics]);
+    f.tree = static_cast<float>((*t)[Phase::bounds] + (*t)[Phase::sort] + (*t)[Phase::build] +
+                                (*t)[Phase::moments]);
+    f.walk = static_cast<float>((*t)[Phase::walk]);
     if (f.diagnostics > 0.0f && m_sim->timed_with_events()) {
       m_readouts.diagnostics.cost_ms = f.diagnostics;
       m_diag_total_ms += f.diagnostics;

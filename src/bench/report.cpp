@@ -74,8 +74,18 @@ std::string json_float(float v) {
   return buf;
 }
 
-// The phases a timing row shows under --phases: those that took time in some row's run.
-const Phase k_step_phases[] = {Phase::force_integrate, Phase::force, Phase::integrate};
+// The phases a timing row shows under --phases: the step's, and the tree codes' stages when a
+// tree code runs.
+std::vector<Phase> step_phases(const Plan& plan) {
+  std::vector<Phase> v = {Phase::force_integrate, Phase::force, Phase::integrate};
+  for (const SolverPlan& s : plan.solvers)
+    if (s.info.approximate) {
+      for (Phase p : {Phase::bounds, Phase::sort, Phase::build, Phase::moments, Phase::walk})
+        v.push_back(p);
+      break;
+    }
+  return v;
+}
 
 // "0.5", or "-" for an exact solver.
 std::string theta_text(float theta) {
@@ -150,7 +160,7 @@ void TableReporter::timing(const TimingResult& r) {
     std::fprintf(m_out, "%-13s %10s %5s %12s %15s %10s", "solver", "N", "block", "ms/step",
                  "interactions/s", "GFLOP/s");
     if (m_plan.phases)
-      for (Phase p : k_step_phases) std::fprintf(m_out, " %15s", phase_name(p));
+      for (Phase p : step_phases(m_plan)) std::fprintf(m_out, " %15s", phase_name(p));
     if (m_plan.diagnostics)
       std::fprintf(m_out, " %11s %11s %11s %8s %9s", "dE/|E0|", "|dP|/scale", "|dL|/|L0|", "2K/|W|",
                    "diag ms");
@@ -164,7 +174,8 @@ void TableReporter::timing(const TimingResult& r) {
   std::fprintf(m_out, "%-13s %10d %5s %12.4f %15.4e %10.1f", r.solver.c_str(), r.n,
                block_text(r.block).c_str(), r.ms_median, r.interactions_per_s(), r.gflops());
   if (m_plan.phases)
-    for (Phase p : k_step_phases) std::fprintf(m_out, " %15.4f", r.phase_ms[static_cast<int>(p)]);
+    for (Phase p : step_phases(m_plan))
+      std::fprintf(m_out, " %15.4f", r.phase_ms[static_cast<int>(p)]);
   if (m_plan.diagnostics) {
     if (r.start && r.end) {
       const Drift d = drift(*r.start, *r.end);

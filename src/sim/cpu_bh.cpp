@@ -37,6 +37,7 @@ class CpuBhSolver final : public Solver {
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     if (m_acc.size() < static_cast<std::size_t>(n)) m_acc.resize(static_cast<std::size_t>(n));
     field(pos_in, m_acc.data(), n, p, false);
+    if (m_phases) m_phases->begin(Phase::integrate);
     host_euler(pos_in, pos_out, vel, m_acc.data(), n, p.dt, p.damping);
   }
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
@@ -49,7 +50,11 @@ class CpuBhSolver final : public Solver {
  private:
   // Builds the tree of `pos` and walks it for every body: out[i] = (a, 0), or (0, 0, 0, phi).
   void field(const Vec4* pos, Vec4* out, int n, const SimParams& p, bool potential) {
+    // The diagnostics time the potentials pass as theirs; a force pass marks its stages.
+    PhaseTimer* phases = potential ? nullptr : m_phases;
+    if (phases) phases->begin(Phase::build);  // keys, sort and cells in one serial pass
     m_tree.build(pos, n, k_leaf_size);
+    if (phases) phases->begin(Phase::walk);
     const float eps2 = p.softening * p.softening;
     const std::vector<Vec4>& sorted = m_tree.sorted();
     const std::vector<int>& order = m_tree.order();

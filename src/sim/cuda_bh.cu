@@ -3,10 +3,9 @@
 // pass (Karras 2012), monopole and quadrupole moments bottom-up, and a walk in which one warp
 // serves 32 consecutive bodies with one traversal and a box opening test. docs/barnes-hut.md
 // explains the choices and measures them.
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
 #include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
 #include <string>
 
 #include "cuda_check.cuh"
@@ -122,16 +121,16 @@ __device__ __forceinline__ int delta(const std::uint64_t* __restrict__ keys, int
 
 // The tree's nodes: internal node i in [0, n-1) with children (>= 0: internal, < 0: ~body).
 struct Tree {
-  int2* child;        // left, right
-  int* parent;        // of internal nodes (-1 for the root)
-  int* leaf_parent;   // of bodies
-  int2* range;        // first, last body (sorted order)
-  Vec4* com;          // centre of mass, mass
-  Vec4* quad;         // xx, yy, zz, xy
-  Vec4* quad2_open;   // xz, yz, the opening radius l/theta + s, unused
-  Vec4* lo;           // the bodies' bounding box
+  int2* child;       // left, right
+  int* parent;       // of internal nodes (-1 for the root)
+  int* leaf_parent;  // of bodies
+  int2* range;       // first, last body (sorted order)
+  Vec4* com;         // centre of mass, mass
+  Vec4* quad;        // xx, yy, zz, xy
+  Vec4* quad2_open;  // xz, yz, the opening radius l/theta + s, unused
+  Vec4* lo;          // the bodies' bounding box
   Vec4* hi;
-  int* arrived;       // bottom-up counters
+  int* arrived;  // bottom-up counters
 };
 
 // One thread per internal node (Karras 2012: the node's range and split from the sorted keys).
@@ -217,8 +216,10 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
     const Moments a = child_moments(t, sorted, ch.x), b = child_moments(t, sorted, ch.y);
     const float m = a.m + b.m;
     // A massless node's centre of mass is the middle of its box (it attracts nothing).
-    const float3 lo = make_float3(fminf(a.lo.x, b.lo.x), fminf(a.lo.y, b.lo.y), fminf(a.lo.z, b.lo.z));
-    const float3 hi = make_float3(fmaxf(a.hi.x, b.hi.x), fmaxf(a.hi.y, b.hi.y), fmaxf(a.hi.z, b.hi.z));
+    const float3 lo =
+        make_float3(fminf(a.lo.x, b.lo.x), fminf(a.lo.y, b.lo.y), fminf(a.lo.z, b.lo.z));
+    const float3 hi =
+        make_float3(fmaxf(a.hi.x, b.hi.x), fmaxf(a.hi.y, b.hi.y), fmaxf(a.hi.z, b.hi.z));
     float3 c;
     if (m > 0.0f) {
       c = make_float3((a.m * a.c.x + b.m * b.c.x) / m, (a.m * a.c.y + b.m * b.c.y) / m,
@@ -336,7 +337,8 @@ __global__ void __launch_bounds__(32 * k_walk_warps)
     sp += 2;
     __syncwarp();
   }
-  if (valid) out[index[k]] = Potential ? Vec4{0.0f, 0.0f, 0.0f, acc.w} : Vec4{acc.x, acc.y, acc.z, 0.0f};
+  if (valid)
+    out[index[k]] = Potential ? Vec4{0.0f, 0.0f, 0.0f, acc.w} : Vec4{acc.x, acc.y, acc.z, 0.0f};
   if (lane == 0) {
     atomicAdd(&counts[0], pp * 32ULL);  // every lane of the group did each interaction
     atomicAdd(&counts[1], pc * 32ULL);
@@ -359,8 +361,9 @@ class CudaBhSolver final : public Solver {
   bool on_device() const override { return true; }
   int block_size() const override { return 32 * k_walk_warps; }
   std::string config() const override {
-    return m_name + " (binary radix tree of Morton-sorted bodies, quadrupoles, warp walk of 32 "
-                    "bodies, buckets of " +
+    return m_name +
+           " (binary radix tree of Morton-sorted bodies, quadrupoles, warp walk of 32 "
+           "bodies, buckets of " +
            std::to_string(k_bucket) + ")";
   }
   bool all_pairs() const override { return false; }
@@ -373,6 +376,7 @@ class CudaBhSolver final : public Solver {
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     reserve(n);
     field<false>(pos_in, m_acc, n, p);
+    mark(Phase::integrate);
     device_euler(pos_in, pos_out, vel, m_acc, n, p.dt, p.damping);
   }
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
@@ -385,27 +389,37 @@ class CudaBhSolver final : public Solver {
   }
 
  private:
+  void mark(Phase phase) {
+    if (m_phases && m_marking) m_phases->begin(phase);
+  }
+
   template <bool Potential>
   void field(const Vec4* pos, Vec4* out, int n, const SimParams& p) {
     if (n < 1) throw std::invalid_argument("cuda-bh: N must be >= 1");
+    m_marking = !Potential;  // the diagnostics time the potentials pass as theirs
     const int partials = m_partials;
+    mark(Phase::bounds);
     bounds_kernel<<<partials, k_threads>>>(pos, n, m_boxes);
     CUDA_CHECK_LAUNCH("bounds_kernel");
+    mark(Phase::sort);
     keys_kernel<<<std::min(blocks_for(n), 4 * partials), k_threads>>>(pos, n, m_boxes, partials,
-                                                                     m_keys_in, m_index_in);
+                                                                      m_keys_in, m_index_in);
     CUDA_CHECK_LAUNCH("keys_kernel");
     std::size_t temp = m_sort_bytes;
-    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(m_sort_temp, temp, m_keys_in, m_keys, m_index_in,
-                                                     m_index, n, 0, 63));
+    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(m_sort_temp, temp, m_keys_in, m_keys,
+                                                     m_index_in, m_index, n, 0, 63));
     gather_kernel<<<blocks_for(n), k_threads>>>(pos, m_index, n, m_sorted);
     CUDA_CHECK_LAUNCH("gather_kernel");
     if (n > 1) {
+      mark(Phase::build);
       build_kernel<<<blocks_for(n - 1), k_threads>>>(m_keys, n, m_tree);
       CUDA_CHECK_LAUNCH("build_kernel");
       const float inv_theta = p.theta > 0.0f ? 1.0f / p.theta : INFINITY;
+      mark(Phase::moments);
       moments_kernel<<<blocks_for(n), k_threads>>>(m_sorted, n, m_tree, inv_theta);
       CUDA_CHECK_LAUNCH("moments_kernel");
     }
+    mark(Phase::walk);
     CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
     const int groups = (n + 31) / 32;
     walk_kernel<Potential><<<(groups + k_walk_warps - 1) / k_walk_warps, 32 * k_walk_warps>>>(
@@ -441,10 +455,11 @@ class CudaBhSolver final : public Solver {
   }
 
   void free_all() {
-    void* all[] = {m_boxes, m_keys_in, m_keys, m_index_in, m_index, m_sorted, m_acc,
-                   m_tree.child, m_tree.parent, m_tree.leaf_parent, m_tree.range, m_tree.com,
-                   m_tree.quad, m_tree.quad2_open, m_tree.lo, m_tree.hi, m_tree.arrived,
-                   m_counts, m_overflow, m_sort_temp};
+    void* all[] = {m_boxes,        m_keys_in,          m_keys,       m_index_in,
+                   m_index,        m_sorted,           m_acc,        m_tree.child,
+                   m_tree.parent,  m_tree.leaf_parent, m_tree.range, m_tree.com,
+                   m_tree.quad,    m_tree.quad2_open,  m_tree.lo,    m_tree.hi,
+                   m_tree.arrived, m_counts,           m_overflow,   m_sort_temp};
     for (void* p : all)
       if (p) cudaFree(p);
     m_boxes = nullptr, m_keys_in = m_keys = nullptr, m_index_in = m_index = nullptr;
@@ -454,6 +469,7 @@ class CudaBhSolver final : public Solver {
   }
 
   std::string m_name = "cuda-bh";
+  bool m_marking = false;
   int m_capacity = 0, m_partials = 0;
   Box* m_boxes = nullptr;
   std::uint64_t *m_keys_in = nullptr, *m_keys = nullptr;

@@ -48,10 +48,14 @@ const std::vector<SolverInfo>& all_solvers() {
       {"cuda-fast", true, fast_block_sizes(), 0,
        "CUDA tuned and autotuned: bodies per thread, j-split, or each pair once", &make_fast},
       // Its block is the walk's: four warps, each serving 32 bodies.
-      {"cuda-bh", true, {128}, 128,
+      {"cuda-bh",
+       true,
+       {128},
+       128,
        "CUDA Barnes-Hut, the whole pass on the device: Morton keys, CUB radix sort, radix tree, "
        "quadrupoles, a warp walk per 32 bodies; opening angle theta",
-       &make_cuda_bh_solver, true},
+       &make_cuda_bh_solver,
+       true},
 #endif
   };
   return table;

@@ -15,6 +15,16 @@ const char* phase_name(Phase p) {
       return "integrate";
     case Phase::force_integrate:
       return "force+integrate";
+    case Phase::bounds:
+      return "bounds";
+    case Phase::sort:
+      return "sort";
+    case Phase::build:
+      return "build";
+    case Phase::moments:
+      return "moments";
+    case Phase::walk:
+      return "walk";
     case Phase::diagnostics:
       return "diagnostics";
     case Phase::count:

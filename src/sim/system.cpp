@@ -144,6 +144,7 @@ System::System(std::shared_ptr<BodyStorage> storage, std::unique_ptr<Solver> gra
   validate(params);
   check_integrator(integrator, params);
   m_phases = std::make_unique<PhaseTimer>(m_gravity->on_device());
+  m_gravity->set_phases(m_phases.get());
 }
 
 System::~System() = default;
@@ -168,6 +169,7 @@ void System::set_gravity(std::unique_ptr<Solver> gravity) {
     if (m_phases->pending()) m_phases->take();  // the old side's marks
     m_phases = std::make_unique<PhaseTimer>(m_gravity->on_device());
   }
+  m_gravity->set_phases(m_phases.get());
 }
 
 void System::set_integrator(Integrator integrator) {

@@ -228,16 +228,18 @@ void phases_section(const Readouts& r) {
   const Part parts[] = {
       {"force+integrate", &PhaseFrame::force_integrate, IM_COL32(90, 160, 255, 255)},
       {"force", &PhaseFrame::force, IM_COL32(60, 110, 230, 255)},
+      {"tree", &PhaseFrame::tree, IM_COL32(70, 200, 220, 255)},
+      {"walk", &PhaseFrame::walk, IM_COL32(40, 130, 170, 255)},
       {"integrate", &PhaseFrame::integrate, IM_COL32(120, 220, 160, 255)},
       {"diagnostics", &PhaseFrame::diagnostics, IM_COL32(250, 200, 80, 255)},
       {"draw", &PhaseFrame::draw, IM_COL32(230, 110, 110, 255)},
       {"UI", &PhaseFrame::ui, IM_COL32(180, 140, 230, 255)},
   };
   std::vector<float> totals;
-  float mean[6] = {};
+  float mean[8] = {};
   for (const PhaseFrame& f : r.phases) {
     float t = 0.0f;
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < 8; ++k) {
       t += f.*parts[k].field;
       mean[k] += f.*parts[k].field / static_cast<float>(r.phases.size());
     }
@@ -266,7 +268,7 @@ void phases_section(const Readouts& r) {
   std::snprintf(scale, sizeof scale, "%.3g ms", top);
   dl->AddText(ImVec2(p0.x + 4.0f, p0.y + 2.0f), IM_COL32(220, 220, 220, 255), scale);
   ImGui::Dummy(size);
-  for (int k = 0; k < 6; ++k) {
+  for (int k = 0; k < 8; ++k) {
     ImGui::ColorButton(parts[k].name, ImGui::ColorConvertU32ToFloat4(parts[k].colour),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(10.0f, 10.0f));
     ImGui::SameLine();
@@ -274,7 +276,9 @@ void phases_section(const Readouts& r) {
   }
   help_marker(
       r.phases_from_events
-          ? "Per frame. Step phases: CUDA events from a pool; draw: GL timer queries (and CUDA "
+          ? "Per frame. Step phases (tree: a tree code's bounds, sort, build and moments): CUDA "
+            "events "
+            "from a pool; draw: GL timer queries (and CUDA "
             "events for the splat); UI: CPU time building this panel."
           : "Per frame. Step phases: CPU clock; draw: GL timer queries; UI: CPU time building "
             "this panel.");

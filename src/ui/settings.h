@@ -65,6 +65,7 @@ struct DiagnosticsReadout {
 // One frame's time by phase, in ms (0 for phases the frame did not have).
 struct PhaseFrame {
   float force = 0, integrate = 0, force_integrate = 0, diagnostics = 0, draw = 0, ui = 0;
+  float tree = 0, walk = 0;  // tree codes: bounds, sort, build and moments; the walk
 };
 
 struct SweepPoint {
