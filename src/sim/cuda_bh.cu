@@ -250,6 +250,30 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
   }
 }
 
+// The walk's groups: the largest nodes of at most 32 bodies (a node of at most 32 whose parent
+// has more), and single bodies whose parent has more than 32. Their boxes are tight: Morton
+// order alone would put into one group bodies that only follow each other on the curve (the
+// first version did: in a Plummer halo a group of 32 spanned the whole system and its warp
+// summed every body, which bound the whole walk).
+__global__ void groups_kernel(int n, Tree t, int2* __restrict__ groups, int* __restrict__ count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (n == 1) {
+    if (i == 0) groups[atomicAdd(count, 1)] = make_int2(0, 1);
+    return;
+  }
+  auto size_of = [&](int node) {
+    const int2 r = t.range[node];
+    return r.y - r.x + 1;
+  };
+  if (i < n - 1) {  // internal node i
+    const int size = size_of(i), parent = t.parent[i];
+    if (size <= 32 && (parent < 0 || size_of(parent) > 32))
+      groups[atomicAdd(count, 1)] = make_int2(t.range[i].x, size);
+  }
+  if (i < n && size_of(t.leaf_parent[i]) > 32)  // body i, alone under a large parent
+    groups[atomicAdd(count, 1)] = make_int2(i, 1);
+}
+
 __device__ __forceinline__ float warp_min(float v) {
   for (int o = 16; o > 0; o /= 2) v = fminf(v, __shfl_xor_sync(0xffffffffu, v, o));
   return v;
@@ -259,89 +283,98 @@ __device__ __forceinline__ float warp_max(float v) {
   return v;
 }
 
-// One warp per group of 32 consecutive sorted bodies, one body a lane; one depth-first traversal
-// a group, every decision taken for the group's box (so the warp never diverges): a node is used
+// One warp per group (a compact node of at most 32 bodies, one body a lane), groups taken from
+// a shared counter by warps that stay resident until none is left; one depth-first traversal a
+// group, every decision taken for the group's box (so the warp never diverges): a node is used
 // whole when its box is clear of the group's and its centre of mass is farther from the group's
 // box than l/theta + s; an opened node of at most k_bucket bodies is summed body by body.
 template <bool Potential>
 __global__ void __launch_bounds__(32 * k_walk_warps)
     walk_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
-                float eps2, Vec4* __restrict__ out, unsigned long long* __restrict__ counts,
-                int* __restrict__ overflow) {
+                const int2* __restrict__ groups, const int* __restrict__ group_count,
+                int* __restrict__ next_group, float eps2, Vec4* __restrict__ out,
+                unsigned long long* __restrict__ counts, int* __restrict__ overflow) {
   __shared__ int stacks[k_walk_warps][k_stack];
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
-  const int group = blockIdx.x * k_walk_warps + w;
-  const int k = group * 32 + lane;
-  if (group * 32 >= n) return;  // whole warps leave together
-  const bool valid = k < n;
-  const Vec4 p = valid ? sorted[k] : sorted[group * 32];
-  const float3 glo = make_float3(warp_min(p.x), warp_min(p.y), warp_min(p.z));
-  const float3 ghi = make_float3(warp_max(p.x), warp_max(p.y), warp_max(p.z));
   int* stack = stacks[w];
-  int sp = 0;
-  if (lane == 0) stack[0] = n > 1 ? 0 : ~0;
-  sp = 1;
-  __syncwarp();
-  Vec4 acc{0.0f, 0.0f, 0.0f, 0.0f};
-  unsigned long long pp = 0, pc = 0;
+  const int total = *group_count;
+  unsigned long long pp = 0, pc = 0;  // interactions, counted per body
   bool lost = false;
-  auto body = [&](int j) {
-    const Vec4 q = sorted[j];
-    Vec3 a{0.0f, 0.0f, 0.0f};
-    body_body(p, q, eps2, a);
-    acc.x += a.x, acc.y += a.y, acc.z += a.z;
-    if (Potential && j != k) {
-      const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
-      acc.w -= q.w * rsqrtf(eps2 + rx * rx + ry * ry + rz * rz);
-    }
-  };
-  while (sp > 0) {
-    const int node = stack[--sp];
+  for (;;) {
+    int g = 0;
+    if (lane == 0) g = atomicAdd(next_group, 1);
+    g = __shfl_sync(0xffffffffu, g, 0);
+    if (g >= total) break;
+    const int2 grp = groups[g];
+    const bool valid = lane < grp.y;
+    const int k = grp.x + (valid ? lane : 0);
+    const Vec4 p = sorted[k];
+    const float3 glo = make_float3(warp_min(p.x), warp_min(p.y), warp_min(p.z));
+    const float3 ghi = make_float3(warp_max(p.x), warp_max(p.y), warp_max(p.z));
+    const unsigned long long members = static_cast<unsigned long long>(grp.y);
+    if (lane == 0) stack[0] = n > 1 ? 0 : ~0;
+    int sp = 1;
     __syncwarp();
-    if (node < 0) {
-      body(~node);
-      ++pp;
-      continue;
+    Vec4 acc{0.0f, 0.0f, 0.0f, 0.0f};
+    auto body = [&](int j) {
+      const Vec4 q = sorted[j];
+      Vec3 a{0.0f, 0.0f, 0.0f};
+      body_body(p, q, eps2, a);
+      acc.x += a.x, acc.y += a.y, acc.z += a.z;
+      if (Potential && j != k) {
+        const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
+        acc.w -= q.w * rsqrtf(eps2 + rx * rx + ry * ry + rz * rz);
+      }
+    };
+    while (sp > 0) {
+      const int node = stack[--sp];
+      __syncwarp();
+      if (node < 0) {
+        body(~node);
+        pp += members;
+        continue;
+      }
+      const Vec4 com = t.com[node];
+      if (com.w == 0.0f) continue;  // only massless bodies below
+      const Vec4 q2o = t.quad2_open[node];
+      const Vec4 lo = t.lo[node], hi = t.hi[node];
+      const bool overlap = lo.x <= ghi.x && hi.x >= glo.x && lo.y <= ghi.y && hi.y >= glo.y &&
+                           lo.z <= ghi.z && hi.z >= glo.z;
+      const float dx = fmaxf(fmaxf(glo.x - com.x, com.x - ghi.x), 0.0f);
+      const float dy = fmaxf(fmaxf(glo.y - com.y, com.y - ghi.y), 0.0f);
+      const float dz = fmaxf(fmaxf(glo.z - com.z, com.z - ghi.z), 0.0f);
+      if (!overlap && dx * dx + dy * dy + dz * dz > q2o.z * q2o.z) {
+        const Vec4 q = t.quad[node];
+        const float quad[6] = {q.x, q.y, q.z, q.w, q2o.x, q2o.y};
+        Vec4 f{0.0f, 0.0f, 0.0f, 0.0f};
+        cell_field(p.x - com.x, p.y - com.y, p.z - com.z, com.w, quad, eps2, f);
+        acc.x += f.x, acc.y += f.y, acc.z += f.z;
+        if (Potential) acc.w += f.w;
+        pc += members;
+        continue;
+      }
+      const int2 r = t.range[node];
+      if (r.y - r.x + 1 <= k_bucket) {
+        for (int j = r.x; j <= r.y; ++j) body(j);
+        pp += members * static_cast<unsigned long long>(r.y - r.x + 1);
+        continue;
+      }
+      if (sp + 2 > k_stack) {  // cannot happen (see k_stack); reported, never silently cut
+        lost = true;
+        continue;
+      }
+      const int2 ch = t.child[node];
+      if (lane == 0) stack[sp] = ch.y, stack[sp + 1] = ch.x;
+      sp += 2;
+      __syncwarp();
     }
-    const Vec4 com = t.com[node];
-    if (com.w == 0.0f) continue;  // only massless bodies below
-    const Vec4 q2o = t.quad2_open[node];
-    const Vec4 lo = t.lo[node], hi = t.hi[node];
-    const bool overlap = lo.x <= ghi.x && hi.x >= glo.x && lo.y <= ghi.y && hi.y >= glo.y &&
-                         lo.z <= ghi.z && hi.z >= glo.z;
-    const float dx = fmaxf(fmaxf(glo.x - com.x, com.x - ghi.x), 0.0f);
-    const float dy = fmaxf(fmaxf(glo.y - com.y, com.y - ghi.y), 0.0f);
-    const float dz = fmaxf(fmaxf(glo.z - com.z, com.z - ghi.z), 0.0f);
-    if (!overlap && dx * dx + dy * dy + dz * dz > q2o.z * q2o.z) {
-      const Vec4 q = t.quad[node];
-      const float quad[6] = {q.x, q.y, q.z, q.w, q2o.x, q2o.y};
-      Vec4 f{0.0f, 0.0f, 0.0f, 0.0f};
-      cell_field(p.x - com.x, p.y - com.y, p.z - com.z, com.w, quad, eps2, f);
-      acc.x += f.x, acc.y += f.y, acc.z += f.z;
-      if (Potential) acc.w += f.w;
-      ++pc;
-      continue;
-    }
-    const int2 r = t.range[node];
-    if (r.y - r.x + 1 <= k_bucket) {
-      for (int j = r.x; j <= r.y; ++j) body(j);
-      pp += r.y - r.x + 1;
-      continue;
-    }
-    if (sp + 2 > k_stack) {  // cannot happen (see k_stack); reported, never silently cut
-      lost = true;
-      continue;
-    }
-    const int2 ch = t.child[node];
-    if (lane == 0) stack[sp] = ch.y, stack[sp + 1] = ch.x;
-    sp += 2;
-    __syncwarp();
+    if (valid)
+      out[index[k]] =
+          Potential ? Vec4{0.0f, 0.0f, 0.0f, acc.w} : Vec4{acc.x, acc.y, acc.z, 0.0f};
   }
-  if (valid)
-    out[index[k]] = Potential ? Vec4{0.0f, 0.0f, 0.0f, acc.w} : Vec4{acc.x, acc.y, acc.z, 0.0f};
   if (lane == 0) {
-    atomicAdd(&counts[0], pp * 32ULL);  // every lane of the group did each interaction
-    atomicAdd(&counts[1], pc * 32ULL);
+    atomicAdd(&counts[0], pp);
+    atomicAdd(&counts[1], pc);
     if (lost) atomicExch(overflow, 1);
   }
 }
@@ -420,10 +453,14 @@ class CudaBhSolver final : public Solver {
       CUDA_CHECK_LAUNCH("moments_kernel");
     }
     mark(Phase::walk);
+    // Counters: the interactions (2), the groups found, the next group to walk.
     CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
-    const int groups = (n + 31) / 32;
-    walk_kernel<Potential><<<(groups + k_walk_warps - 1) / k_walk_warps, 32 * k_walk_warps>>>(
-        m_sorted, m_index, n, m_tree, p.softening * p.softening, out, m_counts, m_overflow);
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int) * 2));
+    groups_kernel<<<blocks_for(n), k_threads>>>(n, m_tree, m_groups, m_group_counters);
+    CUDA_CHECK_LAUNCH("groups_kernel");
+    walk_kernel<Potential><<<m_walk_blocks, 32 * k_walk_warps>>>(
+        m_sorted, m_index, n, m_tree, m_groups, m_group_counters, m_group_counters + 1,
+        p.softening * p.softening, out, m_counts, m_overflow);
     CUDA_CHECK_LAUNCH("walk_kernel");
     CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_counts, m_counts, sizeof(unsigned long long) * 2,
                                      cudaMemcpyDeviceToHost));
@@ -446,6 +483,10 @@ class CudaBhSolver final : public Solver {
     alloc(m_tree.quad2_open, in), alloc(m_tree.lo, in), alloc(m_tree.hi, in);
     alloc(m_tree.arrived, in);
     alloc(m_counts, 2), alloc(m_overflow, 1);
+    alloc(m_groups, b), alloc(m_group_counters, 2);
+    // Enough resident blocks of the walk to fill every multiprocessor (12 of 128 threads each at
+    // its 40 registers); they take groups until none is left.
+    m_walk_blocks = 12 * std::max(1, device_info().sm_count);
     CUDA_CHECK_THROW(cudaMemset(m_overflow, 0, sizeof(int)));
     m_sort_bytes = 0;
     CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, m_sort_bytes, m_keys_in, m_keys,
@@ -464,7 +505,7 @@ class CudaBhSolver final : public Solver {
       if (p) cudaFree(p);
     m_boxes = nullptr, m_keys_in = m_keys = nullptr, m_index_in = m_index = nullptr;
     m_sorted = m_acc = nullptr, m_tree = Tree{}, m_counts = nullptr, m_overflow = nullptr;
-    m_sort_temp = nullptr;
+    m_sort_temp = nullptr, m_groups = nullptr, m_group_counters = nullptr;
     m_capacity = 0;
   }
 
@@ -479,6 +520,9 @@ class CudaBhSolver final : public Solver {
   unsigned long long* m_counts = nullptr;
   unsigned long long* m_host_counts = nullptr;
   int* m_overflow = nullptr;
+  int2* m_groups = nullptr;
+  int* m_group_counters = nullptr;
+  int m_walk_blocks = 0;
   void* m_sort_temp = nullptr;
   std::size_t m_sort_bytes = 0;
 };
