@@ -395,8 +395,8 @@ class CudaBhSolver final : public Solver {
   int block_size() const override { return 32 * k_walk_warps; }
   std::string config() const override {
     return m_name +
-           " (binary radix tree of Morton-sorted bodies, quadrupoles, warp walk of 32 "
-           "bodies, buckets of " +
+           " (binary radix tree of Morton-sorted bodies, quadrupoles, a warp walk per node of "
+           "<= 32 bodies, buckets of " +
            std::to_string(k_bucket) + ")";
   }
   bool all_pairs() const override { return false; }
