@@ -21,10 +21,9 @@ constexpr int k_threads = 256;
 constexpr int k_walk_warps = 4;  // warps a block of the walk
 // A node of at most this many bodies is summed body by body when opened (a leaf bucket).
 constexpr int k_bucket = 16;
-// The traversal's stack per warp. A binary radix tree over N < 2^31 bodies with 63-bit keys and
-// index tie-breaks is at most 63 + 31 levels deep, and a depth-first walk holds at most one
-// node per level plus one: 96 entries always suffice (the walk still checks, and reports).
-constexpr int k_stack = 96;
+// Entries of each of a warp's two frontier levels (a level of a group's breadth-first walk holds
+// at most this many nodes; a group that needs more is walked again by the retry pass).
+constexpr int k_frontier = 4096;
 
 int blocks_for(long long n) { return static_cast<int>((n + k_threads - 1) / k_threads); }
 
@@ -283,105 +282,232 @@ __device__ __forceinline__ float warp_max(float v) {
   return v;
 }
 
-// One warp per group (a compact node of at most 32 bodies, one body a lane), groups taken from
-// a shared counter by warps that stay resident until none is left; one depth-first traversal a
-// group, every decision taken for the group's box (so the warp never diverges): a node is used
-// whole when its box is clear of the group's and its centre of mass is farther from the group's
-// box than l/theta + s; an opened node of at most k_bucket bodies is summed body by body.
+// A warp's walk of one group, breadth first (after Bonsai): each round the warp tests 32 nodes of
+// the frontier at once, one a lane, against the group's box; accepted nodes go to a cell list,
+// opened buckets' bodies to a body list, opened nodes' children to the next frontier. Each list
+// is evaluated 32 entries at a time: the lanes load the 32 entries' data together into shared
+// memory, then every lane (one body of the group each) sums all 32. So a memory round trip
+// serves 32 nodes, not one. The frontier lives in global memory, `capacity` entries per level a
+// warp; a group whose frontier outgrows it is not cut: it is left to the retry pass.
+struct WarpShared {
+  int cells[64], bodies[64];
+  Vec4 cell_com[32], cell_q[32], cell_q2[32];
+  Vec4 body_pos[32];
+};
+
+template <bool Potential>
+struct Walker {
+  const Vec4* __restrict__ sorted;
+  Tree t;
+  float eps2;
+  Vec4 p;  // this lane's body
+  int k;   // its sorted index
+  Vec4 acc;
+
+  __device__ void flush_cells(WarpShared& sh, int count, int lane) {
+    if (lane < count) {
+      const int c = sh.cells[lane];
+      sh.cell_com[lane] = t.com[c];
+      sh.cell_q[lane] = t.quad[c];
+      sh.cell_q2[lane] = t.quad2_open[c];
+    }
+    __syncwarp();
+    for (int j = 0; j < count; ++j) {
+      const Vec4 com = sh.cell_com[j], q = sh.cell_q[j], q2 = sh.cell_q2[j];
+      const float quad[6] = {q.x, q.y, q.z, q.w, q2.x, q2.y};
+      Vec4 f{0.0f, 0.0f, 0.0f, 0.0f};
+      cell_field(p.x - com.x, p.y - com.y, p.z - com.z, com.w, quad, eps2, f);
+      acc.x += f.x, acc.y += f.y, acc.z += f.z;
+      if (Potential) acc.w += f.w;
+    }
+    __syncwarp();
+  }
+
+  __device__ void flush_bodies(WarpShared& sh, int count, int lane) {
+    if (lane < count) sh.body_pos[lane] = sorted[sh.bodies[lane]];
+    __syncwarp();
+    for (int j = 0; j < count; ++j) {
+      const Vec4 q = sh.body_pos[j];
+      Vec3 a{0.0f, 0.0f, 0.0f};
+      body_body(p, q, eps2, a);
+      acc.x += a.x, acc.y += a.y, acc.z += a.z;
+      if (Potential && sh.bodies[j] != k) {
+        const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
+        acc.w -= q.w * rsqrtf(eps2 + rx * rx + ry * ry + rz * rz);
+      }
+    }
+    __syncwarp();
+  }
+};
+
+// Moves list entries [32, count) to the front after a flush of the first 32.
+__device__ __forceinline__ void shift_list(int* list, int count, int lane) {
+  const int v = lane + 32 < count ? list[lane + 32] : 0;
+  __syncwarp();
+  if (lane + 32 < count) list[lane] = v;
+  __syncwarp();
+}
+
+// Walks group `grp` (first body, count) with frontier buffers a and b of `capacity` entries each.
+// Returns false, having written nothing, when the frontier outgrew them.
+template <bool Potential>
+__device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n,
+                           const Tree& t, int2 grp, float eps2, Vec4* __restrict__ out,
+                           int* __restrict__ a, int* __restrict__ b, int capacity, WarpShared& sh,
+                           unsigned long long& pp, unsigned long long& pc) {
+  const int lane = threadIdx.x % 32;
+  const unsigned below = (1u << lane) - 1u;
+  const bool valid = lane < grp.y;
+  const int k = grp.x + (valid ? lane : 0);
+  Walker<Potential> w{sorted, t, eps2, sorted[k], k, Vec4{0.0f, 0.0f, 0.0f, 0.0f}};
+  const Vec4 p = w.p;
+  const float3 glo = make_float3(warp_min(p.x), warp_min(p.y), warp_min(p.z));
+  const float3 ghi = make_float3(warp_max(p.x), warp_max(p.y), warp_max(p.z));
+  const unsigned long long members = static_cast<unsigned long long>(grp.y);
+  int ncells = 0, nbodies = 0;
+  if (lane == 0) a[0] = n > 1 ? 0 : ~0;
+  int level = 1;
+  __syncwarp();
+  while (level > 0) {
+    int next = 0;
+    for (int base = 0; base < level; base += 32) {
+      const int i = base + lane;
+      int node = i < level ? a[i] : 0;
+      bool accept = false, open = false;
+      int first = 0, size = 0;  // a bucket's bodies to sum directly
+      if (i < level) {
+        if (node < 0) {  // a single body
+          first = ~node, size = 1;
+        } else {
+          const Vec4 com = t.com[node];
+          const Vec4 q2o = t.quad2_open[node];
+          const Vec4 lo = t.lo[node], hi = t.hi[node];
+          const int2 r = t.range[node];
+          if (com.w != 0.0f) {  // a massless node attracts nothing
+            const bool overlap = lo.x <= ghi.x && hi.x >= glo.x && lo.y <= ghi.y && hi.y >= glo.y &&
+                                 lo.z <= ghi.z && hi.z >= glo.z;
+            const float dx = fmaxf(fmaxf(glo.x - com.x, com.x - ghi.x), 0.0f);
+            const float dy = fmaxf(fmaxf(glo.y - com.y, com.y - ghi.y), 0.0f);
+            const float dz = fmaxf(fmaxf(glo.z - com.z, com.z - ghi.z), 0.0f);
+            if (!overlap && dx * dx + dy * dy + dz * dz > q2o.z * q2o.z)
+              accept = true;
+            else if (r.y - r.x + 1 <= k_bucket)
+              first = r.x, size = r.y - r.x + 1;
+            else
+              open = true;
+          }
+        }
+      }
+      // Opened nodes' children to the next frontier.
+      const unsigned opens = __ballot_sync(0xffffffffu, open);
+      const int at = next + 2 * __popc(opens & below);
+      next += 2 * __popc(opens);
+      if (next > capacity) return false;  // the whole warp sees the same `next`
+      if (open) {
+        const int2 ch = t.child[node];
+        b[at] = ch.x, b[at + 1] = ch.y;
+      }
+      // Accepted cells to the cell list, evaluated 32 at a time.
+      const unsigned accepts = __ballot_sync(0xffffffffu, accept);
+      if (accept) sh.cells[ncells + __popc(accepts & below)] = node;
+      ncells += __popc(accepts);
+      __syncwarp();
+      if (ncells >= 32) {
+        w.flush_cells(sh, 32, lane);
+        pc += 32 * members;
+        shift_list(sh.cells, ncells, lane);
+        ncells -= 32;
+      }
+      // Buckets' bodies to the body list, one body of every bucket a round.
+      for (int j = 0;; ++j) {
+        const bool emit = j < size;
+        const unsigned emits = __ballot_sync(0xffffffffu, emit);
+        if (emits == 0) break;
+        if (emit) sh.bodies[nbodies + __popc(emits & below)] = first + j;
+        nbodies += __popc(emits);
+        __syncwarp();
+        if (nbodies >= 32) {
+          w.flush_bodies(sh, 32, lane);
+          pp += 32 * members;
+          shift_list(sh.bodies, nbodies, lane);
+          nbodies -= 32;
+        }
+      }
+    }
+    int* swap = a;
+    a = b, b = swap;
+    level = next;
+    __syncwarp();
+  }
+  if (ncells > 0) w.flush_cells(sh, ncells, lane), pc += ncells * members;
+  if (nbodies > 0) w.flush_bodies(sh, nbodies, lane), pp += nbodies * members;
+  if (valid) {
+    const Vec4 f = w.acc;
+    out[index[k]] = Potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+  }
+  return true;
+}
+
+// Resident warps take groups from a counter; a group whose frontier outgrows the warp's buffers
+// goes on the retry list for retry_kernel, which has room for any frontier.
 template <bool Potential>
 __global__ void __launch_bounds__(32 * k_walk_warps)
     walk_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
                 const int2* __restrict__ groups, const int* __restrict__ group_count,
                 int* __restrict__ next_group, float eps2, Vec4* __restrict__ out,
-                unsigned long long* __restrict__ counts, int* __restrict__ overflow) {
-  __shared__ int stacks[k_walk_warps][k_stack];
+                int* __restrict__ frontier, int capacity, int2* __restrict__ retry,
+                int* __restrict__ retry_count, unsigned long long* __restrict__ counts) {
+  __shared__ WarpShared shared[k_walk_warps];
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
-  int* stack = stacks[w];
+  const long long warp_id = static_cast<long long>(blockIdx.x) * k_walk_warps + w;
+  int* a = frontier + warp_id * 2 * capacity;
+  int* b = a + capacity;
   const int total = *group_count;
-  unsigned long long pp = 0, pc = 0;  // interactions, counted per body
-  bool lost = false;
+  unsigned long long pp = 0, pc = 0;
   for (;;) {
     int g = 0;
     if (lane == 0) g = atomicAdd(next_group, 1);
     g = __shfl_sync(0xffffffffu, g, 0);
     if (g >= total) break;
     const int2 grp = groups[g];
-    const bool valid = lane < grp.y;
-    const int k = grp.x + (valid ? lane : 0);
-    const Vec4 p = sorted[k];
-    const float3 glo = make_float3(warp_min(p.x), warp_min(p.y), warp_min(p.z));
-    const float3 ghi = make_float3(warp_max(p.x), warp_max(p.y), warp_max(p.z));
-    const unsigned long long members = static_cast<unsigned long long>(grp.y);
-    if (lane == 0) stack[0] = n > 1 ? 0 : ~0;
-    int sp = 1;
-    __syncwarp();
-    Vec4 acc{0.0f, 0.0f, 0.0f, 0.0f};
-    auto body = [&](int j) {
-      const Vec4 q = sorted[j];
-      Vec3 a{0.0f, 0.0f, 0.0f};
-      body_body(p, q, eps2, a);
-      acc.x += a.x, acc.y += a.y, acc.z += a.z;
-      if (Potential && j != k) {
-        const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
-        acc.w -= q.w * rsqrtf(eps2 + rx * rx + ry * ry + rz * rz);
-      }
-    };
-    while (sp > 0) {
-      const int node = stack[--sp];
-      __syncwarp();
-      if (node < 0) {
-        body(~node);
-        pp += members;
-        continue;
-      }
-      const Vec4 com = t.com[node];
-      if (com.w == 0.0f) continue;  // only massless bodies below
-      const Vec4 q2o = t.quad2_open[node];
-      const Vec4 lo = t.lo[node], hi = t.hi[node];
-      const bool overlap = lo.x <= ghi.x && hi.x >= glo.x && lo.y <= ghi.y && hi.y >= glo.y &&
-                           lo.z <= ghi.z && hi.z >= glo.z;
-      const float dx = fmaxf(fmaxf(glo.x - com.x, com.x - ghi.x), 0.0f);
-      const float dy = fmaxf(fmaxf(glo.y - com.y, com.y - ghi.y), 0.0f);
-      const float dz = fmaxf(fmaxf(glo.z - com.z, com.z - ghi.z), 0.0f);
-      if (!overlap && dx * dx + dy * dy + dz * dz > q2o.z * q2o.z) {
-        const Vec4 q = t.quad[node];
-        const float quad[6] = {q.x, q.y, q.z, q.w, q2o.x, q2o.y};
-        Vec4 f{0.0f, 0.0f, 0.0f, 0.0f};
-        cell_field(p.x - com.x, p.y - com.y, p.z - com.z, com.w, quad, eps2, f);
-        acc.x += f.x, acc.y += f.y, acc.z += f.z;
-        if (Potential) acc.w += f.w;
-        pc += members;
-        continue;
-      }
-      const int2 r = t.range[node];
-      if (r.y - r.x + 1 <= k_bucket) {
-        for (int j = r.x; j <= r.y; ++j) body(j);
-        pp += members * static_cast<unsigned long long>(r.y - r.x + 1);
-        continue;
-      }
-      if (sp + 2 > k_stack) {  // cannot happen (see k_stack); reported, never silently cut
-        lost = true;
-        continue;
-      }
-      const int2 ch = t.child[node];
-      if (lane == 0) stack[sp] = ch.y, stack[sp + 1] = ch.x;
-      sp += 2;
-      __syncwarp();
+    unsigned long long gpp = 0, gpc = 0;
+    if (walk_group<Potential>(sorted, index, n, t, grp, eps2, out, a, b, capacity, shared[w], gpp,
+                              gpc)) {
+      pp += gpp, pc += gpc;
+    } else if (lane == 0) {
+      retry[atomicAdd(retry_count, 1)] = grp;
     }
-    if (valid)
-      out[index[k]] =
-          Potential ? Vec4{0.0f, 0.0f, 0.0f, acc.w} : Vec4{acc.x, acc.y, acc.z, 0.0f};
+    __syncwarp();
   }
   if (lane == 0) {
     atomicAdd(&counts[0], pp);
     atomicAdd(&counts[1], pc);
-    if (lost) atomicExch(overflow, 1);
+  }
+}
+
+// The groups the walk could not finish, one warp, with a frontier of a whole tree's size.
+template <bool Potential>
+__global__ void __launch_bounds__(32)
+    retry_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
+                 const int2* __restrict__ retry, const int* __restrict__ retry_count, float eps2,
+                 Vec4* __restrict__ out, int* __restrict__ frontier, int capacity,
+                 unsigned long long* __restrict__ counts, int* __restrict__ retried) {
+  __shared__ WarpShared shared;
+  const int total = *retry_count;
+  unsigned long long pp = 0, pc = 0;
+  for (int g = 0; g < total; ++g)
+    walk_group<Potential>(sorted, index, n, t, retry[g], eps2, out, frontier, frontier + capacity,
+                          capacity, shared, pp, pc);
+  if (threadIdx.x == 0) {
+    atomicAdd(&counts[0], pp);
+    atomicAdd(&counts[1], pc);
+    *retried += total;
   }
 }
 
 class CudaBhSolver final : public Solver {
  public:
-  CudaBhSolver() {
+  explicit CudaBhSolver(int frontier = k_frontier) : m_frontier_limit(frontier) {
     require_device();
     CUDA_CHECK_THROW(cudaMallocHost(&m_host_counts, sizeof(unsigned long long) * 3));
     m_host_counts[0] = m_host_counts[1] = m_host_counts[2] = 0;
@@ -400,6 +526,12 @@ class CudaBhSolver final : public Solver {
            std::to_string(k_bucket) + ")";
   }
   bool all_pairs() const override { return false; }
+  // Groups walked again by the retry pass since the solver was made (waits for the device).
+  int retried() const {
+    int r = 0;
+    if (m_retried) CUDA_CHECK_THROW(cudaMemcpy(&r, m_retried, sizeof(int), cudaMemcpyDeviceToHost));
+    return r;
+  }
   // The walk's count of the last pass that has finished (read without waiting: the newest pass
   // may still be in flight, then the one before it).
   double interactions(int) const override {
@@ -458,10 +590,16 @@ class CudaBhSolver final : public Solver {
     CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int) * 2));
     groups_kernel<<<blocks_for(n), k_threads>>>(n, m_tree, m_groups, m_group_counters);
     CUDA_CHECK_LAUNCH("groups_kernel");
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_retry_count, 0, sizeof(int)));
+    const float eps2 = p.softening * p.softening;
     walk_kernel<Potential><<<m_walk_blocks, 32 * k_walk_warps>>>(
-        m_sorted, m_index, n, m_tree, m_groups, m_group_counters, m_group_counters + 1,
-        p.softening * p.softening, out, m_counts, m_overflow);
+        m_sorted, m_index, n, m_tree, m_groups, m_group_counters, m_group_counters + 1, eps2, out,
+        m_frontier, m_frontier_capacity, m_retry, m_retry_count, m_counts);
     CUDA_CHECK_LAUNCH("walk_kernel");
+    retry_kernel<Potential><<<1, 32>>>(m_sorted, m_index, n, m_tree, m_retry, m_retry_count, eps2,
+                                       out, m_retry_frontier, m_retry_capacity, m_counts,
+                                       m_retried);
+    CUDA_CHECK_LAUNCH("retry_kernel");
     CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_counts, m_counts, sizeof(unsigned long long) * 2,
                                      cudaMemcpyDeviceToHost));
   }
@@ -482,12 +620,20 @@ class CudaBhSolver final : public Solver {
     alloc(m_tree.range, in), alloc(m_tree.com, in), alloc(m_tree.quad, in);
     alloc(m_tree.quad2_open, in), alloc(m_tree.lo, in), alloc(m_tree.hi, in);
     alloc(m_tree.arrived, in);
-    alloc(m_counts, 2), alloc(m_overflow, 1);
+    alloc(m_counts, 2);
     alloc(m_groups, b), alloc(m_group_counters, 2);
+    alloc(m_retry, b), alloc(m_retry_count, 1), alloc(m_retried, 1);
+    CUDA_CHECK_THROW(cudaMemset(m_retried, 0, sizeof(int)));
+    // Each resident warp's two frontier levels; a bigger frontier (rare) goes to the retry pass,
+    // whose one warp has room for every node of the tree.
+    m_frontier_capacity = static_cast<int>(std::min<std::size_t>(m_frontier_limit, 2 * b + 2));
+    m_retry_capacity = static_cast<int>(2 * b + 2);
     // Enough resident blocks of the walk to fill every multiprocessor (12 of 128 threads each at
     // its 40 registers); they take groups until none is left.
     m_walk_blocks = 12 * std::max(1, device_info().sm_count);
-    CUDA_CHECK_THROW(cudaMemset(m_overflow, 0, sizeof(int)));
+    alloc(m_frontier, static_cast<std::size_t>(m_walk_blocks) * k_walk_warps * 2 *
+                          static_cast<std::size_t>(m_frontier_capacity));
+    alloc(m_retry_frontier, 2 * static_cast<std::size_t>(m_retry_capacity));
     m_sort_bytes = 0;
     CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, m_sort_bytes, m_keys_in, m_keys,
                                                      m_index_in, m_index, n, 0, 63));
@@ -496,16 +642,20 @@ class CudaBhSolver final : public Solver {
   }
 
   void free_all() {
-    void* all[] = {m_boxes,        m_keys_in,          m_keys,       m_index_in,
-                   m_index,        m_sorted,           m_acc,        m_tree.child,
-                   m_tree.parent,  m_tree.leaf_parent, m_tree.range, m_tree.com,
-                   m_tree.quad,    m_tree.quad2_open,  m_tree.lo,    m_tree.hi,
-                   m_tree.arrived, m_counts,           m_overflow,   m_sort_temp};
+    void* all[] = {
+        m_boxes,          m_keys_in,      m_keys,        m_index_in,        m_index,
+        m_sorted,         m_acc,          m_tree.child,  m_tree.parent,     m_tree.leaf_parent,
+        m_tree.range,     m_tree.com,     m_tree.quad,   m_tree.quad2_open, m_tree.lo,
+        m_tree.hi,        m_tree.arrived, m_counts,      m_sort_temp,       m_groups,
+        m_group_counters, m_retry,        m_retry_count, m_retried,         m_frontier,
+        m_retry_frontier};
     for (void* p : all)
       if (p) cudaFree(p);
     m_boxes = nullptr, m_keys_in = m_keys = nullptr, m_index_in = m_index = nullptr;
-    m_sorted = m_acc = nullptr, m_tree = Tree{}, m_counts = nullptr, m_overflow = nullptr;
+    m_sorted = m_acc = nullptr, m_tree = Tree{}, m_counts = nullptr;
     m_sort_temp = nullptr, m_groups = nullptr, m_group_counters = nullptr;
+    m_retry = nullptr, m_retry_count = m_retried = nullptr;
+    m_frontier = m_retry_frontier = nullptr;
     m_capacity = 0;
   }
 
@@ -519,9 +669,13 @@ class CudaBhSolver final : public Solver {
   Tree m_tree{};
   unsigned long long* m_counts = nullptr;
   unsigned long long* m_host_counts = nullptr;
-  int* m_overflow = nullptr;
   int2* m_groups = nullptr;
   int* m_group_counters = nullptr;
+  int2* m_retry = nullptr;
+  int *m_retry_count = nullptr, *m_retried = nullptr;  // retried: groups so far, for the tests
+  int *m_frontier = nullptr, *m_retry_frontier = nullptr;
+  int m_frontier_capacity = 0, m_retry_capacity = 0;
+  std::size_t m_frontier_limit;
   int m_walk_blocks = 0;
   void* m_sort_temp = nullptr;
   std::size_t m_sort_bytes = 0;
@@ -530,5 +684,11 @@ class CudaBhSolver final : public Solver {
 }  // namespace
 
 std::unique_ptr<Solver> make_cuda_bh_solver(int) { return std::make_unique<CudaBhSolver>(); }
+
+std::unique_ptr<Solver> make_cuda_bh_solver_with_frontier(int frontier) {
+  return std::make_unique<CudaBhSolver>(frontier);
+}
+
+int cuda_bh_retried(const Solver& s) { return static_cast<const CudaBhSolver&>(s).retried(); }
 
 }  // namespace orrery
