@@ -194,6 +194,9 @@ TEST(BenchCli, NTooLargeForTheGpuIsRejectedBeforeAllocating) {
     GTEST_SKIP() << device_info().name << " has room for " << n << " bodies";
   expect_usage_error({"--solver", "cuda-static", "--n", std::to_string(n), "--steps", "1"},
                      "GPU's memory");
+  // The tree costs more a body: refused naming what it needs.
+  expect_usage_error({"--solver", "cuda-bh", "--n", std::to_string(n), "--steps", "1"},
+                     "cuda-bh with N = 2147483647 needs about");
 }
 
 TEST(BenchCli, HelpExitsZero) {

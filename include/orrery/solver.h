@@ -96,7 +96,14 @@ struct SolverInfo {
   std::string description;
   SolverMaker make = nullptr;  // given a supported block size (0 = the solver's choice)
   bool approximate = false;    // a tree code: its result depends on the opening angle theta
+  // Device memory a body costs when this solver runs: the state (positions twice, velocities),
+  // the System's scratch (accelerations, potentials) and the solver's own (0 for CPU solvers).
+  double device_bytes_per_body = 0;
 };
+
+// Throws InputError naming the memory needed when `n` bodies of a GPU solver cannot fit in the
+// device's free memory now (for a CPU solver, or with no device, it does nothing).
+void check_device_memory(const SolverInfo& info, long long n);
 
 // Every solver compiled into this build, in display order.
 const std::vector<SolverInfo>& all_solvers();

@@ -241,6 +241,13 @@ void App::frame(long long index, bool last) {
   m_readouts.gpu_name =
       device_present() ? device_info().name : "none (" + device_info().reason + ")";
   m_readouts.gl_renderer = m_gl_description;
+  if (device_present() && (m_readouts.gpu_memory.empty() || index % 60 == 0)) {
+    const double total = static_cast<double>(device_info().total_mem) / 1073741824.0;
+    const double used = total - static_cast<double>(device_free_memory()) / 1073741824.0;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f of %.1f GiB in use", used, total);
+    m_readouts.gpu_memory = buf;
+  }
   m_readouts.splat_available = m_splat_ok;
   m_readouts.draw_method = draw_name();
   m_readouts.activity.clear();

@@ -86,6 +86,7 @@ void check_values(Options& o, const std::string& keys) {
   parse_preset(o.preset);
   if (o.solver.empty()) o.solver = default_solver_name();
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
+  if (o.n > 0) check_device_memory(solver_info(o.solver), o.n);  // before anything is allocated
   if (o.draw == "cuda" && !device_present())
     throw std::invalid_argument(
         "--draw cuda needs a CUDA device (" +

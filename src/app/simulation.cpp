@@ -30,7 +30,9 @@ Simulation::Simulation(gfx::DevicePath path, Integrator integrator, const SimPar
 }
 
 void Simulation::reset(Preset preset, int n, std::uint64_t seed) {
-  const BodyState s = make_preset(preset, n, seed);  // may throw: keep the old state then
+  // May throw (an N the GPU cannot hold, or a bad N): the old state stays then.
+  if (m_system) check_device_memory(solver_info(m_system->gravity().name()), n);
+  const BodyState s = make_preset(preset, n, seed);
   cancel_job();
   collect_phases();              // the old state's last reading, before the new state's first
   if (m_probe) m_probe->wait();  // the old state's check, whose result no longer matters
@@ -49,6 +51,7 @@ void Simulation::reset(Preset preset, int n, std::uint64_t seed) {
 }
 
 void Simulation::set_solver(const std::string& name, int block) {
+  if (m_buffers->count() > 0) check_device_memory(solver_info(name), m_buffers->count());
   std::unique_ptr<Solver> next = make_solver(name, block);
   cancel_job();
   collect_phases();  // the old solver's last reading, before the new solver's first

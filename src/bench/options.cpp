@@ -15,9 +15,6 @@ namespace {
 
 constexpr long long k_max_n = std::numeric_limits<std::int32_t>::max();
 constexpr long long k_max_steps = std::numeric_limits<std::int32_t>::max();
-// Bytes per body the GPU runs need: positions twice (ping-pong), velocities, and an allowance of
-// two more arrays for a solver's scratch (cuda-fast's autotuner and split-sum buffers).
-constexpr double k_device_bytes_per_body = 5.0 * sizeof(Vec4);
 // Host bytes per body: the initial state (positions, velocities), the output positions, and under
 // --compare the reference's state as well.
 constexpr double k_host_bytes_per_body = 3.0 * sizeof(Vec4);
@@ -182,16 +179,19 @@ void check_memory(const Plan& plan) {
   const bool gpu = std::any_of(plan.solvers.begin(), plan.solvers.end(),
                                [](const SolverPlan& s) { return s.info.gpu; });
   const double host_free = host_available_bytes();
-  const double device_free = gpu ? static_cast<double>(device_free_memory()) : 0.0;
   const double host_per_body = plan.compare ? k_host_compare_bytes_per_body : k_host_bytes_per_body;
   for (int n : plan.ns) {
     // GPU runs only happen in timing mode or, under --compare, up to --cpu-max-n.
     const bool gpu_runs = gpu && (!plan.compare || n <= plan.cpu_max_n);
-    const double device_need = k_device_bytes_per_body * n;
-    if (gpu_runs && device_need > device_free)
-      throw UsageError("--n " + std::to_string(n) +
-                       ": too large for the GPU's memory (needs about " + gib(device_need) + ", " +
-                       gib(device_free) + " free on " + device_info().name + ")");
+    if (gpu_runs)
+      for (const SolverPlan& s : plan.solvers) {
+        try {
+          check_device_memory(s.info, n);
+        } catch (const InputError& e) {
+          throw UsageError("--n " + std::to_string(n) +
+                           ": too large for the GPU's memory: " + e.what());
+        }
+      }
     // Host state exists only for the runs that happen: CPU ones up to --cpu-max-n, GPU ones.
     const double host_need = host_per_body * n;
     if ((gpu_runs || n <= plan.cpu_max_n) && host_free > 0 && host_need > host_free)

@@ -1,10 +1,12 @@
 // The solver registry: one table of every gravity module compiled in, what runs here, and
 // construction by name.
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
 #include "cpu_solvers.h"
 #include "orrery/device.h"
+#include "orrery/input.h"
 #include "orrery/solver.h"
 #ifdef ORRERY_HAVE_CUDA
 #include "cuda_fast.h"
@@ -19,6 +21,9 @@ std::string join_names(const std::vector<SolverInfo>& v) {
   for (const auto& i : v) s += (s.empty() ? "" : ", ") + i.name;
   return s;
 }
+
+// State and System scratch, per body: positions twice, velocities, accelerations, potentials.
+constexpr double k_state_bytes = 5.0 * sizeof(Vec4);
 
 #ifdef ORRERY_HAVE_CUDA
 const std::vector<int> k_tile_blocks = {32, 64, 128, 256, 512, 1024};
@@ -41,12 +46,15 @@ const std::vector<SolverInfo>& all_solvers() {
        true},
 #ifdef ORRERY_HAVE_CUDA
       {"cuda-dynamic", true, k_tile_blocks, 256,
-       "CUDA shared-memory tiles, block size chosen at run time", &make_cuda_dynamic_solver},
+       "CUDA shared-memory tiles, block size chosen at run time", &make_cuda_dynamic_solver, false,
+       k_state_bytes},
       {"cuda-static", true, k_tile_blocks, 256,
-       "CUDA tiles, compile-time block size, unrolled loop", &make_cuda_static_solver},
+       "CUDA tiles, compile-time block size, unrolled loop", &make_cuda_static_solver, false,
+       k_state_bytes},
       // Block 0 lets its autotuner pick the block size as well.
       {"cuda-fast", true, fast_block_sizes(), 0,
-       "CUDA tuned and autotuned: bodies per thread, j-split, or each pair once", &make_fast},
+       "CUDA tuned and autotuned: bodies per thread, j-split, or each pair once", &make_fast, false,
+       k_state_bytes + 2.0 * sizeof(Vec4)},  // its split sums and the autotuner's copies
       // Its block is the walk's: four warps, each serving 32 bodies.
       {"cuda-bh",
        true,
@@ -73,6 +81,20 @@ const SolverInfo& solver_info(const std::string& name) {
     if (s.name == name) return s;
   throw std::invalid_argument("unknown solver '" + name +
                               "' (this build has: " + join_names(all_solvers()) + ")");
+}
+
+void check_device_memory(const SolverInfo& info, long long n) {
+  if (!info.gpu || !device_present()) return;
+  const double need = info.device_bytes_per_body * static_cast<double>(n);
+  const double free_bytes = static_cast<double>(device_free_memory());
+  if (need <= free_bytes) return;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%s with N = %lld needs about %.1f GiB of GPU memory (%.0f bytes a body); %.1f GiB "
+                "are free on %s",
+                info.name.c_str(), n, need / 1073741824.0, info.device_bytes_per_body,
+                free_bytes / 1073741824.0, device_info().name.c_str());
+  throw InputError(buf);
 }
 
 int default_block_size(const std::string& name) { return solver_info(name).default_block; }

@@ -150,6 +150,12 @@ void performance_section(const Readouts& r) {
                           "tone-map them; gl-sprites: OpenGL point sprites. D switches.")
                   .c_str());
   ImGui::TextWrapped("GPU: %s", r.gpu_name.c_str());
+  if (!r.gpu_memory.empty()) {
+    ImGui::Text("GPU memory: %s", r.gpu_memory.c_str());
+    help_marker(
+        "Device memory in use by every process (cudaMemGetInfo), refreshed every second. "
+        "N is refused before allocating when the solver's need exceeds what is free.");
+  }
   ImGui::TextWrapped("GL: %s", r.gl_renderer.c_str());
   ImGui::TextWrapped("%s", r.solver_config.c_str());
   if (!r.frame_ms_history.empty()) {

@@ -90,6 +90,7 @@ struct Readouts {
   std::string path_note;      // why a fallback was taken, empty otherwise
   std::string draw_method;    // cuda-splat / gl-sprites
   std::string gpu_name;
+  std::string gpu_memory;  // "3.1 of 139.8 GiB in use", refreshed every second; empty: no GPU
   std::string gl_renderer;
   std::vector<float> frame_ms_history;  // ring buffer
   int history_head = 0;                 // index of the oldest entry
