@@ -235,6 +235,7 @@ void App::frame(long long index, bool last) {
 
   m_stats.fill(m_readouts);
   m_readouts.solver_config = m_sim->solver().config();
+  m_readouts.tree_code = !m_sim->solver().all_pairs();
   m_readouts.render_path = m_sim->buffers().path_name();
   m_readouts.path_note = m_path_note;
   m_readouts.sim_ms_from_events = m_sim->timed_with_events();
@@ -490,7 +491,7 @@ gfx::RenderStyle App::style() const {
   st.center_shift_px = m_settings.show_panel ? 0.5f * m_panel_right : 0.0f;
   // Fewer bodies draw brighter so the picture reads the same at any N.
   const float scale = std::sqrt(16384.0f / static_cast<float>(std::max(m_sim->count(), 1)));
-  st.intensity = 0.6f * m_settings.brightness * std::clamp(scale, 0.15f, 8.0f);
+  st.intensity = 0.6f * m_settings.brightness * std::clamp(scale, 0.02f, 8.0f);
   return st;
 }
 

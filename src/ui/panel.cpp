@@ -139,11 +139,17 @@ void performance_section(const Readouts& r) {
     ImGui::Text("draw %.3f ms/frame (GL timer)", r.draw_ms);
     help_marker("GPU time of drawing the bodies, tone mapping and this panel.");
   }
-  ImGui::Text("%s   %s", si(r.interactions_per_s, " interactions/s").c_str(),
-              si(r.gflops * 1e9, "FLOP/s").c_str());
-  help_marker(
-      "Interactions per step from the gravity module (all-pairs: N^2 per force pass), 20 flops "
-      "each (NVIDIA nbody's convention), over solver time.");
+  if (r.tree_code) {  // body-cell interactions cost more flops than body-body ones: no FLOP/s
+    ImGui::Text("%s", si(r.interactions_per_s, " interactions/s").c_str());
+    help_marker(
+        "The tree walk's real interactions (body-body and body-cell) per second of solver time.");
+  } else {
+    ImGui::Text("%s   %s", si(r.interactions_per_s, " interactions/s").c_str(),
+                si(r.gflops * 1e9, "FLOP/s").c_str());
+    help_marker(
+        "Interactions per step from the gravity module (all-pairs: N^2 per force pass), 20 flops "
+        "each (NVIDIA nbody's convention), over solver time.");
+  }
   ImGui::Text("path: %s, %s", r.render_path.c_str(), r.draw_method.c_str());
   help_marker((r.path_note.empty() ? std::string() : r.path_note + "\n\n")
                   .append("cuda-splat: CUDA kernels splat the sprites from the mapped buffers and "

@@ -83,6 +83,7 @@ struct Readouts {
   float splat_ms = -1.0f;  // the CUDA splat's part of draw_ms (CUDA events); negative when unused
   bool splat_available = false;  // the CUDA splat can draw here (zero-copy interop path)
   double interactions_per_s = 0.0;
+  bool tree_code = false;  // the solver is a tree code: its interactions are not all alike
   double gflops = 0.0;
   long long frames = 0;
   std::string solver_config;  // the solver's own one-line description of its configuration
