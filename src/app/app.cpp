@@ -489,9 +489,13 @@ gfx::RenderStyle App::style() const {
   st.mass_ref = m_sim->mass_reference();
   // Centre the scene in the space right of the panel (half the panel's width), while it shows.
   st.center_shift_px = m_settings.show_panel ? 0.5f * m_panel_right : 0.0f;
-  // Fewer bodies draw brighter so the picture reads the same at any N.
-  const float scale = std::sqrt(16384.0f / static_cast<float>(std::max(m_sim->count(), 1)));
-  st.intensity = 0.6f * m_settings.brightness * std::clamp(scale, 0.02f, 8.0f);
+  // Fewer bodies draw brighter so the picture reads the same at any N: as 1/sqrt(N) up to 65536,
+  // then as N^-0.75, since past that the disks' centres, where sprites pile up, saturate first
+  // (a 4M-body collision was white).
+  const float n = static_cast<float>(std::max(m_sim->count(), 1));
+  float scale = std::sqrt(16384.0f / n);
+  if (n > 65536.0f) scale = 0.5f * std::pow(65536.0f / n, 0.75f);
+  st.intensity = 0.6f * m_settings.brightness * std::min(scale, 8.0f);
   return st;
 }
 
