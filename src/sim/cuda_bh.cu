@@ -58,16 +58,6 @@ __global__ void bounds_kernel(const Vec4* __restrict__ pos, int n, Box* __restri
   if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
 }
 
-__device__ __forceinline__ std::uint64_t spread21(std::uint64_t v) {
-  v &= 0x1fffff;
-  v = (v | v << 32) & 0x1f00000000ffffULL;
-  v = (v | v << 16) & 0x1f0000ff0000ffULL;
-  v = (v | v << 8) & 0x100f00f00f00f00fULL;
-  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
-  v = (v | v << 2) & 0x1249249249249249ULL;
-  return v;
-}
-
 __device__ __forceinline__ std::uint64_t grid21(float x, float lo, float scale) {
   const float t = (x - lo) * scale;
   if (!(t >= 0.0f)) return 0;  // NaN, or below: cell 0 (the key must stay defined)
@@ -97,8 +87,9 @@ __global__ void keys_kernel(const Vec4* __restrict__ pos, int n, const Box* __re
   __syncthreads();
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     const Vec4 p = pos[i];
-    keys[i] = spread21(grid21(p.x, origin.x, scale)) << 2 |
-              spread21(grid21(p.y, origin.y, scale)) << 1 | spread21(grid21(p.z, origin.z, scale));
+    keys[i] = morton_spread21(grid21(p.x, origin.x, scale)) << 2 |
+              morton_spread21(grid21(p.y, origin.y, scale)) << 1 |
+              morton_spread21(grid21(p.z, origin.z, scale));
     index[i] = i;
   }
 }

@@ -8,17 +8,6 @@
 namespace orrery {
 namespace {
 
-// Spreads the low 21 bits of v to every third bit.
-std::uint64_t spread(std::uint64_t v) {
-  v &= 0x1fffff;
-  v = (v | v << 32) & 0x1f00000000ffffULL;
-  v = (v | v << 16) & 0x1f0000ff0000ffULL;
-  v = (v | v << 8) & 0x100f00f00f00f00fULL;
-  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
-  v = (v | v << 2) & 0x1249249249249249ULL;
-  return v;
-}
-
 // A coordinate in [0, 2^21) of the cube (non-finite ones go to cell 0: the state is lost anyway,
 // and the finite checks report it; the key must still be defined).
 std::uint64_t grid(float x, float lo, float scale) {
@@ -54,9 +43,9 @@ void HostOctree::build(const Vec4* pos, int n, int leaf_size) {
   m_pairs.resize(static_cast<std::size_t>(n));
 #pragma omp parallel for schedule(static) if (n > 16384)
   for (int i = 0; i < n; ++i) {
-    const std::uint64_t key = spread(grid(pos[i].x, origin[0], scale)) << 2 |
-                              spread(grid(pos[i].y, origin[1], scale)) << 1 |
-                              spread(grid(pos[i].z, origin[2], scale));
+    const std::uint64_t key = morton_spread21(grid(pos[i].x, origin[0], scale)) << 2 |
+                              morton_spread21(grid(pos[i].y, origin[1], scale)) << 1 |
+                              morton_spread21(grid(pos[i].z, origin[2], scale));
     m_pairs[static_cast<std::size_t>(i)] = {key, i};
   }
   std::sort(m_pairs.begin(), m_pairs.end());

@@ -58,6 +58,18 @@ class HostOctree {
   int m_depth = 0;
 };
 
+// Spreads the low 21 bits of v to every third bit: one coordinate's share of a 63-bit Morton key
+// (both tree codes use it, on the host and the device).
+ORRERY_HD std::uint64_t morton_spread21(std::uint64_t v) {
+  v &= 0x1fffff;
+  v = (v | v << 32) & 0x1f00000000ffffULL;
+  v = (v | v << 16) & 0x1f0000ff0000ffULL;
+  v = (v | v << 8) & 0x100f00f00f00f00fULL;
+  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
+  v = (v | v << 2) & 0x1249249249249249ULL;
+  return v;
+}
+
 // A body at distance vector d = x - com from a cell of mass m and quadrupole q (xx yy zz xy xz yz)
 // feels, with Plummer softening eps2:
 //   a = -m d / r^3 + Q d / r^5 - (5/2) (d.Q.d) d / r^7,   phi = -m / r - (1/2) (d.Q.d) / r^5,
