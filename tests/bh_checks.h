@@ -155,4 +155,37 @@ inline void check_pipeline(const std::string& solver) {
   }
 }
 
+// The overlay's boxes: level 0 is the root alone, and it holds every body; deeper levels add
+// cells inside it.
+inline void check_cell_boxes(const std::string& solver) {
+  const BodyState s = make_preset(Preset::collision, 5000, 12);
+  auto g = make_solver(solver);
+  std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
+  System sys(storage, std::move(g), Integrator::leapfrog, bh_params(0.5f));
+  std::vector<CellBox> boxes;
+  sys.gravity().cell_boxes(0, 1000, boxes);
+  EXPECT_TRUE(boxes.empty()) << "no tree before the first pass";
+  sys.advance(1);  // the last pass ran at the new positions
+  const BodyState now = storage->download();
+  sys.gravity().cell_boxes(0, 1000, boxes);
+  ASSERT_EQ(boxes.size(), 1u);
+  const CellBox root = boxes[0];
+  for (const Vec4& p : now.pos) {
+    const float c[3] = {p.x, p.y, p.z};
+    for (int k = 0; k < 3; ++k) {
+      ASSERT_GE(c[k], root.lo[k] - 1e-4f * std::abs(root.lo[k]) - 1e-4f);
+      ASSERT_LE(c[k], root.hi[k] + 1e-4f * std::abs(root.hi[k]) + 1e-4f);
+    }
+  }
+  sys.gravity().cell_boxes(3, 100000, boxes);
+  EXPECT_GT(boxes.size(), 9u);
+  for (const CellBox& b : boxes)
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_GE(b.lo[k], root.lo[k] - 1e-3f);
+      EXPECT_LE(b.hi[k], root.hi[k] + 1e-3f);
+    }
+  sys.gravity().cell_boxes(3, 5, boxes);
+  EXPECT_EQ(boxes.size(), 5u) << "the limit holds";
+}
+
 }  // namespace orrery::test

@@ -44,6 +44,11 @@ struct StepControl {
   std::atomic<bool> cancel{false};
 };
 
+// A tree cell's box, for the viewer's overlay.
+struct CellBox {
+  float lo[3], hi[3];
+};
+
 // A gravity module: the accelerations (and potentials) of every body, plus the seed's fused
 // force + Euler launch that the `euler` integrator uses. CPU modules take host pointers; GPU
 // modules take device pointers (plain allocations or mapped GL buffers).
@@ -73,6 +78,13 @@ class Solver {
   // convention, the self term included).
   virtual double interactions(int n) const {
     return static_cast<double>(n) * static_cast<double>(n);
+  }
+  // Tree codes: the boxes of the cells of the tree their last pass built, down to octree level
+  // max_level (0: the root), at most `limit` of them; other modules leave `out` empty. Waits for
+  // the device.
+  virtual void cell_boxes(int max_level, std::size_t limit, std::vector<CellBox>& out) {
+    (void)max_level, (void)limit;
+    out.clear();
   }
   // CPU solvers honour a control (progress, cancel) while one is set; GPU solvers ignore it.
   void set_control(StepControl* control) { m_control = control; }

@@ -273,6 +273,7 @@ void App::frame(long long index, bool last) {
   else
     m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target,
                      m_sim->buffers().version());
+  draw_tree(target, sp);
   const auto render_start = Clock::now();
   m_imgui->end_frame();
   ui_ms += std::chrono::duration<float, std::milli>(Clock::now() - render_start).count();
@@ -304,6 +305,24 @@ void App::frame(long long index, bool last) {
   else
     glFlush();
   m_stats.record(sim_ms, m_sim->last_interactions());
+}
+
+// The tree overlay: the tree code's cells of its last pass (read while no CPU step runs), over
+// the picture.
+void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
+  m_readouts.tree_boxes = 0;
+  if (!m_settings.tree_overlay) return;
+  if (m_sim->solver().all_pairs()) {  // switched to an exact solver: nothing to draw
+    m_settings.tree_overlay = false;
+    return;
+  }
+  if (!m_overlay) m_overlay = std::make_unique<gfx::BoxOverlay>();
+  if (!m_sim->stepping()) {
+    m_sim->tree_boxes(m_settings.tree_depth, m_boxes);
+    m_overlay->set_boxes(m_boxes);
+  }
+  m_overlay->draw(target, sp);
+  m_readouts.tree_boxes = m_overlay->count();
 }
 
 // The newest diagnostics reading and the drifts since the first, for the panel.

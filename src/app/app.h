@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "frame_stats.h"
 #include "gfx/body_buffers.h"
+#include "gfx/box_overlay.h"
 #include "gfx/camera.h"
 #include "gfx/egl_context.h"
 #include "gfx/gl_objects.h"
@@ -63,6 +64,7 @@ class App {
   void check_blowup();
   void fill_diagnostics();
   void record_phases(float ui_ms);
+  void draw_tree(GLuint target, const gfx::SpriteParams& sp);
   void keep_params_valid();
   void target_size(int& w, int& h) const;
   GLuint target_framebuffer() const;
@@ -80,6 +82,8 @@ class App {
   std::unique_ptr<ui::ImGuiLayer> m_imgui;
   gfx::RenderTarget m_offscreen;  // headless: what gets drawn and saved
   std::unique_ptr<gfx::ParticleRenderer> m_renderer;
+  std::unique_ptr<gfx::BoxOverlay> m_overlay;  // made when first shown
+  std::vector<CellBox> m_boxes;
   gfx::GlGpuTimer m_draw_timer;
   float m_panel_right = 0.0f;  // the panel's right edge in pixels, last frame
   std::unique_ptr<Simulation> m_sim;

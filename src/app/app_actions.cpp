@@ -118,6 +118,16 @@ void App::apply(const ui::Action& a) {
       m_settings.cuda_splat = !m_settings.cuda_splat;
       say(std::string("draw ") + draw_name());
       break;
+    case K::toggle_tree:
+      if (m_sim->solver().all_pairs()) {
+        say("tree overlay: " + m_sim->solver().name() + " has no tree (cpu-bh and cuda-bh do)");
+        break;
+      }
+      m_settings.tree_overlay = !m_settings.tree_overlay;
+      say(m_settings.tree_overlay
+              ? "tree overlay on (depth " + std::to_string(m_settings.tree_depth) + ")"
+              : "tree overlay off");
+      break;
     case K::quit:
       m_quit = true;
       say("quit");

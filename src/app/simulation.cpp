@@ -224,6 +224,12 @@ void Simulation::collect_probe() {
   }
 }
 
+void Simulation::tree_boxes(int max_level, std::vector<CellBox>& out) {
+  out.clear();
+  if (m_job.active()) return;  // the worker owns the tree while it steps
+  m_system->gravity().cell_boxes(max_level, k_max_tree_boxes, out);
+}
+
 std::optional<Blowup> Simulation::take_blowup() {
   std::optional<Blowup> b;
   b.swap(m_blowup);

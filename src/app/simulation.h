@@ -63,6 +63,8 @@ class Simulation {
   std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks);
 
   const Solver& solver() const { return m_system->gravity(); }
+  // A tree code's cells down to `max_level` (none while a CPU step runs, or for exact solvers).
+  void tree_boxes(int max_level, std::vector<CellBox>& out);
   Integrator integrator() const { return m_system->integrator(); }
   const gfx::BodyBuffers& buffers() const { return *m_buffers; }
   int count() const { return m_buffers->count(); }
@@ -98,6 +100,7 @@ class Simulation {
   static constexpr int k_finite_check_frames = 10;
   static constexpr double k_cpu_wait_ms = 15.0;  // how long a frame waits for a CPU run
   static constexpr std::size_t k_diag_history = 600;
+  static constexpr std::size_t k_max_tree_boxes = 200000;
 
  private:
   void collect_phases();

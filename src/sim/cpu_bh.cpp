@@ -46,6 +46,14 @@ class CpuBhSolver final : public Solver {
   void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
     field(pos, out, n, p, true);
   }
+  void cell_boxes(int max_level, std::size_t limit, std::vector<CellBox>& out) override {
+    out.clear();
+    for (const OctCell& c : m_tree.cells()) {
+      if (c.level > max_level || out.size() >= limit) continue;
+      out.push_back({{c.cx - c.half, c.cy - c.half, c.cz - c.half},
+                     {c.cx + c.half, c.cy + c.half, c.cz + c.half}});
+    }
+  }
 
  private:
   // Builds the tree of `pos` and walks it for every body: out[i] = (a, 0), or (0, 0, 0, phi).

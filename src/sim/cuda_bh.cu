@@ -121,6 +121,7 @@ struct Tree {
   Vec4* lo;          // the bodies' bounding box
   Vec4* hi;
   int* arrived;  // bottom-up counters
+  int* level;    // the octree level of the node's key prefix (its common bits / 3)
 };
 
 // One thread per internal node (Karras 2012: the node's range and split from the sorted keys).
@@ -148,6 +149,7 @@ __global__ void build_kernel(const std::uint64_t* __restrict__ keys, int n, Tree
   const int right = last == split + 1 ? ~(split + 1) : split + 1;
   t.child[i] = make_int2(left, right);
   t.range[i] = make_int2(first, last);
+  t.level[i] = min(d_node, 63) / 3;
   if (left < 0)
     t.leaf_parent[~left] = i;
   else
@@ -238,6 +240,17 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
     t.hi[node] = Vec4{hi.x, hi.y, hi.z, 0.0f};
     node = t.parent[node];
   }
+}
+
+// The boxes of the nodes down to `max_level`, for the viewer's overlay (at most `limit`).
+__global__ void boxes_kernel(int n, Tree t, int max_level, CellBox* __restrict__ out,
+                             int* __restrict__ count, int limit) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n - 1 || t.level[i] > max_level || t.com[i].w == 0.0f) return;
+  const int at = atomicAdd(count, 1);
+  if (at >= limit) return;
+  const Vec4 lo = t.lo[i], hi = t.hi[i];
+  out[at] = CellBox{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}};
 }
 
 // The walk's groups: the largest nodes of at most 32 bodies (a node of at most 32 whose parent
@@ -517,6 +530,28 @@ class CudaBhSolver final : public Solver {
            std::to_string(k_bucket) + ")";
   }
   bool all_pairs() const override { return false; }
+  void cell_boxes(int max_level, std::size_t limit, std::vector<CellBox>& out) override {
+    out.clear();
+    if (m_built < 2) return;  // no tree yet, or one body
+    const int cap = static_cast<int>(std::min<std::size_t>(limit, 1 << 20));
+    CellBox* boxes = nullptr;
+    int* count = nullptr;
+    CUDA_CHECK_THROW(cudaMalloc(&boxes, sizeof(CellBox) * static_cast<std::size_t>(cap)));
+    CUDA_CHECK_THROW(cudaMalloc(&count, sizeof(int)));
+    CUDA_CHECK_THROW(cudaMemset(count, 0, sizeof(int)));
+    boxes_kernel<<<blocks_for(m_built - 1), k_threads>>>(m_built, m_tree, max_level, boxes, count,
+                                                         cap);
+    int found = 0;
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaMemcpy(&found, count, sizeof(int), cudaMemcpyDeviceToHost);
+    found = std::min(found, cap);
+    out.resize(static_cast<std::size_t>(found));
+    if (e == cudaSuccess && found > 0)
+      e = cudaMemcpy(out.data(), boxes, sizeof(CellBox) * out.size(), cudaMemcpyDeviceToHost);
+    cudaFree(boxes);
+    cudaFree(count);
+    CUDA_CHECK_THROW(e);
+  }
   // Groups walked again by the retry pass since the solver was made (waits for the device).
   int retried() const {
     int r = 0;
@@ -566,6 +601,7 @@ class CudaBhSolver final : public Solver {
                                                      m_index_in, m_index, n, 0, 63));
     gather_kernel<<<blocks_for(n), k_threads>>>(pos, m_index, n, m_sorted);
     CUDA_CHECK_LAUNCH("gather_kernel");
+    m_built = n;
     if (n > 1) {
       mark(Phase::build);
       build_kernel<<<blocks_for(n - 1), k_threads>>>(m_keys, n, m_tree);
@@ -610,7 +646,7 @@ class CudaBhSolver final : public Solver {
     alloc(m_tree.child, in), alloc(m_tree.parent, in), alloc(m_tree.leaf_parent, b);
     alloc(m_tree.range, in), alloc(m_tree.com, in), alloc(m_tree.quad, in);
     alloc(m_tree.quad2_open, in), alloc(m_tree.lo, in), alloc(m_tree.hi, in);
-    alloc(m_tree.arrived, in);
+    alloc(m_tree.arrived, in), alloc(m_tree.level, in);
     alloc(m_counts, 2);
     alloc(m_groups, b), alloc(m_group_counters, 2);
     alloc(m_retry, b), alloc(m_retry_count, 1), alloc(m_retried, 1);
@@ -633,13 +669,13 @@ class CudaBhSolver final : public Solver {
   }
 
   void free_all() {
-    void* all[] = {
-        m_boxes,          m_keys_in,      m_keys,        m_index_in,        m_index,
-        m_sorted,         m_acc,          m_tree.child,  m_tree.parent,     m_tree.leaf_parent,
-        m_tree.range,     m_tree.com,     m_tree.quad,   m_tree.quad2_open, m_tree.lo,
-        m_tree.hi,        m_tree.arrived, m_counts,      m_sort_temp,       m_groups,
-        m_group_counters, m_retry,        m_retry_count, m_retried,         m_frontier,
-        m_retry_frontier};
+    void* all[] = {m_boxes,        m_keys_in,          m_keys,          m_index_in,
+                   m_index,        m_sorted,           m_acc,           m_tree.child,
+                   m_tree.parent,  m_tree.leaf_parent, m_tree.range,    m_tree.com,
+                   m_tree.quad,    m_tree.quad2_open,  m_tree.lo,       m_tree.hi,
+                   m_tree.arrived, m_tree.level,       m_counts,        m_sort_temp,
+                   m_groups,       m_group_counters,   m_retry,         m_retry_count,
+                   m_retried,      m_frontier,         m_retry_frontier};
     for (void* p : all)
       if (p) cudaFree(p);
     m_boxes = nullptr, m_keys_in = m_keys = nullptr, m_index_in = m_index = nullptr;
@@ -652,6 +688,7 @@ class CudaBhSolver final : public Solver {
 
   std::string m_name = "cuda-bh";
   bool m_marking = false;
+  int m_built = 0;  // bodies of the last tree built
   int m_capacity = 0, m_partials = 0;
   Box* m_boxes = nullptr;
   std::uint64_t *m_keys_in = nullptr, *m_keys = nullptr;

@@ -72,6 +72,7 @@ void HostOctree::build_cell(int index, int begin, int end, int level, float cx, 
   fresh.cx = cx, fresh.cy = cy, fresh.cz = cz, fresh.half = half;
   fresh.first_child = -1;
   fresh.begin = begin, fresh.end = end;
+  fresh.level = level;
   m_cells[static_cast<std::size_t>(index)] = fresh;
   if (end - begin > m_leaf_size && level < k_max_depth) {
     // The octant of each body at this level: the key's 3-bit digit below the level's prefix

@@ -18,6 +18,7 @@ struct OctCell {
   int first_child;         // children are contiguous; -1 for a leaf
   int child_count;
   int begin, end;  // the cell's bodies, in sorted order
+  int level;       // 0: the root
 };
 
 // What one walk did: body-body and body-cell interactions.

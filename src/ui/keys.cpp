@@ -18,6 +18,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {"1-6", "preset: random, shell, expand, disk, collision, plummer"},
       {"H", "hide / show the panel"},
       {"D", "draw with GL point sprites / the CUDA splat kernel"},
+      {"T", "tree overlay: the tree code's cells (depth in the panel, View)"},
       {"F11", "fullscreen"},
       {"F12", "screenshot to PNG"},
       {"Esc", "quit"},
@@ -55,6 +56,8 @@ std::optional<Action> action_for_key(int key, int mods) {
       return Action{ActionKind::toggle_panel};
     case GLFW_KEY_D:
       return Action{ActionKind::toggle_draw};
+    case GLFW_KEY_T:
+      return Action{ActionKind::toggle_tree};
     case GLFW_KEY_F11:
       return Action{ActionKind::toggle_fullscreen};
     case GLFW_KEY_F12:
@@ -87,6 +90,6 @@ std::optional<Action> action_for_name(const std::string& name) {
   return std::nullopt;
 }
 
-const char* key_names() { return "s S b B space . r i 1-6 h d f11 f12 esc sweep"; }
+const char* key_names() { return "s S b B space . r i 1-6 h d t f11 f12 esc sweep"; }
 
 }  // namespace orrery::ui

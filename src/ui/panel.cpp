@@ -348,6 +348,19 @@ void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) 
   ImGui::SliderFloat("brightness", &s.brightness, 0.05f, 10.0f, "%.2f",
                      ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("exposure", &s.exposure, 0.1f, 10.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::BeginDisabled(!r.tree_code);
+  bool tree = s.tree_overlay;
+  if (ImGui::Checkbox("tree cells (T)", &tree) && tree != s.tree_overlay)
+    actions.push_back({ActionKind::toggle_tree});
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(100.0f);
+  ImGui::SliderInt("depth", &s.tree_depth, 0, 8);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(r.tree_code ? "The tree's cells down to this octree level (0: the root); "
+                                    "%d drawn"
+                                  : "Only the tree codes (cpu-bh, cuda-bh) have cells to draw.",
+                      r.tree_boxes);
   if (ImGui::Button("Reset camera")) actions.push_back({ActionKind::reset_camera});
 }
 

@@ -43,8 +43,10 @@ struct Settings {
   float point_radius = 0.2f;
   float brightness = 1.0f;
   float exposure = 1.0f;
-  bool cuda_splat = false;  // draw with the CUDA splat kernel instead of GL point sprites
-  bool diagnostics = true;  // measure E, P, L every diag_every frames
+  bool cuda_splat = false;    // draw with the CUDA splat kernel instead of GL point sprites
+  bool tree_overlay = false;  // draw the tree code's cells (T)
+  int tree_depth = 3;         // down to this octree level
+  bool diagnostics = true;    // measure E, P, L every diag_every frames
   int diag_every = 10;
 };
 
@@ -84,6 +86,7 @@ struct Readouts {
   bool splat_available = false;  // the CUDA splat can draw here (zero-copy interop path)
   double interactions_per_s = 0.0;
   bool tree_code = false;  // the solver is a tree code: its interactions are not all alike
+  int tree_boxes = 0;      // cells the overlay draws
   double gflops = 0.0;
   long long frames = 0;
   std::string solver_config;  // the solver's own one-line description of its configuration
@@ -125,6 +128,7 @@ enum class ActionKind {
   sweep_blocks,
   reset_camera,
   toggle_draw,  // GL point sprites <-> CUDA splat
+  toggle_tree,  // the tree overlay
   quit
 };
 

@@ -2,7 +2,7 @@
 # Under Xvfb: start the viewer, wait for its window, type keys through xdotool, check the announced
 # switches (in order) and a clean exit with the summary line.
 #   keys.sh ORRERY WORKDIR basic   S, B, Space, Esc (the issue's check)
-#   keys.sh ORRERY WORKDIR more    Shift+S, R, I twice, 4, H, '.', Space, F12, F11 twice, 1, Esc
+#   keys.sh ORRERY WORKDIR more    Shift+S, R, I twice, T, 4, H, '.', Space, F12, F11 twice, 1, Esc
 set -u
 . "$(dirname "$0")/common.sh"
 command -v xdotool >/dev/null || skip "xdotool is not installed"
@@ -14,10 +14,11 @@ case $mode in
     expected=("solver cpu-omp" "block: cpu-omp runs on the CPU and has no block size" "paused" "quit")
     final="cpu-omp" ;;
   more)
-    keys=(shift+s r i i 4 h period space F12 F11 F11 1 Escape)
+    keys=(shift+s r i i t 4 h period space F12 F11 F11 1 Escape)
     # Shift+S from cpu wraps to the last solver of the list: cpu-bh (the viewer runs on Mesa here:
     # CPU solvers only).
-    expected=("solver cpu-bh" "reset" "integrator leapfrog" "integrator yoshida4" "preset disk"
+    expected=("solver cpu-bh" "reset" "integrator leapfrog" "integrator yoshida4"
+              "tree overlay on (depth 3)" "preset disk"
               "panel hidden" "step" "resumed"
               "screenshot orrery-*.png" "fullscreen on" "fullscreen off" "preset random" "quit")
     final="cpu-bh" ;;
