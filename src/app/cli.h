@@ -32,7 +32,7 @@ struct Options {
 };
 
 constexpr long long k_headless_frames = 300;
-constexpr long long k_max_bodies = 1 << 24;
+using ui::k_max_bodies;
 
 // Parsing outcome: run with `options`, or stop with `exit_code` (0 after --help, 2 after a bad
 // value, reported in one line on stderr).

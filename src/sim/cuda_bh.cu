@@ -242,11 +242,16 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
   }
 }
 
-// The boxes of the nodes down to `max_level`, for the viewer's overlay (at most `limit`).
+// The boxes of the cells down to octree level `max_level`, for the viewer's overlay (at most
+// `limit`).
 __global__ void boxes_kernel(int n, Tree t, int max_level, CellBox* __restrict__ out,
                              int* __restrict__ count, int limit) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n - 1 || t.level[i] > max_level || t.com[i].w == 0.0f) return;
+  // One box per octree cell: the binary node where the key prefix first reaches a level (its
+  // parent is at a shallower one), as an octree would split there.
+  const int parent = t.parent[i];
+  if (parent >= 0 && t.level[parent] == t.level[i]) return;
   const int at = atomicAdd(count, 1);
   if (at >= limit) return;
   const Vec4 lo = t.lo[i], hi = t.hi[i];

@@ -14,8 +14,7 @@ namespace orrery::ui {
 namespace {
 
 constexpr float k_content_w = 350.0f;
-constexpr int k_max_n =
-    1 << 24;  // the viewer's --n range  // the panel auto-resizes to its content: fixed widths
+constexpr long long k_max_n = k_max_bodies;  // the viewer's --n range
 
 std::string block_name(int block) { return block == 0 ? "auto" : std::to_string(block); }
 
@@ -72,7 +71,7 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
   ImGui::SameLine();
   ImGui::TextUnformatted("N");
   help_marker("Number of bodies; Apply restarts the current preset with the new N.");
-  if (!n_ok) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "N must be 1 to 16777216");
+  if (!n_ok) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "N must be 1 to 134217728");
 
   const char* preset = c.presets[static_cast<std::size_t>(s.preset)].c_str();
   if (ImGui::BeginCombo("preset", preset)) {

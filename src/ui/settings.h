@@ -7,6 +7,10 @@
 
 namespace orrery::ui {
 
+// The viewer's largest N (--n and the panel): 2^27 bodies. Whether they fit is the GPU's memory's
+// call: an N a solver cannot hold is refused before allocating, naming the memory it needs.
+constexpr long long k_max_bodies = 1LL << 27;
+
 // A solver as the panel lists it (filled in by the app from the solver registry).
 struct SolverChoice {
   std::string name;
