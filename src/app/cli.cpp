@@ -121,10 +121,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   // Numbers are read as text and parsed by the shared rules (orrery/input.h): decimal only, full
   // range checks, finite floats. Empty: not given.
   Texts t;
-  cli.add_option("--n", t.n,
-                 "number of bodies, 1 to 134217728 as the GPU's memory allows (default 16384 with a "
-                 "CUDA device, "
-                 "2048 without)");
+  cli.add_option(
+      "--n", t.n,
+      "number of bodies, 1 to 134217728 as the GPU's memory allows (default 16384 with a "
+      "CUDA device, "
+      "2048 without)");
   cli.add_option(
       "--solver", o.solver,
       "solver: " + names_of_solvers() +
