@@ -7,14 +7,6 @@
 namespace orrery {
 namespace {
 
-// Whether body i may go ahead under the control (if any): counts it as done, unless cancelled.
-inline bool proceed(StepControl* control) {
-  if (!control) return true;
-  if (control->cancel.load(std::memory_order_relaxed)) return false;
-  control->bodies_done.fetch_add(1, std::memory_order_relaxed);
-  return true;
-}
-
 // One body's fused step: the all-pairs sum (self term included, no branch), then the seed's Euler.
 inline void step_body(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, int i, float eps2,
                       const SimParams& p) {

@@ -8,6 +8,15 @@
 
 namespace orrery {
 
+// Whether the next body may go ahead under the control (if any): counts it as done, unless the
+// run was cancelled. Every CPU module's per-body loops ask it.
+inline bool proceed(StepControl* control) {
+  if (!control) return true;
+  if (control->cancel.load(std::memory_order_relaxed)) return false;
+  control->bodies_done.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
 // The all-pairs acceleration of body i (self term included: zero, no branch), summed in order.
 inline Vec3 all_pairs_acceleration(const Vec4* pos, int n, int i, float eps2) {
   const Vec4 pi = pos[i];

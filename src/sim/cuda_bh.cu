@@ -523,6 +523,8 @@ class CudaBhSolver final : public Solver {
   }
   ~CudaBhSolver() override {
     free_all();
+    if (m_boxes_out) cudaFree(m_boxes_out);
+    if (m_box_count) cudaFree(m_box_count);
     if (m_host_counts) cudaFreeHost(m_host_counts);
   }
   const std::string& name() const override { return m_name; }
@@ -538,24 +540,27 @@ class CudaBhSolver final : public Solver {
   void cell_boxes(int max_level, std::size_t limit, std::vector<CellBox>& out) override {
     out.clear();
     if (m_built < 2) return;  // no tree yet, or one body
-    const int cap = static_cast<int>(std::min<std::size_t>(limit, 1 << 20));
-    CellBox* boxes = nullptr;
-    int* count = nullptr;
-    CUDA_CHECK_THROW(cudaMalloc(&boxes, sizeof(CellBox) * static_cast<std::size_t>(cap)));
-    CUDA_CHECK_THROW(cudaMalloc(&count, sizeof(int)));
-    CUDA_CHECK_THROW(cudaMemset(count, 0, sizeof(int)));
-    boxes_kernel<<<blocks_for(m_built - 1), k_threads>>>(m_built, m_tree, max_level, boxes, count,
-                                                         cap);
+    // Scratch kept and grown like the rest (the overlay asks every frame).
+    const int cap =
+        static_cast<int>(std::min<std::size_t>(limit, static_cast<std::size_t>(m_built)));
+    if (cap > m_box_capacity) {
+      if (m_boxes_out) cudaFree(m_boxes_out);
+      m_boxes_out = nullptr;
+      m_box_capacity = 0;
+      CUDA_CHECK_THROW(cudaMalloc(&m_boxes_out, sizeof(CellBox) * static_cast<std::size_t>(cap)));
+      m_box_capacity = cap;
+    }
+    if (!m_box_count) CUDA_CHECK_THROW(cudaMalloc(&m_box_count, sizeof(int)));
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_box_count, 0, sizeof(int)));
+    boxes_kernel<<<blocks_for(m_built - 1), k_threads>>>(m_built, m_tree, max_level, m_boxes_out,
+                                                         m_box_count, cap);
+    CUDA_CHECK_LAUNCH("boxes_kernel");
     int found = 0;
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess) e = cudaMemcpy(&found, count, sizeof(int), cudaMemcpyDeviceToHost);
-    found = std::min(found, cap);
-    out.resize(static_cast<std::size_t>(found));
-    if (e == cudaSuccess && found > 0)
-      e = cudaMemcpy(out.data(), boxes, sizeof(CellBox) * out.size(), cudaMemcpyDeviceToHost);
-    cudaFree(boxes);
-    cudaFree(count);
-    CUDA_CHECK_THROW(e);
+    CUDA_CHECK_THROW(cudaMemcpy(&found, m_box_count, sizeof(int), cudaMemcpyDeviceToHost));
+    out.resize(static_cast<std::size_t>(std::min(found, cap)));
+    if (!out.empty())
+      CUDA_CHECK_THROW(cudaMemcpy(out.data(), m_boxes_out, sizeof(CellBox) * out.size(),
+                                  cudaMemcpyDeviceToHost));
   }
   // Groups walked again by the retry pass since the solver was made (waits for the device).
   int retried() const {
@@ -693,7 +698,10 @@ class CudaBhSolver final : public Solver {
 
   std::string m_name = "cuda-bh";
   bool m_marking = false;
-  int m_built = 0;  // bodies of the last tree built
+  int m_built = 0;                 // bodies of the last tree built
+  CellBox* m_boxes_out = nullptr;  // the overlay's boxes, kept and grown
+  int* m_box_count = nullptr;
+  int m_box_capacity = 0;
   int m_capacity = 0, m_partials = 0;
   Box* m_boxes = nullptr;
   std::uint64_t *m_keys_in = nullptr, *m_keys = nullptr;
