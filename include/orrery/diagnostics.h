@@ -1,6 +1,7 @@
 // Diagnostics on host-side state: momentum, energy, centre of mass, error norms.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 #include "orrery/physics.h"
@@ -10,6 +11,8 @@ namespace orrery {
 struct Vec3d {
   double x = 0, y = 0, z = 0;
 };
+
+inline double length(const Vec3d& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 
 Vec3d total_momentum(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
 // Sum of |m v| over bodies: the scale to judge the total momentum against.

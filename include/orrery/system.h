@@ -125,6 +125,7 @@ class System {
   void forces(const Vec4* pos, int n);
   void ensure_scratch(int n);
   void check_pair(Integrator integrator, const SimParams& params) const;
+  void attach_phases(bool fresh);
 
   std::shared_ptr<BodyStorage> m_storage;
   std::unique_ptr<Solver> m_gravity;

@@ -317,9 +317,13 @@ void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
     return;
   }
   if (!m_overlay) m_overlay = std::make_unique<gfx::BoxOverlay>();
-  if (!m_sim->stepping()) {
+  // The boxes change only with a new pass (the buffers' version), the depth or the module: read
+  // them (a device copy for cuda-bh) and upload them only then, not every frame.
+  const TreeView view{m_sim->buffers().version(), m_settings.tree_depth, &m_sim->solver()};
+  if (!m_sim->stepping() && !(view == m_tree_view)) {
     m_sim->tree_boxes(m_settings.tree_depth, m_boxes);
     m_overlay->set_boxes(m_boxes);
+    m_tree_view = view;
   }
   m_overlay->draw(target, sp);
   m_readouts.tree_boxes = m_overlay->count();

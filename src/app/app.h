@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -84,6 +85,16 @@ class App {
   std::unique_ptr<gfx::ParticleRenderer> m_renderer;
   std::unique_ptr<gfx::BoxOverlay> m_overlay;  // made when first shown
   std::vector<CellBox> m_boxes;
+  // What the overlay's boxes were read for.
+  struct TreeView {
+    std::uint64_t version = 0;
+    int depth = -1;
+    const Solver* solver = nullptr;
+    bool operator==(const TreeView& o) const {
+      return version == o.version && depth == o.depth && solver == o.solver;
+    }
+  };
+  TreeView m_tree_view;
   gfx::GlGpuTimer m_draw_timer;
   float m_panel_right = 0.0f;  // the panel's right edge in pixels, last frame
   std::unique_ptr<Simulation> m_sim;

@@ -95,8 +95,6 @@ std::string theta_text(float theta) {
   return buf;
 }
 
-double norm(const Vec3d& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
-
 std::string vec_json(const Vec3d& v) {
   return "[" + json_number(v.x) + ", " + json_number(v.y) + ", " + json_number(v.z) + "]";
 }
@@ -280,10 +278,10 @@ void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
     if (r.start && r.end) {
       const Drift d = drift(*r.start, *r.end);
       f << ',' << json_number(r.start->total()) << ',' << json_number(r.end->total()) << ','
-        << json_number(d.energy) << ',' << json_number(norm(r.start->momentum)) << ','
-        << json_number(norm(r.end->momentum)) << ',' << json_number(d.momentum) << ','
-        << json_number(norm(r.start->angular_momentum)) << ','
-        << json_number(norm(r.end->angular_momentum)) << ',' << json_number(d.angular_momentum)
+        << json_number(d.energy) << ',' << json_number(length(r.start->momentum)) << ','
+        << json_number(length(r.end->momentum)) << ',' << json_number(d.momentum) << ','
+        << json_number(length(r.start->angular_momentum)) << ','
+        << json_number(length(r.end->angular_momentum)) << ',' << json_number(d.angular_momentum)
         << ',' << json_number(r.end->virial());
     } else {
       f << ",,,,,,,,,,";

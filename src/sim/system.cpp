@@ -65,7 +65,6 @@ class DeviceStorage final : public BodyStorage {
 };
 
 Vec3d vec(const double (&v)[3]) { return Vec3d{v[0], v[1], v[2]}; }
-double norm(const Vec3d& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 Vec3d minus(const Vec3d& a, const Vec3d& b) { return Vec3d{a.x - b.x, a.y - b.y, a.z - b.z}; }
 
 }  // namespace
@@ -92,9 +91,9 @@ Drift drift(const Diagnostics& a, const Diagnostics& b) {
   const double e0 = a.total();
   d.energy = e0 != 0.0 ? (b.total() - e0) / std::fabs(e0) : b.total() - e0;
   const double pscale = std::max(a.momentum_scale, 1e-300);
-  d.momentum = norm(minus(b.momentum, a.momentum)) / pscale;
-  const double l0 = norm(a.angular_momentum);
-  d.angular_momentum = norm(minus(b.angular_momentum, a.angular_momentum)) / (l0 > 0 ? l0 : 1.0);
+  d.momentum = length(minus(b.momentum, a.momentum)) / pscale;
+  const double l0 = length(a.angular_momentum);
+  d.angular_momentum = length(minus(b.angular_momentum, a.angular_momentum)) / (l0 > 0 ? l0 : 1.0);
   return d;
 }
 
@@ -141,10 +140,8 @@ System::System(std::shared_ptr<BodyStorage> storage, std::unique_ptr<Solver> gra
       m_integrator(integrator),
       m_params(params),
       m_scratch(std::make_unique<Scratch>()) {
-  validate(params);
-  check_integrator(integrator, params);
-  m_phases = std::make_unique<PhaseTimer>(m_gravity->on_device());
-  m_gravity->set_phases(m_phases.get());
+  check_pair(integrator, params);
+  attach_phases(true);
 }
 
 System::~System() = default;
@@ -161,15 +158,20 @@ void System::set_storage(std::shared_ptr<BodyStorage> storage) {
   m_acc_valid = false;
 }
 
-void System::set_gravity(std::unique_ptr<Solver> gravity) {
-  const bool side_changed = gravity->on_device() != m_gravity->on_device();
-  m_gravity = std::move(gravity);
-  m_acc_valid = false;
-  if (side_changed) {
-    if (m_phases->pending()) m_phases->take();  // the old side's marks
+// Gives the gravity module the phase timer, a new one when the module runs on the other side
+// (CUDA events or the clock) than the timer, the old one's marks dropped.
+void System::attach_phases(bool fresh) {
+  if (fresh || m_phases->on_device() != m_gravity->on_device()) {
+    if (m_phases && m_phases->pending()) m_phases->take();
     m_phases = std::make_unique<PhaseTimer>(m_gravity->on_device());
   }
   m_gravity->set_phases(m_phases.get());
+}
+
+void System::set_gravity(std::unique_ptr<Solver> gravity) {
+  m_gravity = std::move(gravity);
+  m_acc_valid = false;
+  attach_phases(false);
 }
 
 void System::set_integrator(Integrator integrator) {
