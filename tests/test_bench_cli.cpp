@@ -279,7 +279,8 @@ TEST(BenchCli, IntegratorsPhasesAndDiagnostics) {
     EXPECT_NE(o.out.find("dE/|E0|"), std::string::npos) << o.out;
     const std::string c = read_file(csv);
     EXPECT_NE(c.find(",integrator,interactions_per_step,ms_force,ms_integrate,ms_force+integrate,"
-                     "ms_bounds,ms_sort,ms_build,ms_moments,ms_walk,energy_start,energy_end,energy_"
+                     "ms_bounds,ms_sort,ms_build,ms_moments,ms_walk,ms_grid,ms_contacts,ms_resolve,"
+                     "energy_start,energy_end,energy_"
                      "drift,momentum_start,momentum_end,"
                      "momentum_drift,angular_momentum_start,angular_momentum_end,"
                      "angular_momentum_drift,virial_end,theta\n"),

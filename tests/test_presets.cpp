@@ -66,7 +66,7 @@ TEST(Presets, DifferentSeedsGiveDifferentStates) {
 }
 
 TEST(Presets, NamesRoundTripAndBadInputIsRejected) {
-  ASSERT_EQ(preset_names().size(), 6u);
+  ASSERT_EQ(preset_names().size(), 8u);
   for (const std::string& name : preset_names()) EXPECT_EQ(to_string(parse_preset(name)), name);
   EXPECT_THROW(parse_preset("galaxy"), std::invalid_argument);
   EXPECT_THROW(parse_preset(""), std::invalid_argument);

@@ -19,12 +19,15 @@ enum class Phase {
   build,            // tree codes: the cells from the sorted keys
   moments,          // tree codes: masses, centres of mass, quadrupoles
   walk,             // tree codes: the traversal that sums the forces
+  grid,             // collisions: cell size, hashed cell keys, the sort, the cell ranges
+  contacts,         // collisions: the search of the neighbouring cells for touching pairs
+  resolve,          // collisions: the handshake rounds, merges, walls
   diagnostics,      // potentials and the sums of the diagnostics (always the last)
   count
 };
 constexpr int k_phase_count = static_cast<int>(Phase::count);
-// "force", "integrate", "force+integrate", "bounds", "sort", "build", "moments", "walk",
-// "diagnostics".
+// "force", "integrate", "force+integrate", "bounds", "sort", "build", "moments", "walk", "grid",
+// "contacts", "resolve", "diagnostics".
 const char* phase_name(Phase p);
 
 struct PhaseTimes {

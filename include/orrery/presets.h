@@ -5,15 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "orrery/collisions.h"
 #include "orrery/physics.h"
 
 namespace orrery {
 
-enum class Preset { random, shell, expand, disk, collision, plummer };
+enum class Preset { random, shell, expand, disk, collision, plummer, box, accretion };
 
 struct BodyState {
   std::vector<Vec4> pos;  // w = mass
-  std::vector<Vec4> vel;  // w unused (0)
+  std::vector<Vec4> vel;  // w = radius (collisions; orrery/collisions.h)
   int size() const { return static_cast<int>(pos.size()); }
 };
 
@@ -22,8 +23,21 @@ const std::vector<std::string>& preset_names();
 Preset parse_preset(const std::string& name);
 const char* to_string(Preset p);
 
-// Builds n >= 1 bodies. Throws std::invalid_argument for n < 1.
+// Builds n >= 1 bodies. Throws std::invalid_argument for n < 1. Every preset gives its bodies
+// radii: box and accretion their own; the others a volume fraction of 1e-3 of their extent, a
+// heavy body's radius growing as its mass^(1/3) (a galaxy's core is a big ball).
 BodyState make_preset(Preset p, int n, std::uint64_t seed);
+
+// What a preset comes with besides its bodies: gravity and the collision stage. box: gravity off,
+// elastic bounces inside walls of side k_box_side; accretion: gravity and merges; the others:
+// gravity, no collisions, no walls.
+struct PresetSettings {
+  bool gravity = true;
+  CollisionParams collisions;
+};
+PresetSettings preset_settings(Preset p);
+constexpr float k_box_side = 20.0f;
+constexpr double k_box_fraction = 0.2;  // the box preset's volume fraction of balls
 
 // The analytic two-body test: two bodies of mass 1/2 (G M = 1) on a relative orbit of semi-major
 // axis 1 and eccentricity e in [0, 1), at true anomaly f, centre of mass at rest at the origin;

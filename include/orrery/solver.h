@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "orrery/collisions.h"
 #include "orrery/phases.h"
 #include "orrery/physics.h"
 
@@ -26,11 +27,13 @@ struct SimParams {
   float softening = 0.1f;  // eps; the interaction uses eps^2
   float damping = 1.0f;    // velocity damping per step, in [0, 1]
   float theta = 0.5f;      // tree codes' opening angle, in [0, 2] (0: every cell opened, exact)
+  bool gravity = true;     // off: no forces (a gas of balls with collisions alone)
+  CollisionParams collisions;  // the collision stage and the walls
 };
 
 // Throws InputError (an std::invalid_argument) with a one-line message naming the bad value:
 // dt finite and > 0, softening finite and >= k_min_softening, damping in [0, 1], theta in
-// [0, k_max_theta].
+// [0, k_max_theta]; the collision parameters by their validate().
 void validate(const SimParams& p);
 // Parses one parameter option's text (parse_float's rules) into `p`'s field and checks it by
 // validate()'s rule for that field; the InputError names the option ("--softening '1e-20': ...").

@@ -35,6 +35,9 @@ class BodyStorage {
   virtual void view(const StateView& view) = 0;
   // A host copy of the newest state.
   virtual BodyState download() = 0;
+  // Bodies left the simulation (merges): the first n (n <= count()) are kept. Called inside run()
+  // after the steps, or between runs.
+  virtual void set_count(int n) = 0;
 };
 
 // Host vectors (CPU solvers), or device arrays (GPU solvers; throws with no device). The buffer
@@ -48,10 +51,13 @@ std::unique_ptr<BodyStorage> make_storage_for(const Solver& gravity, const BodyS
 // copy). The potential is softened with the run's eps.
 struct Diagnostics {
   double mass = 0, kinetic = 0, potential = 0;
+  double energy_offset = 0;  // the energy collisions removed so far (CollisionTotals)
+  int bodies = 0;            // bodies in the simulation (merges remove some)
   Vec3d momentum, angular_momentum, centre_of_mass;
   double momentum_scale = 0;  // sum |m v|: what the total momentum is judged against
   double ms = 0;              // what measuring cost (wall clock, waiting for the device)
-  double total() const { return kinetic + potential; }
+  // E + the collisions' offset: what is conserved.
+  double total() const { return kinetic + potential + energy_offset; }
   double virial() const;  // 2K / |W|; 0 when W is 0
 };
 
@@ -92,13 +98,19 @@ class System {
   // inside the frame's mapping, so device work on the state needs no second map).
   void advance(int steps, const StateView& before = {}, const StateView& after = {});
   // The steps on arrays the caller holds (the viewer's CPU worker): a holds the newest positions.
-  // Returns the steps done (fewer when after_each stopped the run, or a control cancelled it).
-  // Counts nothing: account() does, once the state is kept.
-  int step_arrays(Vec4* a, Vec4* b, Vec4* vel, int n, int steps, const AfterStep& after_each = {});
+  // Returns the steps done (fewer when after_each stopped the run, or a control cancelled it);
+  // n becomes the bodies left (merges move the survivors to the front). Counts nothing: account()
+  // does, once the state is kept.
+  int step_arrays(Vec4* a, Vec4* b, Vec4* vel, int& n, int steps, const AfterStep& after_each = {});
   void account(int steps);
   // The state was replaced or restored from outside (a cancelled run put it back): accelerations
   // kept from the last step no longer belong to it.
   void state_changed();
+
+  // What the collision stage has done since the state was set (waits for the device).
+  CollisionTotals collision_totals();
+  // The collision stage alone on the newest state (no step, no time): for the tests.
+  std::vector<Contact> contacts();
 
   // Diagnostics of the storage's newest state (timed as the `diagnostics` phase).
   Diagnostics measure();
@@ -121,8 +133,10 @@ class System {
 
  private:
   struct Scratch;
-  void step_once(const Vec4* in, Vec4* out, Vec4* vel, int n);
+  void step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n);
   void forces(const Vec4* pos, int n);
+  void collide(Vec4* pos, Vec4* vel, int& n);
+  Collider& collider();
   void ensure_scratch(int n);
   void check_pair(Integrator integrator, const SimParams& params) const;
   void attach_phases(bool fresh);
@@ -133,6 +147,8 @@ class System {
   SimParams m_params;
   std::unique_ptr<PhaseTimer> m_phases;
   std::unique_ptr<Scratch> m_scratch;
+  std::unique_ptr<Collider> m_collider;  // made on the gravity module's side when first needed
+  CollisionTotals m_totals_before;       // a replaced collider's totals of this run
   double m_time = 0.0;
   long long m_steps = 0;
   bool m_reversed = false;

@@ -48,6 +48,7 @@ App::App(const Options& options, OutputFile screenshot)
   m_settings.softening = m_opts.params.softening;
   m_settings.damping = m_opts.params.damping;
   m_settings.theta = m_opts.params.theta;
+  show_scene(m_opts.params);
   m_valid_params = m_opts.params;
   m_valid_steps = m_opts.steps_per_frame;
   m_settings.steps_per_frame = m_opts.steps_per_frame;
@@ -69,7 +70,8 @@ App::App(const Options& options, OutputFile screenshot)
   m_sim = std::make_unique<Simulation>(m_path, parse_integrator(m_opts.integrator), m_valid_params);
   m_sim->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
   m_sim->set_solver(m_opts.solver, m_settings.block);
-  m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed);
+  m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
+               m_opts.scene.radius);
   say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) +
       ", n " + std::to_string(m_settings.n) +
       (m_opts.n > 0 ? ""
@@ -99,7 +101,20 @@ std::string params_text(const SimParams& p) {
   std::snprintf(buf, sizeof buf, "dt %g, softening %g, damping %g, theta %g",
                 static_cast<double>(p.dt), static_cast<double>(p.softening),
                 static_cast<double>(p.damping), static_cast<double>(p.theta));
-  return buf;
+  std::string s = buf;
+  if (!p.gravity) s += ", gravity off";
+  if (p.collisions.mode != CollisionMode::off) {
+    s += std::string(", collisions ") + to_string(p.collisions.mode);
+    if (p.collisions.mode == CollisionMode::bounce) {
+      std::snprintf(buf, sizeof buf, " (restitution %g)", static_cast<double>(p.collisions.restitution));
+      s += buf;
+    }
+  }
+  if (p.collisions.box > 0.0f) {
+    std::snprintf(buf, sizeof buf, ", box %g", static_cast<double>(p.collisions.box));
+    s += buf;
+  }
+  return s;
 }
 
 void App::choose_path() {
@@ -426,6 +441,10 @@ void App::keep_params_valid() {
   p.softening = m_settings.softening;
   p.damping = m_settings.damping;
   p.theta = m_settings.theta;
+  p.gravity = m_settings.gravity;
+  p.collisions.mode = static_cast<CollisionMode>(m_settings.collisions);
+  p.collisions.restitution = m_settings.restitution;
+  p.collisions.box = m_settings.walls ? m_settings.box : 0.0f;
   try {
     m_sim->set_params(p);  // the shared rules, and the integrator's (damping: euler only)
     m_valid_params = p;
@@ -435,6 +454,7 @@ void App::keep_params_valid() {
     m_settings.softening = m_valid_params.softening;
     m_settings.damping = m_valid_params.damping;
     m_settings.theta = m_valid_params.theta;
+    show_scene(m_valid_params);
   }
   if (m_settings.steps_per_frame < 1 || m_settings.steps_per_frame > 1000) {
     say("orrery: refused: steps per frame " + std::to_string(m_settings.steps_per_frame) +
@@ -523,6 +543,15 @@ gfx::RenderStyle App::style() const {
 }
 
 SimParams App::sim_params() const { return m_valid_params; }
+
+// The panel's gravity and collision controls from parameters.
+void App::show_scene(const SimParams& p) {
+  m_settings.gravity = p.gravity;
+  m_settings.collisions = static_cast<int>(p.collisions.mode);
+  m_settings.restitution = p.collisions.restitution;
+  m_settings.walls = p.collisions.box > 0.0f;
+  if (p.collisions.box > 0.0f) m_settings.box = p.collisions.box;
+}
 
 void App::say(const std::string& line) const {
   std::fputs(line.c_str(), stdout);

@@ -71,6 +71,7 @@ class App {
   GLuint target_framebuffer() const;
   gfx::RenderStyle style() const;
   SimParams sim_params() const;
+  void show_scene(const SimParams& p);
   void say(const std::string& line) const;  // one line to stdout, flushed
 
   Options m_opts;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "app.h"
+#include "orrery/scene.h"
 #include "ui/keys.h"
 #include "ui/panel.h"
 
@@ -185,12 +186,18 @@ void App::cycle_block(int dir) {
 
 void App::restart(int preset, int n, const char* what) {
   try {
-    m_sim->reset(static_cast<Preset>(preset), n, m_settings.seed);
+    m_sim->reset(static_cast<Preset>(preset), n, m_settings.seed, m_opts.scene.radius);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot restart with %d bodies: %s\n", n, e.what());
-    m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed);
+    m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
+                 m_opts.scene.radius);
     m_settings.n_edit = m_settings.n;
     return;
+  }
+  if (preset != m_settings.preset) {  // the new preset's gravity and collisions (options over them)
+    SimParams p = m_valid_params;
+    apply_scene(static_cast<Preset>(preset), m_opts.scene, p);
+    show_scene(p);
   }
   m_settings.preset = preset;
   m_settings.n = n;

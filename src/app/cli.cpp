@@ -33,6 +33,7 @@ std::string names_of_solvers() {
 struct Texts {
   std::optional<std::string> n, block, seed, dt, softening, damping, theta, steps_per_frame, width,
       height, frames, point_radius;
+  SceneTexts scene;
 };
 
 template <class T>
@@ -61,6 +62,7 @@ void parse_numbers(const Texts& t, Options& o) {
   param(t.theta, "--theta", &SimParams::theta, o.params);
   if (t.point_radius)
     o.point_radius = parse_float_in(*t.point_radius, "--point-radius", 0.01f, 5.0f);
+  o.scene = parse_scene_options(t.scene);
 }
 
 // Checks values CLI11 cannot: the core's parameter rules, preset and solver names, the block size
@@ -83,7 +85,7 @@ void check_values(Options& o, const std::string& keys) {
   } catch (const InputError& e) {
     throw InputError("--integrator " + o.integrator + ": " + e.what());
   }
-  parse_preset(o.preset);
+  apply_scene(parse_preset(o.preset), o.scene, o.params);
   if (o.solver.empty()) o.solver = default_solver_name();
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
   if (o.n > 0) check_device_memory(solver_info(o.solver), o.n);  // before anything is allocated
@@ -133,8 +135,20 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option("--block", t.block,
                  "threads per block for GPU solvers (default: the solver's; one it supports)");
   cli.add_option("--preset", o.preset,
-                 "initial conditions: random, shell, expand, disk, collision, plummer")
+                 "initial conditions: random, shell, expand, disk, collision, plummer, box (a gas "
+                 "of balls in walls, gravity off) or accretion (a cold cloud whose bodies merge)")
       ->capture_default_str();
+  cli.add_option("--collisions", t.scene.collisions,
+                 "collision stage: off, bounce or merge (default: the preset's; box: bounce, "
+                 "accretion: merge, the others off)");
+  cli.add_option("--restitution", t.scene.restitution,
+                 "bounce restitution e in [0, 1], for walls too (default 1: elastic)");
+  cli.add_option("--radius", t.scene.radius,
+                 "every body's radius, >= 0 (default: the preset's radii)");
+  cli.add_option("--box", t.scene.box,
+                 "side of a cube of reflecting walls centred at the origin, > 0 (default: the "
+                 "preset's; box: 20, the others none)");
+  cli.add_option("--gravity", t.scene.gravity, "on or off (default: the preset's; box: off)");
   cli.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
   cli.add_option("--dt", t.dt, "time step, finite and > 0 (default 0.016)");
   cli.add_option("--softening", t.softening, "softening length eps, >= 1e-10 (default 0.1)");
@@ -173,7 +187,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option(
       "--keys", keys,
       "comma-separated keys to apply one per frame from the second frame, as if typed "
-      "(s,S,b,B,space,.,r,i,1-6,h,d,f11,f12,esc, and sweep for the panel's block-size sweep): "
+      "(s,S,b,B,space,.,r,i,1-8,h,d,f11,f12,esc, and sweep for the panel's block-size sweep): "
       "for scripts and headless runs");
   cli.footer(
       "Keys:\n" + ui::key_help_text() +

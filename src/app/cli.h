@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/scene.h"
 #include "orrery/solver.h"
 #include "ui/settings.h"
 
@@ -17,7 +18,9 @@ struct Options {
   int block = 0;  // 0: the solver's default (cuda-fast: autotuned)
   std::string preset = "collision";
   std::uint64_t seed = 1;
-  SimParams params;
+  SimParams params;      // gravity and collisions: the preset's, with `scene` over them
+  SceneOverrides scene;  // --collisions, --restitution, --box, --gravity, --radius (kept for
+                         // every preset the viewer switches to)
   std::string integrator = "euler";
   int steps_per_frame = 1;
   int width = 1280, height = 720;

@@ -18,6 +18,7 @@ void CpuJob::start(System& system, int steps, Vec4* a, Vec4* b, Vec4* vel, int n
   m_done = false;
   m_error = nullptr;
   m_steps_done = 0;
+  m_bodies_left = n;
   m_bad_body = -1;
   m_before.reset();
   m_after.reset();
@@ -51,6 +52,7 @@ void CpuJob::run(int steps, Vec4* a, Vec4* b, Vec4* vel, int n, bool measure_bef
           return m_bad_body < 0;
         });
     if (m_control.cancel) m_steps_done = 0;
+    m_bodies_left = n;
     if (measure_after && !m_control.cancel && m_bad_body < 0 && m_steps_done > 0)
       m_after = system.measure_arrays(newest, vel, n);
   } catch (...) {

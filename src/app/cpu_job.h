@@ -46,6 +46,8 @@ class CpuJob {
   // The diagnostics asked for at start(), once finish() returned.
   const std::optional<Diagnostics>& before() const { return m_before; }
   const std::optional<Diagnostics>& after() const { return m_after; }
+  // The bodies left after the run (merges remove some), once finish() returned.
+  int bodies_left() const { return m_bodies_left; }
 
  private:
   void run(int steps, Vec4* a, Vec4* b, Vec4* vel, int n, bool measure_before, bool measure_after);
@@ -57,6 +59,7 @@ class CpuJob {
   System* m_system = nullptr;
   long long m_total = 1;  // body updates in the run
   int m_steps_done = 0;
+  int m_bodies_left = 0;
   long long m_bad_body = -1;
   std::optional<Diagnostics> m_before, m_after;
   std::chrono::steady_clock::time_point m_start;

@@ -29,10 +29,11 @@ Simulation::Simulation(gfx::DevicePath path, Integrator integrator, const SimPar
   if (path != gfx::DevicePath::none) m_probe = std::make_unique<FiniteProbe>();
 }
 
-void Simulation::reset(Preset preset, int n, std::uint64_t seed) {
+void Simulation::reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius) {
   // May throw (an N the GPU cannot hold, or a bad N): the old state stays then.
   if (m_system) check_device_memory(solver_info(m_system->gravity().name()), n);
-  const BodyState s = make_preset(preset, n, seed);
+  BodyState s = make_preset(preset, n, seed);
+  if (radius) set_radius(s.vel, *radius);
   cancel_job();
   collect_phases();              // the old state's last reading, before the new state's first
   if (m_probe) m_probe->wait();  // the old state's check, whose result no longer matters
@@ -176,6 +177,7 @@ void Simulation::settle_job(const gfx::Companion* companion, double wait_ms) {
   const long long step0 = m_system->step_count();
   const double time0 = m_system->time();
   const int done = m_job.finish();
+  if (done > 0 && m_job.bodies_left() < m_buffers->count()) m_buffers->set_count(m_job.bodies_left());
   if (done > 0)
     m_buffers->publish_host(done, companion);
   else if (companion)

@@ -39,7 +39,8 @@ class Simulation {
 
   // New bodies from a preset; every buffer is re-created (and re-registered with CUDA). A CPU run
   // in flight is cancelled. Time, step count and the diagnostics' history start again.
-  void reset(Preset preset, int n, std::uint64_t seed);
+  // radius: every body's, instead of the preset's radii.
+  void reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius = {});
   // Builds the solver (throws the factory's exceptions, keeping the old one) and moves the state
   // to where it runs (a CPU run in flight is cancelled first: the state is the one before it).
   void set_solver(const std::string& name, int block);

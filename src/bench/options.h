@@ -10,6 +10,7 @@
 #include "orrery/input.h"
 #include "orrery/integrators.h"
 #include "orrery/presets.h"
+#include "orrery/scene.h"
 #include "orrery/solver.h"
 
 namespace orrery::bench {
@@ -47,6 +48,7 @@ struct RawOptions {
   std::string trace, trace_every = "10";
   bool convergence = false, accuracy = false;
   bool ns_given = false;  // --n was on the command line (--max-n chooses N itself)
+  SceneTexts scene;       // --collisions, --restitution, --box, --gravity, --radius
 };
 
 // One solver to run, with the block sizes to run it at (0 = the solver's default; CPU: {0}).
@@ -62,7 +64,8 @@ struct Plan {
   int steps = 20;
   int warmup = 3;
   Preset preset = Preset::random;
-  SimParams params;
+  SimParams params;  // gravity and collisions: the preset's, with the options over them
+  std::optional<float> radius;  // --radius: every body's
   std::uint64_t seed = 1;
   std::string csv, json;
   bool compare = false;

@@ -41,7 +41,8 @@ class Run {
   long long first_nonfinite() {
     long long bad = -1;
     m_system->storage().view([&](const Vec4* pos, const Vec4* vel) {
-      bad = m_probe ? m_probe->check(pos, vel, m_n) : orrery::first_nonfinite(pos, vel, m_n);
+      const int n = m_system->storage().count();  // merges may have removed bodies
+      bad = m_probe ? m_probe->check(pos, vel, n) : orrery::first_nonfinite(pos, vel, n);
     });
     return bad;
   }
@@ -122,6 +123,13 @@ std::string run_checked(Run& run) {
              std::to_string(bad) + ")";
   }
   return "";
+}
+
+// The plan's preset at n bodies, with --radius applied.
+BodyState bench_state(const Plan& plan, int n) {
+  BodyState s = make_preset(plan.preset, n, plan.seed);
+  if (plan.radius) set_radius(s.vel, *plan.radius);
+  return s;
 }
 
 std::string cpu_skip_line(const std::string& what, const std::string& solver, int n, int max_n) {
@@ -209,7 +217,7 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
         out.note(cpu_skip_line("", sp.info.name, n, plan.cpu_max_n));
         continue;
       }
-      if (!initial) initial = make_preset(plan.preset, n, plan.seed);
+      if (!initial) initial = bench_state(plan, n);
       for (float theta : thetas_for(plan, sp.info))
         for (int block : sp.blocks) {
           Plan p = plan;
@@ -232,7 +240,7 @@ std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out) {
       out.note(cpu_skip_line("the comparison with ", "cpu", n, plan.cpu_max_n));
       continue;
     }
-    const BodyState initial = make_preset(plan.preset, n, plan.seed);
+    const BodyState initial = bench_state(plan, n);
     Run ref_run(initial, make_solver("cpu"), plan);
     const std::string ref_problem = run_checked(ref_run);
     const BodyState ref = ref_run.state();
@@ -274,7 +282,7 @@ std::vector<MaxNResult> run_max_n(const Plan& plan, Reporter& out) {
       r.solver = sp.info.name;
       r.fps = plan.max_n_fps;
       auto measure = [&](int n) {
-        const BodyState initial = make_preset(plan.preset, n, plan.seed);
+        const BodyState initial = bench_state(plan, n);
         const TimingResult t =
             time_one(plan, initial, sp.info.name, block, plan.warmup, plan.steps, false);
         if (!t.finite)
@@ -367,7 +375,7 @@ std::vector<ConvergenceResult> run_convergence(const Plan& plan, Reporter& out) 
 std::vector<AccuracyResult> run_accuracy(const Plan& plan, Reporter& out) {
   std::vector<AccuracyResult> results;
   for (int n : plan.ns) {
-    const BodyState s = make_preset(plan.preset, n, plan.seed);
+    const BodyState s = bench_state(plan, n);
     for (const SolverPlan& sp : plan.solvers)
       for (float theta : thetas_for(plan, sp.info)) {
         if (!sp.info.gpu && !sp.info.approximate && n > plan.cpu_max_n) {

@@ -174,6 +174,12 @@ void BodyBuffers::view(const StateView& view) {
   }
 }
 
+void BodyBuffers::set_count(int n) {
+  if (n < 1 || n > m_count) throw std::logic_error("BodyBuffers::set_count: only fewer bodies");
+  m_count = n;
+  ++m_version;
+}
+
 BodyState BodyBuffers::download() {
   BodyState s;
   download(s.pos, s.vel);

@@ -77,6 +77,8 @@ class BodyBuffers final : public BodyStorage {
   void run(int steps, const StepArrays& run) override { advance(steps, run, m_companion); }
   void view(const StateView& view) override;
   BodyState download() override;
+  // The first n bodies stay (merges); the buffers keep their size.
+  void set_count(int n) override;
 
   GLuint vertex_array() const { return m_vao[m_cur].id(); }
   // Changes whenever what the VBOs hold may have changed (load, steps, publish); never 0.

@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "cpu_solvers.h"
+#include "orrery/collisions.h"
 #include "orrery/device.h"
 #include "stage_ops.h"
 
@@ -58,6 +59,11 @@ float GpuTimer::elapsed_ms() { return 0.0f; }
 void device_kick(Vec4*, const Vec4*, int, float) { require_device(); }
 void device_drift(const Vec4*, Vec4*, const Vec4*, int, float) { require_device(); }
 void device_euler(const Vec4*, Vec4*, Vec4*, const Vec4*, int, float, float) { require_device(); }
+void device_zero(Vec4*, int) { require_device(); }
+std::unique_ptr<Collider> make_device_collider() {
+  require_device();
+  return nullptr;
+}
 void device_potentials(const Vec4*, Vec4*, int, float) { require_device(); }
 struct DeviceReducer::Impl {};
 DeviceReducer::DeviceReducer() { require_device(); }

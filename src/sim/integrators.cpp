@@ -1,6 +1,7 @@
 // The integrators' names and rules, and their element-wise passes on host arrays.
 #include "orrery/integrators.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "orrery/input.h"
@@ -33,6 +34,8 @@ void check_integrator(Integrator i, const SimParams& p) {
 
 double yoshida_w1() { return 1.0 / (2.0 - std::cbrt(2.0)); }
 double yoshida_w0() { return -std::cbrt(2.0) * yoshida_w1(); }
+
+void host_zero(Vec4* a, int n) { std::fill(a, a + n, Vec4{0.0f, 0.0f, 0.0f, 0.0f}); }
 
 void host_kick(Vec4* vel, const Vec4* acc, int n, float h) {
 #pragma omp parallel for schedule(static) if (n > 4096)

@@ -24,6 +24,7 @@ void validate(const SimParams& p) {
   if (!std::isfinite(p.theta) || p.theta < 0.0f || p.theta > k_max_theta)
     fail("opening angle theta", p.theta,
          "must be in [0, 2] (0 opens every cell: the exact sum; 0.5 is usual)");
+  validate(p.collisions);
 }
 
 void parse_param(std::string_view text, std::string_view option, float SimParams::*field,

@@ -25,6 +25,12 @@ const char* phase_name(Phase p) {
       return "moments";
     case Phase::walk:
       return "walk";
+    case Phase::grid:
+      return "grid";
+    case Phase::contacts:
+      return "contacts";
+    case Phase::resolve:
+      return "resolve";
     case Phase::diagnostics:
       return "diagnostics";
     case Phase::count:

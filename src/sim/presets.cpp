@@ -2,6 +2,7 @@
 // the motion looks the same at any N) and zero total momentum.
 #include "orrery/presets.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -43,8 +44,9 @@ void set(Vec4& v, double x, double y, double z, double w) {
            static_cast<float>(w)};
 }
 
-// Shifts velocities by the mass-weighted mean and positions by the centre of mass, in double.
-void centre(BodyState& s) {
+// Shifts velocities by the mass-weighted mean and (unless told not to) positions by the centre of
+// mass, in double. Radii are kept.
+void centre(BodyState& s, bool positions = true) {
   double m = 0, px = 0, py = 0, pz = 0, cx = 0, cy = 0, cz = 0;
   for (int i = 0; i < s.size(); ++i) {
     const double mi = s.pos[i].w;
@@ -54,8 +56,9 @@ void centre(BodyState& s) {
   }
   if (m <= 0) return;
   for (int i = 0; i < s.size(); ++i) {
-    set(s.vel[i], s.vel[i].x - px / m, s.vel[i].y - py / m, s.vel[i].z - pz / m, 0.0);
-    set(s.pos[i], s.pos[i].x - cx / m, s.pos[i].y - cy / m, s.pos[i].z - cz / m, s.pos[i].w);
+    set(s.vel[i], s.vel[i].x - px / m, s.vel[i].y - py / m, s.vel[i].z - pz / m, s.vel[i].w);
+    if (positions)
+      set(s.pos[i], s.pos[i].x - cx / m, s.pos[i].y - cy / m, s.pos[i].z - cz / m, s.pos[i].w);
   }
 }
 
@@ -112,6 +115,60 @@ void add_plummer(BodyState& s, Rng& rng) {
   }
 }
 
+// Radii for a volume fraction of 1e-3 of a cube of side `size`, heavy bodies larger as m^(1/3).
+void assign_radii(BodyState& s, double size) {
+  double mass = 0;
+  for (const Vec4& p : s.pos) mass += p.w;
+  const double n = s.size(), mean = mass / n;
+  const double r0 = size * std::cbrt(1e-3 / (4.0 / 3.0 * k_pi * n));
+  for (int i = 0; i < s.size(); ++i)
+    s.vel[i].w = static_cast<float>(r0 * std::cbrt(std::max(s.pos[i].w / mean, 0.0)));
+}
+
+// A gas of equal balls in the box: a volume fraction of k_box_fraction, on randomly chosen sites of
+// a cubic lattice, jittered without overlapping, with Gaussian velocities of 2 radii per unit time
+// per axis (so a ball moves about 5% of its radius a step at dt 0.016, at any N).
+void add_box_gas(BodyState& s, Rng& rng, double mass) {
+  const int n = s.size();
+  const double side = k_box_side;
+  const double r = std::cbrt(k_box_fraction * side * side * side / (4.0 / 3.0 * k_pi * n));
+  int m = 1;
+  while (static_cast<long long>(m) * m * m < n) ++m;
+  const double a = side / m, jitter = std::max(0.0, 0.45 * (a - 2.0 * r));
+  // n distinct sites of m^3 (a partial Fisher-Yates shuffle over the site numbers).
+  const long long sites = static_cast<long long>(m) * m * m;
+  std::vector<long long> site(static_cast<std::size_t>(sites));
+  for (long long k = 0; k < sites; ++k) site[static_cast<std::size_t>(k)] = k;
+  for (int i = 0; i < n; ++i) {
+    const long long k = i + static_cast<long long>(rng.uniform() * static_cast<double>(sites - i));
+    std::swap(site[static_cast<std::size_t>(i)], site[static_cast<std::size_t>(k)]);
+    const long long c = site[static_cast<std::size_t>(i)];
+    const double x = (c % m + 0.5) * a - side / 2, y = (c / m % m + 0.5) * a - side / 2,
+                 z = (c / m / m + 0.5) * a - side / 2;
+    set(s.pos[i], x + rng.uniform(-jitter, jitter), y + rng.uniform(-jitter, jitter),
+        z + rng.uniform(-jitter, jitter), mass / n);
+    set(s.vel[i], 2 * r * rng.normal(), 2 * r * rng.normal(), 2 * r * rng.normal(), r);
+  }
+}
+
+// A cold uniform cloud of radius 10 turning slowly about z (rotational energy 5% of |W|), small
+// bodies (a volume fraction of 0.3%) with a little random motion: it collapses in about 1.8 time
+// units and clumps when its bodies merge.
+void add_cloud(BodyState& s, Rng& rng, double mass) {
+  const int n = s.size();
+  constexpr double radius = 10.0;
+  const double omega = std::sqrt(0.05 * 0.6 * mass * mass / radius / (0.5 * 0.4 * mass * radius * radius));
+  const double r = radius * std::cbrt(0.003 / n);
+  for (int i = 0; i < n; ++i) {
+    double x, y, z;
+    rng.in_ball(x, y, z);
+    x *= radius, y *= radius, z *= radius;
+    set(s.pos[i], x, y, z, mass / n);
+    set(s.vel[i], -omega * y + 0.3 * rng.normal(), omega * x + 0.3 * rng.normal(),
+        0.3 * rng.normal(), r);
+  }
+}
+
 // Rotates bodies [first, first+count) about the x axis by angle, then shifts them.
 void place(BodyState& s, int first, int count, double tilt, double ox, double oy, double oz,
            double vx, double vy, double vz) {
@@ -120,15 +177,15 @@ void place(BodyState& s, int first, int count, double tilt, double ox, double oy
     Vec4& p = s.pos[i];
     Vec4& v = s.vel[i];
     set(p, p.x + ox, c * p.y - sn * p.z + oy, sn * p.y + c * p.z + oz, p.w);
-    set(v, v.x + vx, c * v.y - sn * v.z + vy, sn * v.y + c * v.z + vz, 0);
+    set(v, v.x + vx, c * v.y - sn * v.z + vy, sn * v.y + c * v.z + vz, v.w);
   }
 }
 
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"random", "shell",     "expand",
-                                                 "disk",   "collision", "plummer"};
+  static const std::vector<std::string> names = {"random",  "shell", "expand",   "disk",
+                                                 "collision", "plummer", "box", "accretion"};
   return names;
 }
 
@@ -137,7 +194,7 @@ Preset parse_preset(const std::string& name) {
   for (std::size_t i = 0; i < n.size(); ++i)
     if (n[i] == name) return static_cast<Preset>(i);
   throw std::invalid_argument("unknown preset '" + name +
-                              "' (choose random, shell, expand, disk, collision or plummer)");
+                              "' (choose random, shell, expand, disk, collision, plummer, box or accretion)");
 }
 
 const char* to_string(Preset p) { return preset_names()[static_cast<int>(p)].c_str(); }
@@ -191,8 +248,30 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
     case Preset::plummer:
       add_plummer(s, rng);
       break;
+    case Preset::box:
+      add_box_gas(s, rng, total_mass);
+      centre(s, false);  // the lattice stays inside the walls
+      return s;
+    case Preset::accretion:
+      add_cloud(s, rng, total_mass);
+      centre(s);
+      return s;
   }
   centre(s);
+  // Each preset's extent: the side of the cube its bodies fill at the start.
+  static const double extent[] = {20, 32, 16, 40, 30, 10};
+  assign_radii(s, extent[static_cast<int>(p)]);
+  return s;
+}
+
+PresetSettings preset_settings(Preset p) {
+  PresetSettings s;
+  if (p == Preset::box) {
+    s.gravity = false;
+    s.collisions = CollisionParams{CollisionMode::bounce, 1.0f, k_box_side};
+  } else if (p == Preset::accretion) {
+    s.collisions = CollisionParams{CollisionMode::merge, 1.0f, 0.0f};
+  }
   return s;
 }
 

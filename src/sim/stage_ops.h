@@ -15,6 +15,9 @@ void device_kick(Vec4* vel, const Vec4* acc, int n, float h);
 // out = in + vel h (xyz; the mass in w is carried over); out may be in.
 void host_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
 void device_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
+// a[i] = 0 for i < n.
+void host_zero(Vec4* a, int n);
+void device_zero(Vec4* a, int n);
 // The seed's damped Euler from precomputed accelerations, in -> out (physics.h's integrate()).
 void host_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
                 float damping);

@@ -226,6 +226,10 @@ void device_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) {
   CUDA_CHECK_LAUNCH("drift_kernel");
 }
 
+void device_zero(Vec4* a, int n) {
+  CUDA_CHECK_THROW(cudaMemsetAsync(a, 0, sizeof(Vec4) * static_cast<std::size_t>(n)));
+}
+
 void device_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
                   float damping) {
   euler_kernel<<<blocks_for(n), k_threads>>>(in, out, vel, acc, n, dt, damping);

@@ -26,6 +26,10 @@ class HostStorage final : public BodyStorage {
   }
   void view(const StateView& view) override { view(m_pos[m_cur].data(), m_vel.data()); }
   BodyState download() override { return BodyState{m_pos[m_cur], m_vel}; }
+  void set_count(int n) override {
+    for (auto& p : m_pos) p.resize(static_cast<std::size_t>(n));
+    m_vel.resize(static_cast<std::size_t>(n));
+  }
 
  private:
   std::vector<Vec4> m_pos[2], m_vel;
@@ -57,6 +61,7 @@ class DeviceStorage final : public BodyStorage {
     m_vel.download(s.vel.data(), s.vel.size());
     return s;
   }
+  void set_count(int n) override { m_n = std::min(m_n, n); }
 
  private:
   int m_n;
@@ -111,7 +116,7 @@ Sums host_sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n) {
     const double v2 = vx * vx + vy * vy + vz * vz;
     s.mass += m;
     s.kinetic += 0.5 * m * v2;
-    s.potential2 += m * pot[i].w;
+    if (pot) s.potential2 += m * pot[i].w;
     s.momentum_scale += m * std::sqrt(v2);
     s.p[0] += m * vx, s.p[1] += m * vy, s.p[2] += m * vz;
     s.l[0] += m * (y * vz - z * vy), s.l[1] += m * (z * vx - x * vz),
@@ -156,6 +161,8 @@ void System::set_storage(std::shared_ptr<BodyStorage> storage) {
   m_time = 0.0;
   m_steps = 0;
   m_acc_valid = false;
+  if (m_collider) m_collider->reset_totals();
+  m_totals_before = CollisionTotals{};
 }
 
 // Gives the gravity module the phase timer, a new one when the module runs on the other side
@@ -182,7 +189,8 @@ void System::set_integrator(Integrator integrator) {
 
 void System::set_params(const SimParams& params) {
   check_pair(m_integrator, params);
-  if (params.softening != m_params.softening) m_acc_valid = false;
+  if (params.softening != m_params.softening || params.gravity != m_params.gravity)
+    m_acc_valid = false;
   m_params = params;
 }
 
@@ -214,14 +222,43 @@ void System::forces(const Vec4* pos, int n) {
   ++m_last_evals;
 }
 
-// One step, in -> out (out != in), velocities in place.
-void System::step_once(const Vec4* in, Vec4* out, Vec4* vel, int n) {
+Collider& System::collider() {
+  const bool dev = m_gravity->on_device();
+  if (!m_collider || m_collider->on_device() != dev) {
+    if (m_collider) m_totals_before.add(m_collider->totals());  // this run's, across the change
+    m_collider = dev ? make_device_collider() : make_host_collider();
+  }
+  m_collider->set_phases(m_phases.get());
+  return *m_collider;
+}
+
+// The collision stage on the newest positions (after the drift), in place; n shrinks with merges.
+void System::collide(Vec4* pos, Vec4* vel, int& n) {
+  const CollisionParams& c = m_params.collisions;
+  if (c.mode == CollisionMode::off && c.box == 0.0f) return;
+  n = collider().resolve(pos, vel, n, c, m_params.gravity ? m_params.softening : 0.0f);
+}
+
+// One step, in -> out (out != in), velocities in place; n shrinks with merges.
+void System::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
   const bool dev = m_gravity->on_device();
   auto kick = dev ? device_kick : host_kick;
   auto drift = dev ? device_drift : host_drift;
   Vec4* acc = m_scratch->acc();
   const float dt = m_reversed ? -m_params.dt : m_params.dt;
   m_last_evals = 0;
+  if (!m_params.gravity) {  // no forces: every integrator is the drift (euler damps as well)
+    m_phases->begin(Phase::integrate);
+    if (m_integrator == Integrator::euler && m_params.damping < 1.0f) {
+      (dev ? device_zero : host_zero)(acc, n);
+      (dev ? device_euler : host_euler)(in, out, vel, acc, n, dt, m_params.damping);
+    } else {
+      drift(in, out, vel, n, dt);
+    }
+    collide(out, vel, n);
+    m_acc_valid = false;
+    return;
+  }
   switch (m_integrator) {
     case Integrator::euler:  // the seed's fused launch
       m_phases->begin(Phase::force_integrate);
@@ -234,12 +271,14 @@ void System::step_once(const Vec4* in, Vec4* out, Vec4* vel, int n) {
       }
       m_last_evals = 1;
       m_acc_valid = false;
+      collide(out, vel, n);
       return;
-    case Integrator::leapfrog:  // kick dt/2, drift dt, kick dt/2
+    case Integrator::leapfrog:  // kick dt/2, drift dt, (collisions), kick dt/2
       if (!m_acc_valid) forces(in, n);
       m_phases->begin(Phase::integrate);
       kick(vel, acc, n, 0.5f * dt);
       drift(in, out, vel, n, dt);
+      collide(out, vel, n);
       forces(out, n);
       m_phases->begin(Phase::integrate);
       kick(vel, acc, n, 0.5f * dt);
@@ -264,12 +303,13 @@ void System::step_once(const Vec4* in, Vec4* out, Vec4* vel, int n) {
       kick(vel, acc, n, static_cast<float>(w1 * dt));
       drift(out, out, vel, n, d1);
       m_acc_valid = false;
+      collide(out, vel, n);
       return;
     }
   }
 }
 
-int System::step_arrays(Vec4* a, Vec4* b, Vec4* vel, int n, int steps,
+int System::step_arrays(Vec4* a, Vec4* b, Vec4* vel, int& n, int steps,
                         const AfterStep& after_each) {
   if (n < 1) throw std::invalid_argument("the system has no bodies");
   ensure_scratch(n);
@@ -297,7 +337,9 @@ void System::advance(int steps, const StateView& before, const StateView& after)
   if (steps < 1) return;
   m_storage->run(steps, [&](Vec4* a, Vec4* b, Vec4* vel) {
     if (before) before(a, vel);
-    step_arrays(a, b, vel, m_storage->count(), steps);
+    int n = m_storage->count();
+    step_arrays(a, b, vel, n, steps);
+    if (n != m_storage->count()) m_storage->set_count(n);
     if (after) after(steps % 2 ? b : a, vel);
   });
   account(steps);
@@ -315,7 +357,10 @@ Diagnostics System::measure_arrays(const Vec4* pos, const Vec4* vel, int n) {
   ensure_scratch(n);
   m_phases->begin(Phase::diagnostics);
   Sums s;
-  if (m_scratch->device && m_gravity->all_pairs()) {
+  if (!m_params.gravity) {  // no potential energy
+    s = m_scratch->device ? m_scratch->reducer->sums(pos, vel, nullptr, n)
+                          : host_sums(pos, vel, nullptr, n);
+  } else if (m_scratch->device && m_gravity->all_pairs()) {
     s = m_scratch->reducer->sums(pos, vel, nullptr, n);
     s.potential2 = 2.0 * m_scratch->reducer->pair_potential_energy(pos, n, m_params.softening);
   } else {
@@ -333,11 +378,28 @@ Diagnostics System::measure_arrays(const Vec4* pos, const Vec4* vel, int n) {
   d.centre_of_mass =
       s.mass > 0 ? Vec3d{s.mr[0] / s.mass, s.mr[1] / s.mass, s.mr[2] / s.mass} : Vec3d{};
   d.momentum_scale = s.momentum_scale;
+  d.bodies = n;
+  d.energy_offset = collision_totals().energy_offset;
   d.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return d;
 }
 
+CollisionTotals System::collision_totals() {
+  CollisionTotals t = m_totals_before;
+  if (m_collider) t.add(m_collider->totals());
+  return t;
+}
+
+std::vector<Contact> System::contacts() {
+  std::vector<Contact> out;
+  m_storage->view([&](const Vec4* pos, const Vec4* vel) {
+    out = collider().find_contacts(pos, vel, m_storage->count());
+  });
+  return out;
+}
+
 double System::interactions_per_step(int n) const {
+  if (!m_params.gravity) return 0.0;
   const int evals = m_last_evals > 0 ? m_last_evals : force_evaluations(m_integrator);
   return evals * m_gravity->interactions(n);
 }

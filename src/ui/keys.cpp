@@ -15,7 +15,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {".", "one step"},
       {"R", "reset"},
       {"I", "next integrator: euler, leapfrog, yoshida4"},
-      {"1-6", "preset: random, shell, expand, disk, collision, plummer"},
+      {"1-8", "preset: random, shell, expand, disk, collision, plummer, box, accretion"},
       {"H", "hide / show the panel"},
       {"D", "draw with GL point sprites / the CUDA splat kernel"},
       {"T", "tree overlay: the tree code's cells (depth in the panel, View)"},
@@ -67,9 +67,9 @@ std::optional<Action> action_for_key(int key, int mods) {
     default:
       break;
   }
-  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_6)
+  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_8)
     return Action{ActionKind::set_preset, key - GLFW_KEY_1};
-  if (key >= GLFW_KEY_KP_1 && key <= GLFW_KEY_KP_6)
+  if (key >= GLFW_KEY_KP_1 && key <= GLFW_KEY_KP_8)
     return Action{ActionKind::set_preset, key - GLFW_KEY_KP_1};
   return std::nullopt;
 }
@@ -80,7 +80,7 @@ std::optional<Action> action_for_name(const std::string& name) {
     return action_for_key(GLFW_KEY_A + (name[0] - 'a'), 0);
   if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z')
     return action_for_key(GLFW_KEY_A + (name[0] - 'A'), GLFW_MOD_SHIFT);
-  if (name.size() == 1 && name[0] >= '1' && name[0] <= '6')
+  if (name.size() == 1 && name[0] >= '1' && name[0] <= '8')
     return action_for_key(GLFW_KEY_1 + (name[0] - '1'), 0);
   if (name == "." || name == "period") return action_for_key(GLFW_KEY_PERIOD, 0);
   if (name == "space") return action_for_key(GLFW_KEY_SPACE, 0);
@@ -90,6 +90,6 @@ std::optional<Action> action_for_name(const std::string& name) {
   return std::nullopt;
 }
 
-const char* key_names() { return "s S b B space . r i 1-6 h d t f11 f12 esc sweep"; }
+const char* key_names() { return "s S b B space . r i 1-8 h d t f11 f12 esc sweep"; }
 
 }  // namespace orrery::ui

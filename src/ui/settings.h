@@ -40,6 +40,11 @@ struct Settings {
   float softening = 0.1f;
   float damping = 1.0f;
   float theta = 0.5f;  // tree codes' opening angle
+  bool gravity = true;
+  int collisions = 0;  // index into collision_mode_names(): off, bounce, merge
+  float restitution = 1.0f;
+  bool walls = false;  // a cube of reflecting walls of side `box`
+  float box = 20.0f;
   int steps_per_frame = 1;
   bool paused = false;
   bool vsync = true;

@@ -87,7 +87,7 @@ class Lent final : public Solver {
 // kernel leaves unwritten cannot pass.
 inline DeviceRun run_on_device(Solver& solver, const BodyState& start, int steps,
                                const SimParams& p) {
-  const int n = start.size();
+  int n = start.size();
   DeviceArray a(n), b(n), vel(n);
   a.upload(start.pos.data(), n);
   vel.upload(start.vel.data(), n);

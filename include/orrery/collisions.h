@@ -1,0 +1,99 @@
+// The collision stage of the step pipeline: bodies are spheres (the radius rides in the velocity's
+// w), touching pairs bounce or merge, and a cube of reflecting walls may hold them. A Collider
+// finds the contacts on a hashed uniform grid and resolves them in parallel rounds of mutual
+// handshakes; the CPU one (OpenMP) is the GPU one's reference.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "orrery/diagnostics.h"
+#include "orrery/phases.h"
+#include "orrery/physics.h"
+
+namespace orrery {
+
+enum class CollisionMode { off, bounce, merge };
+
+const std::vector<std::string>& collision_mode_names();  // "off", "bounce", "merge"
+// Throws InputError naming the valid modes.
+CollisionMode parse_collision_mode(std::string_view name);
+const char* to_string(CollisionMode m);
+
+struct CollisionParams {
+  CollisionMode mode = CollisionMode::off;
+  float restitution = 1.0f;  // e in [0, 1]: normal relative speed after = e x before (walls too)
+  float box = 0.0f;          // side of the reflecting cube centred at the origin; 0: no walls
+};
+// Throws InputError with one line: restitution in [0, 1] and finite, box finite and >= 0.
+void validate(const CollisionParams& c);
+// "--collisions", "--restitution", "--box", "--gravity" and "--radius" as both programs read them
+// (parse_float's rules, then the ranges above; radius finite and >= 0; gravity on or off).
+// Each throws InputError naming the option and the text.
+CollisionMode parse_collisions_option(std::string_view text);
+float parse_restitution_option(std::string_view text);
+float parse_box_option(std::string_view text);
+float parse_radius_option(std::string_view text);
+bool parse_gravity_option(std::string_view text);
+
+// A body's radius is its velocity's w (so every copy, ping-pong and compaction of the state carries
+// it, and the renderer reads it from the velocity buffer).
+inline float radius_of(const Vec4& vel) { return vel.w; }
+// Sets every body's radius to r.
+void set_radius(std::vector<Vec4>& vel, float r);
+
+// A touching pair (i < j).
+struct Contact {
+  int i = 0, j = 0;
+  friend bool operator==(const Contact& a, const Contact& b) { return a.i == b.i && a.j == b.j; }
+  friend bool operator<(const Contact& a, const Contact& b) {
+    return a.i < b.i || (a.i == b.i && a.j < b.j);
+  }
+};
+
+// What the collision stage has done since its totals were last reset.
+struct CollisionTotals {
+  double energy_offset = 0;  // energy the collisions removed: kinetic (and, for merges, the pair's
+                             // softened potential); E + offset is what is conserved
+  Vec3d wall_impulse;        // sum of the momentum changes m dv the walls gave
+  long long contacts = 0;    // touching pairs found, summed over steps
+  long long merges = 0;      // bodies that merged into another and left
+  long long wall_hits = 0;   // bounces off a wall
+  long long truncated = 0;   // steps whose contacts outgrew the list's limit (some left out)
+  void add(const CollisionTotals& o);
+};
+
+// The collision stage on one side (host or device): pointers are that side's.
+class Collider {
+ public:
+  virtual ~Collider() = default;
+  virtual bool on_device() const = 0;
+  // One stage on the newest state, in place: finds the touching pairs, resolves them (bounce:
+  // rounds of handshakes, at most k_bounce_rounds; merge: one), then the walls. `softening` > 0
+  // counts the merged pair's potential energy into the offset (gravity on); 0 leaves it out.
+  // Returns the bodies left: merges move the survivors to the front, in their order.
+  virtual int resolve(Vec4* pos, Vec4* vel, int n, const CollisionParams& c, float softening) = 0;
+  // The touching pairs of a state (i < j, sorted), through the same grid: for the tests.
+  virtual std::vector<Contact> find_contacts(const Vec4* pos, const Vec4* vel, int n) = 0;
+  // Waits for the device.
+  virtual CollisionTotals totals() = 0;
+  virtual void reset_totals() = 0;
+  // The most pairs one step keeps (beyond it the rest wait for the next step, counted in
+  // `truncated`); lowered by the tests.
+  virtual void set_pair_limit(long long pairs) = 0;
+  void set_phases(PhaseTimer* phases) { m_phases = phases; }
+
+  static constexpr int k_bounce_rounds = 6;
+  static constexpr long long k_default_pair_limit = 1LL << 26;
+
+ protected:
+  PhaseTimer* m_phases = nullptr;
+};
+
+std::unique_ptr<Collider> make_host_collider();
+// Throws with no CUDA device (or a build without CUDA).
+std::unique_ptr<Collider> make_device_collider();
+
+}  // namespace orrery

@@ -1,0 +1,35 @@
+// A scene's settings beside its bodies: gravity, the collision stage, the walls and the bodies'
+// radius. Each preset comes with its own (presets.h); the command line of both programs may set
+// any of them over the preset's.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "orrery/collisions.h"
+#include "orrery/presets.h"
+#include "orrery/solver.h"
+
+namespace orrery {
+
+// The options as typed; none: not given.
+struct SceneTexts {
+  std::optional<std::string> collisions, restitution, box, gravity, radius;
+};
+
+// The checked options; none: the preset's.
+struct SceneOverrides {
+  std::optional<CollisionMode> collisions;
+  std::optional<float> restitution, box, radius;
+  std::optional<bool> gravity;
+};
+
+// Checks each option (InputError naming it and its text: "--restitution '1.5': out of range").
+SceneOverrides parse_scene_options(const SceneTexts& t);
+// The preset's settings with the overrides over them, into p (dt, softening, damping and theta
+// are left as they are).
+void apply_scene(Preset preset, const SceneOverrides& o, SimParams& p);
+// Sets every body's radius when the overrides name one.
+void apply_radius(const SceneOverrides& o, BodyState& s);
+
+}  // namespace orrery

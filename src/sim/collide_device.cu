@@ -1,0 +1,481 @@
+// The GPU collider: radius histogram and cell size on the device, hashed cell keys, a CUB radix
+// sort, the 27-cell neighbour search with warp-aggregated appends to a contact list, the large
+// bodies against every body, then handshake rounds over the list, merges compacted with CUB, and
+// walls. One small read-back a step (the contact count, to size the list), two with merges.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cub/cub.cuh>
+#include <cstdint>
+#include <vector>
+
+#include "contact.h"
+#include "cuda_check.cuh"
+#include "orrery/collisions.h"
+#include "orrery/device.h"
+
+namespace orrery {
+namespace {
+
+constexpr int k_threads = 256;
+constexpr int k_local_pairs = 8;  // pairs a thread keeps before the warp's one append
+constexpr int k_rounds_max = Collider::k_bounce_rounds;
+
+int blocks_for(long long n) { return static_cast<int>((n + k_threads - 1) / k_threads); }
+
+// Move-only device allocation of T, grown on demand (contents not kept).
+template <class T>
+class Scratch {
+ public:
+  Scratch() = default;
+  ~Scratch() {
+    if (m_ptr) cudaFree(m_ptr);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  void reserve(std::size_t count) {
+    if (count <= m_count) return;
+    if (m_ptr) cudaFree(m_ptr);
+    m_ptr = nullptr, m_count = 0;
+    CUDA_CHECK_THROW(cudaMalloc(&m_ptr, sizeof(T) * std::max<std::size_t>(count, 1)));
+    m_count = count;
+  }
+  T* get() const { return m_ptr; }
+  std::size_t size() const { return m_count; }
+
+ private:
+  T* m_ptr = nullptr;
+  std::size_t m_count = 0;
+};
+
+// The counters of one step and the running totals, in device memory (one copy read back).
+struct Stats {
+  unsigned long long pairs;  // touching pairs found by the search (may exceed the list)
+  unsigned int large;        // large bodies this step
+  unsigned int merged;       // merges this step
+  float cell, inv_cell;      // the grid of this step
+  int any[k_rounds_max + 1]; // whether round r had a pair to resolve
+  double removed;            // running totals
+  double impulse[3];
+  unsigned long long wall_hits, merges;
+};
+
+__device__ double warp_sum(double v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+__device__ unsigned long long warp_sum(unsigned long long v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+
+__global__ void histogram_kernel(const Vec4* __restrict__ vel, int n, unsigned* hist) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const int b = contact::radius_bin(vel[i].w);
+    const unsigned active = __activemask();
+    const unsigned same = __match_any_sync(active, b);
+    if (b >= 0 && (threadIdx.x & 31) == __ffs(same) - 1) atomicAdd(&hist[b], __popc(same));
+  }
+}
+
+// One block of k_radius_bins threads: the cell from the histogram, as cell_from_histogram() does
+// on the host (the largest bin whose count with every bin above it exceeds the allowance).
+__global__ void cell_kernel(const unsigned* __restrict__ hist, Stats* stats) {
+  using Scan = cub::BlockScan<unsigned, contact::k_radius_bins>;
+  __shared__ typename Scan::TempStorage temp;
+  __shared__ int chosen, top;
+  const int t = threadIdx.x, b = contact::k_radius_bins - 1 - t;  // thread t: bin b, top first
+  if (t == 0) chosen = -1, top = -1;
+  __syncthreads();
+  unsigned above_incl;
+  Scan(temp).InclusiveSum(hist[b], above_incl);
+  if (hist[b] > 0) atomicMax(&top, b);
+  if (above_incl > static_cast<unsigned>(contact::k_large_allowance)) atomicMax(&chosen, b);
+  __syncthreads();
+  if (t == 0) {
+    const int pick = chosen >= 0 ? chosen : top;
+    const float cell = pick >= 0 ? 2.0f * contact::bin_upper(pick) : 0.0f;
+    stats->cell = cell;
+    stats->inv_cell = cell > 0.0f ? 1.0f / cell : 0.0f;
+    stats->pairs = 0, stats->large = 0, stats->merged = 0;
+    for (int r = 0; r <= k_rounds_max; ++r) stats->any[r] = 0;
+  }
+}
+
+// Cell keys of the small bodies; the large ones get the sentinel key (sorted last) and a place in
+// the large list.
+__global__ void hash_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel, int n,
+                            std::uint32_t mask, Stats* stats, std::uint32_t* keys, int* index,
+                            int* large) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const float cell = stats->cell;
+  std::uint32_t key = mask + 1;
+  if (contact::is_large(vel[i].w, cell)) {
+    large[atomicAdd(&stats->large, 1u)] = i;
+  } else {
+    const contact::Cell c = contact::cell_of(pos[i], stats->inv_cell);
+    key = contact::bucket_of(c.x, c.y, c.z, mask);
+  }
+  keys[i] = key;
+  index[i] = i;
+}
+
+// The sorted bodies (x, y, z, r) and each bucket's first sorted body.
+__global__ void ranges_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel,
+                              const std::uint32_t* __restrict__ keys, const int* __restrict__ index,
+                              int n, std::uint32_t mask, Vec4* sorted, std::uint32_t* start) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const int i = index[k];
+  const Vec4 p = pos[i];
+  sorted[k] = Vec4{p.x, p.y, p.z, vel[i].w};
+  const std::uint32_t key = keys[k];
+  if (key <= mask && (k == 0 || keys[k - 1] != key)) start[key] = static_cast<std::uint32_t>(k);
+}
+
+__device__ void append_pair(int i, int j, Stats* stats, int2* pairs, unsigned long long cap) {
+  const unsigned long long slot = atomicAdd(&stats->pairs, 1ull);
+  if (slot < cap) pairs[slot] = make_int2(min(i, j), max(i, j));
+}
+
+// Thread k: sorted body k. A small body searches the 27 cells around its own (keeping a pair once,
+// from its lower index, and a candidate only in the candidate's own cell) and the large list; a
+// large body the large bodies above it. The first k_local_pairs pairs of each thread are appended
+// with one atomic per warp; the rest one by one.
+__global__ void search_kernel(const Vec4* __restrict__ sorted, const std::uint32_t* __restrict__ keys,
+                              const int* __restrict__ index, const std::uint32_t* __restrict__ start,
+                              const int* __restrict__ large, const Vec4* __restrict__ pos,
+                              const Vec4* __restrict__ vel, int n, std::uint32_t mask,
+                              Stats* stats, int2* pairs, unsigned long long cap) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool live = k < n && stats->cell > 0.0f;
+  int mine[k_local_pairs];
+  int found = 0, i = -1;
+  auto keep = [&](int j) {
+    if (found < k_local_pairs) mine[found] = j;
+    else append_pair(i, j, stats, pairs, cap);
+    ++found;
+  };
+  if (live) {
+    i = index[k];
+    const Vec4 bi = sorted[k];
+    const bool small = keys[k] <= mask;
+    const Vec4 pi{bi.x, bi.y, bi.z, 0.0f};
+    if (small) {
+      contact::Grid g;
+      g.cell = stats->cell, g.inv_cell = stats->inv_cell, g.mask = mask;
+      contact::for_each_neighbour_bucket(pi, g, [&](const contact::Cell& nc, std::uint32_t b) {
+        const std::uint32_t s = start[b];
+        if (s >= static_cast<std::uint32_t>(n) || keys[s] != b) return;  // empty (stale entry)
+        for (int m = static_cast<int>(s); m < n && keys[m] == b; ++m) {
+          const int j = index[m];
+          if (j <= i) continue;
+          const Vec4 bj = sorted[m];
+          const Vec4 pj{bj.x, bj.y, bj.z, 0.0f};
+          if (!contact::same_cell(pj, g, nc)) continue;
+          if (contact::touching(pi, bi.w, pj, bj.w)) keep(j);
+        }
+      });
+    }
+    const int nl = static_cast<int>(stats->large);
+    for (int l = 0; l < nl; ++l) {
+      const int j = large[l];
+      if (j == i || (!small && j < i)) continue;
+      if (contact::touching(pi, bi.w, pos[j], vel[j].w)) keep(j);
+    }
+  }
+  // One atomic per warp for the kept pairs.
+  const int kept = min(found, k_local_pairs);
+  int offset = kept;
+  const int lane = threadIdx.x & 31;
+  for (int o = 1; o < 32; o <<= 1) {
+    const int v = __shfl_up_sync(0xffffffffu, offset, o);
+    if (lane >= o) offset += v;
+  }
+  const int total = __shfl_sync(0xffffffffu, offset, 31);
+  unsigned long long base = 0;
+  if (lane == 31 && total > 0) base = atomicAdd(&stats->pairs, static_cast<unsigned long long>(total));
+  base = __shfl_sync(0xffffffffu, base, 31);
+  const unsigned long long first = base + static_cast<unsigned long long>(offset - kept);
+  for (int q = 0; q < kept; ++q)
+    if (first + q < cap) pairs[first + q] = make_int2(min(i, mine[q]), max(i, mine[q]));
+}
+
+__global__ void clear_choice_kernel(const int2* __restrict__ pairs, int np,
+                                    unsigned long long* choice) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= np) return;
+  choice[pairs[k].x] = 0;
+  choice[pairs[k].y] = 0;
+}
+
+__global__ void choose_kernel(const int2* __restrict__ pairs, int np, const Vec4* pos,
+                              const Vec4* vel, int round, bool bounce, unsigned long long* choice,
+                              unsigned long long* pair_key, Stats* stats) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= np || (round > 1 && !stats->any[round - 1])) return;
+  const int2 p = pairs[k];
+  const unsigned long long key =
+      contact::pair_key(round, pos[p.x], vel[p.x], pos[p.y], vel[p.y], p.x, p.y, bounce);
+  pair_key[k] = key;
+  if (key == 0) return;
+  atomicMax(&choice[p.x], key);
+  atomicMax(&choice[p.y], key);
+  if (!stats->any[round]) stats->any[round] = 1;
+}
+
+__global__ void resolve_kernel(const int2* __restrict__ pairs, int np,
+                               const unsigned long long* __restrict__ pair_key,
+                               const unsigned long long* __restrict__ choice, Vec4* pos, Vec4* vel,
+                               int round, bool bounce, float e, float eps, unsigned char* alive,
+                               Stats* stats) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (!stats->any[round]) return;  // the whole grid agrees: no barrier or shuffle skipped unevenly
+  double removed = 0.0;
+  unsigned long long merged = 0;
+  if (k < np) {
+    const unsigned long long key = pair_key[k];
+    const int2 p = pairs[k];
+    if (key != 0 && choice[p.x] == key && choice[p.y] == key) {
+      if (bounce) {
+        removed = contact::bounce_pair(pos[p.x], vel[p.x], pos[p.y], vel[p.y], e);
+      } else {
+        const bool keep_i = contact::survivor_is_i(pos[p.x].w, pos[p.y].w, p.x, p.y);
+        const int s = keep_i ? p.x : p.y, v = keep_i ? p.y : p.x;
+        removed = contact::merge_pair(pos[s], vel[s], pos[v], vel[v], eps);
+        alive[v] = 0;
+        merged = 1;
+      }
+    }
+  }
+  removed = warp_sum(removed);
+  merged = warp_sum(merged);
+  if ((threadIdx.x & 31) == 0) {
+    if (removed != 0.0) atomicAdd(&stats->removed, removed);
+    if (merged) {
+      atomicAdd(&stats->merged, static_cast<unsigned>(merged));
+      atomicAdd(&stats->merges, merged);
+    }
+  }
+}
+
+__global__ void walls_kernel(Vec4* pos, Vec4* vel, int n, float half, float e, Stats* stats) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  contact::WallResult w;
+  if (i < n) {
+    Vec4 p = pos[i], v = vel[i];
+    w = contact::wall_body(p, v, half, e);
+    if (w.hits) pos[i] = p, vel[i] = v;
+  }
+  const double removed = warp_sum(static_cast<double>(w.removed));
+  const double ix = warp_sum(static_cast<double>(w.impulse[0]));
+  const double iy = warp_sum(static_cast<double>(w.impulse[1]));
+  const double iz = warp_sum(static_cast<double>(w.impulse[2]));
+  const unsigned long long hits = warp_sum(static_cast<unsigned long long>(w.hits));
+  if ((threadIdx.x & 31) == 0 && hits) {
+    atomicAdd(&stats->removed, removed);
+    atomicAdd(&stats->impulse[0], ix), atomicAdd(&stats->impulse[1], iy);
+    atomicAdd(&stats->impulse[2], iz), atomicAdd(&stats->wall_hits, hits);
+  }
+}
+
+class DeviceCollider final : public Collider {
+ public:
+  DeviceCollider() {
+    require_device();
+    CUDA_CHECK_THROW(cudaMalloc(&m_stats, sizeof(Stats)));
+    CUDA_CHECK_THROW(cudaMemset(m_stats, 0, sizeof(Stats)));
+    CUDA_CHECK_THROW(cudaMallocHost(&m_host, sizeof(Stats)));
+    *m_host = Stats{};
+  }
+  ~DeviceCollider() override {
+    if (m_stats) cudaFree(m_stats);
+    if (m_host) cudaFreeHost(m_host);
+  }
+  bool on_device() const override { return true; }
+
+  int resolve(Vec4* pos, Vec4* vel, int n, const CollisionParams& c, float softening) override {
+    if (c.mode != CollisionMode::off && n > 1) {
+      const long long np = search(pos, vel, n);
+      mark(Phase::resolve);
+      if (np > 0) n = rounds(pos, vel, n, static_cast<int>(np), c, softening);
+    }
+    if (c.box > 0.0f) {
+      mark(Phase::resolve);
+      walls_kernel<<<blocks_for(n), k_threads>>>(pos, vel, n, 0.5f * c.box, c.restitution,
+                                                 m_stats);
+      CUDA_CHECK_LAUNCH("walls_kernel");
+    }
+    return n;
+  }
+
+  std::vector<Contact> find_contacts(const Vec4* pos, const Vec4* vel, int n) override {
+    std::vector<Contact> out;
+    if (n < 2) return out;
+    const long long np = search(pos, vel, n);
+    std::vector<int2> raw(static_cast<std::size_t>(np));
+    if (np > 0)
+      CUDA_CHECK_THROW(
+          cudaMemcpy(raw.data(), m_pairs.get(), sizeof(int2) * raw.size(), cudaMemcpyDeviceToHost));
+    for (const int2& p : raw) out.push_back({p.x, p.y});
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  CollisionTotals totals() override {
+    CUDA_CHECK_THROW(cudaMemcpy(m_host, m_stats, sizeof(Stats), cudaMemcpyDeviceToHost));
+    CollisionTotals t = m_totals;
+    t.energy_offset = m_host->removed;
+    t.wall_impulse = Vec3d{m_host->impulse[0], m_host->impulse[1], m_host->impulse[2]};
+    t.wall_hits = static_cast<long long>(m_host->wall_hits);
+    t.merges = static_cast<long long>(m_host->merges);
+    return t;
+  }
+  void reset_totals() override {
+    m_totals = CollisionTotals{};
+    CUDA_CHECK_THROW(cudaMemset(m_stats, 0, sizeof(Stats)));
+  }
+  void set_pair_limit(long long pairs) override { m_limit = std::max(pairs, 1LL); }
+
+ private:
+  void mark(Phase p) {
+    if (m_phases) m_phases->begin(p);
+  }
+
+  void reserve(int n) {
+    const std::size_t b = static_cast<std::size_t>(n);
+    m_buckets = std::size_t{contact::bucket_mask(n)} + 1;
+    if (b > m_keys_in.size()) {
+      m_keys_in.reserve(b), m_keys.reserve(b), m_index_in.reserve(b), m_index.reserve(b);
+      m_sorted.reserve(b), m_large.reserve(b), m_choice.reserve(b), m_alive.reserve(b);
+      m_sort_bytes = 0;
+      CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, m_sort_bytes, m_keys_in.get(),
+                                                       m_keys.get(), m_index_in.get(),
+                                                       m_index.get(), n, 0, 32));
+      m_sort_temp.reserve(m_sort_bytes);
+    }
+    if (m_buckets > m_start.size()) {
+      m_start.reserve(m_buckets);
+      // Entries are checked against the sorted keys, so any content will do; never read uninit.
+      CUDA_CHECK_THROW(cudaMemset(m_start.get(), 0xff, sizeof(std::uint32_t) * m_buckets));
+    }
+    if (m_pairs.size() == 0) grow_pairs(std::max<std::size_t>(b, 4096));
+  }
+  void grow_pairs(std::size_t count) {
+    m_pairs.reserve(count);
+    m_pair_key.reserve(count);
+  }
+
+  // The grid and the contact list; returns the pairs listed (the count is read back).
+  long long search(const Vec4* pos, const Vec4* vel, int n) {
+    reserve(n);
+    const std::uint32_t mask = contact::bucket_mask(n);
+    int end_bit = 1;
+    while ((std::uint64_t{1} << end_bit) <= std::uint64_t{mask} + 1) ++end_bit;
+    mark(Phase::grid);
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_hist.get(), 0, sizeof(unsigned) * contact::k_radius_bins));
+    const int hist_blocks = std::min(blocks_for(n), 4 * std::max(1, device_info().sm_count));
+    histogram_kernel<<<hist_blocks, k_threads>>>(vel, n, m_hist.get());
+    CUDA_CHECK_LAUNCH("histogram_kernel");
+    cell_kernel<<<1, contact::k_radius_bins>>>(m_hist.get(), m_stats);
+    CUDA_CHECK_LAUNCH("cell_kernel");
+    hash_kernel<<<blocks_for(n), k_threads>>>(pos, vel, n, mask, m_stats, m_keys_in.get(),
+                                              m_index_in.get(), m_large.get());
+    CUDA_CHECK_LAUNCH("hash_kernel");
+    std::size_t temp = m_sort_temp.size();
+    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(m_sort_temp.get(), temp, m_keys_in.get(),
+                                                     m_keys.get(), m_index_in.get(), m_index.get(),
+                                                     n, 0, end_bit));
+    ranges_kernel<<<blocks_for(n), k_threads>>>(pos, vel, m_keys.get(), m_index.get(), n, mask,
+                                                m_sorted.get(), m_start.get());
+    CUDA_CHECK_LAUNCH("ranges_kernel");
+    mark(Phase::contacts);
+    for (;;) {
+      const unsigned long long cap = m_pairs.size();
+      search_kernel<<<blocks_for(n), k_threads>>>(m_sorted.get(), m_keys.get(), m_index.get(),
+                                                  m_start.get(), m_large.get(), pos, vel, n, mask,
+                                                  m_stats, m_pairs.get(), cap);
+      CUDA_CHECK_LAUNCH("search_kernel");
+      CUDA_CHECK_THROW(cudaMemcpyAsync(&m_host->pairs, &m_stats->pairs, sizeof(unsigned long long),
+                                       cudaMemcpyDeviceToHost));
+      CUDA_CHECK_THROW(cudaStreamSynchronize(0));
+      const long long found = static_cast<long long>(m_host->pairs);
+      if (found <= static_cast<long long>(cap) || static_cast<long long>(cap) >= m_limit) {
+        m_totals.contacts += found;
+        if (found > static_cast<long long>(cap)) ++m_totals.truncated;
+        return std::min<long long>(found, static_cast<long long>(cap));
+      }
+      // The list was too short: grow it (to the limit at most) and search again.
+      grow_pairs(static_cast<std::size_t>(std::min<long long>(found + found / 4, m_limit)));
+      CUDA_CHECK_THROW(cudaMemsetAsync(&m_stats->pairs, 0, sizeof(unsigned long long)));
+    }
+  }
+
+  int rounds(Vec4* pos, Vec4* vel, int n, int np, const CollisionParams& c, float eps) {
+    const bool bounce = c.mode == CollisionMode::bounce;
+    if (!bounce) CUDA_CHECK_THROW(cudaMemsetAsync(m_alive.get(), 1, static_cast<std::size_t>(n)));
+    clear_choice_kernel<<<blocks_for(np), k_threads>>>(m_pairs.get(), np, m_choice.get());
+    CUDA_CHECK_LAUNCH("clear_choice_kernel");
+    const int count = bounce ? k_bounce_rounds : 1;
+    for (int round = 1; round <= count; ++round) {
+      choose_kernel<<<blocks_for(np), k_threads>>>(m_pairs.get(), np, pos, vel, round, bounce,
+                                                   m_choice.get(), m_pair_key.get(), m_stats);
+      CUDA_CHECK_LAUNCH("choose_kernel");
+      resolve_kernel<<<blocks_for(np), k_threads>>>(m_pairs.get(), np, m_pair_key.get(),
+                                                    m_choice.get(), pos, vel, round, bounce,
+                                                    c.restitution, eps, m_alive.get(), m_stats);
+      CUDA_CHECK_LAUNCH("resolve_kernel");
+    }
+    if (bounce) return n;
+    // Merges: the survivors to the front, in order.
+    CUDA_CHECK_THROW(cudaMemcpyAsync(&m_host->merged, &m_stats->merged, sizeof(unsigned),
+                                     cudaMemcpyDeviceToHost));
+    CUDA_CHECK_THROW(cudaStreamSynchronize(0));
+    if (m_host->merged == 0) return n;
+    const std::size_t b = static_cast<std::size_t>(n);
+    m_tmp_pos.reserve(b), m_tmp_vel.reserve(b), m_selected.reserve(1);
+    std::size_t bytes = 0;
+    CUDA_CHECK_THROW(cub::DeviceSelect::Flagged(nullptr, bytes, pos, m_alive.get(),
+                                                m_tmp_pos.get(), m_selected.get(), n));
+    m_select_temp.reserve(bytes);
+    for (int pass = 0; pass < 2; ++pass) {
+      Vec4* data = pass ? vel : pos;
+      Vec4* tmp = pass ? m_tmp_vel.get() : m_tmp_pos.get();
+      bytes = m_select_temp.size();
+      CUDA_CHECK_THROW(cub::DeviceSelect::Flagged(m_select_temp.get(), bytes, data, m_alive.get(),
+                                                  tmp, m_selected.get(), n));
+    }
+    const int left = n - static_cast<int>(m_host->merged);
+    CUDA_CHECK_THROW(cudaMemcpyAsync(pos, m_tmp_pos.get(), sizeof(Vec4) * left,
+                                     cudaMemcpyDeviceToDevice));
+    CUDA_CHECK_THROW(cudaMemcpyAsync(vel, m_tmp_vel.get(), sizeof(Vec4) * left,
+                                     cudaMemcpyDeviceToDevice));
+    return left;
+  }
+
+  Stats* m_stats = nullptr;
+  Stats* m_host = nullptr;  // pinned
+  CollisionTotals m_totals;  // the host-side counts (contacts, truncated)
+  long long m_limit = k_default_pair_limit;
+  std::size_t m_buckets = 0, m_sort_bytes = 0;
+  struct Hist {
+    Scratch<unsigned> s;
+    unsigned* get() {
+      s.reserve(contact::k_radius_bins);
+      return s.get();
+    }
+  } m_hist;
+  Scratch<std::uint32_t> m_keys_in, m_keys, m_start;
+  Scratch<int> m_index_in, m_index, m_large, m_selected;
+  Scratch<Vec4> m_sorted, m_tmp_pos, m_tmp_vel;
+  Scratch<unsigned long long> m_choice, m_pair_key;
+  Scratch<unsigned char> m_alive, m_sort_temp, m_select_temp;
+  Scratch<int2> m_pairs;
+};
+
+}  // namespace
+
+std::unique_ptr<Collider> make_device_collider() { return std::make_unique<DeviceCollider>(); }
+
+}  // namespace orrery

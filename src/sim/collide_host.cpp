@@ -1,0 +1,212 @@
+// The CPU collider (OpenMP): the hashed grid by a counting sort, the neighbour search, the
+// handshake rounds, merges and walls - the same steps as the GPU one, and its reference.
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "contact.h"
+#include "orrery/collisions.h"
+
+namespace orrery {
+namespace {
+
+using contact::Grid;
+using contact::for_each_neighbour_bucket;
+using contact::make_grid;
+using contact::same_cell;
+
+class HostCollider final : public Collider {
+ public:
+  bool on_device() const override { return false; }
+  int resolve(Vec4* pos, Vec4* vel, int n, const CollisionParams& c, float softening) override;
+  std::vector<Contact> find_contacts(const Vec4* pos, const Vec4* vel, int n) override {
+    search(pos, vel, n);
+    std::vector<Contact> out = m_pairs;
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  CollisionTotals totals() override { return m_totals; }
+  void reset_totals() override { m_totals = CollisionTotals{}; }
+  void set_pair_limit(long long pairs) override { m_limit = std::max(pairs, 1LL); }
+
+ private:
+  void search(const Vec4* pos, const Vec4* vel, int n);
+  void rounds(Vec4* pos, Vec4* vel, int rounds, bool bounce, float e, float eps);
+  int compact(Vec4* pos, Vec4* vel, int n);
+  void walls(Vec4* pos, Vec4* vel, int n, float box, float e);
+  void mark(Phase p) {
+    if (m_phases) m_phases->begin(p);
+  }
+
+  CollisionTotals m_totals;
+  long long m_limit = k_default_pair_limit;
+  std::vector<Contact> m_pairs;
+  std::vector<std::uint32_t> m_start, m_count;  // per bucket: first sorted body, bodies
+  std::vector<int> m_sorted, m_large;
+  std::vector<std::uint32_t> m_key;
+  std::vector<std::uint64_t> m_choice, m_pair_key;
+  std::vector<unsigned char> m_dead;
+};
+
+void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
+  mark(Phase::grid);
+  m_pairs.clear();
+  unsigned hist[contact::k_radius_bins] = {};
+  for (int i = 0; i < n; ++i) {
+    const int b = contact::radius_bin(vel[i].w);
+    if (b >= 0) ++hist[b];
+  }
+  const Grid g = make_grid(contact::cell_from_histogram(hist), n);
+  if (g.cell == 0.0f || n < 2) return;
+  // Counting sort of the small bodies by bucket; the large ones listed apart.
+  const std::size_t buckets = std::size_t{g.mask} + 1;
+  m_count.assign(buckets, 0);
+  m_start.assign(buckets + 1, 0);
+  m_key.resize(static_cast<std::size_t>(n));
+  m_large.clear();
+  for (int i = 0; i < n; ++i) {
+    if (contact::is_large(vel[i].w, g.cell)) {
+      m_key[i] = UINT32_MAX;
+      m_large.push_back(i);
+      continue;
+    }
+    const contact::Cell c = contact::cell_of(pos[i], g.inv_cell);
+    m_key[i] = contact::bucket_of(c.x, c.y, c.z, g.mask);
+    ++m_count[m_key[i]];
+  }
+  for (std::size_t b = 0; b < buckets; ++b) m_start[b + 1] = m_start[b] + m_count[b];
+  m_sorted.resize(static_cast<std::size_t>(n));
+  std::vector<std::uint32_t> fill(m_start.begin(), m_start.end() - 1);
+  for (int i = 0; i < n; ++i)
+    if (m_key[i] != UINT32_MAX) m_sorted[fill[m_key[i]]++] = i;
+
+  mark(Phase::contacts);
+  const int threads = omp_get_max_threads();
+  std::vector<std::vector<Contact>> found(static_cast<std::size_t>(threads));
+#pragma omp parallel
+  {
+    std::vector<Contact>& mine = found[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(dynamic, 256)
+    for (int i = 0; i < n; ++i) {
+      const float ri = vel[i].w;
+      if (m_key[i] != UINT32_MAX) {
+        for_each_neighbour_bucket(pos[i], g, [&](const contact::Cell& nc, std::uint32_t b) {
+          for (std::uint32_t k = m_start[b]; k < m_start[b + 1]; ++k) {
+            const int j = m_sorted[k];
+            if (j <= i || !same_cell(pos[j], g, nc)) continue;
+            if (contact::touching(pos[i], ri, pos[j], vel[j].w)) mine.push_back({i, j});
+          }
+        });
+      }
+      for (int j : m_large) {  // every body against the large ones (large pairs once)
+        if (j == i || (m_key[i] == UINT32_MAX && j < i)) continue;
+        if (contact::touching(pos[i], ri, pos[j], vel[j].w))
+          mine.push_back({std::min(i, j), std::max(i, j)});
+      }
+    }
+  }
+  long long total = 0;
+  for (const auto& f : found) total += static_cast<long long>(f.size());
+  m_totals.contacts += total;
+  if (total > m_limit) ++m_totals.truncated;
+  for (const auto& f : found)
+    for (const Contact& p : f) {
+      if (static_cast<long long>(m_pairs.size()) >= m_limit) break;
+      m_pairs.push_back(p);
+    }
+}
+
+void HostCollider::rounds(Vec4* pos, Vec4* vel, int count, bool bounce, float e, float eps) {
+  const long long np = static_cast<long long>(m_pairs.size());
+  m_pair_key.resize(m_pairs.size());
+  for (const Contact& p : m_pairs) m_choice[p.i] = m_choice[p.j] = 0;
+  double removed = 0.0;
+  long long merged = 0;
+  for (int round = 1; round <= count; ++round) {
+#pragma omp parallel for schedule(static)
+    for (long long k = 0; k < np; ++k) {
+      const Contact p = m_pairs[k];
+      m_pair_key[k] =
+          contact::pair_key(round, pos[p.i], vel[p.i], pos[p.j], vel[p.j], p.i, p.j, bounce);
+    }
+    bool any = false;
+    for (long long k = 0; k < np; ++k) {
+      const std::uint64_t key = m_pair_key[k];
+      if (key == 0) continue;
+      any = true;
+      const Contact p = m_pairs[k];
+      m_choice[p.i] = std::max(m_choice[p.i], key);
+      m_choice[p.j] = std::max(m_choice[p.j], key);
+    }
+    if (!any) break;
+#pragma omp parallel for schedule(static) reduction(+ : removed, merged)
+    for (long long k = 0; k < np; ++k) {
+      const std::uint64_t key = m_pair_key[k];
+      const Contact p = m_pairs[k];
+      if (key == 0 || m_choice[p.i] != key || m_choice[p.j] != key) continue;
+      if (bounce) {
+        removed += contact::bounce_pair(pos[p.i], vel[p.i], pos[p.j], vel[p.j], e);
+      } else {
+        const bool keep_i = contact::survivor_is_i(pos[p.i].w, pos[p.j].w, p.i, p.j);
+        const int s = keep_i ? p.i : p.j, v = keep_i ? p.j : p.i;
+        removed += contact::merge_pair(pos[s], vel[s], pos[v], vel[v], eps);
+        m_dead[v] = 1;
+        ++merged;
+      }
+    }
+  }
+  m_totals.energy_offset += removed;
+  m_totals.merges += merged;
+}
+
+int HostCollider::compact(Vec4* pos, Vec4* vel, int n) {
+  int out = 0;
+  for (int i = 0; i < n; ++i) {
+    if (m_dead[i]) continue;
+    pos[out] = pos[i];
+    vel[out] = vel[i];
+    ++out;
+  }
+  return out;
+}
+
+void HostCollider::walls(Vec4* pos, Vec4* vel, int n, float box, float e) {
+  double removed = 0, ix = 0, iy = 0, iz = 0;
+  long long hits = 0;
+#pragma omp parallel for schedule(static) reduction(+ : removed, ix, iy, iz, hits)
+  for (int i = 0; i < n; ++i) {
+    const contact::WallResult w = contact::wall_body(pos[i], vel[i], 0.5f * box, e);
+    removed += w.removed, ix += w.impulse[0], iy += w.impulse[1], iz += w.impulse[2];
+    hits += w.hits;
+  }
+  m_totals.energy_offset += removed;
+  m_totals.wall_impulse.x += ix, m_totals.wall_impulse.y += iy, m_totals.wall_impulse.z += iz;
+  m_totals.wall_hits += hits;
+}
+
+int HostCollider::resolve(Vec4* pos, Vec4* vel, int n, const CollisionParams& c, float softening) {
+  if (c.mode != CollisionMode::off) {
+    search(pos, vel, n);
+    mark(Phase::resolve);
+    if (!m_pairs.empty()) {
+      if (m_choice.size() < static_cast<std::size_t>(n)) m_choice.resize(static_cast<std::size_t>(n));
+      const bool bounce = c.mode == CollisionMode::bounce;
+      if (!bounce) m_dead.assign(static_cast<std::size_t>(n), 0);
+      rounds(pos, vel, bounce ? k_bounce_rounds : 1, bounce, c.restitution, softening);
+      if (!bounce) n = compact(pos, vel, n);
+    }
+  }
+  if (c.box > 0.0f) {
+    mark(Phase::resolve);
+    walls(pos, vel, n, c.box, c.restitution);
+  }
+  return n;
+}
+
+}  // namespace
+
+std::unique_ptr<Collider> make_host_collider() { return std::make_unique<HostCollider>(); }
+
+}  // namespace orrery
