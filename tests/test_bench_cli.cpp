@@ -166,6 +166,13 @@ TEST(BenchCli, BadInputGivesOneErrorLineAndExitCode2) {
       {{"--n", "8", "--theta", "abc"}, "--theta 'abc'"},
       {{"--n", "8", "--theta", "0.5,,1"}, "--theta"},
       {{"--accuracy", "--compare"}, "--accuracy"},
+      // Collisions (issue 11).
+      {{"--n", "8", "--restitution", "1.5"}, "--restitution '1.5'"},
+      {{"--n", "8", "--restitution", "nan"}, "--restitution 'nan'"},
+      {{"--n", "8", "--radius", "-1"}, "--radius '-1'"},
+      {{"--n", "8", "--box", "0"}, "--box '0'"},
+      {{"--n", "8", "--collisions", "nope"}, "--collisions: unknown collision mode 'nope'"},
+      {{"--n", "8", "--gravity", "maybe"}, "--gravity 'maybe'"},
       // CLI11's own parse errors.
       {{"--n", "8", "--steps", "abc"}, "--steps"},
       {{"--n", "8", "--no-such-option"}, "--no-such-option"},

@@ -23,11 +23,11 @@ constexpr float k_min_softening = 1e-10f;
 constexpr float k_max_theta = 2.0f;
 
 struct SimParams {
-  float dt = 0.016f;       // time step
-  float softening = 0.1f;  // eps; the interaction uses eps^2
-  float damping = 1.0f;    // velocity damping per step, in [0, 1]
-  float theta = 0.5f;      // tree codes' opening angle, in [0, 2] (0: every cell opened, exact)
-  bool gravity = true;     // off: no forces (a gas of balls with collisions alone)
+  float dt = 0.016f;           // time step
+  float softening = 0.1f;      // eps; the interaction uses eps^2
+  float damping = 1.0f;        // velocity damping per step, in [0, 1]
+  float theta = 0.5f;          // tree codes' opening angle, in [0, 2] (0: every cell opened, exact)
+  bool gravity = true;         // off: no forces (a gas of balls with collisions alone)
   CollisionParams collisions;  // the collision stage and the walls
 };
 

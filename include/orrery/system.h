@@ -109,8 +109,11 @@ class System {
 
   // What the collision stage has done since the state was set (waits for the device).
   CollisionTotals collision_totals();
-  // The collision stage alone on the newest state (no step, no time): for the tests.
+  // The touching pairs of the newest state, through the collision stage's grid (no step).
   std::vector<Contact> contacts();
+  // The collision stage on the gravity module's side (made on first use; replaced, its totals
+  // kept, when the module moves to the other side).
+  Collider& collider();
 
   // Diagnostics of the storage's newest state (timed as the `diagnostics` phase).
   Diagnostics measure();
@@ -136,7 +139,6 @@ class System {
   void step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n);
   void forces(const Vec4* pos, int n);
   void collide(Vec4* pos, Vec4* vel, int& n);
-  Collider& collider();
   void ensure_scratch(int n);
   void check_pair(Integrator integrator, const SimParams& params) const;
   void attach_phases(bool fresh);

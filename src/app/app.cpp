@@ -106,7 +106,8 @@ std::string params_text(const SimParams& p) {
   if (p.collisions.mode != CollisionMode::off) {
     s += std::string(", collisions ") + to_string(p.collisions.mode);
     if (p.collisions.mode == CollisionMode::bounce) {
-      std::snprintf(buf, sizeof buf, " (restitution %g)", static_cast<double>(p.collisions.restitution));
+      std::snprintf(buf, sizeof buf, " (restitution %g)",
+                    static_cast<double>(p.collisions.restitution));
       s += buf;
     }
   }

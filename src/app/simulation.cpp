@@ -177,7 +177,8 @@ void Simulation::settle_job(const gfx::Companion* companion, double wait_ms) {
   const long long step0 = m_system->step_count();
   const double time0 = m_system->time();
   const int done = m_job.finish();
-  if (done > 0 && m_job.bodies_left() < m_buffers->count()) m_buffers->set_count(m_job.bodies_left());
+  if (done > 0 && m_job.bodies_left() < m_buffers->count())
+    m_buffers->set_count(m_job.bodies_left());
   if (done > 0)
     m_buffers->publish_host(done, companion);
   else if (companion)

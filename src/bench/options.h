@@ -64,7 +64,7 @@ struct Plan {
   int steps = 20;
   int warmup = 3;
   Preset preset = Preset::random;
-  SimParams params;  // gravity and collisions: the preset's, with the options over them
+  SimParams params;             // gravity and collisions: the preset's, with the options over them
   std::optional<float> radius;  // --radius: every body's
   std::uint64_t seed = 1;
   std::string csv, json;

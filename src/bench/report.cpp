@@ -84,6 +84,9 @@ std::vector<Phase> step_phases(const Plan& plan) {
         v.push_back(p);
       break;
     }
+  const CollisionParams& c = plan.params.collisions;
+  if (c.mode != CollisionMode::off || c.box > 0.0f)
+    for (Phase p : {Phase::grid, Phase::contacts, Phase::resolve}) v.push_back(p);
   return v;
 }
 
@@ -119,6 +122,11 @@ void print_header(std::FILE* out, const Plan& plan) {
                  to_string(plan.preset), static_cast<unsigned long long>(plan.seed),
                  to_string(plan.integrator), plan.params.dt, plan.params.softening,
                  plan.params.damping);
+  const CollisionParams& c = plan.params.collisions;
+  if (!plan.convergence && (!plan.params.gravity || c.mode != CollisionMode::off || c.box > 0))
+    std::fprintf(out, "gravity %s, collisions %s, restitution %g, walls %s%s\n",
+                 plan.params.gravity ? "on" : "off", to_string(c.mode), c.restitution,
+                 c.box > 0 ? "box " : "none", c.box > 0 ? std::to_string(c.box).c_str() : "");
   if (plan.accuracy)
     std::fprintf(out,
                  "accuracy: |a - a_exact| / |a_exact| of one acceleration pass against a double "
@@ -183,8 +191,16 @@ void TableReporter::timing(const TimingResult& r) {
       std::fprintf(m_out, " %11s %11s %11s %8s %9s", "-", "-", "-", "-", "-");
     }
   }
-  std::fprintf(m_out, "  %s %s%s%s\n", r.config.c_str(), r.integrator.c_str(),
-               std::isnan(r.theta) ? "" : (" theta " + theta_text(r.theta)).c_str(), flag.c_str());
+  std::string contacts;
+  if (r.contacts_per_step >= 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " contacts/step %.0f", r.contacts_per_step);
+    contacts = buf;
+    if (r.bodies_end != r.n) contacts += " bodies left " + std::to_string(r.bodies_end);
+  }
+  std::fprintf(m_out, "  %s %s%s%s%s\n", r.config.c_str(), r.integrator.c_str(),
+               std::isnan(r.theta) ? "" : (" theta " + theta_text(r.theta)).c_str(),
+               contacts.c_str(), flag.c_str());
   std::fflush(m_out);
 }
 

@@ -200,6 +200,11 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
     r.phase_ms[p] = phase_ms[p].empty() ? 0.0 : median(phase_ms[p]);
   r.interactions = run.system().interactions_per_step(n);
   r.finite = r.nonfinite_step == 0;
+  r.bodies_end = run.system().storage().count();
+  const CollisionParams& c = plan.params.collisions;
+  if (c.mode != CollisionMode::off || c.box > 0.0f)
+    r.contacts_per_step = static_cast<double>(run.system().collision_totals().contacts) /
+                          static_cast<double>(std::max<long long>(total, 1));
   return r;
 }
 

@@ -32,6 +32,10 @@ struct TimingResult {
   long long nonfinite_step = 0;  // the first step (1-based, warm-ups counted) that left a
                                  // non-finite position or velocity; the run stopped there
   long long nonfinite_body = -1;
+  // With collisions or walls: touching pairs found per step (warm-ups counted), and the bodies
+  // left at the end (merges remove some); contacts_per_step < 0 without them.
+  double contacts_per_step = -1;
+  int bodies_end = 0;
   // --diagnostics: before the warm-up and after the last step, and what the last reading cost
   // (the diagnostics phase: CUDA events on the GPU).
   std::optional<Diagnostics> start, end;

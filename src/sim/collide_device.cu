@@ -5,8 +5,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cub/cub.cuh>
 #include <cstdint>
+#include <cub/cub.cuh>
 #include <vector>
 
 #include "contact.h"
@@ -50,12 +50,12 @@ class Scratch {
 
 // The counters of one step and the running totals, in device memory (one copy read back).
 struct Stats {
-  unsigned long long pairs;  // touching pairs found by the search (may exceed the list)
-  unsigned int large;        // large bodies this step
-  unsigned int merged;       // merges this step
-  float cell, inv_cell;      // the grid of this step
-  int any[k_rounds_max + 1]; // whether round r had a pair to resolve
-  double removed;            // running totals
+  unsigned long long pairs;   // touching pairs found by the search (may exceed the list)
+  unsigned int large;         // large bodies this step
+  unsigned int merged;        // merges this step
+  float cell, inv_cell;       // the grid of this step
+  int any[k_rounds_max + 1];  // whether round r had a pair to resolve
+  double removed;             // running totals
   double impulse[3];
   unsigned long long wall_hits, merges;
 };
@@ -143,18 +143,21 @@ __device__ void append_pair(int i, int j, Stats* stats, int2* pairs, unsigned lo
 // from its lower index, and a candidate only in the candidate's own cell) and the large list; a
 // large body the large bodies above it. The first k_local_pairs pairs of each thread are appended
 // with one atomic per warp; the rest one by one.
-__global__ void search_kernel(const Vec4* __restrict__ sorted, const std::uint32_t* __restrict__ keys,
-                              const int* __restrict__ index, const std::uint32_t* __restrict__ start,
+__global__ void search_kernel(const Vec4* __restrict__ sorted,
+                              const std::uint32_t* __restrict__ keys, const int* __restrict__ index,
+                              const std::uint32_t* __restrict__ start,
                               const int* __restrict__ large, const Vec4* __restrict__ pos,
-                              const Vec4* __restrict__ vel, int n, std::uint32_t mask,
-                              Stats* stats, int2* pairs, unsigned long long cap) {
+                              const Vec4* __restrict__ vel, int n, std::uint32_t mask, Stats* stats,
+                              int2* pairs, unsigned long long cap) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const bool live = k < n && stats->cell > 0.0f;
   int mine[k_local_pairs];
   int found = 0, i = -1;
   auto keep = [&](int j) {
-    if (found < k_local_pairs) mine[found] = j;
-    else append_pair(i, j, stats, pairs, cap);
+    if (found < k_local_pairs)
+      mine[found] = j;
+    else
+      append_pair(i, j, stats, pairs, cap);
     ++found;
   };
   if (live) {
@@ -195,7 +198,8 @@ __global__ void search_kernel(const Vec4* __restrict__ sorted, const std::uint32
   }
   const int total = __shfl_sync(0xffffffffu, offset, 31);
   unsigned long long base = 0;
-  if (lane == 31 && total > 0) base = atomicAdd(&stats->pairs, static_cast<unsigned long long>(total));
+  if (lane == 31 && total > 0)
+    base = atomicAdd(&stats->pairs, static_cast<unsigned long long>(total));
   base = __shfl_sync(0xffffffffu, base, 31);
   const unsigned long long first = base + static_cast<unsigned long long>(offset - kept);
   for (int q = 0; q < kept; ++q)
@@ -303,8 +307,7 @@ class DeviceCollider final : public Collider {
     }
     if (c.box > 0.0f) {
       mark(Phase::resolve);
-      walls_kernel<<<blocks_for(n), k_threads>>>(pos, vel, n, 0.5f * c.box, c.restitution,
-                                                 m_stats);
+      walls_kernel<<<blocks_for(n), k_threads>>>(pos, vel, n, 0.5f * c.box, c.restitution, m_stats);
       CUDA_CHECK_LAUNCH("walls_kernel");
     }
     return n;
@@ -401,10 +404,11 @@ class DeviceCollider final : public Collider {
                                        cudaMemcpyDeviceToHost));
       CUDA_CHECK_THROW(cudaStreamSynchronize(0));
       const long long found = static_cast<long long>(m_host->pairs);
+      const long long kept = std::min({found, static_cast<long long>(cap), m_limit});
       if (found <= static_cast<long long>(cap) || static_cast<long long>(cap) >= m_limit) {
         m_totals.contacts += found;
-        if (found > static_cast<long long>(cap)) ++m_totals.truncated;
-        return std::min<long long>(found, static_cast<long long>(cap));
+        if (kept < found) ++m_totals.truncated;
+        return kept;
       }
       // The list was too short: grow it (to the limit at most) and search again.
       grow_pairs(static_cast<std::size_t>(std::min<long long>(found + found / 4, m_limit)));
@@ -436,8 +440,8 @@ class DeviceCollider final : public Collider {
     const std::size_t b = static_cast<std::size_t>(n);
     m_tmp_pos.reserve(b), m_tmp_vel.reserve(b), m_selected.reserve(1);
     std::size_t bytes = 0;
-    CUDA_CHECK_THROW(cub::DeviceSelect::Flagged(nullptr, bytes, pos, m_alive.get(),
-                                                m_tmp_pos.get(), m_selected.get(), n));
+    CUDA_CHECK_THROW(cub::DeviceSelect::Flagged(nullptr, bytes, pos, m_alive.get(), m_tmp_pos.get(),
+                                                m_selected.get(), n));
     m_select_temp.reserve(bytes);
     for (int pass = 0; pass < 2; ++pass) {
       Vec4* data = pass ? vel : pos;
@@ -447,15 +451,15 @@ class DeviceCollider final : public Collider {
                                                   tmp, m_selected.get(), n));
     }
     const int left = n - static_cast<int>(m_host->merged);
-    CUDA_CHECK_THROW(cudaMemcpyAsync(pos, m_tmp_pos.get(), sizeof(Vec4) * left,
-                                     cudaMemcpyDeviceToDevice));
-    CUDA_CHECK_THROW(cudaMemcpyAsync(vel, m_tmp_vel.get(), sizeof(Vec4) * left,
-                                     cudaMemcpyDeviceToDevice));
+    CUDA_CHECK_THROW(
+        cudaMemcpyAsync(pos, m_tmp_pos.get(), sizeof(Vec4) * left, cudaMemcpyDeviceToDevice));
+    CUDA_CHECK_THROW(
+        cudaMemcpyAsync(vel, m_tmp_vel.get(), sizeof(Vec4) * left, cudaMemcpyDeviceToDevice));
     return left;
   }
 
   Stats* m_stats = nullptr;
-  Stats* m_host = nullptr;  // pinned
+  Stats* m_host = nullptr;   // pinned
   CollisionTotals m_totals;  // the host-side counts (contacts, truncated)
   long long m_limit = k_default_pair_limit;
   std::size_t m_buckets = 0, m_sort_bytes = 0;

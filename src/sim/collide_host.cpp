@@ -12,10 +12,9 @@
 namespace orrery {
 namespace {
 
-using contact::Grid;
 using contact::for_each_neighbour_bucket;
+using contact::Grid;
 using contact::make_grid;
-using contact::same_cell;
 
 class HostCollider final : public Collider {
  public:
@@ -45,6 +44,8 @@ class HostCollider final : public Collider {
   std::vector<Contact> m_pairs;
   std::vector<std::uint32_t> m_start, m_count;  // per bucket: first sorted body, bodies
   std::vector<int> m_sorted, m_large;
+  std::vector<Vec4> m_body;           // the small bodies in bucket order: x, y, z, r
+  std::vector<contact::Cell> m_cell;  // and their cells
   std::vector<std::uint32_t> m_key;
   std::vector<std::uint64_t> m_choice, m_pair_key;
   std::vector<unsigned char> m_dead;
@@ -81,6 +82,15 @@ void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
   std::vector<std::uint32_t> fill(m_start.begin(), m_start.end() - 1);
   for (int i = 0; i < n; ++i)
     if (m_key[i] != UINT32_MAX) m_sorted[fill[m_key[i]]++] = i;
+  // The small bodies in bucket order (x, y, z, r): a bucket's candidates are contiguous.
+  const std::uint32_t small = m_start[buckets];
+  m_body.resize(small);
+  m_cell.resize(small);
+  for (std::uint32_t k = 0; k < small; ++k) {
+    const Vec4& p = pos[m_sorted[k]];
+    m_body[k] = Vec4{p.x, p.y, p.z, vel[m_sorted[k]].w};
+    m_cell[k] = contact::cell_of(p, g.inv_cell);
+  }
 
   mark(Phase::contacts);
   const int threads = omp_get_max_threads();
@@ -94,9 +104,12 @@ void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
       if (m_key[i] != UINT32_MAX) {
         for_each_neighbour_bucket(pos[i], g, [&](const contact::Cell& nc, std::uint32_t b) {
           for (std::uint32_t k = m_start[b]; k < m_start[b + 1]; ++k) {
+            const contact::Cell& cj = m_cell[k];
+            if (cj.x != nc.x || cj.y != nc.y || cj.z != nc.z) continue;  // another cell's bucket
             const int j = m_sorted[k];
-            if (j <= i || !same_cell(pos[j], g, nc)) continue;
-            if (contact::touching(pos[i], ri, pos[j], vel[j].w)) mine.push_back({i, j});
+            const Vec4& bj = m_body[k];
+            if (j <= i) continue;
+            if (contact::touching(pos[i], ri, bj, bj.w)) mine.push_back({i, j});
           }
         });
       }
@@ -191,7 +204,8 @@ int HostCollider::resolve(Vec4* pos, Vec4* vel, int n, const CollisionParams& c,
     search(pos, vel, n);
     mark(Phase::resolve);
     if (!m_pairs.empty()) {
-      if (m_choice.size() < static_cast<std::size_t>(n)) m_choice.resize(static_cast<std::size_t>(n));
+      if (m_choice.size() < static_cast<std::size_t>(n))
+        m_choice.resize(static_cast<std::size_t>(n));
       const bool bounce = c.mode == CollisionMode::bounce;
       if (!bounce) m_dead.assign(static_cast<std::size_t>(n), 0);
       rounds(pos, vel, bounce ? k_bounce_rounds : 1, bounce, c.restitution, softening);

@@ -18,7 +18,8 @@ CollisionMode parse_collision_mode(std::string_view name) {
   const auto& n = collision_mode_names();
   for (std::size_t i = 0; i < n.size(); ++i)
     if (n[i] == name) return static_cast<CollisionMode>(i);
-  throw InputError("unknown collision mode '" + std::string(name) + "' (choose off, bounce or merge)");
+  throw InputError("unknown collision mode '" + std::string(name) +
+                   "' (choose off, bounce or merge)");
 }
 
 const char* to_string(CollisionMode m) {
@@ -51,8 +52,7 @@ float parse_restitution_option(std::string_view text) {
 
 float parse_box_option(std::string_view text) {
   const float v = parse_float(text, "--box");
-  if (!(v > 0.0f))
-    throw InputError("--box '" + std::string(text) + "': the side must be > 0");
+  if (!(v > 0.0f)) throw InputError("--box '" + std::string(text) + "': the side must be > 0");
   return v;
 }
 

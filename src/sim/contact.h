@@ -69,9 +69,9 @@ ORRERY_HD float bin_upper(int b) {
 // The grid of one step: cells of side `cell` (2 x a radius that all but the few largest bodies
 // stay under); a body with 2r > cell is "large" and is checked against every body apart.
 struct Grid {
-  float cell = 0.0f;      // 0: no body has a radius, no contact is possible
-  float inv_cell = 0.0f;  // 1 / cell
-  std::uint32_t mask = 0; // buckets - 1 (a power of two minus one)
+  float cell = 0.0f;       // 0: no body has a radius, no contact is possible
+  float inv_cell = 0.0f;   // 1 / cell
+  std::uint32_t mask = 0;  // buckets - 1 (a power of two minus one)
 };
 
 // How many bodies may be large (each is checked against every body): the cell is chosen so at
@@ -98,9 +98,12 @@ struct Cell {
   int x, y, z;
 };
 
+// floor(c) clamped to +-2^20 (NaN goes to -2^20), without library calls.
 ORRERY_HD int clamp_cell(float c) {
-  c = fminf(fmaxf(c, -k_cell_clamp), k_cell_clamp);
-  return static_cast<int>(floorf(c));
+  if (!(c >= -k_cell_clamp)) c = -k_cell_clamp;
+  if (c > k_cell_clamp) c = k_cell_clamp;
+  const int t = static_cast<int>(c);  // truncates towards zero
+  return static_cast<float>(t) > c ? t - 1 : t;
 }
 
 ORRERY_HD Cell cell_of(const Vec4& p, float inv_cell) {
@@ -177,7 +180,8 @@ ORRERY_HD std::uint64_t pair_key(int round, const Vec4& pi, const Vec4& vi, cons
     if (vn >= 0.0f && depth < 1e-5f) return 0;  // separating, and apart to rounding
   }
   const std::uint32_t depth_bits = float_bits(fminf(depth, 1.0f)) >> 2;  // < 2^28, monotone
-  return (static_cast<std::uint64_t>(round) << 59) | (static_cast<std::uint64_t>(depth_bits) << 31) |
+  return (static_cast<std::uint64_t>(round) << 59) |
+         (static_cast<std::uint64_t>(depth_bits) << 31) |
          static_cast<std::uint64_t>(static_cast<std::uint32_t>(i ^ j) & 0x7fffffffu);
 }
 

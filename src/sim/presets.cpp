@@ -157,7 +157,8 @@ void add_box_gas(BodyState& s, Rng& rng, double mass) {
 void add_cloud(BodyState& s, Rng& rng, double mass) {
   const int n = s.size();
   constexpr double radius = 10.0;
-  const double omega = std::sqrt(0.05 * 0.6 * mass * mass / radius / (0.5 * 0.4 * mass * radius * radius));
+  const double omega =
+      std::sqrt(0.05 * 0.6 * mass * mass / radius / (0.5 * 0.4 * mass * radius * radius));
   const double r = radius * std::cbrt(0.003 / n);
   for (int i = 0; i < n; ++i) {
     double x, y, z;
@@ -184,8 +185,8 @@ void place(BodyState& s, int first, int count, double tilt, double ox, double oy
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"random",  "shell", "expand",   "disk",
-                                                 "collision", "plummer", "box", "accretion"};
+  static const std::vector<std::string> names = {"random",    "shell",   "expand", "disk",
+                                                 "collision", "plummer", "box",    "accretion"};
   return names;
 }
 
@@ -193,8 +194,9 @@ Preset parse_preset(const std::string& name) {
   const auto& n = preset_names();
   for (std::size_t i = 0; i < n.size(); ++i)
     if (n[i] == name) return static_cast<Preset>(i);
-  throw std::invalid_argument("unknown preset '" + name +
-                              "' (choose random, shell, expand, disk, collision, plummer, box or accretion)");
+  throw std::invalid_argument(
+      "unknown preset '" + name +
+      "' (choose random, shell, expand, disk, collision, plummer, box or accretion)");
 }
 
 const char* to_string(Preset p) { return preset_names()[static_cast<int>(p)].c_str(); }

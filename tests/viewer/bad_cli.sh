@@ -56,6 +56,17 @@ check --theta -1
 check --theta nan
 check --theta 5
 check --theta abc
+# Collisions (issue 11).
+check --restitution 1.5
+check --restitution nan
+check --restitution -0.1
+check --radius -1
+check --radius inf
+check --box 0
+check --box -3
+check --collisions nope
+check --gravity maybe
+check --preset pool
 # Without a GPU the CUDA splat cannot draw: refused before anything opens.
 nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status
