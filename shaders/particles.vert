@@ -1,7 +1,7 @@
 #version 330 core
 // Bodies as point sprites: size attenuated with distance, colour from speed through a palette.
 layout(location = 0) in vec4 a_pos;  // xyz, w = mass
-layout(location = 1) in vec4 a_vel;  // xyz, w unused
+layout(location = 1) in vec4 a_vel;  // xyz, w = radius
 
 uniform mat4 u_view;
 uniform mat4 u_proj;
@@ -10,10 +10,12 @@ uniform float u_px_per_unit;   // pixels per world unit at view distance 1
 uniform float u_speed_ref;     // the speed shown in the middle of the palette
 uniform float u_intensity;     // peak brightness of one sprite
 uniform float u_mass_ref;      // the mean mass: heavier bodies (galaxy cores) draw larger
+uniform int u_spheres;         // 1: balls of their own radius (a_vel.w), as when they collide
 
 out vec3 v_color;
 out float v_energy;
 out float v_soft;  // 0: a star's tight core and halo; 1: a heavy body's diffuse bulge glow
+flat out int v_sphere;
 
 // Slow bodies deep blue, through sky blue and white, fast ones amber to red.
 vec3 palette(float t) {
@@ -35,8 +37,11 @@ void main() {
   float depth = max(-view_pos.z, 1e-3);
   float heavy = clamp(pow(a_pos.w / max(u_mass_ref, 1e-30), 1.0 / 3.0), 1.0, 16.0);
   v_soft = smoothstep(1.5, 4.0, heavy);
-  float size = 2.0 * u_radius * heavy * u_px_per_unit / depth;  // diameter in pixels
-  float drawn = clamp(size, 2.0, 128.0);
+  // The diameter in pixels: a ball's own, or the sprite radius grown with the mass.
+  float size = u_spheres == 1 ? 2.0 * max(a_vel.w, 0.0) * u_px_per_unit / depth
+                              : 2.0 * u_radius * heavy * u_px_per_unit / depth;
+  float drawn = clamp(size, 2.0, u_spheres == 1 ? 256.0 : 128.0);
+  v_sphere = u_spheres;
   gl_PointSize = drawn;
   // Sprites smaller than 2 px are drawn at 2 px and dimmed by the lost area: no shimmer far away.
   v_energy = u_intensity * mix(1.0, 1.5, v_soft) * min(1.0, (size * size) / (drawn * drawn));

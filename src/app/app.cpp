@@ -272,6 +272,7 @@ void App::frame(long long index, bool last) {
     m_readouts.activity = activity_text(m_sim->step_progress(), m_sim->step_running_s());
   }
   fill_diagnostics();
+  if (index % 10 == 0 || m_readouts.collisions.bodies == 0) fill_collisions();
   const auto ui_start = std::chrono::steady_clock::now();
   if (m_settings.show_panel)
     m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
@@ -290,6 +291,7 @@ void App::frame(long long index, bool last) {
     m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target,
                      m_sim->buffers().version());
   draw_tree(target, sp);
+  draw_walls(target, sp);
   const auto render_start = Clock::now();
   m_imgui->end_frame();
   ui_ms += std::chrono::duration<float, std::milli>(Clock::now() - render_start).count();
@@ -343,6 +345,41 @@ void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
   }
   m_overlay->draw(target, sp);
   m_readouts.tree_boxes = m_overlay->count();
+}
+
+// The walls of the box, when there are some: the cube's edges over the picture.
+void App::draw_walls(GLuint target, const gfx::SpriteParams& sp) {
+  const float box = m_valid_params.collisions.box;
+  if (!(box > 0.0f)) return;
+  if (!m_walls) m_walls = std::make_unique<gfx::BoxOverlay>();
+  if (box != m_walls_side) {
+    const float h = 0.5f * box;
+    m_walls->set_boxes({CellBox{{-h, -h, -h}, {h, h, h}}});
+    m_walls_side = box;
+  }
+  static constexpr float k_wall_color[4] = {0.85f, 0.80f, 0.60f, 0.55f};
+  m_walls->draw(target, sp, k_wall_color);
+}
+
+// The collision stage's counts for the panel (every few frames: on the GPU a reading waits).
+void App::fill_collisions() {
+  ui::CollisionReadout& out = m_readouts.collisions;
+  out.bodies = m_sim->count();
+  const CollisionParams& c = m_valid_params.collisions;
+  if (c.mode == CollisionMode::off && c.box == 0.0f) return;
+  const std::optional<CollisionTotals> t = m_sim->collision_totals();
+  if (!t) return;
+  const long long steps = m_sim->step_count();
+  if (steps < m_collision_steps || t->contacts < m_collision_contacts)  // a reset since
+    m_collision_steps = 0, m_collision_contacts = 0;
+  if (steps > m_collision_steps)
+    out.contacts_per_step = static_cast<double>(t->contacts - m_collision_contacts) /
+                            static_cast<double>(steps - m_collision_steps);
+  m_collision_steps = steps;
+  m_collision_contacts = t->contacts;
+  out.merges = t->merges;
+  out.wall_hits = t->wall_hits;
+  out.energy_offset = t->energy_offset;
 }
 
 // The newest diagnostics reading and the drifts since the first, for the panel.
@@ -407,6 +444,8 @@ void App::record_phases(float ui_ms) {
     f.tree = static_cast<float>((*t)[Phase::bounds] + (*t)[Phase::sort] + (*t)[Phase::build] +
                                 (*t)[Phase::moments]);
     f.walk = static_cast<float>((*t)[Phase::walk]);
+    f.collide =
+        static_cast<float>((*t)[Phase::grid] + (*t)[Phase::contacts] + (*t)[Phase::resolve]);
     if (f.diagnostics > 0.0f && m_sim->timed_with_events()) {
       m_readouts.diagnostics.cost_ms = f.diagnostics;
       m_diag_total_ms += f.diagnostics;
@@ -531,6 +570,7 @@ gfx::RenderStyle App::style() const {
   st.exposure = m_settings.exposure;
   st.speed_ref = m_sim->speed_reference();
   st.mass_ref = m_sim->mass_reference();
+  st.spheres = m_valid_params.collisions.mode != CollisionMode::off;
   // Centre the scene in the space right of the panel (half the panel's width), while it shows.
   st.center_shift_px = m_settings.show_panel ? 0.5f * m_panel_right : 0.0f;
   // Fewer bodies draw brighter so the picture reads the same at any N: as 1/sqrt(N) up to 65536,
@@ -540,6 +580,9 @@ gfx::RenderStyle App::style() const {
   float scale = std::sqrt(16384.0f / n);
   if (n > 65536.0f) scale = 0.5f * std::pow(65536.0f / n, 0.75f);
   st.intensity = 0.6f * m_settings.brightness * std::min(scale, 8.0f);
+  // Balls cover their whole disc, where a sprite's glow is mostly a small core: dimmer, so a gas
+  // of them seen through its depth does not saturate.
+  if (st.spheres) st.intensity *= 0.25f;
   return st;
 }
 

@@ -66,6 +66,8 @@ class App {
   void fill_diagnostics();
   void record_phases(float ui_ms);
   void draw_tree(GLuint target, const gfx::SpriteParams& sp);
+  void draw_walls(GLuint target, const gfx::SpriteParams& sp);
+  void fill_collisions();
   void keep_params_valid();
   void target_size(int& w, int& h) const;
   GLuint target_framebuffer() const;
@@ -86,6 +88,9 @@ class App {
   std::unique_ptr<gfx::ParticleRenderer> m_renderer;
   std::unique_ptr<gfx::BoxOverlay> m_overlay;  // made when first shown
   std::vector<CellBox> m_boxes;
+  std::unique_ptr<gfx::BoxOverlay> m_walls;  // the box's walls, made when first shown
+  float m_walls_side = 0.0f;
+  long long m_collision_steps = 0, m_collision_contacts = 0;  // at the last reading
   // What the overlay's boxes were read for.
   struct TreeView {
     std::uint64_t version = 0;

@@ -227,6 +227,11 @@ void Simulation::collect_probe() {
   }
 }
 
+std::optional<CollisionTotals> Simulation::collision_totals() {
+  if (m_job.active()) return std::nullopt;
+  return m_system->collision_totals();
+}
+
 void Simulation::tree_boxes(int max_level, std::vector<CellBox>& out) {
   out.clear();
   if (m_job.active()) return;  // the worker owns the tree while it steps

@@ -64,6 +64,8 @@ class Simulation {
   std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks);
 
   const Solver& solver() const { return m_system->gravity(); }
+  // What the collision stage has done since the reset (none while a CPU step runs; GPU: waits).
+  std::optional<CollisionTotals> collision_totals();
   // A tree code's cells down to `max_level` (none while a CPU step runs, or for exact solvers).
   void tree_boxes(int max_level, std::vector<CellBox>& out);
   Integrator integrator() const { return m_system->integrator(); }

@@ -44,7 +44,7 @@ void BoxOverlay::set_boxes(const std::vector<CellBox>& boxes) {
   check_gl("uploading the tree overlay");
 }
 
-void BoxOverlay::draw(GLuint target, const SpriteParams& p) const {
+void BoxOverlay::draw(GLuint target, const SpriteParams& p, const float (&color)[4]) const {
   if (m_vertices == 0 || p.width <= 0 || p.height <= 0) return;
   glBindFramebuffer(GL_FRAMEBUFFER, target);
   glViewport(0, 0, p.width, p.height);
@@ -54,7 +54,7 @@ void BoxOverlay::draw(GLuint target, const SpriteParams& p) const {
   glUseProgram(m_program.id());
   glUniformMatrix4fv(m_u_view, 1, GL_FALSE, p.view);
   glUniformMatrix4fv(m_u_proj, 1, GL_FALSE, p.proj);
-  glUniform4f(m_u_color, 0.35f, 0.95f, 0.55f, 0.35f);
+  glUniform4f(m_u_color, color[0], color[1], color[2], color[3]);
   glBindVertexArray(m_vao.id());
   glDrawArrays(GL_LINES, 0, m_vertices);
   glBindVertexArray(0);

@@ -15,8 +15,10 @@ class BoxOverlay {
   BoxOverlay();  // throws std::runtime_error when its shaders cannot be read or built
   // Replaces the boxes drawn (12 edges each).
   void set_boxes(const std::vector<CellBox>& boxes);
-  // Draws them into `target` (blended), with the sprite pass's view and projection.
-  void draw(GLuint target, const SpriteParams& p) const;
+  // Draws them into `target` (blended), with the sprite pass's view and projection, in RGBA
+  // `color` (default: the tree's green).
+  void draw(GLuint target, const SpriteParams& p, const float (&color)[4] = k_tree_color) const;
+  static constexpr float k_tree_color[4] = {0.35f, 0.95f, 0.55f, 0.35f};
   int count() const { return m_vertices / 24; }
 
  private:

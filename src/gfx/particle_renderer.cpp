@@ -32,6 +32,7 @@ SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, 
   p.speed_ref = style.speed_ref;
   p.intensity = style.intensity;
   p.mass_ref = style.mass_ref;
+  p.spheres = style.spheres ? 1 : 0;
   return p;
 }
 
@@ -49,6 +50,7 @@ ParticleRenderer::ParticleRenderer()
   m_u_speed = glGetUniformLocation(p, "u_speed_ref");
   m_u_intensity = glGetUniformLocation(p, "u_intensity");
   m_u_mass = glGetUniformLocation(p, "u_mass_ref");
+  m_u_spheres = glGetUniformLocation(p, "u_spheres");
   m_u_hdr = glGetUniformLocation(t, "u_hdr");
   m_u_exposure = glGetUniformLocation(t, "u_exposure");
   check_gl("setting up the particle renderer");
@@ -78,6 +80,7 @@ GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p) 
     glUniform1f(m_u_speed, p.speed_ref);
     glUniform1f(m_u_intensity, p.intensity);
     glUniform1f(m_u_mass, p.mass_ref);
+    glUniform1i(m_u_spheres, p.spheres);
     glBindVertexArray(vao);
     glDrawArrays(GL_POINTS, 0, count);
     glBindVertexArray(0);

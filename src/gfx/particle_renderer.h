@@ -23,6 +23,7 @@ struct RenderStyle {
   float speed_ref = 1.0f;        // speed at the middle of the palette (set from the initial state)
   float mass_ref = 1.0f;         // mean body mass: heavier bodies draw larger
   float center_shift_px = 0.0f;  // moves the view's centre right by this many pixels
+  bool spheres = false;          // bodies drawn as balls of their radius (collisions on)
 };
 
 // The sprite pass's inputs for this camera, style and image size (both draw modes use them).
@@ -78,7 +79,7 @@ class ParticleRenderer {
   int m_splat_w = 0, m_splat_h = 0;
   GLuint m_splat_direct = 0;  // the target's texture registered, or 0
   GLint m_u_view = -1, m_u_proj = -1, m_u_radius = -1, m_u_px = -1, m_u_speed = -1,
-        m_u_intensity = -1, m_u_mass = -1, m_u_hdr = -1, m_u_exposure = -1;
+        m_u_intensity = -1, m_u_mass = -1, m_u_spheres = -1, m_u_hdr = -1, m_u_exposure = -1;
   std::unique_ptr<GpuTimer> m_splat_timer;
   bool m_splat_timer_pending = false;
   float m_splat_ms = -1.0f;

@@ -18,7 +18,7 @@ void splat_cpu(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, f
     const PixelBox box = sprite_box(s, p.width, p.height);
     for (int j = box.y0; j <= box.y1; ++j)
       for (int i = box.x0; i <= box.x1; ++i) {
-        const float glow = sprite_glow(sprite_r2(s, i, j), s.soft);
+        const float glow = sprite_glow(sprite_r2(s, i, j), s.soft, s.sphere);
         if (glow <= 0.0f) continue;
         float* px = rgba + 4 * (static_cast<long>(j) * p.width + i);
         px[0] += s.r * s.energy * glow;

@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(k_threads)
     const PixelBox& box = s_box[lo];
     const int local = idx - (lo > 0 ? s_end[lo - 1] : 0), w = box.x1 - box.x0 + 1;
     const int i = box.x0 + local % w, j = box.y0 + local / w;
-    const float glow = sprite_glow(sprite_r2(s, i, j), s.soft);
+    const float glow = sprite_glow(sprite_r2(s, i, j), s.soft, s.sphere);
     if (glow <= 0.0f) continue;
     const float e = s.energy * glow;
     add_pixel(rgba, static_cast<long>(j) * p.width + i, s.r * e, s.g * e, s.b * e);

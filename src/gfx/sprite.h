@@ -18,6 +18,8 @@ struct SpriteParams {
   float intensity = 0.6f;     // peak brightness of one sprite
   float mass_ref = 1.0f;      // the mean mass: heavier bodies draw larger
   int width = 0, height = 0;  // the image in pixels; row 0 is the bottom one, as in GL
+  int spheres = 0;            // 1: bodies are balls of their own radius (the velocity's w), as
+                              // when they collide; 0: sprites of `radius`
 };
 
 // Where and how one body lands on the image.
@@ -27,6 +29,7 @@ struct Sprite {
   float energy = 0;    // brightness scale
   float soft = 0;      // 0: a star's tight core and halo; 1: a heavy body's diffuse glow
   float r = 0, g = 0, b = 0;
+  int sphere = 0;  // a ball: lit across its disc, not a glow
 };
 
 namespace detail {
@@ -57,9 +60,11 @@ ORRERY_HD void sprite_palette(float t, float& r, float& g, float& b) {
 }
 
 // The sprite's brightness at squared distance r2 from its centre (1 at the rim): a bright core
-// with a wide halo, or for heavy bodies a bulge; zero at and beyond the rim.
-ORRERY_HD float sprite_glow(float r2, float soft) {
+// with a wide halo, or for heavy bodies a bulge, or for a ball a disc darkening to its limb; zero
+// at and beyond the rim.
+ORRERY_HD float sprite_glow(float r2, float soft, int sphere = 0) {
   if (r2 >= 1.0f) return 0.0f;
+  if (sphere) return 0.3f + 0.7f * sqrtf(1.0f - r2);
   const float star = expf(-r2 * 14.0f) + 0.22f * expf(-r2 * 3.5f);
   const float bulge = expf(-r2 * 7.0f);
   return detail::mix(star, bulge, soft) * (1.0f - r2);
@@ -84,8 +89,11 @@ ORRERY_HD bool make_sprite(const Vec4& pos, const Vec4& vel, const SpriteParams&
   const float heavy = fminf(fmaxf(cbrtf(fmaxf(ratio, 0.0f)), 1.0f), 16.0f);
   const float h = detail::clamp01((heavy - 1.5f) / 2.5f);
   s.soft = h * h * (3.0f - 2.0f * h);  // smoothstep(1.5, 4.0, heavy)
-  const float size = 2.0f * p.radius * heavy * p.px_per_unit / depth;  // diameter in pixels
-  const float drawn = fminf(fmaxf(size, 2.0f), 128.0f);
+  // The diameter in pixels: a ball's own, or the sprite radius grown with the mass.
+  const float size = p.spheres ? 2.0f * fmaxf(vel.w, 0.0f) * p.px_per_unit / depth
+                               : 2.0f * p.radius * heavy * p.px_per_unit / depth;
+  const float drawn = fminf(fmaxf(size, 2.0f), p.spheres ? 256.0f : 128.0f);
+  s.sphere = p.spheres;
   s.half = 0.5f * drawn;
   // Sprites smaller than 2 px are drawn at 2 px and dimmed by the lost area: no shimmer far away.
   s.energy =

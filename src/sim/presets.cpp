@@ -151,22 +151,23 @@ void add_box_gas(BodyState& s, Rng& rng, double mass) {
   }
 }
 
-// A cold uniform cloud of radius 10 turning slowly about z (rotational energy 5% of |W|), small
-// bodies (a volume fraction of 0.3%) with a little random motion: it collapses in about 1.8 time
-// units and clumps when its bodies merge.
+// A cold uniform cloud of radius 20 turning slowly about z (rotational energy 5% of |W|), small
+// bodies (a volume fraction of 0.3%) with a little random motion (5% of the circular speed at its
+// edge): it collapses in about 5 time units (300 steps at dt 0.016) and clumps as bodies merge.
 void add_cloud(BodyState& s, Rng& rng, double mass) {
   const int n = s.size();
-  constexpr double radius = 10.0;
+  constexpr double radius = 20.0;
   const double omega =
       std::sqrt(0.05 * 0.6 * mass * mass / radius / (0.5 * 0.4 * mass * radius * radius));
   const double r = radius * std::cbrt(0.003 / n);
+  const double sigma = 0.05 * std::sqrt(mass / radius);
   for (int i = 0; i < n; ++i) {
     double x, y, z;
     rng.in_ball(x, y, z);
     x *= radius, y *= radius, z *= radius;
     set(s.pos[i], x, y, z, mass / n);
-    set(s.vel[i], -omega * y + 0.3 * rng.normal(), omega * x + 0.3 * rng.normal(),
-        0.3 * rng.normal(), r);
+    set(s.vel[i], -omega * y + sigma * rng.normal(), omega * x + sigma * rng.normal(),
+        sigma * rng.normal(), r);
   }
 }
 

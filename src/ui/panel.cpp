@@ -125,6 +125,34 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
   if (ImGui::Checkbox("vsync", &vsync)) actions.push_back({ActionKind::set_vsync, vsync ? 1 : 0});
 }
 
+void collisions_section(Settings& s, const Readouts& r) {
+  ImGui::Checkbox("gravity", &s.gravity);
+  help_marker("Off: no forces, bodies move in straight lines between collisions (a gas).");
+  const char* modes[] = {"off", "bounce", "merge"};
+  ImGui::Combo("collisions", &s.collisions, modes, 3);
+  help_marker(
+      "Bodies are balls of their radius. bounce: hard-sphere impulses with restitution e, "
+      "contacts resolved in parallel rounds of handshakes; merge: touching bodies become one "
+      "(mass, momentum and volume kept), each at most once a step.");
+  ImGui::BeginDisabled(s.collisions != 1 && !s.walls);
+  ImGui::SliderFloat("restitution", &s.restitution, 0.0f, 1.0f, "%.2f");
+  ImGui::EndDisabled();
+  ImGui::Checkbox("walls", &s.walls);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!s.walls);
+  ImGui::SliderFloat("side", &s.box, 1.0f, 200.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
+  ImGui::EndDisabled();
+  const CollisionReadout& c = r.collisions;
+  if (s.collisions == 0 && !s.walls) return;
+  ImGui::Text("bodies %d of %d", c.bodies, s.n);
+  ImGui::Text("contacts %.1f a step", c.contacts_per_step);
+  ImGui::Text("merges %lld   wall bounces %lld", c.merges, c.wall_hits);
+  ImGui::Text("energy removed %.5g", c.energy_offset);
+  help_marker(
+      "The kinetic energy (and, for merges, the pair's potential) that collisions took out: the "
+      "Diagnostics tab's E includes it, so E stays constant.");
+}
+
 void performance_section(const Readouts& r) {
   ImGui::Text("%.1f FPS   frame %.2f ms", r.fps, r.frame_ms);
   ImGui::Text("sim %.3f ms/frame%s", r.sim_ms,
@@ -242,15 +270,17 @@ void phases_section(const Readouts& r) {
       {"tree", &PhaseFrame::tree, IM_COL32(70, 200, 220, 255)},
       {"walk", &PhaseFrame::walk, IM_COL32(40, 130, 170, 255)},
       {"integrate", &PhaseFrame::integrate, IM_COL32(120, 220, 160, 255)},
+      {"collisions", &PhaseFrame::collide, IM_COL32(240, 140, 60, 255)},
       {"diagnostics", &PhaseFrame::diagnostics, IM_COL32(250, 200, 80, 255)},
       {"draw", &PhaseFrame::draw, IM_COL32(230, 110, 110, 255)},
       {"UI", &PhaseFrame::ui, IM_COL32(180, 140, 230, 255)},
   };
   std::vector<float> totals;
-  float mean[8] = {};
+  constexpr int k_parts = static_cast<int>(sizeof parts / sizeof parts[0]);
+  float mean[k_parts] = {};
   for (const PhaseFrame& f : r.phases) {
     float t = 0.0f;
-    for (int k = 0; k < 8; ++k) {
+    for (int k = 0; k < k_parts; ++k) {
       t += f.*parts[k].field;
       mean[k] += f.*parts[k].field / static_cast<float>(r.phases.size());
     }
@@ -279,7 +309,7 @@ void phases_section(const Readouts& r) {
   std::snprintf(scale, sizeof scale, "%.3g ms", top);
   dl->AddText(ImVec2(p0.x + 4.0f, p0.y + 2.0f), IM_COL32(220, 220, 220, 255), scale);
   ImGui::Dummy(size);
-  for (int k = 0; k < 8; ++k) {
+  for (int k = 0; k < k_parts; ++k) {
     ImGui::ColorButton(parts[k].name, ImGui::ColorConvertU32ToFloat4(parts[k].colour),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(10.0f, 10.0f));
     ImGui::SameLine();
@@ -287,9 +317,9 @@ void phases_section(const Readouts& r) {
   }
   help_marker(
       r.phases_from_events
-          ? "Per frame. Step phases (tree: a tree code's bounds, sort, build and moments): CUDA "
-            "events "
-            "from a pool; draw: GL timer queries (and CUDA "
+          ? "Per frame. Step phases (tree: a tree code's bounds, sort, build and moments; "
+            "collisions: the grid, the contact search and their resolution): CUDA events from a "
+            "pool; draw: GL timer queries (and CUDA "
             "events for the splat); UI: CPU time building this panel."
           : "Per frame. Step phases: CPU clock; draw: GL timer queries; UI: CPU time building "
             "this panel.");
@@ -394,6 +424,8 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
   status_lines(r, &actions);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(s, c, actions);
+  ImGui::SetNextItemOpen(s.collisions != 0 || s.walls || !s.gravity, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Collisions")) collisions_section(s, r);
   // Measurements in tabs, so the panel stays within a 720-pixel window.
   if (ImGui::CollapsingHeader("Measurements", ImGuiTreeNodeFlags_DefaultOpen) &&
       ImGui::BeginTabBar("measurements")) {
@@ -444,7 +476,10 @@ void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {
   if (ImGui::Begin("overlay", nullptr, flags)) {
     ImGui::Text("%.1f FPS  %.2f ms", r.fps, r.frame_ms);
     ImGui::TextUnformatted(solver_label(c, s.solver, s.block).c_str());
-    ImGui::Text("N %d%s", s.n, s.paused ? "  (paused)" : "");
+    if (r.collisions.bodies > 0 && r.collisions.bodies != s.n)
+      ImGui::Text("N %d of %d%s", r.collisions.bodies, s.n, s.paused ? "  (paused)" : "");
+    else
+      ImGui::Text("N %d%s", s.n, s.paused ? "  (paused)" : "");
     ImGui::Text("%s, %s", r.render_path.c_str(), r.draw_method.c_str());
     ImGui::PushTextWrapPos(240.0f);
     status_lines(r, nullptr);

@@ -73,10 +73,19 @@ struct DiagnosticsReadout {
   std::vector<float> energy, momentum_history, angular, virial_history;  // one value per reading
 };
 
+// The collision stage as the panel shows it (read every few frames).
+struct CollisionReadout {
+  int bodies = 0;                // bodies in the simulation now (merges remove some)
+  double contacts_per_step = 0;  // touching pairs found per step since the last reading
+  long long merges = 0, wall_hits = 0;
+  double energy_offset = 0;  // the energy the collisions removed since the start
+};
+
 // One frame's time by phase, in ms (0 for phases the frame did not have).
 struct PhaseFrame {
   float force = 0, integrate = 0, force_integrate = 0, diagnostics = 0, draw = 0, ui = 0;
   float tree = 0, walk = 0;  // tree codes: bounds, sort, build and moments; the walk
+  float collide = 0;         // collisions: grid, contacts, resolve
 };
 
 struct SweepPoint {
@@ -112,6 +121,7 @@ struct Readouts {
   std::vector<SweepPoint> sweep;  // the last block-size sweep
   std::string sweep_label;        // "cuda-static, N = 16384"
   DiagnosticsReadout diagnostics;
+  CollisionReadout collisions;
   std::vector<PhaseFrame> phases;   // the last frames, oldest first
   bool phases_from_events = false;  // the step phases were timed with CUDA events
 };
