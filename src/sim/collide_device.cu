@@ -57,8 +57,13 @@ struct Stats {
   int any[k_rounds_max + 1];  // whether round r had a pair to resolve
   double removed;             // running totals
   double impulse[3];
-  unsigned long long wall_hits, merges;
+  unsigned long long wall_hits, merges, contacts, truncated;
 };
+
+// The pairs the rounds take this step: those found, up to the list's size and the limit.
+__device__ __forceinline__ int listed_pairs(const Stats* stats, unsigned long long keep) {
+  return static_cast<int>(min(stats->pairs, keep));
+}
 
 __device__ double warp_sum(double v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
@@ -139,10 +144,10 @@ __device__ void append_pair(int i, int j, Stats* stats, int2* pairs, unsigned lo
   if (slot < cap) pairs[slot] = make_int2(min(i, j), max(i, j));
 }
 
-// Thread k: sorted body k. A small body searches the 27 cells around its own (keeping a pair once,
-// from its lower index, and a candidate only in the candidate's own cell) and the large list; a
-// large body the large bodies above it. The first k_local_pairs pairs of each thread are appended
-// with one atomic per warp; the rest one by one.
+// Thread k: sorted body k. A small body searches its cell (the bodies after it) and the 13 cells
+// after its own (for_each_forward_bucket: each pair once; a candidate only in its own cell), and
+// the large list; a large body the large bodies above it. The first k_local_pairs pairs of each
+// thread are appended with one atomic per warp; the rest one by one.
 __global__ void search_kernel(const Vec4* __restrict__ sorted,
                               const std::uint32_t* __restrict__ keys, const int* __restrict__ index,
                               const std::uint32_t* __restrict__ start,
@@ -168,18 +173,18 @@ __global__ void search_kernel(const Vec4* __restrict__ sorted,
     if (small) {
       contact::Grid g;
       g.cell = stats->cell, g.inv_cell = stats->inv_cell, g.mask = mask;
-      contact::for_each_neighbour_bucket(pi, g, [&](const contact::Cell& nc, std::uint32_t b) {
-        const std::uint32_t s = start[b];
-        if (s >= static_cast<std::uint32_t>(n) || keys[s] != b) return;  // empty (stale entry)
-        for (int m = static_cast<int>(s); m < n && keys[m] == b; ++m) {
-          const int j = index[m];
-          if (j <= i) continue;
-          const Vec4 bj = sorted[m];
-          const Vec4 pj{bj.x, bj.y, bj.z, 0.0f};
-          if (!contact::same_cell(pj, g, nc)) continue;
-          if (contact::touching(pi, bi.w, pj, bj.w)) keep(j);
-        }
-      });
+      contact::for_each_forward_bucket(
+          pi, g, [&](const contact::Cell& nc, std::uint32_t b, bool own) {
+            const std::uint32_t s = start[b];
+            if (s >= static_cast<std::uint32_t>(n) || keys[s] != b) return;  // empty (stale)
+            for (int m = own ? max(static_cast<int>(s), k + 1) : static_cast<int>(s);
+                 m < n && keys[m] == b; ++m) {
+              const Vec4 bj = sorted[m];
+              const Vec4 pj{bj.x, bj.y, bj.z, 0.0f};
+              if (!contact::same_cell(pj, g, nc)) continue;
+              if (contact::touching(pi, bi.w, pj, bj.w)) keep(index[m]);
+            }
+          });
     }
     const int nl = static_cast<int>(stats->large);
     for (int l = 0; l < nl; ++l) {
@@ -200,56 +205,69 @@ __global__ void search_kernel(const Vec4* __restrict__ sorted,
   unsigned long long base = 0;
   if (lane == 31 && total > 0)
     base = atomicAdd(&stats->pairs, static_cast<unsigned long long>(total));
+  // Every pair found (the one-by-one appends too), for the totals: one atomic per warp.
+  int all = found;
+  for (int o = 16; o > 0; o >>= 1) all += __shfl_down_sync(0xffffffffu, all, o);
+  if (lane == 0 && all > 0) atomicAdd(&stats->contacts, static_cast<unsigned long long>(all));
   base = __shfl_sync(0xffffffffu, base, 31);
   const unsigned long long first = base + static_cast<unsigned long long>(offset - kept);
   for (int q = 0; q < kept; ++q)
     if (first + q < cap) pairs[first + q] = make_int2(min(i, mine[q]), max(i, mine[q]));
 }
 
-__global__ void clear_choice_kernel(const int2* __restrict__ pairs, int np,
-                                    unsigned long long* choice) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= np) return;
-  choice[pairs[k].x] = 0;
-  choice[pairs[k].y] = 0;
+// Grid-stride loops over the listed pairs (their count is on the device: no read-back).
+#define FOR_EACH_PAIR(k, np) \
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < (np); k += gridDim.x * blockDim.x)
+
+__global__ void clear_choice_kernel(const int2* __restrict__ pairs, unsigned long long keep,
+                                    unsigned long long* choice, Stats* stats) {
+  const int np = listed_pairs(stats, keep);
+  if (blockIdx.x == 0 && threadIdx.x == 0 && stats->pairs > keep) ++stats->truncated;
+  FOR_EACH_PAIR(k, np) {
+    choice[pairs[k].x] = 0;
+    choice[pairs[k].y] = 0;
+  }
 }
 
-__global__ void choose_kernel(const int2* __restrict__ pairs, int np, const Vec4* pos,
-                              const Vec4* vel, int round, bool bounce, unsigned long long* choice,
-                              unsigned long long* pair_key, Stats* stats) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= np || (round > 1 && !stats->any[round - 1])) return;
-  const int2 p = pairs[k];
-  const unsigned long long key =
-      contact::pair_key(round, pos[p.x], vel[p.x], pos[p.y], vel[p.y], p.x, p.y, bounce);
-  pair_key[k] = key;
-  if (key == 0) return;
-  atomicMax(&choice[p.x], key);
-  atomicMax(&choice[p.y], key);
-  if (!stats->any[round]) stats->any[round] = 1;
+__global__ void choose_kernel(const int2* __restrict__ pairs, unsigned long long keep,
+                              const Vec4* pos, const Vec4* vel, int round, bool bounce,
+                              unsigned long long* choice, unsigned long long* pair_key,
+                              Stats* stats) {
+  if (round > 1 && !stats->any[round - 1]) return;  // nothing changed in the last round
+  const int np = listed_pairs(stats, keep);
+  FOR_EACH_PAIR(k, np) {
+    const int2 p = pairs[k];
+    const unsigned long long key =
+        contact::pair_key(round, pos[p.x], vel[p.x], pos[p.y], vel[p.y], p.x, p.y, bounce);
+    pair_key[k] = key;
+    if (key == 0) continue;
+    atomicMax(&choice[p.x], key);
+    atomicMax(&choice[p.y], key);
+    if (!stats->any[round]) stats->any[round] = 1;
+  }
 }
 
-__global__ void resolve_kernel(const int2* __restrict__ pairs, int np,
+__global__ void resolve_kernel(const int2* __restrict__ pairs, unsigned long long keep,
                                const unsigned long long* __restrict__ pair_key,
                                const unsigned long long* __restrict__ choice, Vec4* pos, Vec4* vel,
                                int round, bool bounce, float e, float eps, unsigned char* alive,
                                Stats* stats) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (!stats->any[round]) return;  // the whole grid agrees: no barrier or shuffle skipped unevenly
+  const int np = listed_pairs(stats, keep);
   double removed = 0.0;
   unsigned long long merged = 0;
-  if (k < np) {
+  FOR_EACH_PAIR(k, np) {
     const unsigned long long key = pair_key[k];
     const int2 p = pairs[k];
     if (key != 0 && choice[p.x] == key && choice[p.y] == key) {
       if (bounce) {
-        removed = contact::bounce_pair(pos[p.x], vel[p.x], pos[p.y], vel[p.y], e);
+        removed += contact::bounce_pair(pos[p.x], vel[p.x], pos[p.y], vel[p.y], e);
       } else {
         const bool keep_i = contact::survivor_is_i(pos[p.x].w, pos[p.y].w, p.x, p.y);
         const int s = keep_i ? p.x : p.y, v = keep_i ? p.y : p.x;
-        removed = contact::merge_pair(pos[s], vel[s], pos[v], vel[v], eps);
+        removed += contact::merge_pair(pos[s], vel[s], pos[v], vel[v], eps);
         alive[v] = 0;
-        merged = 1;
+        ++merged;
       }
     }
   }
@@ -261,6 +279,69 @@ __global__ void resolve_kernel(const int2* __restrict__ pairs, int np,
       atomicAdd(&stats->merged, static_cast<unsigned>(merged));
       atomicAdd(&stats->merges, merged);
     }
+  }
+}
+
+// Every round in one block, for a short list (no launch per round; a round with nothing to
+// resolve ends them): the same handshakes as choose_kernel and resolve_kernel.
+constexpr int k_block_threads = 1024;
+constexpr long long k_block_pairs = 6144;  // lists up to this long take the one-block path
+
+__global__ void __launch_bounds__(k_block_threads)
+    rounds_block_kernel(const int2* __restrict__ pairs, unsigned long long keep, Vec4* pos,
+                        Vec4* vel, int rounds, bool bounce, float e, float eps,
+                        unsigned long long* choice, unsigned long long* pair_key,
+                        unsigned char* alive, Stats* stats) {
+  __shared__ int any;
+  __shared__ double removed_sum[k_block_threads / 32];
+  __shared__ unsigned merged_sum[k_block_threads / 32];
+  const int np = listed_pairs(stats, keep), t = threadIdx.x;
+  if (t == 0 && stats->pairs > keep) ++stats->truncated;
+  for (int k = t; k < np; k += k_block_threads) choice[pairs[k].x] = choice[pairs[k].y] = 0;
+  double removed = 0.0;
+  unsigned merged = 0;
+  for (int round = 1; round <= rounds; ++round) {
+    if (t == 0) any = 0;
+    __syncthreads();  // the resets (or the last round's resolutions) are seen, any is 0
+    for (int k = t; k < np; k += k_block_threads) {
+      const int2 p = pairs[k];
+      const unsigned long long key =
+          contact::pair_key(round, pos[p.x], vel[p.x], pos[p.y], vel[p.y], p.x, p.y, bounce);
+      pair_key[k] = key;
+      if (key == 0) continue;
+      atomicMax(&choice[p.x], key);
+      atomicMax(&choice[p.y], key);
+      any = 1;
+    }
+    __syncthreads();
+    if (!any) break;  // the same value in every thread
+    for (int k = t; k < np; k += k_block_threads) {
+      const unsigned long long key = pair_key[k];
+      const int2 p = pairs[k];
+      if (key == 0 || choice[p.x] != key || choice[p.y] != key) continue;
+      if (bounce) {
+        removed += contact::bounce_pair(pos[p.x], vel[p.x], pos[p.y], vel[p.y], e);
+      } else {
+        const bool keep_i = contact::survivor_is_i(pos[p.x].w, pos[p.y].w, p.x, p.y);
+        const int sv = keep_i ? p.x : p.y, vc = keep_i ? p.y : p.x;
+        removed += contact::merge_pair(pos[sv], vel[sv], pos[vc], vel[vc], eps);
+        alive[vc] = 0;
+        ++merged;
+      }
+    }
+    __syncthreads();  // every thread has read `any` before thread 0 clears it
+  }
+  removed = warp_sum(removed);
+  unsigned long long m = warp_sum(static_cast<unsigned long long>(merged));
+  if ((t & 31) == 0) removed_sum[t / 32] = removed, merged_sum[t / 32] = static_cast<unsigned>(m);
+  __syncthreads();
+  if (t == 0) {
+    double r = 0.0;
+    unsigned mm = 0;
+    for (int w = 0; w < k_block_threads / 32; ++w) r += removed_sum[w], mm += merged_sum[w];
+    if (r != 0.0) stats->removed += r;
+    stats->merged += mm;
+    stats->merges += mm;
   }
 }
 
@@ -292,18 +373,24 @@ class DeviceCollider final : public Collider {
     CUDA_CHECK_THROW(cudaMemset(m_stats, 0, sizeof(Stats)));
     CUDA_CHECK_THROW(cudaMallocHost(&m_host, sizeof(Stats)));
     *m_host = Stats{};
+    CUDA_CHECK_THROW(cudaMallocHost(&m_host_count, sizeof(unsigned long long)));
+    CUDA_CHECK_THROW(cudaEventCreateWithFlags(&m_count_event, cudaEventDisableTiming));
   }
   ~DeviceCollider() override {
+    if (m_count_event) cudaEventDestroy(m_count_event);
     if (m_stats) cudaFree(m_stats);
     if (m_host) cudaFreeHost(m_host);
+    if (m_host_count) cudaFreeHost(m_host_count);
   }
+  DeviceCollider(const DeviceCollider&) = delete;
+  DeviceCollider& operator=(const DeviceCollider&) = delete;
   bool on_device() const override { return true; }
 
   int resolve(Vec4* pos, Vec4* vel, int n, const CollisionParams& c, float softening) override {
     if (c.mode != CollisionMode::off && n > 1) {
-      const long long np = search(pos, vel, n);
+      search(pos, vel, n);
       mark(Phase::resolve);
-      if (np > 0) n = rounds(pos, vel, n, static_cast<int>(np), c, softening);
+      n = rounds(pos, vel, n, c, softening);
     }
     if (c.box > 0.0f) {
       mark(Phase::resolve);
@@ -313,12 +400,24 @@ class DeviceCollider final : public Collider {
     return n;
   }
 
+  // Searches, then waits and searches again with a longer list until every pair is listed (up to
+  // the limit).
   std::vector<Contact> find_contacts(const Vec4* pos, const Vec4* vel, int n) override {
     std::vector<Contact> out;
     if (n < 2) return out;
-    const long long np = search(pos, vel, n);
-    std::vector<int2> raw(static_cast<std::size_t>(np));
-    if (np > 0)
+    long long found = 0;
+    for (;;) {
+      search(pos, vel, n);
+      CUDA_CHECK_THROW(cudaMemcpy(&m_host->pairs, &m_stats->pairs, sizeof(unsigned long long),
+                                  cudaMemcpyDeviceToHost));
+      found = static_cast<long long>(m_host->pairs);
+      if (found <= static_cast<long long>(m_pairs.size()) ||
+          static_cast<long long>(m_pairs.size()) >= m_limit)
+        break;
+      grow_pairs(found);
+    }
+    std::vector<int2> raw(static_cast<std::size_t>(std::min(found, kept_limit())));
+    if (!raw.empty())
       CUDA_CHECK_THROW(
           cudaMemcpy(raw.data(), m_pairs.get(), sizeof(int2) * raw.size(), cudaMemcpyDeviceToHost));
     for (const int2& p : raw) out.push_back({p.x, p.y});
@@ -328,23 +427,25 @@ class DeviceCollider final : public Collider {
 
   CollisionTotals totals() override {
     CUDA_CHECK_THROW(cudaMemcpy(m_host, m_stats, sizeof(Stats), cudaMemcpyDeviceToHost));
-    CollisionTotals t = m_totals;
+    CollisionTotals t;
     t.energy_offset = m_host->removed;
     t.wall_impulse = Vec3d{m_host->impulse[0], m_host->impulse[1], m_host->impulse[2]};
     t.wall_hits = static_cast<long long>(m_host->wall_hits);
     t.merges = static_cast<long long>(m_host->merges);
+    t.contacts = static_cast<long long>(m_host->contacts);
+    t.truncated = static_cast<long long>(m_host->truncated);
     return t;
   }
-  void reset_totals() override {
-    m_totals = CollisionTotals{};
-    CUDA_CHECK_THROW(cudaMemset(m_stats, 0, sizeof(Stats)));
-  }
+  void reset_totals() override { CUDA_CHECK_THROW(cudaMemset(m_stats, 0, sizeof(Stats))); }
   void set_pair_limit(long long pairs) override { m_limit = std::max(pairs, 1LL); }
 
  private:
   void mark(Phase p) {
     if (m_phases) m_phases->begin(p);
   }
+
+  // The pairs a step keeps: the list's size, at most the limit.
+  long long kept_limit() const { return std::min(static_cast<long long>(m_pairs.size()), m_limit); }
 
   void reserve(int n) {
     const std::size_t b = static_cast<std::size_t>(n);
@@ -357,22 +458,37 @@ class DeviceCollider final : public Collider {
                                                        m_keys.get(), m_index_in.get(),
                                                        m_index.get(), n, 0, 32));
       m_sort_temp.reserve(m_sort_bytes);
+      m_hist.reserve(contact::k_radius_bins);
     }
     if (m_buckets > m_start.size()) {
       m_start.reserve(m_buckets);
       // Entries are checked against the sorted keys, so any content will do; never read uninit.
       CUDA_CHECK_THROW(cudaMemset(m_start.get(), 0xff, sizeof(std::uint32_t) * m_buckets));
     }
-    if (m_pairs.size() == 0) grow_pairs(std::max<std::size_t>(b, 4096));
+    if (m_pairs.size() < 4 * b)
+      grow_pairs(static_cast<long long>(std::max<std::size_t>(4 * b, 4096)));
   }
-  void grow_pairs(std::size_t count) {
-    m_pairs.reserve(count);
-    m_pair_key.reserve(count);
+  void grow_pairs(long long count) {
+    const std::size_t c = static_cast<std::size_t>(std::min(std::max(count, 1LL), m_limit));
+    if (c <= m_pairs.size()) return;
+    m_pairs.reserve(c);
+    m_pair_key.reserve(c);
+  }
+  // The last step's count, read back without waiting (when it has arrived): a list that was too
+  // short grows for the next step (that step's extra pairs were left out, and counted).
+  void check_last_count() {
+    if (!m_count_pending || cudaEventQuery(m_count_event) != cudaSuccess) return;
+    m_count_pending = false;
+    const long long found = static_cast<long long>(*m_host_count);
+    m_last_pairs = found;
+    if (found > static_cast<long long>(m_pairs.size())) grow_pairs(found + found / 4);
   }
 
-  // The grid and the contact list; returns the pairs listed (the count is read back).
-  long long search(const Vec4* pos, const Vec4* vel, int n) {
+  // The grid and the contact list, on the device; the count stays there (copied back in the
+  // background for check_last_count()).
+  void search(const Vec4* pos, const Vec4* vel, int n) {
     reserve(n);
+    check_last_count();
     const std::uint32_t mask = contact::bucket_mask(n);
     int end_bit = 1;
     while ((std::uint64_t{1} << end_bit) <= std::uint64_t{mask} + 1) ++end_bit;
@@ -394,45 +510,58 @@ class DeviceCollider final : public Collider {
                                                 m_sorted.get(), m_start.get());
     CUDA_CHECK_LAUNCH("ranges_kernel");
     mark(Phase::contacts);
-    for (;;) {
-      const unsigned long long cap = m_pairs.size();
-      search_kernel<<<blocks_for(n), k_threads>>>(m_sorted.get(), m_keys.get(), m_index.get(),
-                                                  m_start.get(), m_large.get(), pos, vel, n, mask,
-                                                  m_stats, m_pairs.get(), cap);
-      CUDA_CHECK_LAUNCH("search_kernel");
-      CUDA_CHECK_THROW(cudaMemcpyAsync(&m_host->pairs, &m_stats->pairs, sizeof(unsigned long long),
+    search_kernel<<<blocks_for(n), k_threads>>>(m_sorted.get(), m_keys.get(), m_index.get(),
+                                                m_start.get(), m_large.get(), pos, vel, n, mask,
+                                                m_stats, m_pairs.get(), m_pairs.size());
+    CUDA_CHECK_LAUNCH("search_kernel");
+    if (!m_count_pending) {
+      CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_count, &m_stats->pairs, sizeof(unsigned long long),
                                        cudaMemcpyDeviceToHost));
-      CUDA_CHECK_THROW(cudaStreamSynchronize(0));
-      const long long found = static_cast<long long>(m_host->pairs);
-      const long long kept = std::min({found, static_cast<long long>(cap), m_limit});
-      if (found <= static_cast<long long>(cap) || static_cast<long long>(cap) >= m_limit) {
-        m_totals.contacts += found;
-        if (kept < found) ++m_totals.truncated;
-        return kept;
-      }
-      // The list was too short: grow it (to the limit at most) and search again.
-      grow_pairs(static_cast<std::size_t>(std::min<long long>(found + found / 4, m_limit)));
-      CUDA_CHECK_THROW(cudaMemsetAsync(&m_stats->pairs, 0, sizeof(unsigned long long)));
+      CUDA_CHECK_THROW(cudaEventRecord(m_count_event));
+      m_count_pending = true;
     }
   }
 
-  int rounds(Vec4* pos, Vec4* vel, int n, int np, const CollisionParams& c, float eps) {
+  // The handshake rounds over the list (its count read on the device); merges then move the
+  // survivors to the front (this needs the count of merges: one read-back).
+  int rounds(Vec4* pos, Vec4* vel, int n, const CollisionParams& c, float eps) {
     const bool bounce = c.mode == CollisionMode::bounce;
+    const unsigned long long keep = static_cast<unsigned long long>(kept_limit());
     if (!bounce) CUDA_CHECK_THROW(cudaMemsetAsync(m_alive.get(), 1, static_cast<std::size_t>(n)));
-    clear_choice_kernel<<<blocks_for(np), k_threads>>>(m_pairs.get(), np, m_choice.get());
-    CUDA_CHECK_LAUNCH("clear_choice_kernel");
     const int count = bounce ? k_bounce_rounds : 1;
+    if (m_last_pairs >= 0 && m_last_pairs <= k_block_pairs / 2) {
+      // The last step's list was short: this one most likely is too (any length is right here).
+      rounds_block_kernel<<<1, k_block_threads>>>(m_pairs.get(), keep, pos, vel, count, bounce,
+                                                  c.restitution, eps, m_choice.get(),
+                                                  m_pair_key.get(), m_alive.get(), m_stats);
+      CUDA_CHECK_LAUNCH("rounds_block_kernel");
+    } else {
+      multi_rounds(pos, vel, keep, count, bounce, c, eps);
+    }
+    return bounce ? n : compact(pos, vel, n);
+  }
+
+  // The rounds as two launches each, over the whole device.
+  void multi_rounds(Vec4* pos, Vec4* vel, unsigned long long keep, int count, bool bounce,
+                    const CollisionParams& c, float eps) {
+    const int grid =
+        std::min(blocks_for(static_cast<long long>(keep)), 2 * std::max(1, device_info().sm_count));
+    clear_choice_kernel<<<grid, k_threads>>>(m_pairs.get(), keep, m_choice.get(), m_stats);
+    CUDA_CHECK_LAUNCH("clear_choice_kernel");
     for (int round = 1; round <= count; ++round) {
-      choose_kernel<<<blocks_for(np), k_threads>>>(m_pairs.get(), np, pos, vel, round, bounce,
-                                                   m_choice.get(), m_pair_key.get(), m_stats);
+      choose_kernel<<<grid, k_threads>>>(m_pairs.get(), keep, pos, vel, round, bounce,
+                                         m_choice.get(), m_pair_key.get(), m_stats);
       CUDA_CHECK_LAUNCH("choose_kernel");
-      resolve_kernel<<<blocks_for(np), k_threads>>>(m_pairs.get(), np, m_pair_key.get(),
-                                                    m_choice.get(), pos, vel, round, bounce,
-                                                    c.restitution, eps, m_alive.get(), m_stats);
+      resolve_kernel<<<grid, k_threads>>>(m_pairs.get(), keep, m_pair_key.get(), m_choice.get(),
+                                          pos, vel, round, bounce, c.restitution, eps,
+                                          m_alive.get(), m_stats);
       CUDA_CHECK_LAUNCH("resolve_kernel");
     }
-    if (bounce) return n;
-    // Merges: the survivors to the front, in order.
+  }
+
+  // Merges: the survivors to the front, in their order (this needs the count of merges: one
+  // read-back). Returns the bodies left.
+  int compact(Vec4* pos, Vec4* vel, int n) {
     CUDA_CHECK_THROW(cudaMemcpyAsync(&m_host->merged, &m_stats->merged, sizeof(unsigned),
                                      cudaMemcpyDeviceToHost));
     CUDA_CHECK_THROW(cudaStreamSynchronize(0));
@@ -459,17 +588,14 @@ class DeviceCollider final : public Collider {
   }
 
   Stats* m_stats = nullptr;
-  Stats* m_host = nullptr;   // pinned
-  CollisionTotals m_totals;  // the host-side counts (contacts, truncated)
+  Stats* m_host = nullptr;                     // pinned
+  unsigned long long* m_host_count = nullptr;  // pinned: a step's pair count, copied back async
+  cudaEvent_t m_count_event = nullptr;
+  bool m_count_pending = false;
+  long long m_last_pairs = -1;  // the newest count read back; -1: none yet
   long long m_limit = k_default_pair_limit;
   std::size_t m_buckets = 0, m_sort_bytes = 0;
-  struct Hist {
-    Scratch<unsigned> s;
-    unsigned* get() {
-      s.reserve(contact::k_radius_bins);
-      return s.get();
-    }
-  } m_hist;
+  Scratch<unsigned> m_hist;
   Scratch<std::uint32_t> m_keys_in, m_keys, m_start;
   Scratch<int> m_index_in, m_index, m_large, m_selected;
   Scratch<Vec4> m_sorted, m_tmp_pos, m_tmp_vel;

@@ -12,7 +12,6 @@
 namespace orrery {
 namespace {
 
-using contact::for_each_neighbour_bucket;
 using contact::Grid;
 using contact::make_grid;
 
@@ -98,27 +97,33 @@ void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
 #pragma omp parallel
   {
     std::vector<Contact>& mine = found[static_cast<std::size_t>(omp_get_thread_num())];
+    auto keep = [&](int i, int j) { mine.push_back({std::min(i, j), std::max(i, j)}); };
+    // The small bodies in bucket order: their cell (the bodies after them), the 13 cells after it,
+    // and the large bodies.
 #pragma omp for schedule(dynamic, 256)
-    for (int i = 0; i < n; ++i) {
-      const float ri = vel[i].w;
-      if (m_key[i] != UINT32_MAX) {
-        for_each_neighbour_bucket(pos[i], g, [&](const contact::Cell& nc, std::uint32_t b) {
-          for (std::uint32_t k = m_start[b]; k < m_start[b + 1]; ++k) {
-            const contact::Cell& cj = m_cell[k];
-            if (cj.x != nc.x || cj.y != nc.y || cj.z != nc.z) continue;  // another cell's bucket
-            const int j = m_sorted[k];
-            const Vec4& bj = m_body[k];
-            if (j <= i) continue;
-            if (contact::touching(pos[i], ri, bj, bj.w)) mine.push_back({i, j});
-          }
-        });
-      }
-      for (int j : m_large) {  // every body against the large ones (large pairs once)
-        if (j == i || (m_key[i] == UINT32_MAX && j < i)) continue;
-        if (contact::touching(pos[i], ri, pos[j], vel[j].w))
-          mine.push_back({std::min(i, j), std::max(i, j)});
-      }
+    for (std::uint32_t k = 0; k < small; ++k) {
+      const Vec4& bi = m_body[k];
+      const int i = m_sorted[k];
+      contact::for_each_forward_bucket(
+          bi, g, [&](const contact::Cell& nc, std::uint32_t b, bool own) {
+            for (std::uint32_t m = own ? std::max(m_start[b], k + 1) : m_start[b];
+                 m < m_start[b + 1]; ++m) {
+              const contact::Cell& cj = m_cell[m];
+              if (cj.x != nc.x || cj.y != nc.y || cj.z != nc.z) continue;  // another cell's
+              const Vec4& bj = m_body[m];
+              if (contact::touching(bi, bi.w, bj, bj.w)) keep(i, m_sorted[m]);
+            }
+          });
+      for (int j : m_large)
+        if (contact::touching(bi, bi.w, pos[j], vel[j].w)) keep(i, j);
     }
+    // The large bodies among themselves.
+#pragma omp for schedule(dynamic, 16)
+    for (std::size_t a = 0; a < m_large.size(); ++a)
+      for (std::size_t b = a + 1; b < m_large.size(); ++b) {
+        const int i = m_large[a], j = m_large[b];
+        if (contact::touching(pos[i], vel[i].w, pos[j], vel[j].w)) keep(i, j);
+      }
   }
   long long total = 0;
   for (const auto& f : found) total += static_cast<long long>(f.size());

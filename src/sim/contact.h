@@ -110,19 +110,30 @@ ORRERY_HD Cell cell_of(const Vec4& p, float inv_cell) {
   return Cell{clamp_cell(p.x * inv_cell), clamp_cell(p.y * inv_cell), clamp_cell(p.z * inv_cell)};
 }
 
+// Every third bit from bit 0: the three low bits of v at bits 0, 3 and 6.
+ORRERY_HD std::uint32_t spread3(std::uint32_t v) {
+  return (v & 1u) | (v & 2u) << 2 | (v & 4u) << 4;
+}
+
+// A cell's bucket: blocks of 8^3 cells are hashed to slots of 512 buckets, and the cells of a block
+// fill their slot in Morton order - so neighbouring cells sit in neighbouring buckets (a warp's
+// lookups and the bodies they find stay in cache), while bodies spread over any extent still fill
+// the table evenly.
 ORRERY_HD std::uint32_t bucket_of(int x, int y, int z, std::uint32_t mask) {
-  const std::uint32_t h = static_cast<std::uint32_t>(x) * 73856093u ^
-                          static_cast<std::uint32_t>(y) * 19349663u ^
-                          static_cast<std::uint32_t>(z) * 83492791u;
-  return (h ^ (h >> 16)) & mask;
+  const std::uint32_t ux = static_cast<std::uint32_t>(x), uy = static_cast<std::uint32_t>(y),
+                      uz = static_cast<std::uint32_t>(z);
+  const std::uint32_t local = spread3(ux & 7u) | spread3(uy & 7u) << 1 | spread3(uz & 7u) << 2;
+  std::uint32_t h = (ux >> 3) * 73856093u ^ (uy >> 3) * 19349663u ^ (uz >> 3) * 83492791u;
+  h ^= h >> 16;
+  return (h << 9 | local) & mask;
 }
 
 ORRERY_HD bool is_large(float r, float cell) { return 2.0f * r > cell; }
 
-// Buckets for n bodies: at least 2n, a power of two; the mask is their count - 1.
+// Buckets for n bodies: at least 4n, a power of two; the mask is their count - 1.
 ORRERY_HD std::uint32_t bucket_mask(int n) {
-  std::uint32_t buckets = 1024;
-  while (buckets < 2u * static_cast<std::uint32_t>(n) && buckets < (1u << 30)) buckets *= 2;
+  std::uint32_t buckets = 4096;
+  while (buckets < 4u * static_cast<std::uint32_t>(n) && buckets < (1u << 30)) buckets *= 2;
   return buckets - 1;
 }
 
@@ -136,17 +147,17 @@ ORRERY_HD Grid make_grid(float cell, int n) {
   return g;
 }
 
-// Calls f(cell, bucket) for the 27 cells around p's (a bucket may come twice: f keeps a body only
-// when its own cell is the one visited, so no pair is found twice).
+// Calls f(cell, bucket, own) for p's cell (own: true) and the 13 of its neighbours that come after
+// it (dz > 0; or dz = 0 and dy > 0; or dz = dy = 0 and dx > 0): a touching pair of small bodies in
+// two cells is found from exactly one of them, in its own cell from one body of the pair. A bucket
+// may hold other cells too: the caller keeps a body only when its own cell is the one visited.
 template <class F>
-ORRERY_HD void for_each_neighbour_bucket(const Vec4& p, const Grid& g, F&& f) {
+ORRERY_HD void for_each_forward_bucket(const Vec4& p, const Grid& g, F&& f) {
   const Cell c = cell_of(p, g.inv_cell);
-  for (int dz = -1; dz <= 1; ++dz)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) {
-        const Cell nc{c.x + dx, c.y + dy, c.z + dz};
-        f(nc, bucket_of(nc.x, nc.y, nc.z, g.mask));
-      }
+  for (int k = 13; k < 27; ++k) {  // k = 9 (dz + 1) + 3 (dy + 1) + (dx + 1); 13 is p's own cell
+    const Cell nc{c.x + k % 3 - 1, c.y + k / 3 % 3 - 1, c.z + k / 9 - 1};
+    f(nc, bucket_of(nc.x, nc.y, nc.z, g.mask), k == 13);
+  }
 }
 
 ORRERY_HD bool same_cell(const Vec4& p, const Grid& g, const Cell& c) {

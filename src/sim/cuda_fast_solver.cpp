@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -136,11 +137,14 @@ class CudaFastSolver final : public Solver {
   }
 
  private:
-  // Autotunes on the first use at this N (the same configuration serves both passes), and grows
-  // the scratch buffer to what the configuration needs.
+  // Autotunes on the first use, and again when N has moved more than a quarter away from the N
+  // it was tuned for (merges shrink N a little most steps: tuning costs 0.4 s, and a configuration
+  // runs at any N); the same configuration serves both passes. Grows the scratch buffer to what
+  // the configuration needs.
   void prepare(const Vec4* pos, const Vec4* vel, int n, const SimParams& p) {
     if (n < 1) throw std::invalid_argument("cuda-fast: N must be >= 1");
-    if (!m_forced && m_tuned_n != n) {
+    const long long gap = std::abs(static_cast<long long>(n) - m_tuned_n);
+    if (!m_forced && (m_tuned_n == 0 || 4 * gap > m_tuned_n)) {
       m_cfg = autotune(pos, vel, n, m_fixed_block, p);
       m_tuned_n = n;
     }
