@@ -85,7 +85,7 @@ class Collider {
   virtual void set_pair_limit(long long pairs) = 0;
   void set_phases(PhaseTimer* phases) { m_phases = phases; }
 
-  static constexpr int k_bounce_rounds = 6;
+  static constexpr int k_bounce_rounds = 4;
   static constexpr long long k_default_pair_limit = 1LL << 26;
 
  protected:

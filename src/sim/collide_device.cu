@@ -74,13 +74,21 @@ __device__ unsigned long long warp_sum(unsigned long long v) {
   return v;
 }
 
+// Radius bins: warps add their bodies per bin into the block's histogram in shared memory, and
+// each block adds its nonzero bins into the device's (no pile-up of atomics on one address when
+// every radius is the same).
 __global__ void histogram_kernel(const Vec4* __restrict__ vel, int n, unsigned* hist) {
+  __shared__ unsigned local[contact::k_radius_bins];
+  for (int b = threadIdx.x; b < contact::k_radius_bins; b += blockDim.x) local[b] = 0;
+  __syncthreads();
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     const int b = contact::radius_bin(vel[i].w);
-    const unsigned active = __activemask();
-    const unsigned same = __match_any_sync(active, b);
-    if (b >= 0 && (threadIdx.x & 31) == __ffs(same) - 1) atomicAdd(&hist[b], __popc(same));
+    const unsigned same = __match_any_sync(__activemask(), b);
+    if (b >= 0 && (threadIdx.x & 31) == __ffs(same) - 1) atomicAdd(&local[b], __popc(same));
   }
+  __syncthreads();
+  for (int b = threadIdx.x; b < contact::k_radius_bins; b += blockDim.x)
+    if (local[b]) atomicAdd(&hist[b], local[b]);
 }
 
 // One block of k_radius_bins threads: the cell from the histogram, as cell_from_histogram() does
@@ -282,69 +290,6 @@ __global__ void resolve_kernel(const int2* __restrict__ pairs, unsigned long lon
   }
 }
 
-// Every round in one block, for a short list (no launch per round; a round with nothing to
-// resolve ends them): the same handshakes as choose_kernel and resolve_kernel.
-constexpr int k_block_threads = 1024;
-constexpr long long k_block_pairs = 6144;  // lists up to this long take the one-block path
-
-__global__ void __launch_bounds__(k_block_threads)
-    rounds_block_kernel(const int2* __restrict__ pairs, unsigned long long keep, Vec4* pos,
-                        Vec4* vel, int rounds, bool bounce, float e, float eps,
-                        unsigned long long* choice, unsigned long long* pair_key,
-                        unsigned char* alive, Stats* stats) {
-  __shared__ int any;
-  __shared__ double removed_sum[k_block_threads / 32];
-  __shared__ unsigned merged_sum[k_block_threads / 32];
-  const int np = listed_pairs(stats, keep), t = threadIdx.x;
-  if (t == 0 && stats->pairs > keep) ++stats->truncated;
-  for (int k = t; k < np; k += k_block_threads) choice[pairs[k].x] = choice[pairs[k].y] = 0;
-  double removed = 0.0;
-  unsigned merged = 0;
-  for (int round = 1; round <= rounds; ++round) {
-    if (t == 0) any = 0;
-    __syncthreads();  // the resets (or the last round's resolutions) are seen, any is 0
-    for (int k = t; k < np; k += k_block_threads) {
-      const int2 p = pairs[k];
-      const unsigned long long key =
-          contact::pair_key(round, pos[p.x], vel[p.x], pos[p.y], vel[p.y], p.x, p.y, bounce);
-      pair_key[k] = key;
-      if (key == 0) continue;
-      atomicMax(&choice[p.x], key);
-      atomicMax(&choice[p.y], key);
-      any = 1;
-    }
-    __syncthreads();
-    if (!any) break;  // the same value in every thread
-    for (int k = t; k < np; k += k_block_threads) {
-      const unsigned long long key = pair_key[k];
-      const int2 p = pairs[k];
-      if (key == 0 || choice[p.x] != key || choice[p.y] != key) continue;
-      if (bounce) {
-        removed += contact::bounce_pair(pos[p.x], vel[p.x], pos[p.y], vel[p.y], e);
-      } else {
-        const bool keep_i = contact::survivor_is_i(pos[p.x].w, pos[p.y].w, p.x, p.y);
-        const int sv = keep_i ? p.x : p.y, vc = keep_i ? p.y : p.x;
-        removed += contact::merge_pair(pos[sv], vel[sv], pos[vc], vel[vc], eps);
-        alive[vc] = 0;
-        ++merged;
-      }
-    }
-    __syncthreads();  // every thread has read `any` before thread 0 clears it
-  }
-  removed = warp_sum(removed);
-  unsigned long long m = warp_sum(static_cast<unsigned long long>(merged));
-  if ((t & 31) == 0) removed_sum[t / 32] = removed, merged_sum[t / 32] = static_cast<unsigned>(m);
-  __syncthreads();
-  if (t == 0) {
-    double r = 0.0;
-    unsigned mm = 0;
-    for (int w = 0; w < k_block_threads / 32; ++w) r += removed_sum[w], mm += merged_sum[w];
-    if (r != 0.0) stats->removed += r;
-    stats->merged += mm;
-    stats->merges += mm;
-  }
-}
-
 __global__ void walls_kernel(Vec4* pos, Vec4* vel, int n, float half, float e, Stats* stats) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   contact::WallResult w;
@@ -480,7 +425,6 @@ class DeviceCollider final : public Collider {
     if (!m_count_pending || cudaEventQuery(m_count_event) != cudaSuccess) return;
     m_count_pending = false;
     const long long found = static_cast<long long>(*m_host_count);
-    m_last_pairs = found;
     if (found > static_cast<long long>(m_pairs.size())) grow_pairs(found + found / 4);
   }
 
@@ -529,15 +473,7 @@ class DeviceCollider final : public Collider {
     const unsigned long long keep = static_cast<unsigned long long>(kept_limit());
     if (!bounce) CUDA_CHECK_THROW(cudaMemsetAsync(m_alive.get(), 1, static_cast<std::size_t>(n)));
     const int count = bounce ? k_bounce_rounds : 1;
-    if (m_last_pairs >= 0 && m_last_pairs <= k_block_pairs / 2) {
-      // The last step's list was short: this one most likely is too (any length is right here).
-      rounds_block_kernel<<<1, k_block_threads>>>(m_pairs.get(), keep, pos, vel, count, bounce,
-                                                  c.restitution, eps, m_choice.get(),
-                                                  m_pair_key.get(), m_alive.get(), m_stats);
-      CUDA_CHECK_LAUNCH("rounds_block_kernel");
-    } else {
-      multi_rounds(pos, vel, keep, count, bounce, c, eps);
-    }
+    multi_rounds(pos, vel, keep, count, bounce, c, eps);
     return bounce ? n : compact(pos, vel, n);
   }
 
@@ -592,7 +528,6 @@ class DeviceCollider final : public Collider {
   unsigned long long* m_host_count = nullptr;  // pinned: a step's pair count, copied back async
   cudaEvent_t m_count_event = nullptr;
   bool m_count_pending = false;
-  long long m_last_pairs = -1;  // the newest count read back; -1: none yet
   long long m_limit = k_default_pair_limit;
   std::size_t m_buckets = 0, m_sort_bytes = 0;
   Scratch<unsigned> m_hist;
