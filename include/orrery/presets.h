@@ -24,7 +24,7 @@ Preset parse_preset(const std::string& name);
 const char* to_string(Preset p);
 
 // Builds n >= 1 bodies. Throws std::invalid_argument for n < 1. Every preset gives its bodies
-// radii: box and accretion their own; the others a volume fraction of 1e-3 of their extent, a
+// radii: box and accretion their own; the others a volume fraction of 1e-5 of their extent, a
 // heavy body's radius growing as its mass^(1/3) (a galaxy's core is a big ball).
 BodyState make_preset(Preset p, int n, std::uint64_t seed);
 

@@ -580,9 +580,10 @@ gfx::RenderStyle App::style() const {
   float scale = std::sqrt(16384.0f / n);
   if (n > 65536.0f) scale = 0.5f * std::pow(65536.0f / n, 0.75f);
   st.intensity = 0.6f * m_settings.brightness * std::min(scale, 8.0f);
-  // Balls cover their whole disc, where a sprite's glow is mostly a small core: dimmer, so a gas
-  // of them seen through its depth does not saturate.
-  if (st.spheres) st.intensity *= 0.25f;
+  // Balls cover their whole disc, where a sprite's glow is mostly a small core. A gas of them at a
+  // fixed volume fraction is seen through about N^(1/3) balls a pixel: dimmer as that grows.
+  if (st.spheres)
+    st.intensity = 0.3f * m_settings.brightness * std::cbrt(4096.0f / n);
   return st;
 }
 

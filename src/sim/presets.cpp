@@ -115,12 +115,13 @@ void add_plummer(BodyState& s, Rng& rng) {
   }
 }
 
-// Radii for a volume fraction of 1e-3 of a cube of side `size`, heavy bodies larger as m^(1/3).
+// Radii for a volume fraction of 1e-5 of a cube of side `size` (the disks are thin and the
+// Plummer core dense: there it is far more), heavy bodies larger as m^(1/3).
 void assign_radii(BodyState& s, double size) {
   double mass = 0;
   for (const Vec4& p : s.pos) mass += p.w;
   const double n = s.size(), mean = mass / n;
-  const double r0 = size * std::cbrt(1e-3 / (4.0 / 3.0 * k_pi * n));
+  const double r0 = size * std::cbrt(1e-5 / (4.0 / 3.0 * k_pi * n));
   for (int i = 0; i < s.size(); ++i)
     s.vel[i].w = static_cast<float>(r0 * std::cbrt(std::max(s.pos[i].w / mean, 0.0)));
 }
