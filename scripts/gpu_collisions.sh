@@ -62,7 +62,7 @@ env -u DISPLAY "$o" --headless --solver cuda-fast --preset box --n 1048576 --fra
   --screenshot "$out/box-1m.png" >"$out/viewer-box.log" 2>&1
 row "viewer box 1M (exit $?)" "$(grep -E 'summary' "$out/viewer-box.log" | cut -c1-120)"
 env -u DISPLAY "$o" --headless --solver cuda-bh --preset accretion --integrator leapfrog \
-  --n 262144 --frames 700 --screenshot "$out/accretion-256k.png" >"$out/viewer-accretion.log" 2>&1
+  --n 262144 --frames 350 --screenshot "$out/accretion-256k.png" >"$out/viewer-accretion.log" 2>&1
 row "viewer accretion 256K (exit $?)" "$(grep -E 'summary' "$out/viewer-accretion.log" | cut -c1-120)"
 env -u DISPLAY "$o" --headless --solver cuda-bh --preset collision --collisions merge \
   --integrator leapfrog --n 1048576 --frames 400 --hide-panel \

@@ -10,7 +10,9 @@ uniform float u_px_per_unit;   // pixels per world unit at view distance 1
 uniform float u_speed_ref;     // the speed shown in the middle of the palette
 uniform float u_intensity;     // peak brightness of one sprite
 uniform float u_mass_ref;      // the mean mass: heavier bodies (galaxy cores) draw larger
-uniform int u_spheres;         // 1: balls of their own radius (a_vel.w), as when they collide
+uniform int u_spheres;         // 1: a body whose ball (radius a_vel.w) is larger than its sprite
+                               // is drawn as that ball (collisions on)
+uniform float u_sphere_intensity;  // a ball's brightness
 
 out vec3 v_color;
 out float v_energy;
@@ -37,14 +39,17 @@ void main() {
   float depth = max(-view_pos.z, 1e-3);
   float heavy = clamp(pow(a_pos.w / max(u_mass_ref, 1e-30), 1.0 / 3.0), 1.0, 16.0);
   v_soft = smoothstep(1.5, 4.0, heavy);
-  // The diameter in pixels: a ball's own, or the sprite radius grown with the mass.
-  float size = u_spheres == 1 ? 2.0 * max(a_vel.w, 0.0) * u_px_per_unit / depth
-                              : 2.0 * u_radius * heavy * u_px_per_unit / depth;
-  float drawn = clamp(size, 2.0, u_spheres == 1 ? 256.0 : 128.0);
-  v_sphere = u_spheres;
+  // The diameter in pixels: the sprite radius grown with the mass, or (collisions on) the body's
+  // ball where that is larger - a ball too small to see stays a star.
+  float sprite = 2.0 * u_radius * heavy * u_px_per_unit / depth;
+  float ball = 2.0 * max(a_vel.w, 0.0) * u_px_per_unit / depth;
+  v_sphere = u_spheres == 1 && ball > sprite ? 1 : 0;
+  float size = v_sphere == 1 ? ball : sprite;
+  float drawn = clamp(size, 2.0, v_sphere == 1 ? 256.0 : 128.0);
   gl_PointSize = drawn;
   // Sprites smaller than 2 px are drawn at 2 px and dimmed by the lost area: no shimmer far away.
-  v_energy = u_intensity * mix(1.0, 1.5, v_soft) * min(1.0, (size * size) / (drawn * drawn));
+  v_energy = (v_sphere == 1 ? u_sphere_intensity : u_intensity * mix(1.0, 1.5, v_soft)) *
+             min(1.0, (size * size) / (drawn * drawn));
   float speed = length(a_vel.xyz);
   // Heavy bodies (galaxy cores) glow warm white whatever their speed: a bulge, not a star.
   v_color = mix(palette(0.5 * speed / max(u_speed_ref, 1e-6)), vec3(1.0, 0.80, 0.52),

@@ -582,8 +582,7 @@ gfx::RenderStyle App::style() const {
   st.intensity = 0.6f * m_settings.brightness * std::min(scale, 8.0f);
   // Balls cover their whole disc, where a sprite's glow is mostly a small core. A gas of them at a
   // fixed volume fraction is seen through about N^(1/3) balls a pixel: dimmer as that grows.
-  if (st.spheres)
-    st.intensity = 0.3f * m_settings.brightness * std::cbrt(4096.0f / n);
+  st.sphere_intensity = 0.3f * m_settings.brightness * std::cbrt(4096.0f / n);
   return st;
 }
 

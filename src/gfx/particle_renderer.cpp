@@ -33,6 +33,7 @@ SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, 
   p.intensity = style.intensity;
   p.mass_ref = style.mass_ref;
   p.spheres = style.spheres ? 1 : 0;
+  p.sphere_intensity = style.sphere_intensity;
   return p;
 }
 
@@ -51,6 +52,7 @@ ParticleRenderer::ParticleRenderer()
   m_u_intensity = glGetUniformLocation(p, "u_intensity");
   m_u_mass = glGetUniformLocation(p, "u_mass_ref");
   m_u_spheres = glGetUniformLocation(p, "u_spheres");
+  m_u_sphere_intensity = glGetUniformLocation(p, "u_sphere_intensity");
   m_u_hdr = glGetUniformLocation(t, "u_hdr");
   m_u_exposure = glGetUniformLocation(t, "u_exposure");
   check_gl("setting up the particle renderer");
@@ -81,6 +83,7 @@ GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p) 
     glUniform1f(m_u_intensity, p.intensity);
     glUniform1f(m_u_mass, p.mass_ref);
     glUniform1i(m_u_spheres, p.spheres);
+    glUniform1f(m_u_sphere_intensity, p.sphere_intensity);
     glBindVertexArray(vao);
     glDrawArrays(GL_POINTS, 0, count);
     glBindVertexArray(0);

@@ -17,13 +17,14 @@
 namespace orrery::gfx {
 
 struct RenderStyle {
-  float radius = 0.15f;          // sprite radius in world units
-  float intensity = 0.6f;        // peak brightness of one sprite (before N scaling)
-  float exposure = 1.0f;         // tone-mapping exposure
-  float speed_ref = 1.0f;        // speed at the middle of the palette (set from the initial state)
-  float mass_ref = 1.0f;         // mean body mass: heavier bodies draw larger
-  float center_shift_px = 0.0f;  // moves the view's centre right by this many pixels
-  bool spheres = false;          // bodies drawn as balls of their radius (collisions on)
+  float radius = 0.15f;           // sprite radius in world units
+  float intensity = 0.6f;         // peak brightness of one sprite (before N scaling)
+  float exposure = 1.0f;          // tone-mapping exposure
+  float speed_ref = 1.0f;         // speed at the middle of the palette (set from the initial state)
+  float mass_ref = 1.0f;          // mean body mass: heavier bodies draw larger
+  float center_shift_px = 0.0f;   // moves the view's centre right by this many pixels
+  bool spheres = false;           // bodies drawn as balls of their radius (collisions on)
+  float sphere_intensity = 0.3f;  // a ball's brightness
 };
 
 // The sprite pass's inputs for this camera, style and image size (both draw modes use them).
@@ -79,7 +80,8 @@ class ParticleRenderer {
   int m_splat_w = 0, m_splat_h = 0;
   GLuint m_splat_direct = 0;  // the target's texture registered, or 0
   GLint m_u_view = -1, m_u_proj = -1, m_u_radius = -1, m_u_px = -1, m_u_speed = -1,
-        m_u_intensity = -1, m_u_mass = -1, m_u_spheres = -1, m_u_hdr = -1, m_u_exposure = -1;
+        m_u_intensity = -1, m_u_mass = -1, m_u_spheres = -1, m_u_sphere_intensity = -1,
+        m_u_hdr = -1, m_u_exposure = -1;
   std::unique_ptr<GpuTimer> m_splat_timer;
   bool m_splat_timer_pending = false;
   float m_splat_ms = -1.0f;

@@ -18,8 +18,9 @@ struct SpriteParams {
   float intensity = 0.6f;     // peak brightness of one sprite
   float mass_ref = 1.0f;      // the mean mass: heavier bodies draw larger
   int width = 0, height = 0;  // the image in pixels; row 0 is the bottom one, as in GL
-  int spheres = 0;            // 1: bodies are balls of their own radius (the velocity's w), as
-                              // when they collide; 0: sprites of `radius`
+  int spheres = 0;            // 1: a body whose ball (its own radius, the velocity's w) is larger
+                              // than its sprite is drawn as that ball (collisions on)
+  float sphere_intensity = 0.3f;  // a ball's brightness
 };
 
 // Where and how one body lands on the image.
@@ -89,15 +90,17 @@ ORRERY_HD bool make_sprite(const Vec4& pos, const Vec4& vel, const SpriteParams&
   const float heavy = fminf(fmaxf(cbrtf(fmaxf(ratio, 0.0f)), 1.0f), 16.0f);
   const float h = detail::clamp01((heavy - 1.5f) / 2.5f);
   s.soft = h * h * (3.0f - 2.0f * h);  // smoothstep(1.5, 4.0, heavy)
-  // The diameter in pixels: a ball's own, or the sprite radius grown with the mass.
-  const float size = p.spheres ? 2.0f * fmaxf(vel.w, 0.0f) * p.px_per_unit / depth
-                               : 2.0f * p.radius * heavy * p.px_per_unit / depth;
-  const float drawn = fminf(fmaxf(size, 2.0f), p.spheres ? 256.0f : 128.0f);
-  s.sphere = p.spheres;
+  // The diameter in pixels: the sprite radius grown with the mass, or (collisions on) the body's
+  // ball where that is larger - a ball too small to see stays a star.
+  const float sprite = 2.0f * p.radius * heavy * p.px_per_unit / depth;
+  const float ball = 2.0f * fmaxf(vel.w, 0.0f) * p.px_per_unit / depth;
+  s.sphere = p.spheres && ball > sprite ? 1 : 0;
+  const float size = s.sphere ? ball : sprite;
+  const float drawn = fminf(fmaxf(size, 2.0f), s.sphere ? 256.0f : 128.0f);
   s.half = 0.5f * drawn;
   // Sprites smaller than 2 px are drawn at 2 px and dimmed by the lost area: no shimmer far away.
-  s.energy =
-      p.intensity * detail::mix(1.0f, 1.5f, s.soft) * fminf(1.0f, size * size / (drawn * drawn));
+  s.energy = (s.sphere ? p.sphere_intensity : p.intensity * detail::mix(1.0f, 1.5f, s.soft)) *
+             fminf(1.0f, size * size / (drawn * drawn));
   const float speed = sqrtf(vel.x * vel.x + vel.y * vel.y + vel.z * vel.z);
   float r, g, b;
   sprite_palette(0.5f * speed / fmaxf(p.speed_ref, 1e-6f), r, g, b);
