@@ -166,12 +166,14 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   if (tracing) r.trace.push_back({0, 0.0, *r.start});
   const long long total = static_cast<long long>(warmup) + steps;
   Progress progress(run_label(name, n, block), total);
-  std::vector<double> ms;
+  std::vector<double> ms, inter;
   std::array<std::vector<double>, k_phase_count> phase_ms;
   for (long long k = 0; k < total; ++k) {
+    const int before = run.system().storage().count();  // merges shrink it step by step
     const PhaseTimes t = run.step();
     if (k >= warmup) {
       ms.push_back(t.total());
+      inter.push_back(run.system().interactions_per_step(before));
       for (int p = 0; p < k_phase_count; ++p) phase_ms[p].push_back(t.ms[p]);
     }
     const long long bad = run.first_nonfinite();
@@ -198,7 +200,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   r.ms_max = ms.empty() ? NAN : *std::max_element(ms.begin(), ms.end());
   for (int p = 0; p < k_phase_count; ++p)
     r.phase_ms[p] = phase_ms[p].empty() ? 0.0 : median(phase_ms[p]);
-  r.interactions = run.system().interactions_per_step(n);
+  r.interactions = inter.empty() ? run.system().interactions_per_step(n) : median(inter);
   r.finite = r.nonfinite_step == 0;
   r.bodies_end = run.system().storage().count();
   const CollisionParams& c = plan.params.collisions;
