@@ -40,10 +40,12 @@ void main() {
   float heavy = clamp(pow(a_pos.w / max(u_mass_ref, 1e-30), 1.0 / 3.0), 1.0, 16.0);
   v_soft = smoothstep(1.5, 4.0, heavy);
   // The diameter in pixels: the sprite radius grown with the mass, or (collisions on) the body's
-  // ball where that is larger - a ball too small to see stays a star.
-  float sprite = 2.0 * u_radius * heavy * u_px_per_unit / depth;
+  // ball where that is larger than a light body's sprite - a ball too small to see stays a star,
+  // a clump that has grown by merging shows as a ball.
+  float star = 2.0 * u_radius * u_px_per_unit / depth;  // a light body's sprite
+  float sprite = star * heavy;
   float ball = 2.0 * max(a_vel.w, 0.0) * u_px_per_unit / depth;
-  v_sphere = u_spheres == 1 && ball > sprite ? 1 : 0;
+  v_sphere = u_spheres == 1 && ball > star ? 1 : 0;
   float size = v_sphere == 1 ? ball : sprite;
   float drawn = clamp(size, 2.0, v_sphere == 1 ? 256.0 : 128.0);
   gl_PointSize = drawn;

@@ -91,10 +91,12 @@ ORRERY_HD bool make_sprite(const Vec4& pos, const Vec4& vel, const SpriteParams&
   const float h = detail::clamp01((heavy - 1.5f) / 2.5f);
   s.soft = h * h * (3.0f - 2.0f * h);  // smoothstep(1.5, 4.0, heavy)
   // The diameter in pixels: the sprite radius grown with the mass, or (collisions on) the body's
-  // ball where that is larger - a ball too small to see stays a star.
-  const float sprite = 2.0f * p.radius * heavy * p.px_per_unit / depth;
+  // ball where that is larger than a light body's sprite - a ball too small to see stays a star,
+  // a clump that has grown by merging shows as a ball.
+  const float star = 2.0f * p.radius * p.px_per_unit / depth;  // a light body's sprite
+  const float sprite = star * heavy;
   const float ball = 2.0f * fmaxf(vel.w, 0.0f) * p.px_per_unit / depth;
-  s.sphere = p.spheres && ball > sprite ? 1 : 0;
+  s.sphere = p.spheres && ball > star ? 1 : 0;
   const float size = s.sphere ? ball : sprite;
   const float drawn = fminf(fmaxf(size, 2.0f), s.sphere ? 256.0f : 128.0f);
   s.half = 0.5f * drawn;
