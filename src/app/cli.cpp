@@ -138,17 +138,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "initial conditions: random, shell, expand, disk, collision, plummer, box (a gas "
                  "of balls in walls, gravity off) or accretion (a cold cloud whose bodies merge)")
       ->capture_default_str();
-  cli.add_option("--collisions", t.scene.collisions,
-                 "collision stage: off, bounce or merge (default: the preset's; box: bounce, "
-                 "accretion: merge, the others off)");
-  cli.add_option("--restitution", t.scene.restitution,
-                 "bounce restitution e in [0, 1], for walls too (default 1: elastic)");
-  cli.add_option("--radius", t.scene.radius,
-                 "every body's radius, >= 0 (default: the preset's radii)");
-  cli.add_option("--box", t.scene.box,
-                 "side of a cube of reflecting walls centred at the origin, > 0 (default: the "
-                 "preset's; box: 20, the others none)");
-  cli.add_option("--gravity", t.scene.gravity, "on or off (default: the preset's; box: off)");
+  add_scene_options(cli, t.scene);
   cli.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
   cli.add_option("--dt", t.dt, "time step, finite and > 0 (default 0.016)");
   cli.add_option("--softening", t.softening, "softening length eps, >= 1e-10 (default 0.1)");

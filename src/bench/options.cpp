@@ -333,17 +333,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
                "instead of timing: each selected solver's relative acceleration error against an "
                "exact double-precision sum (every body up to N = 131072, 8192 sampled targets "
                "above): median, RMS, 99th percentile, max, interactions per body");
-  app.add_option("--collisions", raw.scene.collisions,
-                 "collision stage: off, bounce or merge (default: the preset's; box: bounce, "
-                 "accretion: merge, the others off)");
-  app.add_option("--restitution", raw.scene.restitution,
-                 "bounce restitution e in [0, 1], for walls too (default 1: elastic)");
-  app.add_option("--radius", raw.scene.radius,
-                 "every body's radius, >= 0 (default: the preset's radii)");
-  app.add_option("--box", raw.scene.box,
-                 "side of a cube of reflecting walls centred at the origin, > 0 (default: the "
-                 "preset's; box: 20, the others none)");
-  app.add_option("--gravity", raw.scene.gravity, "on or off (default: the preset's; box: off)");
+  add_scene_options(app, raw.scene);
   app.add_option("--seed", raw.seed, "seed of the preset, in [0, 2^64)")->capture_default_str();
   app.add_option("--csv", raw.csv, "also write the results to this CSV file");
   app.add_option("--json", raw.json, "also write the results to this JSON file");

@@ -268,15 +268,9 @@ __global__ void resolve_kernel(const int2* __restrict__ pairs, unsigned long lon
     const unsigned long long key = pair_key[k];
     const int2 p = pairs[k];
     if (key != 0 && choice[p.x] == key && choice[p.y] == key) {
-      if (bounce) {
-        removed += contact::bounce_pair(pos[p.x], vel[p.x], pos[p.y], vel[p.y], e);
-      } else {
-        const bool keep_i = contact::survivor_is_i(pos[p.x].w, pos[p.y].w, p.x, p.y);
-        const int s = keep_i ? p.x : p.y, v = keep_i ? p.y : p.x;
-        removed += contact::merge_pair(pos[s], vel[s], pos[v], vel[v], eps);
-        alive[v] = 0;
-        ++merged;
-      }
+      int gone;
+      removed += contact::resolve_pair(pos, vel, p.x, p.y, bounce, e, eps, gone);
+      if (gone >= 0) alive[gone] = 0, ++merged;
     }
   }
   removed = warp_sum(removed);

@@ -164,15 +164,9 @@ void HostCollider::rounds(Vec4* pos, Vec4* vel, int count, bool bounce, float e,
       const std::uint64_t key = m_pair_key[k];
       const Contact p = m_pairs[k];
       if (key == 0 || m_choice[p.i] != key || m_choice[p.j] != key) continue;
-      if (bounce) {
-        removed += contact::bounce_pair(pos[p.i], vel[p.i], pos[p.j], vel[p.j], e);
-      } else {
-        const bool keep_i = contact::survivor_is_i(pos[p.i].w, pos[p.j].w, p.i, p.j);
-        const int s = keep_i ? p.i : p.j, v = keep_i ? p.j : p.i;
-        removed += contact::merge_pair(pos[s], vel[s], pos[v], vel[v], eps);
-        m_dead[v] = 1;
-        ++merged;
-      }
+      int gone;
+      removed += contact::resolve_pair(pos, vel, p.i, p.j, bounce, e, eps, gone);
+      if (gone >= 0) m_dead[gone] = 1, ++merged;
     }
   }
   m_totals.energy_offset += removed;

@@ -270,6 +270,18 @@ ORRERY_HD bool survivor_is_i(float mi, float mj, int i, int j) {
   return mi > mj || (mi == mj && i < j);
 }
 
+// Resolves a matched pair (i, j): bounces it, or merges it; returns the energy removed and sets
+// `gone` to the body merged away (-1 for a bounce).
+ORRERY_HD float resolve_pair(Vec4* pos, Vec4* vel, int i, int j, bool bounce, float e, float eps,
+                             int& gone) {
+  gone = -1;
+  if (bounce) return bounce_pair(pos[i], vel[i], pos[j], vel[j], e);
+  const bool keep_i = survivor_is_i(pos[i].w, pos[j].w, i, j);
+  const int s = keep_i ? i : j;
+  gone = keep_i ? j : i;
+  return merge_pair(pos[s], vel[s], pos[gone], vel[gone], eps);
+}
+
 // One wall axis: a body past a wall (its sphere through it) moving outwards bounces with
 // restitution e and is put back inside; one too big for the box sits at its centre. Adds the
 // momentum change m dv to `impulse` and the kinetic energy removed to `removed`; returns whether
