@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cub/cub.cuh>
 #include <vector>
@@ -50,11 +51,12 @@ class Scratch {
 
 // The counters of one step and the running totals, in device memory (one copy read back).
 struct Stats {
-  unsigned long long pairs;   // touching pairs found by the search (may exceed the list)
-  unsigned int large;         // large bodies this step
-  unsigned int merged;        // merges this step
-  float cell, inv_cell;       // the grid of this step
+  unsigned long long pairs;   // this step (cleared at its start): touching pairs found by the
+                              // search (may exceed the list)
+  unsigned int large;         // large bodies
+  unsigned int merged;        // merges
   int any[k_rounds_max + 1];  // whether round r had a pair to resolve
+  float cell, inv_cell;       // the grid (kept while the radii cannot have changed)
   double removed;             // running totals
   double impulse[3];
   unsigned long long wall_hits, merges, contacts, truncated;
@@ -110,8 +112,6 @@ __global__ void cell_kernel(const unsigned* __restrict__ hist, Stats* stats) {
     const float cell = pick >= 0 ? 2.0f * contact::bin_upper(pick) : 0.0f;
     stats->cell = cell;
     stats->inv_cell = cell > 0.0f ? 1.0f / cell : 0.0f;
-    stats->pairs = 0, stats->large = 0, stats->merged = 0;
-    for (int r = 0; r <= k_rounds_max; ++r) stats->any[r] = 0;
   }
 }
 
@@ -161,7 +161,7 @@ __global__ void search_kernel(const Vec4* __restrict__ sorted,
                               const std::uint32_t* __restrict__ start,
                               const int* __restrict__ large, const Vec4* __restrict__ pos,
                               const Vec4* __restrict__ vel, int n, std::uint32_t mask, Stats* stats,
-                              int2* pairs, unsigned long long cap) {
+                              int2* pairs, unsigned long long cap, unsigned long long* choice) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   const bool live = k < n && stats->cell > 0.0f;
   int mine[k_local_pairs];
@@ -175,6 +175,7 @@ __global__ void search_kernel(const Vec4* __restrict__ sorted,
   };
   if (live) {
     i = index[k];
+    choice[i] = 0;  // the rounds' slots, cleared for this step
     const Vec4 bi = sorted[k];
     const bool small = keys[k] <= mask;
     const Vec4 pi{bi.x, bi.y, bi.z, 0.0f};
@@ -227,20 +228,11 @@ __global__ void search_kernel(const Vec4* __restrict__ sorted,
 #define FOR_EACH_PAIR(k, np) \
   for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < (np); k += gridDim.x * blockDim.x)
 
-__global__ void clear_choice_kernel(const int2* __restrict__ pairs, unsigned long long keep,
-                                    unsigned long long* choice, Stats* stats) {
-  const int np = listed_pairs(stats, keep);
-  if (blockIdx.x == 0 && threadIdx.x == 0 && stats->pairs > keep) ++stats->truncated;
-  FOR_EACH_PAIR(k, np) {
-    choice[pairs[k].x] = 0;
-    choice[pairs[k].y] = 0;
-  }
-}
-
 __global__ void choose_kernel(const int2* __restrict__ pairs, unsigned long long keep,
                               const Vec4* pos, const Vec4* vel, int round, bool bounce,
                               unsigned long long* choice, unsigned long long* pair_key,
                               Stats* stats) {
+  if (round == 1 && blockIdx.x == 0 && threadIdx.x == 0 && stats->pairs > keep) ++stats->truncated;
   if (round > 1 && !stats->any[round - 1]) return;  // nothing changed in the last round
   const int np = listed_pairs(stats, keep);
   FOR_EACH_PAIR(k, np) {
@@ -327,7 +319,7 @@ class DeviceCollider final : public Collider {
 
   int resolve(Vec4* pos, Vec4* vel, int n, const CollisionParams& c, float softening) override {
     if (c.mode != CollisionMode::off && n > 1) {
-      search(pos, vel, n);
+      search(pos, vel, n, c.mode == CollisionMode::merge);
       mark(Phase::resolve);
       n = rounds(pos, vel, n, c, softening);
     }
@@ -346,7 +338,7 @@ class DeviceCollider final : public Collider {
     if (n < 2) return out;
     long long found = 0;
     for (;;) {
-      search(pos, vel, n);
+      search(pos, vel, n, true);
       CUDA_CHECK_THROW(cudaMemcpy(&m_host->pairs, &m_stats->pairs, sizeof(unsigned long long),
                                   cudaMemcpyDeviceToHost));
       found = static_cast<long long>(m_host->pairs);
@@ -375,7 +367,10 @@ class DeviceCollider final : public Collider {
     t.truncated = static_cast<long long>(m_host->truncated);
     return t;
   }
-  void reset_totals() override { CUDA_CHECK_THROW(cudaMemset(m_stats, 0, sizeof(Stats))); }
+  void reset_totals() override {
+    CUDA_CHECK_THROW(cudaMemset(m_stats, 0, sizeof(Stats)));
+    m_cell_valid = false;  // a new state: its radii are new
+  }
   void set_pair_limit(long long pairs) override { m_limit = std::max(pairs, 1LL); }
 
  private:
@@ -424,19 +419,27 @@ class DeviceCollider final : public Collider {
 
   // The grid and the contact list, on the device; the count stays there (copied back in the
   // background for check_last_count()).
-  void search(const Vec4* pos, const Vec4* vel, int n) {
+  void search(const Vec4* pos, const Vec4* vel, int n, bool fresh_cell) {
     reserve(n);
     check_last_count();
     const std::uint32_t mask = contact::bucket_mask(n);
     int end_bit = 1;
     while ((std::uint64_t{1} << end_bit) <= std::uint64_t{mask} + 1) ++end_bit;
     mark(Phase::grid);
-    CUDA_CHECK_THROW(cudaMemsetAsync(m_hist.get(), 0, sizeof(unsigned) * contact::k_radius_bins));
-    const int hist_blocks = std::min(blocks_for(n), 4 * std::max(1, device_info().sm_count));
-    histogram_kernel<<<hist_blocks, k_threads>>>(vel, n, m_hist.get());
-    CUDA_CHECK_LAUNCH("histogram_kernel");
-    cell_kernel<<<1, contact::k_radius_bins>>>(m_hist.get(), m_stats);
-    CUDA_CHECK_LAUNCH("cell_kernel");
+    // This step's counters (pairs, large, merged, the rounds' flags) start at 0.
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_stats, 0, offsetof(Stats, cell)));
+    // The cell size: again when the radii may have changed (a new state or N, merges, a search
+    // for the tests); bounces and walls never change a radius.
+    if (fresh_cell || !m_cell_valid || n != m_cell_n) {
+      CUDA_CHECK_THROW(cudaMemsetAsync(m_hist.get(), 0, sizeof(unsigned) * contact::k_radius_bins));
+      const int hist_blocks = std::min(blocks_for(n), 4 * std::max(1, device_info().sm_count));
+      histogram_kernel<<<hist_blocks, k_threads>>>(vel, n, m_hist.get());
+      CUDA_CHECK_LAUNCH("histogram_kernel");
+      cell_kernel<<<1, contact::k_radius_bins>>>(m_hist.get(), m_stats);
+      CUDA_CHECK_LAUNCH("cell_kernel");
+      m_cell_valid = true;
+      m_cell_n = n;
+    }
     hash_kernel<<<blocks_for(n), k_threads>>>(pos, vel, n, mask, m_stats, m_keys_in.get(),
                                               m_index_in.get(), m_large.get());
     CUDA_CHECK_LAUNCH("hash_kernel");
@@ -448,9 +451,9 @@ class DeviceCollider final : public Collider {
                                                 m_sorted.get(), m_start.get());
     CUDA_CHECK_LAUNCH("ranges_kernel");
     mark(Phase::contacts);
-    search_kernel<<<blocks_for(n), k_threads>>>(m_sorted.get(), m_keys.get(), m_index.get(),
-                                                m_start.get(), m_large.get(), pos, vel, n, mask,
-                                                m_stats, m_pairs.get(), m_pairs.size());
+    search_kernel<<<blocks_for(n), k_threads>>>(
+        m_sorted.get(), m_keys.get(), m_index.get(), m_start.get(), m_large.get(), pos, vel, n,
+        mask, m_stats, m_pairs.get(), m_pairs.size(), m_choice.get());
     CUDA_CHECK_LAUNCH("search_kernel");
     if (!m_count_pending) {
       CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_count, &m_stats->pairs, sizeof(unsigned long long),
@@ -476,8 +479,6 @@ class DeviceCollider final : public Collider {
                     const CollisionParams& c, float eps) {
     const int grid =
         std::min(blocks_for(static_cast<long long>(keep)), 2 * std::max(1, device_info().sm_count));
-    clear_choice_kernel<<<grid, k_threads>>>(m_pairs.get(), keep, m_choice.get(), m_stats);
-    CUDA_CHECK_LAUNCH("clear_choice_kernel");
     for (int round = 1; round <= count; ++round) {
       choose_kernel<<<grid, k_threads>>>(m_pairs.get(), keep, pos, vel, round, bounce,
                                          m_choice.get(), m_pair_key.get(), m_stats);
@@ -522,6 +523,8 @@ class DeviceCollider final : public Collider {
   unsigned long long* m_host_count = nullptr;  // pinned: a step's pair count, copied back async
   cudaEvent_t m_count_event = nullptr;
   bool m_count_pending = false;
+  bool m_cell_valid = false;  // the device's cell size belongs to this state's radii
+  int m_cell_n = 0;
   long long m_limit = k_default_pair_limit;
   std::size_t m_buckets = 0, m_sort_bytes = 0;
   Scratch<unsigned> m_hist;
