@@ -84,7 +84,8 @@ TEST(Collisions, PresetsBringTheirSettingsAndOptionsGoOverThem) {
   EXPECT_TRUE(p.gravity);
   EXPECT_EQ(p.collisions.restitution, 0.25f);
   BodyState s = make_preset(Preset::box, 10, 1);
-  apply_radius(o, s);
+  ASSERT_TRUE(o.radius.has_value());
+  set_radius(s.vel, *o.radius);
   for (const Vec4& v : s.vel) EXPECT_EQ(v.w, 0.5f);
   // The box gas fills its volume fraction; every preset's bodies have radii.
   const BodyState box = make_preset(Preset::box, 4096, 1);

@@ -45,7 +45,5 @@ SceneOverrides parse_scene_options(const SceneTexts& t);
 // The preset's settings with the overrides over them, into p (dt, softening, damping and theta
 // are left as they are).
 void apply_scene(Preset preset, const SceneOverrides& o, SimParams& p);
-// Sets every body's radius when the overrides name one.
-void apply_radius(const SceneOverrides& o, BodyState& s);
 
 }  // namespace orrery

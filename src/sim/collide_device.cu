@@ -463,23 +463,16 @@ class DeviceCollider final : public Collider {
     }
   }
 
-  // The handshake rounds over the list (its count read on the device); merges then move the
-  // survivors to the front (this needs the count of merges: one read-back).
+  // The handshake rounds over the list, two launches each over the whole device (the list's
+  // count is read on the device); merges then move the survivors to the front (this needs the
+  // count of merges: one read-back).
   int rounds(Vec4* pos, Vec4* vel, int n, const CollisionParams& c, float eps) {
     const bool bounce = c.mode == CollisionMode::bounce;
     const unsigned long long keep = static_cast<unsigned long long>(kept_limit());
     if (!bounce) CUDA_CHECK_THROW(cudaMemsetAsync(m_alive.get(), 1, static_cast<std::size_t>(n)));
-    const int count = bounce ? k_bounce_rounds : 1;
-    multi_rounds(pos, vel, keep, count, bounce, c, eps);
-    return bounce ? n : compact(pos, vel, n);
-  }
-
-  // The rounds as two launches each, over the whole device.
-  void multi_rounds(Vec4* pos, Vec4* vel, unsigned long long keep, int count, bool bounce,
-                    const CollisionParams& c, float eps) {
     const int grid =
         std::min(blocks_for(static_cast<long long>(keep)), 2 * std::max(1, device_info().sm_count));
-    for (int round = 1; round <= count; ++round) {
+    for (int round = 1; round <= (bounce ? k_bounce_rounds : 1); ++round) {
       choose_kernel<<<grid, k_threads>>>(m_pairs.get(), keep, pos, vel, round, bounce,
                                          m_choice.get(), m_pair_key.get(), m_stats);
       CUDA_CHECK_LAUNCH("choose_kernel");
@@ -488,6 +481,7 @@ class DeviceCollider final : public Collider {
                                           m_alive.get(), m_stats);
       CUDA_CHECK_LAUNCH("resolve_kernel");
     }
+    return bounce ? n : compact(pos, vel, n);
   }
 
   // Merges: the survivors to the front, in their order (this needs the count of merges: one

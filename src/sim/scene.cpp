@@ -22,8 +22,4 @@ void apply_scene(Preset preset, const SceneOverrides& o, SimParams& p) {
   p.collisions.box = o.box.value_or(s.collisions.box);
 }
 
-void apply_radius(const SceneOverrides& o, BodyState& s) {
-  if (o.radius) set_radius(s.vel, *o.radius);
-}
-
 }  // namespace orrery
