@@ -151,10 +151,14 @@ ORRERY_HD Grid make_grid(float cell, int n) {
 // it (dz > 0; or dz = 0 and dy > 0; or dz = dy = 0 and dx > 0): a touching pair of small bodies in
 // two cells is found from exactly one of them, in its own cell from one body of the pair. A bucket
 // may hold other cells too: the caller keeps a body only when its own cell is the one visited.
+// With share of shares (the GPU's small N, where several threads split a body's cells), only the
+// cells share, share + shares, ... of the 14.
 template <class F>
-ORRERY_HD void for_each_forward_bucket(const Vec4& p, const Grid& g, F&& f) {
+ORRERY_HD void for_each_forward_bucket(const Vec4& p, const Grid& g, F&& f, int share = 0,
+                                       int shares = 1) {
   const Cell c = cell_of(p, g.inv_cell);
-  for (int k = 13; k < 27; ++k) {  // k = 9 (dz + 1) + 3 (dy + 1) + (dx + 1); 13 is p's own cell
+  for (int k = 13 + share; k < 27;
+       k += shares) {  // k = 9 (dz + 1) + 3 (dy + 1) + (dx + 1); 13 is p's own cell
     const Cell nc{c.x + k % 3 - 1, c.y + k / 3 % 3 - 1, c.z + k / 9 - 1};
     f(nc, bucket_of(nc.x, nc.y, nc.z, g.mask), k == 13);
   }
