@@ -27,6 +27,7 @@ TEST_F(GpuCollisions, BallBetweenWallsComesBack) { check_wall_round_trip(k_gpu);
 TEST_F(GpuCollisions, BoxGasConservesEnergyAndMomentumBesidesTheWalls) {
   check_box_gas_conserves(k_gpu, 1000);
   check_box_gas_conserves(k_gpu, 65537, 300);
+  check_box_gas_conserves(k_gpu, 1048577, 50);  // above the counting sort's limit: radix sort
 }
 TEST_F(GpuCollisions, BouncesConserveMomentum) { check_bounces_conserve_momentum(k_gpu, 4099); }
 TEST_F(GpuCollisions, MergesConserveMassAndMomentum) { check_merges_conserve(k_gpu, 1024); }
@@ -42,9 +43,11 @@ TEST_F(GpuCollisions, EveryBodyTouchingEveryOtherStillRuns) {
 }
 
 // The same contacts on both sides, and the same state after 10 steps (bounce in walls, gravity
-// off; merge with gravity), within float tolerance: the two colliders run the same rounds.
+// off; merge with gravity), within float tolerance: the two colliders run the same rounds. The
+// contacts at 1,048,577 bodies come from the GPU's radix sort path, the others from its counting
+// sort.
 TEST_F(GpuCollisions, MatchesTheCpuCollider) {
-  for (int n : {1000, 4097}) {
+  for (int n : {1000, 4097, 1048577}) {
     SCOPED_TRACE("N " + std::to_string(n));
     const BodyState scene = contact_scene(n, 77);
     auto gpu = collision_system(k_gpu, scene, bounce_params(1.0f));
