@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of both programs' command-line parsers (clang, ASan + UBSan, in
-# build-fuzz/) and runs each for SECONDS (default 60) from the corpus in tests/fuzz/corpus. New
+# Builds the libFuzzer targets of both programs' command-line parsers and of the snapshot loaders
+# (Orrery's format and TIPSY; clang, ASan + UBSan, in build-fuzz/) and runs each parser for SECONDS
+# (default 60) and each loader for half of it, from the corpus in tests/fuzz/corpus. New
 # inputs go to a scratch folder, not into the repository. Any crash, hang (over 10 s for one
 # input), leak or sanitizer report fails the run. Usage: scripts/fuzz.sh [SECONDS]
 set -euo pipefail
@@ -14,11 +15,14 @@ cmake --build build-fuzz -j "$(nproc)"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 status=0
-for target in viewer bench; do
+# Each entry: the corpus folder, the executable, the seconds (the loaders get half).
+for entry in "viewer fuzz_viewer_cli $seconds" "bench fuzz_bench_cli $seconds" \
+             "snapshot fuzz_snapshot $((seconds / 2))" "tipsy fuzz_tipsy $((seconds / 2))"; do
+  read -r target exe secs <<<"$entry"
   mkdir -p "$scratch/$target" "$scratch/$target-artifacts"
-  echo "fuzz: $target command line for ${seconds} s"
+  echo "fuzz: $target for ${secs} s"
   # -close_fd_mask=3: the parsers' own error lines and --help text stay out of the log.
-  if ! (cd "$scratch" && "$OLDPWD/build-fuzz/tests/fuzz/fuzz_${target}_cli" -max_total_time="$seconds" \
+  if ! (cd "$scratch" && "$OLDPWD/build-fuzz/tests/fuzz/$exe" -max_total_time="$secs" \
         -timeout=10 -rss_limit_mb=2048 -close_fd_mask=3 -print_final_stats=1 \
         -artifact_prefix="$scratch/$target-artifacts/" "$scratch/$target" \
         "$OLDPWD/tests/fuzz/corpus/$target" 2>"$scratch/$target.log"); then
@@ -31,5 +35,5 @@ for target in viewer bench; do
   fi
   grep -E "^(stat::number_of_executed_runs|stat::new_units_added|Done [0-9]+ runs)" "$scratch/$target.log" || true
 done
-[ $status -eq 0 ] && echo "fuzz: both targets ran ${seconds} s each: no crash, hang or sanitizer report"
+[ $status -eq 0 ] && echo "fuzz: every target ran its time: no crash, hang or sanitizer report"
 exit $status

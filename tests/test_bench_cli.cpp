@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -458,6 +459,80 @@ TEST(BenchCliHardening, LongRunsPrintProgress) {  // defect 10: --warmup 2147483
             std::string::npos)
       << o.err;
   EXPECT_NE(o.err.find(" s left"), std::string::npos) << o.err;
+}
+
+}  // namespace
+}  // namespace orrery
+
+namespace orrery {
+namespace {
+
+// Snapshots through orrery-bench (issue 12): 5 steps saved, loaded and 5 more give the very file
+// that 10 steps in one run give; CSV export; TIPSY in and out.
+TEST(BenchCliSnapshots, SaveLoadRestartsExactly) {
+  REQUIRE_BENCH();
+  const std::string a = temp_path("a.orrery"), b = temp_path("b.orrery"), c = temp_path("c.orrery");
+  const std::string csv = temp_path("a.csv"), tipsy = temp_path("a.tipsy");
+  const std::vector<std::string> run = {"--solver", "cpu",  "--preset",     "disk",
+                                        "--n",      "300",  "--integrator", "leapfrog",
+                                        "--dt",     "0.01", "--warmup",     "0"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  Outcome o = run_bench(with({"--steps", "5", "--save", a, "--export-csv", csv}));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.err.find("saved " + a), std::string::npos) << o.err;
+  o = run_bench({"--load", a, "--steps", "5", "--warmup", "0", "--save", b});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("loaded: Orrery snapshot, 300 bodies, step 5"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("integrator leapfrog, dt 0.01"), std::string::npos) << o.out;  // the file's
+  o = run_bench(with({"--steps", "10", "--save", c}));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string sb = read_file(b), sc = read_file(c);
+  EXPECT_EQ(sb.size(), 256u + 32u * 300u + 8u);
+  EXPECT_TRUE(sb == sc) << "the restarted run differs from the one that never stopped";
+  EXPECT_EQ(count(read_file(csv), "\n"), 301u);
+  // TIPSY out and back in (the time comes back; the settings are the command line's).
+  o = run_bench({"--load", a, "--steps", "1", "--warmup", "0", "--save", tipsy});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  o = run_bench({"--load", tipsy, "--solver", "cpu", "--steps", "1", "--warmup", "0"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("loaded: TIPSY snapshot, 300 bodies"), std::string::npos) << o.out;
+  for (const std::string& f : {a, b, c, csv, tipsy}) std::remove(f.c_str());
+}
+
+TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
+  REQUIRE_BENCH();
+  const std::string good = temp_path("good.orrery"), cut = temp_path("cut.orrery");
+  ASSERT_EQ(
+      run_bench({"--solver", "cpu", "--n", "20", "--steps", "1", "--warmup", "0", "--save", good})
+          .exit_code,
+      0);
+  const std::string bytes = read_file(good);
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const std::vector<std::string> quick = {"--steps", "1", "--warmup", "0"};
+  const BadInput cases[] = {
+      {{"--load", "/nonexistent-dir/x.orrery"}, "/nonexistent-dir/x.orrery: cannot open"},
+      {{"--load", cut}, cut + ": truncated"},
+      {{"--load", "/dev/zero"}, "not a regular file"},
+      {{"--load", good, "--n", "8"}, "leave out --n"},
+      {{"--load", good, "--compare"}, "--load"},
+      {{"--n", "8", "--solver", "cpu", "--save", "/nonexistent-dir/x.orrery"}, "--save"},
+      {{"--n", "8", "--solver", "cpu", "--export-csv", "/nonexistent-dir/x.csv"}, "--export-csv"},
+      {{"--n", "8", "--save", temp_path("x.orrery")}, "one solver"},
+      {{"--n", "8,9", "--solver", "cpu", "--save", temp_path("x.orrery")}, "one solver"},
+      {{"--n", "8", "--solver", "cpu", "--save", ::testing::TempDir()}, "is a folder"},
+  };
+  for (const BadInput& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), quick.begin(), quick.end());
+    expect_usage_error(args, c.names);
+  }
+  EXPECT_EQ(read_file(good), bytes);  // untouched by the refused runs
+  std::remove(good.c_str());
+  std::remove(cut.c_str());
 }
 
 }  // namespace

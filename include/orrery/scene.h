@@ -45,5 +45,7 @@ SceneOverrides parse_scene_options(const SceneTexts& t);
 // The preset's settings with the overrides over them, into p (dt, softening, damping and theta
 // are left as they are).
 void apply_scene(Preset preset, const SceneOverrides& o, SimParams& p);
+// The overrides alone over p's settings (a loaded snapshot's).
+void apply_overrides(const SceneOverrides& o, SimParams& p);
 
 }  // namespace orrery

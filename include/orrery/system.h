@@ -11,6 +11,7 @@
 #include "orrery/integrators.h"
 #include "orrery/phases.h"
 #include "orrery/presets.h"
+#include "orrery/snapshot.h"
 #include "orrery/solver.h"
 
 namespace orrery {
@@ -106,6 +107,15 @@ class System {
   // The state was replaced or restored from outside (a cancelled run put it back): accelerations
   // kept from the last step no longer belong to it.
   void state_changed();
+
+  // The run as a snapshot records it: time, steps, the gravity module's name, the integrator,
+  // the parameters, the direction of time and the collision totals (block 0: the caller knows the
+  // block it asked for). Waits for the device.
+  RunState run_state();
+  // Continues a saved run on the storage's state (after set_storage()): its time, step count,
+  // direction of time and collision totals. The solver, integrator and parameters are the
+  // caller's to set.
+  void resume(const RunState& r);
 
   // What the collision stage has done since the state was set (waits for the device).
   CollisionTotals collision_totals();

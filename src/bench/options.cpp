@@ -158,6 +158,43 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
 }
 
 // Parses --dt, --softening and --damping by the core's rules (the message names the option).
+// A loaded snapshot's settings (Orrery's format; TIPSY's: the defaults), with the options typed
+// on the command line over them.
+SimParams loaded_params(const RawOptions& raw, const Snapshot& s, const SimParams& typed,
+                        const SceneOverrides& scene, std::vector<float>& thetas) {
+  SimParams p = s.run_recorded ? s.run.params : SimParams{};
+  if (raw.dt_given) p.dt = typed.dt;
+  if (raw.softening_given) p.softening = typed.softening;
+  if (raw.damping_given) p.damping = typed.damping;
+  if (raw.theta_given)
+    p.theta = typed.theta;
+  else
+    thetas = {p.theta};
+  apply_overrides(scene, p);
+  return p;
+}
+
+// --save and --export-csv keep one run's last state: one solver, block, N and theta; their places
+// are checked before anything runs.
+void check_saves(const RawOptions& raw, Plan& plan) {
+  if (raw.save.empty() && raw.export_csv.empty()) return;
+  const std::string what = !raw.save.empty() ? "--save" : "--export-csv";
+  if (plan.compare || plan.max_n_fps > 0 || plan.convergence || plan.accuracy)
+    throw UsageError(what +
+                     ": keeps a timing run's last state: cannot be combined with --compare, " +
+                     "--max-n, --convergence or --accuracy");
+  if (plan.solvers.size() != 1 || plan.solvers.front().blocks.size() != 1 || plan.ns.size() != 1 ||
+      plan.thetas.size() != 1)
+    throw UsageError(what + ": keeps one run's last state: select one solver, block size, N and " +
+                     "theta");
+  if (!raw.save.empty()) check_can_save(raw.save, "--save");
+  if (!raw.export_csv.empty()) check_can_save(raw.export_csv, "--export-csv");
+  if (!raw.save.empty() && raw.save == raw.export_csv)
+    throw UsageError("--save and --export-csv name the same file");
+  plan.save = raw.save;
+  plan.export_csv = raw.export_csv;
+}
+
 SimParams parse_params(const RawOptions& raw) {
   SimParams p;
   parse_param(raw.dt, "--dt", &SimParams::dt, p);
@@ -217,6 +254,19 @@ Plan make_plan(const RawOptions& raw_in) {
   raw.solvers = items_of(raw_in.solvers, "--solver");
   raw.blocks = items_of(raw_in.blocks, "--block");
   raw.thetas = items_of(raw_in.thetas, "--theta");
+  if (!raw.load.empty()) {
+    if (raw.ns_given || raw.preset_given || raw.seed_given)
+      throw UsageError("--load: the bodies come from the file: leave out --n, --preset and --seed");
+    if (raw.compare || !raw.max_n.empty() || raw.convergence || raw.accuracy)
+      throw UsageError(
+          "--load: cannot be combined with --compare, --max-n, --convergence or --accuracy");
+    plan.loaded = std::make_shared<const Snapshot>(load_snapshot(raw.load));
+    raw.ns = {std::to_string(plan.loaded->bodies.size())};
+    const Snapshot& s = *plan.loaded;
+    if (s.run_recorded && !raw.solver_given && !s.run.solver.empty()) raw.solvers = {s.run.solver};
+    if (s.run_recorded && !raw.block_given && s.run.block > 0)
+      raw.blocks = {std::to_string(s.run.block)};
+  }
   if (raw.ns.empty()) throw UsageError("--n: no body count given");
   for (const std::string& text : raw.ns) append_unique(plan.ns, parse_body_count(text));
   plan.steps = static_cast<int>(parse_integer(raw.steps, "--steps", 1, k_max_steps));
@@ -239,6 +289,7 @@ Plan make_plan(const RawOptions& raw_in) {
   }
   if (plan.thetas.empty()) throw UsageError("--theta: no value given");
   plan.params.theta = plan.thetas.front();
+  if (plan.loaded) plan.params = loaded_params(raw, *plan.loaded, plan.params, scene, plan.thetas);
   plan.seed = parse_u64(raw.seed, "--seed");
   plan.csv = raw.csv;
   plan.json = raw.json;
@@ -248,6 +299,8 @@ Plan make_plan(const RawOptions& raw_in) {
   } catch (const InputError& e) {
     throw UsageError(std::string("--integrator: ") + e.what());
   }
+  if (plan.loaded && plan.loaded->run_recorded && !raw.integrator_given)
+    plan.integrator = plan.loaded->run.integrator;
   try {
     check_integrator(plan.integrator, plan.params);
   } catch (const InputError& e) {
@@ -289,6 +342,7 @@ Plan make_plan(const RawOptions& raw_in) {
     if (!other)
       throw UsageError("--compare: select a solver other than cpu (cpu is the reference)");
   }
+  check_saves(raw, plan);
   if (plan.max_n_fps == 0) check_memory(plan);  // --max-n checks each N as it goes
   return plan;
 }
@@ -336,6 +390,16 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   add_scene_options(app, raw.scene);
   app.add_option("--seed", raw.seed, "seed of the preset, in [0, 2^64)")->capture_default_str();
   app.add_option("--csv", raw.csv, "also write the results to this CSV file");
+  app.add_option("--load", raw.load,
+                 "start from a snapshot (Orrery's format or TIPSY, told by the content) instead of "
+                 "a preset; an Orrery snapshot also brings its solver, block, integrator, dt, "
+                 "softening, damping, theta, collisions, time and step count (options typed here "
+                 "go over them)");
+  app.add_option("--save", raw.save,
+                 "after the run (one solver, block and N), save its last state: TIPSY when the "
+                 "name ends in .tipsy, else Orrery's format (docs/formats.md)");
+  app.add_option("--export-csv", raw.export_csv,
+                 "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius");
   app.add_option("--json", raw.json, "also write the results to this JSON file");
   app.add_option("--cpu-max-n", raw.cpu_max_n,
                  "largest N the CPU solvers run at (and --compare checks at); larger ones are "
@@ -370,6 +434,11 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
     raw.ns_given = app.count("--n") > 0;
+    raw.dt_given = app.count("--dt") > 0, raw.softening_given = app.count("--softening") > 0;
+    raw.damping_given = app.count("--damping") > 0, raw.theta_given = app.count("--theta") > 0;
+    raw.integrator_given = app.count("--integrator") > 0;
+    raw.solver_given = app.count("--solver") > 0, raw.block_given = app.count("--block") > 0;
+    raw.preset_given = app.count("--preset") > 0, raw.seed_given = app.count("--seed") > 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help
       app.exit(e);

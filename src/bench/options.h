@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 #include "orrery/integrators.h"
 #include "orrery/presets.h"
 #include "orrery/scene.h"
+#include "orrery/snapshot.h"
 #include "orrery/solver.h"
 
 namespace orrery::bench {
@@ -47,8 +49,13 @@ struct RawOptions {
   std::string max_n;  // --max-n FPS; empty: not asked
   std::string trace, trace_every = "10";
   bool convergence = false, accuracy = false;
-  bool ns_given = false;  // --n was on the command line (--max-n chooses N itself)
-  SceneTexts scene;       // --collisions, --restitution, --box, --gravity, --radius
+  bool ns_given = false;               // --n was on the command line (--max-n chooses N itself)
+  SceneTexts scene;                    // --collisions, --restitution, --box, --gravity, --radius
+  std::string load, save, export_csv;  // --load, --save, --export-csv
+  // Options typed on the command line (a loaded snapshot's settings give way to these).
+  bool dt_given = false, softening_given = false, damping_given = false, theta_given = false;
+  bool integrator_given = false, solver_given = false, block_given = false;
+  bool preset_given = false, seed_given = false;
 };
 
 // One solver to run, with the block sizes to run it at (0 = the solver's default; CPU: {0}).
@@ -81,6 +88,11 @@ struct Plan {
   int trace_every = 10;
   // Lines to print before running, for selected solvers or blocks that cannot run here.
   std::vector<std::string> notes;
+  // --load: the state every run starts from (and, from Orrery's format, the run's settings, time
+  // and step count); none: the preset.
+  std::shared_ptr<const Snapshot> loaded;
+  // --save, --export-csv: the one run's last state (after its warm-up and timed steps).
+  std::string save, export_csv;
 };
 
 // Checks everything, including device presence and memory for each N, before anything runs.

@@ -117,11 +117,16 @@ std::string diagnostics_json(const Diagnostics& d) {
 void print_header(std::FILE* out, const Plan& plan) {
   std::fprintf(out, "GPU: %s\n", device_line().c_str());
   std::fprintf(out, "CPU: %d OpenMP threads (cpu-omp)\n", omp_get_max_threads());
+  if (plan.loaded)
+    std::fprintf(out, "loaded: %s snapshot, %d bodies, step %lld, time %.9g%s\n",
+                 to_string(plan.loaded->format), plan.loaded->bodies.size(), plan.loaded->run.steps,
+                 plan.loaded->run.time,
+                 plan.loaded->run_recorded ? "" : " (no run settings: the options' apply)");
   if (!plan.convergence)
     std::fprintf(out, "preset %s, seed %llu, integrator %s, dt %g, softening %g, damping %g\n",
-                 to_string(plan.preset), static_cast<unsigned long long>(plan.seed),
-                 to_string(plan.integrator), plan.params.dt, plan.params.softening,
-                 plan.params.damping);
+                 plan.loaded ? "(--load)" : to_string(plan.preset),
+                 static_cast<unsigned long long>(plan.seed), to_string(plan.integrator),
+                 plan.params.dt, plan.params.softening, plan.params.damping);
   const CollisionParams& c = plan.params.collisions;
   if (!plan.convergence && (!plan.params.gravity || c.mode != CollisionMode::off || c.box > 0))
     std::fprintf(out, "gravity %s, collisions %s, restitution %g, walls %s%s\n",

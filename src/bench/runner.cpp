@@ -125,9 +125,9 @@ std::string run_checked(Run& run) {
   return "";
 }
 
-// The plan's preset at n bodies, with --radius applied.
+// The plan's preset at n bodies (or the loaded snapshot's bodies), with --radius applied.
 BodyState bench_state(const Plan& plan, int n) {
-  BodyState s = make_preset(plan.preset, n, plan.seed);
+  BodyState s = plan.loaded ? plan.loaded->bodies : make_preset(plan.preset, n, plan.seed);
   if (plan.radius) set_radius(s.vel, *plan.radius);
   return s;
 }
@@ -137,6 +137,26 @@ std::string cpu_skip_line(const std::string& what, const std::string& solver, in
   s << "skipped " << what << solver << " at N=" << n << ": above --cpu-max-n " << max_n << " ("
     << static_cast<double>(n) * n << " interactions per step); raise --cpu-max-n to run it";
   return s.str();
+}
+
+// --save and --export-csv: the run's last state.
+void keep_last_state(const Plan& plan, Run& run, int block) {
+  if (plan.save.empty() && plan.export_csv.empty()) return;
+  Snapshot s;
+  s.bodies = run.state();
+  s.run = run.system().run_state();
+  s.run.block = block;
+  if (!plan.save.empty()) {
+    save_snapshot(plan.save, s);
+    std::fprintf(stderr, "orrery-bench: saved %s (%s, %d bodies, step %lld, time %.9g)\n",
+                 plan.save.c_str(), to_string(snapshot_format_for(plan.save)), s.bodies.size(),
+                 s.run.steps, s.run.time);
+  }
+  if (!plan.export_csv.empty()) {
+    save_csv(plan.export_csv, s.bodies);
+    std::fprintf(stderr, "orrery-bench: wrote %s (%d bodies)\n", plan.export_csv.c_str(),
+                 s.bodies.size());
+  }
 }
 
 // The block a result reports: what the solver runs at after its steps (an autotuned solver
@@ -160,6 +180,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
                       int block, int warmup, int steps, bool diagnostics) {
   const int n = initial.size();
   Run run(initial, make_solver(name, block), plan);
+  if (plan.loaded && plan.loaded->run_recorded) run.system().resume(plan.loaded->run);
   TimingResult r;
   const bool tracing = !plan.trace.empty();
   if (diagnostics || tracing) r.start = run.measure();
@@ -187,6 +208,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
     progress.step_done(k + 1);
   }
   if (diagnostics && r.nonfinite_step == 0) r.end = run.measure(&r.diagnostics_ms);
+  keep_last_state(plan, run, block);
   const Solver& solver = run.system().gravity();
   r.solver = name;
   r.config = solver.config();

@@ -16,10 +16,16 @@ SceneOverrides parse_scene_options(const SceneTexts& t) {
 
 void apply_scene(Preset preset, const SceneOverrides& o, SimParams& p) {
   const PresetSettings s = preset_settings(preset);
-  p.gravity = o.gravity.value_or(s.gravity);
-  p.collisions.mode = o.collisions.value_or(s.collisions.mode);
-  p.collisions.restitution = o.restitution.value_or(s.collisions.restitution);
-  p.collisions.box = o.box.value_or(s.collisions.box);
+  p.gravity = s.gravity;
+  p.collisions = s.collisions;
+  apply_overrides(o, p);
+}
+
+void apply_overrides(const SceneOverrides& o, SimParams& p) {
+  p.gravity = o.gravity.value_or(p.gravity);
+  p.collisions.mode = o.collisions.value_or(p.collisions.mode);
+  p.collisions.restitution = o.restitution.value_or(p.collisions.restitution);
+  p.collisions.box = o.box.value_or(p.collisions.box);
 }
 
 }  // namespace orrery

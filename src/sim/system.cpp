@@ -384,6 +384,26 @@ Diagnostics System::measure_arrays(const Vec4* pos, const Vec4* vel, int n) {
   return d;
 }
 
+RunState System::run_state() {
+  RunState r;
+  r.time = m_time;
+  r.steps = m_steps;
+  r.solver = m_gravity->name();
+  r.integrator = m_integrator;
+  r.params = m_params;
+  r.time_reversed = m_reversed;
+  r.totals = collision_totals();
+  return r;
+}
+
+void System::resume(const RunState& r) {
+  m_time = r.time;
+  m_steps = r.steps;
+  m_reversed = r.time_reversed;
+  if (m_collider) m_collider->reset_totals();
+  m_totals_before = r.totals;
+}
+
 CollisionTotals System::collision_totals() {
   CollisionTotals t = m_totals_before;
   if (m_collider) t.add(m_collider->totals());

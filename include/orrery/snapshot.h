@@ -1,0 +1,79 @@
+// Snapshots: Orrery's own format (the complete state of a run, for an exact restart), TIPSY (other
+// codes' particle files, read and written) and CSV export. Every file is written to a temporary
+// file beside it and renamed over it, so a failed write never leaves half a file where a good one
+// was. The formats are documented in docs/formats.md.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "orrery/collisions.h"
+#include "orrery/input.h"
+#include "orrery/integrators.h"
+#include "orrery/presets.h"
+#include "orrery/solver.h"
+
+namespace orrery {
+
+// A file that cannot be read as a snapshot (or written): the message names the file and what is
+// wrong, in one line. An InputError, so the programs exit with code 2.
+class SnapshotError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+enum class SnapshotFormat { orrery, tipsy };
+// ".tipsy" (any case) is TIPSY; any other name Orrery's format.
+SnapshotFormat snapshot_format_for(const std::string& path);
+const char* to_string(SnapshotFormat f);
+
+// What shapes a run besides its bodies: everything an exact restart needs.
+struct RunState {
+  double time = 0;      // simulation time
+  long long steps = 0;  // steps taken
+  std::string solver;   // the gravity module's registry name; empty: not recorded
+  int block = 0;        // its block size (0: its default)
+  Integrator integrator = Integrator::euler;
+  SimParams params;
+  bool time_reversed = false;
+  CollisionTotals totals;  // the energy offset and the counts so far
+};
+
+struct Snapshot {
+  BodyState bodies;
+  RunState run;  // TIPSY keeps the time alone: the rest is the defaults, and run_recorded is false
+  bool run_recorded = true;
+  SnapshotFormat format = SnapshotFormat::orrery;
+};
+
+constexpr std::uint32_t k_snapshot_version = 1;
+constexpr std::size_t k_snapshot_header_bytes = 256;
+constexpr std::size_t k_snapshot_solver_chars = 31;  // the longest solver name the header holds
+
+// The file's bytes. Throws SnapshotError (a body count beyond the format, a solver name too long).
+std::vector<std::uint8_t> encode_snapshot(const Snapshot& s, SnapshotFormat f);
+// Reads either format, detected from the content (Orrery's magic, else a TIPSY header that matches
+// the size). Throws SnapshotError with a message naming `name` ("run.orrery: truncated: ...").
+Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::string& name);
+
+// Checks up front that `path` can be saved to (its folder takes a new file, and it is not a
+// folder), creating nothing: throws InputError naming `what` ("--save") and the path.
+void check_can_save(const std::string& path, const std::string& what);
+// Writes in the format the name asks for (snapshot_format_for), through a temporary file renamed
+// over `path`. Throws SnapshotError naming the file; the old file, if any, is left as it was.
+void save_snapshot(const std::string& path, const Snapshot& s);
+// Throws SnapshotError naming the file (missing, unreadable, or bad content).
+Snapshot load_snapshot(const std::string& path);
+
+// "x,y,z,vx,vy,vz,mass,radius", then one line a body (9 significant digits: floats round-trip).
+std::string csv_text(const BodyState& s);
+// csv_text() through a temporary file renamed over `path`. Throws SnapshotError naming the file.
+void save_csv(const std::string& path, const BodyState& s);
+
+// Writes `bytes` to a temporary file in path's folder, syncs it and renames it over `path`.
+// Throws SnapshotError naming the path; on failure the temporary file is removed.
+void write_file_replacing(const std::string& path, const void* bytes, std::size_t size);
+
+}  // namespace orrery

@@ -1,0 +1,323 @@
+// Orrery's snapshot format (a 256-byte header, the position and velocity arrays, an FNV-1a
+// checksum), the detection of a file's format, safe saving (a temporary file renamed over the
+// target) and CSV export. TIPSY is in tipsy.cpp.
+#include "orrery/snapshot.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "byte_io.h"
+#include "tipsy.h"
+
+namespace orrery {
+namespace {
+
+constexpr char k_magic[8] = {'O', 'R', 'R', 'E', 'R', 'Y', 'S', 'N'};
+constexpr std::uint32_t k_order_mark = 0x01020304u;
+constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u;
+constexpr std::size_t k_solver_field = 32;
+
+std::string folder_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+bool ends_with_tipsy(const std::string& path) {
+  static const std::string ext = ".tipsy";
+  if (path.size() < ext.size()) return false;
+  std::string tail = path.substr(path.size() - ext.size());
+  std::transform(tail.begin(), tail.end(), tail.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return tail == ext;
+}
+
+void encode_orrery(const Snapshot& s, bytes::Writer& w) {
+  const RunState& r = s.run;
+  if (r.solver.size() > k_snapshot_solver_chars)
+    throw SnapshotError("solver name '" + r.solver + "' is longer than the format's " +
+                        std::to_string(k_snapshot_solver_chars) + " characters");
+  w.raw(k_magic, sizeof k_magic);
+  w.u32(k_snapshot_version);
+  w.u32(k_order_mark);
+  w.u32(static_cast<std::uint32_t>(k_snapshot_header_bytes));
+  w.u32((r.time_reversed ? k_flag_reversed : 0u) | (r.params.gravity ? k_flag_gravity : 0u));
+  w.u64(static_cast<std::uint64_t>(s.bodies.size()));
+  w.f64(r.time);
+  w.i64(r.steps);
+  char solver[k_solver_field] = {};
+  std::memcpy(solver, r.solver.data(), r.solver.size());
+  w.raw(solver, sizeof solver);
+  w.u32(static_cast<std::uint32_t>(std::max(r.block, 0)));
+  w.u32(static_cast<std::uint32_t>(r.integrator));
+  w.f32(r.params.dt), w.f32(r.params.softening), w.f32(r.params.damping), w.f32(r.params.theta);
+  w.u32(static_cast<std::uint32_t>(r.params.collisions.mode));
+  w.f32(r.params.collisions.restitution), w.f32(r.params.collisions.box);
+  w.u32(0);
+  const CollisionTotals& t = r.totals;
+  w.f64(t.energy_offset);
+  w.f64(t.wall_impulse.x), w.f64(t.wall_impulse.y), w.f64(t.wall_impulse.z);
+  w.i64(t.contacts), w.i64(t.merges), w.i64(t.wall_hits), w.i64(t.truncated);
+  w.zeros(k_snapshot_header_bytes - w.size());
+  for (const std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
+    for (const Vec4& v : *a) w.f32(v.x), w.f32(v.y), w.f32(v.z), w.f32(v.w);
+  w.u64(bytes::fnv1a64(w.out().data(), w.size()));
+}
+
+// One line: "<name>: header: <what>".
+[[noreturn]] void bad(const std::string& name, const std::string& what) {
+  throw SnapshotError(name + ": " + what);
+}
+
+Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::string& name) {
+  if (size < 20) bad(name, "truncated: " + std::to_string(size) + " bytes, shorter than a header");
+  // The order mark says how the rest was written.
+  bytes::Reader probe(data, size, bytes::Order::little, name);
+  probe.take(12);
+  const std::uint32_t mark = probe.u32();
+  bytes::Order order = bytes::Order::little;
+  if (mark == 0x04030201u)
+    order = bytes::Order::big;
+  else if (mark != k_order_mark)
+    bad(
+        name, "header: bad byte-order mark 0x" + [&] {
+          char b[16];
+          std::snprintf(b, sizeof b, "%08x", mark);
+          return std::string(b);
+        }());
+  bytes::Reader r(data, size, order, name);
+  r.take(sizeof k_magic);
+  const std::uint32_t version = r.u32();
+  if (version != k_snapshot_version)
+    bad(name, "unknown format version " + std::to_string(version) + " (this build reads " +
+                  std::to_string(k_snapshot_version) + ")");
+  r.u32();
+  const std::uint32_t header = r.u32();
+  if (header != k_snapshot_header_bytes)
+    bad(name, "header: size " + std::to_string(header) + ", expected " +
+                  std::to_string(k_snapshot_header_bytes));
+  if (size < k_snapshot_header_bytes + 8)
+    bad(name, "truncated: " + std::to_string(size) + " bytes, shorter than a header");
+  const std::uint32_t flags = r.u32();
+  if (flags & ~(k_flag_reversed | k_flag_gravity))
+    bad(name, "header: unknown flags " + std::to_string(flags));
+  const std::uint64_t n = r.u64();
+  const std::uint64_t room = size - k_snapshot_header_bytes - 8;
+  if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+    bad(name, "header: N " + std::to_string(n) + " is more than this build reads (2^31 - 1)");
+  if (room % 32 != 0 || n != room / 32)
+    bad(name, std::string(n > room / 32 ? "truncated" : "longer than its header says") +
+                  ": the header's N " + std::to_string(n) + " needs " +
+                  std::to_string(k_snapshot_header_bytes + 32 * n + 8) + " bytes, the file has " +
+                  std::to_string(size));
+  if (n == 0) bad(name, "header: N is 0 (a snapshot holds at least one body)");
+  // The checksum covers everything before it.
+  bytes::Reader tail(data, size, order, name);
+  tail.seek(size - 8);
+  const std::uint64_t stored = tail.u64();
+  if (stored != bytes::fnv1a64(data, size - 8))
+    bad(name, "checksum mismatch (the file is damaged)");
+
+  Snapshot s;
+  s.format = SnapshotFormat::orrery;
+  RunState& run = s.run;
+  run.time_reversed = flags & k_flag_reversed;
+  run.params.gravity = flags & k_flag_gravity;
+  run.time = r.f64();
+  run.steps = r.i64();
+  if (!std::isfinite(run.time)) bad(name, "header: the time is not finite");
+  if (run.steps < 0) bad(name, "header: negative step count " + std::to_string(run.steps));
+  const std::uint8_t* solver = r.take(k_solver_field);
+  std::size_t len = 0;
+  while (len < k_solver_field && solver[len]) ++len;
+  if (len == k_solver_field) bad(name, "header: the solver name is not terminated");
+  for (std::size_t k = 0; k < len; ++k)
+    if (solver[k] < 0x21 || solver[k] > 0x7e) bad(name, "header: the solver name is not text");
+  for (std::size_t k = len; k < k_solver_field; ++k)
+    if (solver[k]) bad(name, "header: bytes after the solver name");
+  run.solver.assign(reinterpret_cast<const char*>(solver), len);
+  const std::uint32_t block = r.u32();
+  if (block > 4096) bad(name, "header: block size " + std::to_string(block) + " out of range");
+  run.block = static_cast<int>(block);
+  const std::uint32_t integrator = r.u32();
+  if (integrator > static_cast<std::uint32_t>(Integrator::yoshida4))
+    bad(name, "header: unknown integrator " + std::to_string(integrator));
+  run.integrator = static_cast<Integrator>(integrator);
+  run.params.dt = r.f32(), run.params.softening = r.f32();
+  run.params.damping = r.f32(), run.params.theta = r.f32();
+  const std::uint32_t mode = r.u32();
+  if (mode > static_cast<std::uint32_t>(CollisionMode::merge))
+    bad(name, "header: unknown collision mode " + std::to_string(mode));
+  run.params.collisions.mode = static_cast<CollisionMode>(mode);
+  run.params.collisions.restitution = r.f32(), run.params.collisions.box = r.f32();
+  r.u32();
+  CollisionTotals& t = run.totals;
+  t.energy_offset = r.f64();
+  t.wall_impulse.x = r.f64(), t.wall_impulse.y = r.f64(), t.wall_impulse.z = r.f64();
+  t.contacts = r.i64(), t.merges = r.i64(), t.wall_hits = r.i64(), t.truncated = r.i64();
+  if (!std::isfinite(t.energy_offset) || !std::isfinite(t.wall_impulse.x) ||
+      !std::isfinite(t.wall_impulse.y) || !std::isfinite(t.wall_impulse.z))
+    bad(name, "header: the collision totals are not finite");
+  if (t.contacts < 0 || t.merges < 0 || t.wall_hits < 0 || t.truncated < 0)
+    bad(name, "header: negative collision counts");
+  try {
+    validate(run.params);
+  } catch (const InputError& e) {
+    bad(name, std::string("header: ") + e.what());
+  }
+  r.seek(k_snapshot_header_bytes);
+  const int count = static_cast<int>(n);
+  s.bodies.pos.resize(static_cast<std::size_t>(count));
+  s.bodies.vel.resize(static_cast<std::size_t>(count));
+  for (std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
+    for (Vec4& v : *a) v.x = r.f32(), v.y = r.f32(), v.z = r.f32(), v.w = r.f32();
+  check_bodies(s.bodies, name);
+  return s;
+}
+
+}  // namespace
+
+void check_bodies(const BodyState& b, const std::string& name) {
+  for (int i = 0; i < b.size(); ++i) {
+    const Vec4& p = b.pos[static_cast<std::size_t>(i)];
+    const Vec4& v = b.vel[static_cast<std::size_t>(i)];
+    const char* what = nullptr;
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+      what = "position is not finite";
+    else if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+      what = "velocity is not finite";
+    else if (!std::isfinite(p.w) || p.w < 0.0f)
+      what = "mass is negative or not finite";
+    else if (!std::isfinite(v.w) || v.w < 0.0f)
+      what = "radius is negative or not finite";
+    if (what) throw SnapshotError(name + ": body " + std::to_string(i) + ": its " + what);
+  }
+}
+
+SnapshotFormat snapshot_format_for(const std::string& path) {
+  return ends_with_tipsy(path) ? SnapshotFormat::tipsy : SnapshotFormat::orrery;
+}
+
+const char* to_string(SnapshotFormat f) { return f == SnapshotFormat::tipsy ? "TIPSY" : "Orrery"; }
+
+std::vector<std::uint8_t> encode_snapshot(const Snapshot& s, SnapshotFormat f) {
+  if (s.bodies.pos.size() != s.bodies.vel.size())
+    throw SnapshotError("positions and velocities differ in count");
+  if (f == SnapshotFormat::tipsy) return tipsy::encode(s);
+  bytes::Writer w(bytes::Order::little);
+  encode_orrery(s, w);
+  return std::move(w.out());
+}
+
+Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::string& name) {
+  if (size >= sizeof k_magic && std::memcmp(data, k_magic, sizeof k_magic) == 0)
+    return decode_orrery(data, size, name);
+  if (tipsy::looks_like(data, size)) return tipsy::decode(data, size, name);
+  if (size == 0) throw SnapshotError(name + ": empty file");
+  throw SnapshotError(name + ": neither an Orrery snapshot (wrong magic) nor a TIPSY file (no " +
+                      "header whose counts match the size)");
+}
+
+void check_can_save(const std::string& path, const std::string& what) {
+  if (path.empty()) throw InputError(what + ": empty file name");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw InputError(what + " " + path + ": is a folder");
+  const std::string folder = folder_of(path);
+  if (::access(folder.c_str(), W_OK | X_OK) != 0)
+    throw InputError(what + " " + path + ": cannot write in " + folder + ": " +
+                     std::strerror(errno));
+}
+
+void write_file_replacing(const std::string& path, const void* data, std::size_t size) {
+  std::string tmp = path + ".tmp-XXXXXX";
+  std::vector<char> name(tmp.begin(), tmp.end());
+  name.push_back('\0');
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0)
+    throw SnapshotError(path + ": cannot create a temporary file: " + std::strerror(errno));
+  tmp.assign(name.data());
+  auto fail = [&](const char* step) {
+    const int e = errno;
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw SnapshotError(path + ": cannot save (" + step + "): " + std::strerror(e));
+  };
+  const char* p = static_cast<const char*>(data);
+  std::size_t left = size;
+  while (left > 0) {
+    const ssize_t w = ::write(fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) fail("write");
+    p += w;
+    left -= static_cast<std::size_t>(w);
+  }
+  if (::fchmod(fd, 0644) != 0) fail("permissions");
+  if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) fail("sync");
+  if (::close(fd) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    throw SnapshotError(path + ": cannot save (close): " + std::strerror(e));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    throw SnapshotError(path + ": cannot save (rename): " + std::strerror(e));
+  }
+}
+
+void save_snapshot(const std::string& path, const Snapshot& s) {
+  std::vector<std::uint8_t> b;
+  try {
+    b = encode_snapshot(s, snapshot_format_for(path));
+  } catch (const SnapshotError& e) {
+    throw SnapshotError(path + ": " + e.what());
+  }
+  write_file_replacing(path, b.data(), b.size());
+}
+
+Snapshot load_snapshot(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
+  // Not a folder, a device or a pipe (/dev/zero would never end).
+  if (S_ISDIR(st.st_mode)) throw SnapshotError(path + ": cannot open: is a folder");
+  if (!S_ISREG(st.st_mode)) throw SnapshotError(path + ": cannot open: not a regular file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
+  std::vector<std::uint8_t> b((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+  if (in.bad()) throw SnapshotError(path + ": read error");
+  return decode_snapshot(b.data(), b.size(), path);
+}
+
+std::string csv_text(const BodyState& s) {
+  std::string out = "x,y,z,vx,vy,vz,mass,radius\n";
+  out.reserve(out.size() + 120 * static_cast<std::size_t>(s.size()));
+  char line[256];
+  for (int i = 0; i < s.size(); ++i) {
+    const Vec4& p = s.pos[static_cast<std::size_t>(i)];
+    const Vec4& v = s.vel[static_cast<std::size_t>(i)];
+    std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", p.x, p.y, p.z,
+                  v.x, v.y, v.z, p.w, v.w);
+    out += line;
+  }
+  return out;
+}
+
+void save_csv(const std::string& path, const BodyState& s) {
+  const std::string text = csv_text(s);
+  write_file_replacing(path, text.data(), text.size());
+}
+
+}  // namespace orrery
