@@ -70,15 +70,30 @@ App::App(const Options& options, OutputFile screenshot)
   m_sim = std::make_unique<Simulation>(m_path, parse_integrator(m_opts.integrator), m_valid_params);
   m_sim->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
   m_sim->set_solver(m_opts.solver, m_settings.block);
-  m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
-               m_opts.scene.radius);
+  if (!m_opts.note.empty()) say(m_opts.note);
+  if (m_opts.loaded) {
+    BodyState bodies = m_opts.loaded->bodies;
+    if (m_opts.scene.radius) set_radius(bodies.vel, *m_opts.scene.radius);
+    // The command line's settings (the file's where none were typed), and the file's time.
+    RunState run = m_opts.loaded->run;
+    run.params = m_valid_params;
+    run.integrator = parse_integrator(m_opts.integrator);
+    m_sim->load(bodies, &run);
+    m_loaded = m_opts.loaded;
+    say("orrery: loaded " + m_opts.loaded_path + " (" + to_string(m_loaded->format) + ", " +
+        std::to_string(bodies.size()) + " bodies, step " + std::to_string(run.steps) + ", time " +
+        std::to_string(run.time) + ")");
+  } else {
+    m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
+                 m_opts.scene.radius);
+  }
   say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) +
       ", n " + std::to_string(m_settings.n) +
       (m_opts.n > 0 ? ""
        : gpu        ? " (default with a CUDA device; --n changes it)"
                     : " (default for CPU solvers; --n changes it)") +
-      ", preset " + m_opts.preset + ", integrator " + m_opts.integrator + ", " +
-      params_text(m_valid_params));
+      ", preset " + (m_loaded ? std::string("(--load)") : m_opts.preset) + ", integrator " +
+      m_opts.integrator + ", " + params_text(m_valid_params));
 }
 
 App::~App() = default;
@@ -302,6 +317,7 @@ void App::frame(long long index, bool last) {
   gfx::check_gl("drawing a frame");
   record_phases(ui_ms);
 
+  if (last || m_quit) write_run_outputs();
   if ((last || m_quit) && m_screenshot.is_open()) {
     try {
       save_screenshot(m_screenshot);

@@ -75,6 +75,14 @@ class App {
   SimParams sim_params() const;
   void show_scene(const SimParams& p);
   void say(const std::string& line) const;  // one line to stdout, flushed
+  // Files (app_files.cpp): a line to stdout (stderr for an error) and the panel.
+  void note_file(const std::string& line, bool error);
+  bool save_state(const std::string& path);
+  void load_state(const std::string& path);  // on failure the run goes on unchanged
+  void start_from(const Snapshot& snap);
+  void write_run_outputs();  // --save, --export-csv
+
+  static constexpr const char* k_quick_file = "orrery-quick.orrery";
 
   Options m_opts;
   // Declaration order is destruction order reversed: GL and CUDA objects go before the context.
@@ -116,6 +124,8 @@ class App {
   bool m_screenshot_now = false;
   bool m_splat_ok = false;  // the CUDA splat can draw here (zero-copy path, and it has not failed)
   OutputFile m_screenshot;  // --screenshot, written after the last frame
+  // The snapshot the run started from (--load, F9): R goes back to it; a preset or N forgets it.
+  std::shared_ptr<const Snapshot> m_loaded;
   std::string m_output_error;  // why it could not be written (the run still ends with its summary)
   SimParams m_valid_params;    // the last time step, softening and damping that passed validate()
   int m_valid_steps = 1;       // the last valid steps per frame

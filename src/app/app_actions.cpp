@@ -69,9 +69,25 @@ void App::apply(const ui::Action& a) {
       say("step");
       break;
     case K::reset:
+      if (m_loaded) {  // back to the loaded snapshot
+        try {
+          start_from(*m_loaded);
+          say("reset (to the loaded snapshot)");
+        } catch (const std::exception& e) {
+          note_file(std::string("cannot reset to the snapshot: ") + e.what(), true);
+        }
+        break;
+      }
       restart(m_settings.preset, m_settings.n, "reset");
       break;
+    case K::quick_save:
+      save_state(k_quick_file);
+      break;
+    case K::quick_load:
+      load_state(k_quick_file);
+      break;
     case K::set_preset:
+      m_loaded.reset();
       restart(a.value, m_settings.n, "preset");
       break;
     case K::set_integrator:
@@ -82,6 +98,7 @@ void App::apply(const ui::Action& a) {
                         static_cast<int>(m_catalog.integrators.size()));
       break;
     case K::apply_n:
+      m_loaded.reset();
       restart(m_settings.preset, a.value, "n");
       break;
     case K::toggle_panel:

@@ -65,6 +65,45 @@ void parse_numbers(const Texts& t, Options& o) {
   o.scene = parse_scene_options(t.scene);
 }
 
+struct Given {
+  bool n, preset, seed, solver, block, integrator;
+};
+
+// --load: the snapshot's bodies, and an Orrery snapshot's settings where the command line gave
+// none. Throws InputError (SnapshotError) naming the file.
+void load_into(const std::string& path, const Given& given, const Texts& t, Options& o) {
+  if (given.n || given.preset || given.seed)
+    throw InputError("--load: the bodies come from the file: leave out --n, --preset and --seed");
+  auto snap = std::make_shared<const Snapshot>(load_snapshot(path));
+  if (snap->bodies.size() > k_max_bodies)
+    throw InputError("--load " + path + ": " + std::to_string(snap->bodies.size()) +
+                     " bodies, more than the viewer's " + std::to_string(k_max_bodies));
+  o.n = snap->bodies.size();
+  if (snap->run_recorded) {
+    const RunState& r = snap->run;
+    if (!given.solver && !r.solver.empty()) {
+      bool here = false;
+      for (const auto& s : available_solvers()) here = here || s.name == r.solver;
+      if (here) {
+        o.solver = r.solver;
+        if (!given.block) o.block = r.block;
+      } else {
+        o.note = "orrery: the snapshot's solver " + r.solver + " cannot run here; using " +
+                 default_solver_name();
+      }
+    }
+    if (!given.integrator) o.integrator = to_string(r.integrator);
+    SimParams p = r.params;  // the typed ones over the file's
+    param(t.dt, "--dt", &SimParams::dt, p);
+    param(t.softening, "--softening", &SimParams::softening, p);
+    param(t.damping, "--damping", &SimParams::damping, p);
+    param(t.theta, "--theta", &SimParams::theta, p);
+    o.params = p;
+  }
+  o.loaded = std::move(snap);
+  o.loaded_path = path;
+}
+
 // Checks values CLI11 cannot: the core's parameter rules, preset and solver names, the block size
 // against the solver, the screenshot name. Throws std::invalid_argument / std::runtime_error.
 void check_values(Options& o, const std::string& keys) {
@@ -85,8 +124,15 @@ void check_values(Options& o, const std::string& keys) {
   } catch (const InputError& e) {
     throw InputError("--integrator " + o.integrator + ": " + e.what());
   }
-  apply_scene(parse_preset(o.preset), o.scene, o.params);
+  if (o.loaded)
+    apply_overrides(o.scene, o.params);  // over the snapshot's (or, for TIPSY, the defaults)
+  else
+    apply_scene(parse_preset(o.preset), o.scene, o.params);
   if (o.solver.empty()) o.solver = default_solver_name();
+  if (!o.save.empty()) check_can_save(o.save, "--save");
+  if (!o.export_csv.empty()) check_can_save(o.export_csv, "--export-csv");
+  if (!o.save.empty() && o.save == o.export_csv)
+    throw InputError("--save and --export-csv name the same file");
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
   if (o.n > 0) check_device_memory(solver_info(o.solver), o.n);  // before anything is allocated
   if (o.draw == "cuda" && !device_present())
@@ -173,12 +219,22 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "where the zero-copy path runs, else gl); D switches")
       ->check(CLI::IsMember({"auto", "gl", "cuda"}))
       ->capture_default_str();
+  std::string load;
+  cli.add_option("--load", load,
+                 "start from a snapshot instead of a preset (Orrery's format or TIPSY, told by the "
+                 "content; an Orrery snapshot also brings its solver, block, integrator, "
+                 "parameters, time and step count, under the options typed here)");
+  cli.add_option("--save", o.save,
+                 "after the last frame, save the run: TIPSY when the name ends in .tipsy, else "
+                 "Orrery's format (F5 / F9 quick-save to orrery-quick.orrery)");
+  cli.add_option("--export-csv", o.export_csv,
+                 "after the last frame, write the bodies as CSV: x,y,z,vx,vy,vz,mass,radius");
   std::string keys;
-  cli.add_option(
-      "--keys", keys,
-      "comma-separated keys to apply one per frame from the second frame, as if typed "
-      "(s,S,b,B,space,.,r,i,1-8,h,d,f11,f12,esc, and sweep for the panel's block-size sweep): "
-      "for scripts and headless runs");
+  cli.add_option("--keys", keys,
+                 "comma-separated keys to apply one per frame from the second frame, as if typed "
+                 "(s,S,b,B,space,.,r,i,1-8,h,d,t,f5,f9,f11,f12,esc, and sweep for the panel's "
+                 "block-size sweep): "
+                 "for scripts and headless runs");
   cli.footer(
       "Keys:\n" + ui::key_help_text() +
       "\nEvery switch prints one line to stdout (e.g. 'solver cuda-static block 128'); on exit "
@@ -187,6 +243,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     cli.parse(argc, argv);
     o.vsync = vsync == "on";
     parse_numbers(t, o);
+    if (!load.empty()) {
+      const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
+                        cli.count("--seed") > 0,  cli.count("--solver") > 0,
+                        cli.count("--block") > 0, cli.count("--integrator") > 0};
+      load_into(load, given, t, o);
+    }
     check_values(o, keys);
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();

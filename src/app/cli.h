@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "orrery/scene.h"
+#include "orrery/snapshot.h"
 #include "orrery/solver.h"
 #include "ui/settings.h"
 
@@ -32,6 +34,12 @@ struct Options {
   float point_radius = 0.2f;
   std::string draw = "auto";       // auto (cuda on the zero-copy path, else gl), gl or cuda
   std::vector<ui::Action> script;  // --keys: applied one per frame from the second frame
+  // --load: the bodies to start from instead of the preset (an Orrery snapshot also gave the
+  // solver, block, integrator and parameters above, where the command line did not).
+  std::shared_ptr<const Snapshot> loaded;
+  std::string loaded_path;
+  std::string save, export_csv;  // written after the last frame
+  std::string note;              // a line to print at start (the snapshot's solver cannot run)
 };
 
 constexpr long long k_headless_frames = 300;

@@ -34,6 +34,16 @@ void Simulation::reset(Preset preset, int n, std::uint64_t seed, std::optional<f
   if (m_system) check_device_memory(solver_info(m_system->gravity().name()), n);
   BodyState s = make_preset(preset, n, seed);
   if (radius) set_radius(s.vel, *radius);
+  load(s, nullptr);
+}
+
+void Simulation::load(const BodyState& s, const RunState* run) {
+  const int n = s.size();
+  if (m_system) check_device_memory(solver_info(m_system->gravity().name()), n);
+  if (run) {
+    validate(run->params);
+    check_integrator(run->integrator, run->params);
+  }
   cancel_job();
   collect_phases();              // the old state's last reading, before the new state's first
   if (m_probe) m_probe->wait();  // the old state's check, whose result no longer matters
@@ -48,7 +58,24 @@ void Simulation::reset(Preset preset, int n, std::uint64_t seed, std::optional<f
   m_frames_since_check = 0;
   m_blowup.reset();
   m_blown = false;
+  if (run) {
+    // euler takes any parameters: through it to the run's pair, whatever the current one is.
+    m_system->set_integrator(Integrator::euler);
+    m_system->set_params(run->params);
+    m_system->set_integrator(run->integrator);
+    m_params = run->params;
+    m_integrator = run->integrator;
+    m_system->resume(*run);
+  }
   restart_diagnostics();
+}
+
+Snapshot Simulation::snapshot(int block) {
+  Snapshot s;
+  s.bodies = m_buffers->download();
+  s.run = m_system->run_state();
+  s.run.block = block;
+  return s;
 }
 
 void Simulation::set_solver(const std::string& name, int block) {

@@ -41,6 +41,13 @@ class Simulation {
   // in flight is cancelled. Time, step count and the diagnostics' history start again.
   // radius: every body's, instead of the preset's radii.
   void reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius = {});
+  // The same from given bodies; with `run` (a snapshot's), its integrator, parameters, time, step
+  // count and collision totals too (the solver stays). Throws InputError (bad parameters) or the
+  // memory check's error, keeping the old state.
+  void load(const BodyState& s, const RunState* run);
+  // The newest published state and the run's settings (a CPU run in flight is not in it: the
+  // state and the step count are those before it). `block`: the block the viewer asked for.
+  Snapshot snapshot(int block);
   // Builds the solver (throws the factory's exceptions, keeping the old one) and moves the state
   // to where it runs (a CPU run in flight is cancelled first: the state is the one before it).
   void set_solver(const std::string& name, int block);

@@ -19,6 +19,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {"H", "hide / show the panel"},
       {"D", "draw with GL point sprites / the CUDA splat kernel"},
       {"T", "tree overlay: the tree code's cells (depth in the panel, View)"},
+      {"F5 / F9", "quick save / quick load the run (orrery-quick.orrery here)"},
       {"F11", "fullscreen"},
       {"F12", "screenshot to PNG"},
       {"Esc", "quit"},
@@ -58,6 +59,10 @@ std::optional<Action> action_for_key(int key, int mods) {
       return Action{ActionKind::toggle_draw};
     case GLFW_KEY_T:
       return Action{ActionKind::toggle_tree};
+    case GLFW_KEY_F5:
+      return Action{ActionKind::quick_save};
+    case GLFW_KEY_F9:
+      return Action{ActionKind::quick_load};
     case GLFW_KEY_F11:
       return Action{ActionKind::toggle_fullscreen};
     case GLFW_KEY_F12:
@@ -84,12 +89,14 @@ std::optional<Action> action_for_name(const std::string& name) {
     return action_for_key(GLFW_KEY_1 + (name[0] - '1'), 0);
   if (name == "." || name == "period") return action_for_key(GLFW_KEY_PERIOD, 0);
   if (name == "space") return action_for_key(GLFW_KEY_SPACE, 0);
+  if (name == "f5") return action_for_key(GLFW_KEY_F5, 0);
+  if (name == "f9") return action_for_key(GLFW_KEY_F9, 0);
   if (name == "f11") return action_for_key(GLFW_KEY_F11, 0);
   if (name == "f12") return action_for_key(GLFW_KEY_F12, 0);
   if (name == "esc") return action_for_key(GLFW_KEY_ESCAPE, 0);
   return std::nullopt;
 }
 
-const char* key_names() { return "s S b B space . r i 1-8 h d t f11 f12 esc sweep"; }
+const char* key_names() { return "s S b B space . r i 1-8 h d t f5 f9 f11 f12 esc sweep"; }
 
 }  // namespace orrery::ui

@@ -398,6 +398,12 @@ void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) 
 void status_lines(const Readouts& r, std::vector<Action>* actions) {
   if (!r.activity.empty())
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", r.activity.c_str());
+  if (!r.file_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, r.file_note_error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f)
+                                                           : ImVec4(0.6f, 0.9f, 0.6f, 1.0f));
+    ImGui::TextWrapped("%s", r.file_note.c_str());
+    ImGui::PopStyleColor();
+  }
   if (r.alert.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
   ImGui::TextWrapped("%s", r.alert.c_str());
@@ -468,7 +474,8 @@ void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {
   // Fixed size: an auto-resizing window would be clipped on the frame it first appears.
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_Always);
-  const float lines = 4.0f + (r.activity.empty() ? 0.0f : 1.0f) + (r.alert.empty() ? 0.0f : 3.0f);
+  const float lines = 4.0f + (r.activity.empty() ? 0.0f : 1.0f) + (r.alert.empty() ? 0.0f : 3.0f) +
+                      (r.file_note.empty() ? 0.0f : 2.0f);
   ImGui::SetNextWindowSize(
       ImVec2(250.0f, lines * ImGui::GetTextLineHeightWithSpacing() + 2.0f * style.WindowPadding.y),
       ImGuiCond_Always);

@@ -116,8 +116,10 @@ struct Readouts {
   std::string gl_renderer;
   std::vector<float> frame_ms_history;  // ring buffer
   int history_head = 0;                 // index of the oldest entry
-  std::string activity;  // work in flight, e.g. "stepping, 37%" (a long CPU step); empty when none
-  std::string alert;     // a problem the user must act on (a non-finite state), empty when none
+  std::string activity;   // work in flight, e.g. "stepping, 37%" (a long CPU step); empty when none
+  std::string alert;      // a problem the user must act on (a non-finite state), empty when none
+  std::string file_note;  // the last save or load: what was written or read, or why not
+  bool file_note_error = false;   // file_note says why a save or load failed
   std::vector<SweepPoint> sweep;  // the last block-size sweep
   std::string sweep_label;        // "cuda-static, N = 16384"
   DiagnosticsReadout diagnostics;
@@ -148,6 +150,8 @@ enum class ActionKind {
   reset_camera,
   toggle_draw,  // GL point sprites <-> CUDA splat
   toggle_tree,  // the tree overlay
+  quick_save,   // the run to the quick-save file
+  quick_load,   // the run from it
   quit
 };
 

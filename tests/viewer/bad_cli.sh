@@ -67,6 +67,17 @@ check --box -3
 check --collisions nope
 check --gravity maybe
 check --preset pool
+# Snapshots (issue 12): bad files and places, before anything opens.
+junk=$(mktemp)
+head -c 999 /dev/urandom >"$junk"
+check --load /tmp/orrery-missing-dir-$$/x.orrery
+check --load "$junk"
+check --load /dev/zero
+check --load "$junk" --n 5
+check --save /tmp/orrery-missing-dir-$$/x.orrery
+check --export-csv /tmp/orrery-missing-dir-$$/x.csv
+check --save /tmp
+rm -f "$junk"
 # Without a GPU the CUDA splat cannot draw: refused before anything opens.
 nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status

@@ -4,6 +4,8 @@
 #   keys.sh ORRERY WORKDIR basic   S, B, Space, Esc (the issue's check)
 #   keys.sh ORRERY WORKDIR more    Shift+S, R, I twice, T, 4, H, '.', Space, F12, F11 twice, 1, 7,
 #                                  8, Esc
+#   keys.sh ORRERY WORKDIR files   F9 on a damaged quick-save file (refused, the run goes on), F5,
+#                                  '.', F9 (back to the saved step), Esc
 set -u
 . "$(dirname "$0")/common.sh"
 command -v xdotool >/dev/null || skip "xdotool is not installed"
@@ -24,10 +26,16 @@ case $mode in
               "screenshot orrery-*.png" "fullscreen on" "fullscreen off" "preset random"
               "preset box" "preset accretion" "quit")
     final="cpu-bh" ;;
+  files)
+    keys=(F9 F5 period F9 Escape)
+    expected=("saved orrery-quick.orrery (Orrery, 1024 bodies, step *)" "step"
+              "loaded orrery-quick.orrery (Orrery, 1024 bodies, step *)" "quit")
+    final="cpu" ;;
   *) fail "unknown mode $mode" ;;
 esac
 out="$dir/keys_$mode.out"
 cd "$dir" && rm -f orrery-*.png
+[ "$mode" = files ] && head -c 777 /dev/urandom >orrery-quick.orrery
 "$orrery" --solver cpu --n 1024 >"$out" 2>&1 &
 pid=$!
 wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Orrery$' | head -1)
@@ -57,6 +65,13 @@ for i in "${!expected[@]}"; do
   [[ "${got[$i]}" == ${expected[$i]} ]] || fail "line $((i + 1)): '${got[$i]}', expected '${expected[$i]}'"
 done
 expect_line "$out" "^orrery: summary: [0-9]+ frames .*solver $final, n [0-9]+, path CPU"  # accretion merges
+if [ "$mode" = files ]; then
+  expect_line "$out" "^orrery: cannot load: orrery-quick.orrery: neither an Orrery snapshot"
+  saved=$(sed -nE 's/^saved .*step ([0-9]+)\)$/\1/p' "$out")
+  loaded=$(sed -nE 's/^loaded .*step ([0-9]+)\)$/\1/p' "$out")
+  [ -n "$saved" ] && [ "$saved" = "$loaded" ] || fail "F5 saved step '$saved', F9 loaded step '$loaded'"
+  rm -f orrery-quick.orrery
+fi
 if [ "$mode" = more ]; then
   shot=$(ls orrery-*.png 2>/dev/null | head -1)
   [ -s "$shot" ] || fail "F12 wrote no PNG"

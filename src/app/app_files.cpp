@@ -1,0 +1,90 @@
+// The viewer's files besides screenshots: quick save and quick load (F5 / F9), --load at start
+// (through the constructor), and --save / --export-csv after the last frame. A failed load keeps
+// the running simulation untouched and says why in the panel.
+#include <cstdio>
+#include <exception>
+
+#include "app.h"
+
+namespace orrery::app {
+
+void App::note_file(const std::string& line, bool error) {
+  m_readouts.file_note = line;
+  m_readouts.file_note_error = error;
+  if (error)
+    std::fprintf(stderr, "orrery: %s\n", line.c_str());
+  else
+    say(line);
+}
+
+bool App::save_state(const std::string& path) {
+  try {
+    const Snapshot s = m_sim->snapshot(m_settings.block);
+    save_snapshot(path, s);
+    note_file("saved " + path + " (" + to_string(snapshot_format_for(path)) + ", " +
+                  std::to_string(s.bodies.size()) + " bodies, step " + std::to_string(s.run.steps) +
+                  ")",
+              false);
+    return true;
+  } catch (const std::exception& e) {
+    note_file(std::string("cannot save: ") + e.what(), true);
+    return false;
+  }
+}
+
+void App::load_state(const std::string& path) {
+  std::shared_ptr<const Snapshot> snap;
+  try {
+    snap = std::make_shared<const Snapshot>(load_snapshot(path));
+    if (snap->bodies.size() > k_max_bodies)
+      throw InputError(path + ": " + std::to_string(snap->bodies.size()) +
+                       " bodies, more than the viewer's " + std::to_string(k_max_bodies));
+    start_from(*snap);
+  } catch (const std::exception& e) {
+    note_file(std::string("cannot load: ") + e.what() + " (the run goes on unchanged)", true);
+    return;
+  }
+  m_loaded = snap;
+  note_file("loaded " + path + " (" + to_string(snap->format) + ", " +
+                std::to_string(snap->bodies.size()) + " bodies, step " +
+                std::to_string(snap->run.steps) + ")",
+            false);
+}
+
+// The snapshot's bodies, and (Orrery's format) its integrator, parameters, time and step count;
+// the solver stays. Throws, keeping the old state, when the GPU cannot hold it or the parameters
+// are refused.
+void App::start_from(const Snapshot& snap) {
+  const RunState* run = snap.run_recorded ? &snap.run : nullptr;
+  m_sim->load(snap.bodies, run);
+  m_settings.n = m_settings.n_edit = snap.bodies.size();
+  if (run) {
+    m_valid_params = run->params;
+    m_settings.dt = run->params.dt;
+    m_settings.softening = run->params.softening;
+    m_settings.damping = run->params.damping;
+    m_settings.theta = run->params.theta;
+    show_scene(run->params);
+    m_settings.integrator = static_cast<int>(run->integrator);
+  }
+  if (!m_readouts.alert.empty()) {  // a paused, non-finite state is gone
+    m_readouts.alert.clear();
+    m_settings.paused = false;
+  }
+}
+
+void App::write_run_outputs() {
+  if (m_opts.save.empty() && m_opts.export_csv.empty()) return;
+  if (!m_opts.save.empty() && !save_state(m_opts.save)) m_output_error = m_readouts.file_note;
+  if (!m_opts.export_csv.empty()) {
+    try {
+      const Snapshot s = m_sim->snapshot(m_settings.block);
+      save_csv(m_opts.export_csv, s.bodies);
+      say("wrote " + m_opts.export_csv + " (" + std::to_string(s.bodies.size()) + " bodies)");
+    } catch (const std::exception& e) {
+      m_output_error = e.what();
+    }
+  }
+}
+
+}  // namespace orrery::app
