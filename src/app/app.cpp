@@ -317,7 +317,12 @@ void App::frame(long long index, bool last) {
   gfx::check_gl("drawing a frame");
   record_phases(ui_ms);
 
-  if (last || m_quit) write_run_outputs();
+  if (index == 0 && !m_opts.record.empty()) start_recording(m_opts.record);
+  if (m_recorder) record_frame();
+  if (last || m_quit) {
+    write_run_outputs();
+    stop_recording();
+  }
   if ((last || m_quit) && m_screenshot.is_open()) {
     try {
       save_screenshot(m_screenshot);

@@ -18,6 +18,7 @@
 #include "gfx/particle_renderer.h"
 #include "gfx/window.h"
 #include "orrery/input.h"
+#include "recorder.h"
 #include "simulation.h"
 #include "ui/imgui_layer.h"
 #include "ui/settings.h"
@@ -81,6 +82,10 @@ class App {
   void load_state(const std::string& path);  // on failure the run goes on unchanged
   void start_from(const Snapshot& snap);
   void write_run_outputs();  // --save, --export-csv
+  // Recording (app_files.cpp): every drawn frame, read back before the swap.
+  void start_recording(const std::string& path);
+  void record_frame();
+  void stop_recording();
 
   static constexpr const char* k_quick_file = "orrery-quick.orrery";
 
@@ -126,6 +131,9 @@ class App {
   OutputFile m_screenshot;  // --screenshot, written after the last frame
   // The snapshot the run started from (--load, F9): R goes back to it; a preset or N forgets it.
   std::shared_ptr<const Snapshot> m_loaded;
+  std::unique_ptr<Recorder> m_recorder;
+  std::vector<unsigned char> m_frame_rgb;
+  std::chrono::steady_clock::time_point m_record_said;  // the last progress line
   std::string m_output_error;  // why it could not be written (the run still ends with its summary)
   SimParams m_valid_params;    // the last time step, softening and damping that passed validate()
   int m_valid_steps = 1;       // the last valid steps per frame

@@ -86,6 +86,12 @@ void App::apply(const ui::Action& a) {
     case K::quick_load:
       load_state(k_quick_file);
       break;
+    case K::toggle_record:
+      if (m_recorder)
+        stop_recording();
+      else
+        start_recording(timestamped_video_name());
+      break;
     case K::set_preset:
       m_loaded.reset();
       restart(a.value, m_settings.n, "preset");

@@ -1,10 +1,13 @@
 // The viewer's files besides screenshots: quick save and quick load (F5 / F9), --load at start
 // (through the constructor), and --save / --export-csv after the last frame. A failed load keeps
 // the running simulation untouched and says why in the panel.
+#include <chrono>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 
 #include "app.h"
+#include "gfx/screenshot.h"
 
 namespace orrery::app {
 
@@ -85,6 +88,62 @@ void App::write_run_outputs() {
       m_output_error = e.what();
     }
   }
+}
+
+}  // namespace orrery::app
+
+namespace orrery::app {
+
+void App::start_recording(const std::string& path) {
+  int w = 0, h = 0;
+  target_size(w, h);
+  try {
+    m_recorder = std::make_unique<Recorder>(path, w & ~1, h & ~1, m_opts.record_fps);
+  } catch (const std::exception& e) {
+    note_file(std::string("cannot record: ") + e.what(), true);
+    if (!m_opts.record.empty() && path == m_opts.record) m_output_error = e.what();
+    return;
+  }
+  m_record_said = std::chrono::steady_clock::now();
+  say("recording started " + path + " (" + std::to_string(m_recorder->width()) + "x" +
+      std::to_string(m_recorder->height()) + ", " + std::to_string(m_opts.record_fps) + " fps)");
+}
+
+void App::record_frame() {
+  int w = 0, h = 0;
+  target_size(w, h);
+  try {
+    if ((w & ~1) != m_recorder->width() || (h & ~1) != m_recorder->height())
+      throw std::runtime_error("the picture changed size from " +
+                               std::to_string(m_recorder->width()) + "x" +
+                               std::to_string(m_recorder->height()));
+    gfx::read_rgb(target_framebuffer(), m_recorder->width(), m_recorder->height(), m_frame_rgb);
+    m_recorder->add(m_frame_rgb.data());
+  } catch (const std::exception& e) {
+    note_file(std::string("recording stopped: ") + e.what(), true);
+    stop_recording();
+    return;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (now - m_record_said >= std::chrono::seconds(2)) {
+    m_record_said = now;
+    say("orrery: " + m_recorder->progress());
+  }
+}
+
+void App::stop_recording() {
+  if (!m_recorder) return;
+  std::unique_ptr<Recorder> r = std::move(m_recorder);
+  try {
+    r->finish();
+  } catch (const std::exception& e) {
+    note_file(e.what(), true);
+    if (r->path() == m_opts.record) m_output_error = e.what();
+    return;
+  }
+  std::string line = r->progress();  // "recording FILE: N frames, ..."
+  line.replace(0, std::string("recording").size(), "recording stopped");
+  say(line);
 }
 
 }  // namespace orrery::app

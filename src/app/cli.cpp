@@ -12,6 +12,7 @@
 #include "orrery/input.h"
 #include "orrery/integrators.h"
 #include "orrery/presets.h"
+#include "recorder.h"
 #include "ui/keys.h"
 
 namespace orrery::app {
@@ -32,7 +33,7 @@ std::string names_of_solvers() {
 // The numeric options as typed; none when not given (an empty text is an error).
 struct Texts {
   std::optional<std::string> n, block, seed, dt, softening, damping, theta, steps_per_frame, width,
-      height, frames, point_radius;
+      height, frames, point_radius, record_fps;
   SceneTexts scene;
 };
 
@@ -55,6 +56,7 @@ void parse_numbers(const Texts& t, Options& o) {
   integer(t.width, "--width", 64, 16384, o.width);
   integer(t.height, "--height", 64, 16384, o.height);
   integer(t.frames, "--frames", 1, 1LL << 40, o.frames);
+  integer(t.record_fps, "--record-fps", 1, 240, o.record_fps);
   if (t.seed) o.seed = parse_u64(*t.seed, "--seed");
   param(t.dt, "--dt", &SimParams::dt, o.params);
   param(t.softening, "--softening", &SimParams::softening, o.params);
@@ -133,6 +135,13 @@ void check_values(Options& o, const std::string& keys) {
   if (!o.export_csv.empty()) check_can_save(o.export_csv, "--export-csv");
   if (!o.save.empty() && o.save == o.export_csv)
     throw InputError("--save and --export-csv name the same file");
+  if (!o.record.empty()) {
+    check_can_save(o.record, "--record");
+    if (video_format_for(o.record, "--record") == VideoFormat::mp4 && !ffmpeg_available())
+      throw InputError("--record " + o.record +
+                       ": ffmpeg is not installed (apt-get install ffmpeg); --record FILE.y4m "
+                       "needs none");
+  }
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
   if (o.n > 0) check_device_memory(solver_info(o.solver), o.n);  // before anything is allocated
   if (o.draw == "cuda" && !device_present())
@@ -229,10 +238,17 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "Orrery's format (F5 / F9 quick-save to orrery-quick.orrery)");
   cli.add_option("--export-csv", o.export_csv,
                  "after the last frame, write the bodies as CSV: x,y,z,vx,vy,vz,mass,radius");
+  cli.add_option("--record", o.record,
+                 "record every drawn frame from the first to the last: FILE.mp4 (H.264 through "
+                 "ffmpeg) or FILE.y4m (uncompressed, no ffmpeg needed); V starts and stops a "
+                 "recording too");
+  cli.add_option("--record-fps", t.record_fps,
+                 "frame rate of recordings, 1 to 240 (default 60): each drawn frame is one video "
+                 "frame, so a slow machine still records smoothly");
   std::string keys;
   cli.add_option("--keys", keys,
                  "comma-separated keys to apply one per frame from the second frame, as if typed "
-                 "(s,S,b,B,space,.,r,i,1-8,h,d,t,f5,f9,f11,f12,esc, and sweep for the panel's "
+                 "(s,S,b,B,space,.,r,i,1-8,h,d,t,v,f5,f9,f11,f12,esc, and sweep for the panel's "
                  "block-size sweep): "
                  "for scripts and headless runs");
   cli.footer(

@@ -40,6 +40,8 @@ struct Options {
   std::string loaded_path;
   std::string save, export_csv;  // written after the last frame
   std::string note;              // a line to print at start (the snapshot's solver cannot run)
+  std::string record;            // --record: from the first frame to the last
+  int record_fps = 60;
 };
 
 constexpr long long k_headless_frames = 300;

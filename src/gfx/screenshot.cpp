@@ -11,10 +11,9 @@
 
 namespace orrery::gfx {
 
-void save_png(OutputFile& file, unsigned fbo, int width, int height) {
-  const std::string& path = file.path();
+void read_rgb(unsigned fbo, int width, int height, std::vector<unsigned char>& flipped) {
   if (width <= 0 || height <= 0)
-    throw std::runtime_error("nothing to save: the framebuffer is empty");
+    throw std::runtime_error("nothing to read: the framebuffer is empty");
   const std::size_t row = static_cast<std::size_t>(width) * 3;
   std::vector<unsigned char> pixels(row * static_cast<std::size_t>(height));
   glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
@@ -23,12 +22,25 @@ void save_png(OutputFile& file, unsigned fbo, int width, int height) {
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   if (const GLenum e = glGetError(); e != GL_NO_ERROR)
-    throw std::runtime_error("cannot read the framebuffer back for " + path + " (GL error " +
-                             std::to_string(e) + ")");
-  std::vector<unsigned char> flipped(pixels.size());
+    throw std::runtime_error("cannot read the framebuffer back (GL error " + std::to_string(e) +
+                             ")");
+  flipped.resize(pixels.size());
   for (int y = 0; y < height; ++y)
     std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(row * (height - 1 - y)), row,
                 flipped.begin() + static_cast<std::ptrdiff_t>(row * y));
+}
+
+void save_png(OutputFile& file, unsigned fbo, int width, int height) {
+  const std::string& path = file.path();
+  if (width <= 0 || height <= 0)
+    throw std::runtime_error("nothing to save: the framebuffer is empty");
+  const std::size_t row = static_cast<std::size_t>(width) * 3;
+  std::vector<unsigned char> flipped;
+  try {
+    read_rgb(fbo, width, height, flipped);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) + " for " + path);
+  }
   std::vector<unsigned char> png;
   const auto append = [](void* context, void* data, int size) {
     auto* out = static_cast<std::vector<unsigned char>*>(context);

@@ -20,6 +20,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {"D", "draw with GL point sprites / the CUDA splat kernel"},
       {"T", "tree overlay: the tree code's cells (depth in the panel, View)"},
       {"F5 / F9", "quick save / quick load the run (orrery-quick.orrery here)"},
+      {"V", "start / stop recording a video (orrery-DATE-TIME.mp4, .y4m without ffmpeg)"},
       {"F11", "fullscreen"},
       {"F12", "screenshot to PNG"},
       {"Esc", "quit"},
@@ -59,6 +60,8 @@ std::optional<Action> action_for_key(int key, int mods) {
       return Action{ActionKind::toggle_draw};
     case GLFW_KEY_T:
       return Action{ActionKind::toggle_tree};
+    case GLFW_KEY_V:
+      return Action{ActionKind::toggle_record};
     case GLFW_KEY_F5:
       return Action{ActionKind::quick_save};
     case GLFW_KEY_F9:
@@ -97,6 +100,6 @@ std::optional<Action> action_for_name(const std::string& name) {
   return std::nullopt;
 }
 
-const char* key_names() { return "s S b B space . r i 1-8 h d t f5 f9 f11 f12 esc sweep"; }
+const char* key_names() { return "s S b B space . r i 1-8 h d t v f5 f9 f11 f12 esc sweep"; }
 
 }  // namespace orrery::ui

@@ -148,10 +148,11 @@ enum class ActionKind {
   screenshot,
   sweep_blocks,
   reset_camera,
-  toggle_draw,  // GL point sprites <-> CUDA splat
-  toggle_tree,  // the tree overlay
-  quick_save,   // the run to the quick-save file
-  quick_load,   // the run from it
+  toggle_draw,    // GL point sprites <-> CUDA splat
+  toggle_tree,    // the tree overlay
+  quick_save,     // the run to the quick-save file
+  quick_load,     // the run from it
+  toggle_record,  // start or stop a recording
   quit
 };
 

@@ -78,6 +78,11 @@ check --save /tmp/orrery-missing-dir-$$/x.orrery
 check --export-csv /tmp/orrery-missing-dir-$$/x.csv
 check --save /tmp
 rm -f "$junk"
+# Recording (issue 12).
+check --record clip.avi
+check --record /tmp/orrery-missing-dir-$$/x.y4m
+check --record-fps 0
+check --record-fps 1000
 # Without a GPU the CUDA splat cannot draw: refused before anything opens.
 nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status

@@ -1,0 +1,171 @@
+// Recording: Y4M frames ("FRAME\n" and the 4:2:0 planes after a one-line header) into a temporary
+// file renamed at the end, or the same planes piped to ffmpeg for H.264.
+#include "recorder.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <stdexcept>
+
+#include "orrery/input.h"
+
+namespace orrery::app {
+namespace {
+
+std::string lower_tail(const std::string& s, std::size_t n) {
+  std::string t = s.size() >= n ? s.substr(s.size() - n) : s;
+  std::transform(t.begin(), t.end(), t.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return t;
+}
+
+// Single quotes for the shell: ' becomes '\''.
+std::string quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::uint8_t clamp8(double v) {
+  return static_cast<std::uint8_t>(std::min(255.0, std::max(0.0, v + 0.5)));
+}
+
+}  // namespace
+
+VideoFormat video_format_for(const std::string& path, const std::string& what) {
+  if (lower_tail(path, 4) == ".y4m") return VideoFormat::y4m;
+  if (lower_tail(path, 4) == ".mp4") return VideoFormat::mp4;
+  throw InputError(what + ": '" + path + "' must end in .mp4 (through ffmpeg) or .y4m");
+}
+
+bool ffmpeg_available() { return std::system("ffmpeg -version >/dev/null 2>&1") == 0; }
+
+std::string timestamped_video_name() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "orrery-%Y%m%d-%H%M%S", &local);
+  return std::string(buf) + (ffmpeg_available() ? ".mp4" : ".y4m");
+}
+
+void rgb_to_yuv420(const std::uint8_t* rgb, int w, int h, std::vector<std::uint8_t>& out) {
+  const std::size_t wh = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+  out.resize(wh + wh / 2);
+  std::uint8_t* y = out.data();
+  std::uint8_t* u = y + wh;
+  std::uint8_t* v = u + wh / 4;
+  for (int j = 0; j < h; ++j)
+    for (int i = 0; i < w; ++i) {
+      const std::uint8_t* p = rgb + 3 * (static_cast<std::size_t>(j) * w + i);
+      y[static_cast<std::size_t>(j) * w + i] =
+          clamp8(16.0 + (65.481 * p[0] + 128.553 * p[1] + 24.966 * p[2]) / 255.0);
+    }
+  for (int j = 0; j < h / 2; ++j)
+    for (int i = 0; i < w / 2; ++i) {
+      double r = 0, g = 0, b = 0;  // the mean of the 2 x 2 block
+      for (int dj = 0; dj < 2; ++dj)
+        for (int di = 0; di < 2; ++di) {
+          const std::uint8_t* p = rgb + 3 * (static_cast<std::size_t>(2 * j + dj) * w + 2 * i + di);
+          r += p[0], g += p[1], b += p[2];
+        }
+      r /= 4.0, g /= 4.0, b /= 4.0;
+      const std::size_t k = static_cast<std::size_t>(j) * (w / 2) + i;
+      u[k] = clamp8(128.0 + (-37.797 * r - 74.203 * g + 112.0 * b) / 255.0);
+      v[k] = clamp8(128.0 + (112.0 * r - 93.786 * g - 18.214 * b) / 255.0);
+    }
+}
+
+Recorder::Recorder(const std::string& path, int w, int h, int fps)
+    : m_path(path), m_format(video_format_for(path, "recording")), m_w(w), m_h(h), m_fps(fps) {
+  if (w <= 0 || h <= 0 || w % 2 || h % 2 || fps <= 0)
+    throw std::runtime_error("recording " + path + ": needs an even size and a frame rate");
+  if (m_format == VideoFormat::y4m) {
+    m_tmp = path + ".part";
+    m_out = std::fopen(m_tmp.c_str(), "wb");
+    if (!m_out)
+      throw std::runtime_error("recording " + path + ": cannot create " + m_tmp + ": " +
+                               std::strerror(errno));
+    const std::string header = "YUV4MPEG2 W" + std::to_string(w) + " H" + std::to_string(h) + " F" +
+                               std::to_string(fps) + ":1 Ip A1:1 C420jpeg\n";
+    write(header.data(), header.size());
+    return;
+  }
+  if (!ffmpeg_available())
+    throw std::runtime_error("recording " + path +
+                             ": ffmpeg is not installed (apt-get install ffmpeg), or record "
+                             "to a .y4m file and encode it elsewhere");
+  // A failing ffmpeg makes a write fail (EPIPE) instead of killing the viewer.
+  std::signal(SIGPIPE, SIG_IGN);
+  // The same 4:2:0 planes as the Y4M path; ffmpeg only encodes them.
+  const std::string cmd =
+      "ffmpeg -hide_banner -loglevel error -y -f rawvideo -pix_fmt yuv420p "
+      "-s " +
+      std::to_string(w) + "x" + std::to_string(h) + " -r " + std::to_string(fps) +
+      " -i - -c:v libx264 -preset veryfast -crf 20 "
+      "-pix_fmt yuv420p -movflags +faststart " +
+      quoted(path);
+  m_out = ::popen(cmd.c_str(), "w");
+  if (!m_out)
+    throw std::runtime_error("recording " + path +
+                             ": cannot start ffmpeg: " + std::strerror(errno));
+}
+
+Recorder::~Recorder() {
+  if (m_done || !m_out) return;
+  try {
+    finish();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "orrery: %s\n", e.what());
+  }
+}
+
+void Recorder::write(const void* data, std::size_t size) {
+  if (std::fwrite(data, 1, size, m_out) != size)
+    throw std::runtime_error("recording " + m_path + ": write failed: " + std::strerror(errno));
+  m_bytes += static_cast<long long>(size);
+}
+
+void Recorder::add(const std::uint8_t* rgb) {
+  rgb_to_yuv420(rgb, m_w, m_h, m_yuv);
+  if (m_format == VideoFormat::y4m) write("FRAME\n", 6);
+  write(m_yuv.data(), m_yuv.size());
+  ++m_frames;
+}
+
+void Recorder::finish() {
+  if (m_done) return;
+  m_done = true;
+  if (m_format == VideoFormat::y4m) {
+    const bool ok = std::fflush(m_out) == 0 && ::fsync(fileno(m_out)) == 0;
+    const int e = errno;
+    std::fclose(m_out);
+    m_out = nullptr;
+    if (!ok || std::rename(m_tmp.c_str(), m_path.c_str()) != 0) {
+      std::remove(m_tmp.c_str());
+      throw std::runtime_error("recording " + m_path + ": cannot finish: " + std::strerror(e));
+    }
+    return;
+  }
+  const int status = ::pclose(m_out);
+  m_out = nullptr;
+  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("recording " + m_path + ": ffmpeg failed (exit status " +
+                             std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+}
+
+std::string Recorder::progress() const {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "recording %s: %lld frames, %.1f s of video, %.1f MB%s",
+                m_path.c_str(), m_frames, seconds(), static_cast<double>(m_bytes) / 1e6,
+                m_format == VideoFormat::mp4 ? " fed to ffmpeg" : "");
+  return buf;
+}
+
+}  // namespace orrery::app
