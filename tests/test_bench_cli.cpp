@@ -524,6 +524,11 @@ TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
       {{"--n", "8", "--save", temp_path("x.orrery")}, "one solver"},
       {{"--n", "8,9", "--solver", "cpu", "--save", temp_path("x.orrery")}, "one solver"},
       {{"--n", "8", "--solver", "cpu", "--save", ::testing::TempDir()}, "is a folder"},
+      // Scene files.
+      {{"--scene", "/nonexistent-dir/s.json"}, "/nonexistent-dir/s.json: cannot open"},
+      {{"--scene", good}, "not JSON"},
+      {{"--scene", std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/box.json", "--preset", "disk"},
+       "--scene"},
   };
   for (const BadInput& c : cases) {
     std::vector<std::string> args = c.args;
@@ -531,6 +536,14 @@ TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
     expect_usage_error(args, c.names);
   }
   EXPECT_EQ(read_file(good), bytes);  // untouched by the refused runs
+  // A shipped scene runs with its settings, N from the command line.
+  const Outcome o =
+      run_bench({"--scene", std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/box.json", "--solver",
+                 "cpu", "--n", "500", "--steps", "2", "--warmup", "0"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("gravity off, collisions bounce, restitution 1, walls box 20"),
+            std::string::npos)
+      << o.out;
   std::remove(good.c_str());
   std::remove(cut.c_str());
 }

@@ -80,9 +80,13 @@ App::App(const Options& options, OutputFile screenshot)
     run.integrator = parse_integrator(m_opts.integrator);
     m_sim->load(bodies, &run);
     m_loaded = m_opts.loaded;
-    say("orrery: loaded " + m_opts.loaded_path + " (" + to_string(m_loaded->format) + ", " +
-        std::to_string(bodies.size()) + " bodies, step " + std::to_string(run.steps) + ", time " +
-        std::to_string(run.time) + ")");
+    const std::string& p = m_opts.loaded_path;
+    if (p.size() > 5 && p.compare(p.size() - 5, 5, ".json") == 0)
+      say("orrery: scene " + p + " (" + std::to_string(bodies.size()) + " bodies)");
+    else
+      say("orrery: loaded " + p + " (" + to_string(m_loaded->format) + ", " +
+          std::to_string(bodies.size()) + " bodies, step " + std::to_string(run.steps) + ", time " +
+          std::to_string(run.time) + ")");
   } else {
     m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
                  m_opts.scene.radius);
@@ -92,7 +96,7 @@ App::App(const Options& options, OutputFile screenshot)
       (m_opts.n > 0 ? ""
        : gpu        ? " (default with a CUDA device; --n changes it)"
                     : " (default for CPU solvers; --n changes it)") +
-      ", preset " + (m_loaded ? std::string("(--load)") : m_opts.preset) + ", integrator " +
+      ", preset " + (m_loaded ? std::string("(from the file)") : m_opts.preset) + ", integrator " +
       m_opts.integrator + ", " + params_text(m_valid_params));
 }
 
@@ -182,6 +186,15 @@ void App::build_catalog() {
   }
   m_catalog.presets = preset_names();
   m_catalog.integrators = integrator_names();
+  for (const std::string& path : find_scenes()) {
+    try {
+      const SceneFile s = load_scene(path);
+      m_catalog.scenes.push_back(s.name.empty() ? path : s.name);
+      m_catalog.scene_paths.push_back(path);
+    } catch (const std::exception& e) {
+      say(std::string("orrery: scene skipped: ") + e.what());
+    }
+  }
 }
 
 int App::catalog_index(const std::string& name) const {

@@ -82,6 +82,10 @@ class App {
   void load_state(const std::string& path);  // on failure the run goes on unchanged
   void start_from(const Snapshot& snap);
   void write_run_outputs();  // --save, --export-csv
+  // Scenes (app_files.cpp): a scene file's bodies and settings (the solver too, where it runs
+  // here); the current settings as a new scene file in the working folder.
+  void open_scene(const std::string& path);
+  void save_current_scene();
   // Recording (app_files.cpp): every drawn frame, read back before the swap.
   void start_recording(const std::string& path);
   void record_frame();

@@ -86,6 +86,13 @@ void App::apply(const ui::Action& a) {
     case K::quick_load:
       load_state(k_quick_file);
       break;
+    case K::load_scene:
+      if (a.value >= 0 && a.value < static_cast<int>(m_catalog.scene_paths.size()))
+        open_scene(m_catalog.scene_paths[static_cast<std::size_t>(a.value)]);
+      break;
+    case K::save_scene:
+      save_current_scene();
+      break;
     case K::toggle_record:
       if (m_recorder)
         stop_recording();

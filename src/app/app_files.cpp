@@ -147,3 +147,65 @@ void App::stop_recording() {
 }
 
 }  // namespace orrery::app
+
+namespace orrery::app {
+
+void App::open_scene(const std::string& path) {
+  SceneFile sc;
+  std::shared_ptr<Snapshot> snap = std::make_shared<Snapshot>();
+  try {
+    sc = load_scene(path);
+    snap->run_recorded = true;  // the scene's settings, from step 0
+    snap->bodies = scene_bodies(sc, sc.n > 0 ? sc.n : m_settings.n);
+    if (snap->bodies.size() > k_max_bodies)
+      throw InputError(std::to_string(snap->bodies.size()) + " bodies, more than the viewer's " +
+                       std::to_string(k_max_bodies));
+    snap->run.params = sc.params;
+    snap->run.integrator = sc.integrator;
+    // The scene's solver first (where it runs here), so its memory check covers the new N.
+    const int index = sc.solver.empty() ? -1 : catalog_index(sc.solver);
+    if (index >= 0 && index != m_settings.solver)
+      switch_solver(index, sc.block > 0 ? sc.block : -1);
+    start_from(*snap);
+  } catch (const std::exception& e) {
+    note_file(std::string("cannot open the scene: ") + e.what() + " (the run goes on unchanged)",
+              true);
+    return;
+  }
+  m_loaded = snap;
+  m_settings.steps_per_frame = m_valid_steps = sc.steps_per_frame;
+  if (sc.snapshot.empty()) {  // what R's preset, N and seed are, and Save scene writes
+    m_settings.preset = static_cast<int>(sc.preset);
+    m_settings.seed = sc.seed;
+  }
+  note_file("scene " + (sc.name.empty() ? path : sc.name) + " (" +
+                std::to_string(snap->bodies.size()) + " bodies)",
+            false);
+}
+
+void App::save_current_scene() {
+  SceneFile sc;
+  sc.name = "Saved " + timestamp_text();  // "YYYYmmdd-HHMMSS"
+  sc.description = "Saved from the viewer's panel.";
+  sc.preset = static_cast<Preset>(m_settings.preset);
+  sc.n = m_settings.n;
+  sc.seed = m_settings.seed;
+  sc.radius = m_opts.scene.radius;
+  sc.solver = m_sim->solver().name();
+  sc.block = m_settings.block;
+  sc.integrator = m_sim->integrator();
+  sc.params = m_valid_params;
+  sc.steps_per_frame = m_valid_steps;
+  const std::string path = "orrery-scene-" + timestamp_text() + ".json";
+  try {
+    save_scene(path, sc);
+  } catch (const std::exception& e) {
+    note_file(std::string("cannot save the scene: ") + e.what(), true);
+    return;
+  }
+  note_file("scene saved to " + path +
+                (m_loaded ? " (its bodies: the preset, not the loaded state)" : ""),
+            false);
+}
+
+}  // namespace orrery::app

@@ -106,6 +106,47 @@ void load_into(const std::string& path, const Given& given, const Texts& t, Opti
   o.loaded_path = path;
 }
 
+// --scene: its bodies (a preset, scaled, or a snapshot) as a loaded state, and its settings where
+// the command line gave none. Throws InputError (SnapshotError) naming the file and the key.
+void scene_into(const std::string& path, const Given& given, const Texts& t, Options& o) {
+  if (given.preset || given.seed)
+    throw InputError("--scene: the scene names its bodies: leave out --load, --preset and --seed");
+  const SceneFile sc = load_scene(path);
+  if (!given.n && sc.n > 0 && sc.snapshot.empty()) o.n = sc.n;
+  if (sc.snapshot.empty() && o.n > 0)
+    check_device_memory(solver_info(sc.solver.empty() ? default_solver_name() : sc.solver), o.n);
+  Snapshot snap;
+  snap.run_recorded = false;
+  snap.bodies = scene_bodies(sc, o.n > 0 ? o.n : (device_present() ? 16384 : 2048));
+  if (snap.bodies.size() > k_max_bodies)
+    throw InputError("--scene " + path + ": " + std::to_string(snap.bodies.size()) +
+                     " bodies, more than the viewer's " + std::to_string(k_max_bodies));
+  o.n = snap.bodies.size();
+  if (!given.solver && !sc.solver.empty()) {
+    bool here = false;
+    for (const auto& s : available_solvers()) here = here || s.name == sc.solver;
+    if (here) {
+      o.solver = sc.solver;
+      if (!given.block) o.block = sc.block;
+    } else {
+      o.note = "orrery: the scene's solver " + sc.solver + " cannot run here; using " +
+               default_solver_name();
+    }
+  }
+  if (!given.integrator) o.integrator = to_string(sc.integrator);
+  SimParams p = sc.params;
+  param(t.dt, "--dt", &SimParams::dt, p);
+  param(t.softening, "--softening", &SimParams::softening, p);
+  param(t.damping, "--damping", &SimParams::damping, p);
+  param(t.theta, "--theta", &SimParams::theta, p);
+  o.params = p;
+  if (!t.steps_per_frame) o.steps_per_frame = sc.steps_per_frame;
+  // Its bodies start the run as a loaded state: R comes back to them.
+  o.loaded = std::make_shared<const Snapshot>(std::move(snap));
+  o.loaded_path = path;
+  o.preset = to_string(sc.preset);
+}
+
 // Checks values CLI11 cannot: the core's parameter rules, preset and solver names, the block size
 // against the solver, the screenshot name. Throws std::invalid_argument / std::runtime_error.
 void check_values(Options& o, const std::string& keys) {
@@ -228,7 +269,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "where the zero-copy path runs, else gl); D switches")
       ->check(CLI::IsMember({"auto", "gl", "cuda"}))
       ->capture_default_str();
-  std::string load;
+  std::string load, scene;
+  cli.add_option("--scene", scene,
+                 "start from a scene file (assets/scenes/*.json, listed in the panel): a preset "
+                 "with N, seed, scale and velocity scale, or a snapshot, and the run's solver, "
+                 "integrator and parameters (options typed here go over them)");
   cli.add_option("--load", load,
                  "start from a snapshot instead of a preset (Orrery's format or TIPSY, told by the "
                  "content; an Orrery snapshot also brings its solver, block, integrator, "
@@ -248,9 +293,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   std::string keys;
   cli.add_option("--keys", keys,
                  "comma-separated keys to apply one per frame from the second frame, as if typed "
-                 "(s,S,b,B,space,.,r,i,1-8,h,d,t,v,f5,f9,f11,f12,esc, and sweep for the panel's "
-                 "block-size sweep): "
-                 "for scripts and headless runs");
+                 "(s,S,b,B,space,.,r,i,1-8,h,d,t,v,f5,f9,f11,f12,esc; sweep for the panel's "
+                 "block-size sweep, scene1 to scene99 for its scene list, savescene for its Save "
+                 "scene): for scripts and headless runs");
   cli.footer(
       "Keys:\n" + ui::key_help_text() +
       "\nEvery switch prints one line to stdout (e.g. 'solver cuda-static block 128'); on exit "
@@ -259,6 +304,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     cli.parse(argc, argv);
     o.vsync = vsync == "on";
     parse_numbers(t, o);
+    if (!load.empty() && !scene.empty()) throw InputError("--scene and --load: give one of them");
+    if (!scene.empty()) {
+      const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
+                        cli.count("--seed") > 0,  cli.count("--solver") > 0,
+                        cli.count("--block") > 0, cli.count("--integrator") > 0};
+      scene_into(scene, given, t, o);
+    }
     if (!load.empty()) {
       const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
                         cli.count("--seed") > 0,  cli.count("--solver") > 0,

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "orrery/scene.h"
+#include "orrery/scene_file.h"
 #include "orrery/snapshot.h"
 #include "orrery/solver.h"
 #include "ui/settings.h"

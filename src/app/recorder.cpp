@@ -46,13 +46,17 @@ VideoFormat video_format_for(const std::string& path, const std::string& what) {
 
 bool ffmpeg_available() { return std::system("ffmpeg -version >/dev/null 2>&1") == 0; }
 
-std::string timestamped_video_name() {
+std::string timestamp_text() {
   const std::time_t now = std::time(nullptr);
   std::tm local{};
   localtime_r(&now, &local);
   char buf[64];
-  std::strftime(buf, sizeof buf, "orrery-%Y%m%d-%H%M%S", &local);
-  return std::string(buf) + (ffmpeg_available() ? ".mp4" : ".y4m");
+  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &local);
+  return buf;
+}
+
+std::string timestamped_video_name() {
+  return "orrery-" + timestamp_text() + (ffmpeg_available() ? ".mp4" : ".y4m");
 }
 
 void rgb_to_yuv420(const std::uint8_t* rgb, int w, int h, std::vector<std::uint8_t>& out) {

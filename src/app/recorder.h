@@ -19,6 +19,8 @@ bool ffmpeg_available();
 // A fresh name for a recording started by the V key: "orrery-YYYYmmdd-HHMMSS.mp4" (.y4m without
 // ffmpeg).
 std::string timestamped_video_name();
+// "YYYYmmdd-HHMMSS" for the current local time.
+std::string timestamp_text();
 
 // 4:2:0 planes (BT.601, limited range) of a top-down RGB image of even width and height, as the
 // Y4M and the ffmpeg paths both take them: Y (w h bytes), then U and V (w h / 4 each).

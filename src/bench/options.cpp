@@ -157,12 +157,10 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
                      plan.solvers.end());
 }
 
-// Parses --dt, --softening and --damping by the core's rules (the message names the option).
-// A loaded snapshot's settings (Orrery's format; TIPSY's: the defaults), with the options typed
-// on the command line over them.
-SimParams loaded_params(const RawOptions& raw, const Snapshot& s, const SimParams& typed,
-                        const SceneOverrides& scene, std::vector<float>& thetas) {
-  SimParams p = s.run_recorded ? s.run.params : SimParams{};
+// A file's settings (a snapshot's or a scene's), with the options typed on the command line over
+// them.
+SimParams file_params(const RawOptions& raw, SimParams p, const SimParams& typed,
+                      const SceneOverrides& scene, std::vector<float>& thetas) {
   if (raw.dt_given) p.dt = typed.dt;
   if (raw.softening_given) p.softening = typed.softening;
   if (raw.damping_given) p.damping = typed.damping;
@@ -195,6 +193,7 @@ void check_saves(const RawOptions& raw, Plan& plan) {
   plan.export_csv = raw.export_csv;
 }
 
+// Parses --dt, --softening and --damping by the core's rules (the message names the option).
 SimParams parse_params(const RawOptions& raw) {
   SimParams p;
   parse_param(raw.dt, "--dt", &SimParams::dt, p);
@@ -254,8 +253,29 @@ Plan make_plan(const RawOptions& raw_in) {
   raw.solvers = items_of(raw_in.solvers, "--solver");
   raw.blocks = items_of(raw_in.blocks, "--block");
   raw.thetas = items_of(raw_in.thetas, "--theta");
+  std::shared_ptr<const SceneFile> scene_file;
+  if (!raw.scene_file.empty()) {
+    if (!raw.load.empty() || raw.preset_given || raw.seed_given)
+      throw UsageError(
+          "--scene: the scene names its bodies: leave out --load, --preset and --seed");
+    scene_file = std::make_shared<const SceneFile>(load_scene(raw.scene_file));
+    const SceneFile& sc = *scene_file;
+    if (!sc.snapshot.empty()) {
+      raw.load = sc.snapshot;  // its bodies; the scene's settings below
+    } else {
+      raw.preset = to_string(sc.preset);
+      raw.seed = std::to_string(sc.seed);
+      if (!raw.ns_given && sc.n > 0) raw.ns = {std::to_string(sc.n)};
+      plan.scene = scene_file;
+    }
+    if (!raw.solver_given && !sc.solver.empty()) raw.solvers = {sc.solver}, raw.solver_given = true;
+    if (!raw.block_given && sc.block > 0)
+      raw.blocks = {std::to_string(sc.block)}, raw.block_given = true;
+    if (!raw.integrator_given)
+      raw.integrator = to_string(sc.integrator), raw.integrator_given = true;
+  }
   if (!raw.load.empty()) {
-    if (raw.ns_given || raw.preset_given || raw.seed_given)
+    if (raw.ns_given || (raw.scene_file.empty() && (raw.preset_given || raw.seed_given)))
       throw UsageError("--load: the bodies come from the file: leave out --n, --preset and --seed");
     if (raw.compare || !raw.max_n.empty() || raw.convergence || raw.accuracy)
       throw UsageError(
@@ -289,7 +309,14 @@ Plan make_plan(const RawOptions& raw_in) {
   }
   if (plan.thetas.empty()) throw UsageError("--theta: no value given");
   plan.params.theta = plan.thetas.front();
-  if (plan.loaded) plan.params = loaded_params(raw, *plan.loaded, plan.params, scene, plan.thetas);
+  if (plan.loaded)  // Orrery's format: the run's; TIPSY: the defaults
+    plan.params =
+        file_params(raw, plan.loaded->run_recorded ? plan.loaded->run.params : SimParams{},
+                    plan.params, scene, plan.thetas);
+  if (scene_file) {  // the scene's, over a snapshot's
+    plan.params = file_params(raw, scene_file->params, plan.params, scene, plan.thetas);
+    if (scene_file->radius && !plan.radius) plan.radius = scene_file->radius;
+  }
   plan.seed = parse_u64(raw.seed, "--seed");
   plan.csv = raw.csv;
   plan.json = raw.json;
@@ -395,6 +422,10 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
                  "a preset; an Orrery snapshot also brings its solver, block, integrator, dt, "
                  "softening, damping, theta, collisions, time and step count (options typed here "
                  "go over them)");
+  app.add_option("--scene", raw.scene_file,
+                 "start from a scene file (assets/scenes/*.json: a preset with N, seed, scale and "
+                 "velocity scale, or a snapshot, and the run's settings; options typed here go "
+                 "over them)");
   app.add_option("--save", raw.save,
                  "after the run (one solver, block and N), save its last state: TIPSY when the "
                  "name ends in .tipsy, else Orrery's format (docs/formats.md)");

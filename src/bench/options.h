@@ -12,6 +12,7 @@
 #include "orrery/integrators.h"
 #include "orrery/presets.h"
 #include "orrery/scene.h"
+#include "orrery/scene_file.h"
 #include "orrery/snapshot.h"
 #include "orrery/solver.h"
 
@@ -52,6 +53,7 @@ struct RawOptions {
   bool ns_given = false;               // --n was on the command line (--max-n chooses N itself)
   SceneTexts scene;                    // --collisions, --restitution, --box, --gravity, --radius
   std::string load, save, export_csv;  // --load, --save, --export-csv
+  std::string scene_file;              // --scene
   // Options typed on the command line (a loaded snapshot's settings give way to these).
   bool dt_given = false, softening_given = false, damping_given = false, theta_given = false;
   bool integrator_given = false, solver_given = false, block_given = false;
@@ -91,6 +93,8 @@ struct Plan {
   // --load: the state every run starts from (and, from Orrery's format, the run's settings, time
   // and step count); none: the preset.
   std::shared_ptr<const Snapshot> loaded;
+  // --scene: a preset scene's bodies (scaled) come from it; its settings are in the plan.
+  std::shared_ptr<const SceneFile> scene;
   // --save, --export-csv: the one run's last state (after its warm-up and timed steps).
   std::string save, export_csv;
 };

@@ -127,7 +127,9 @@ std::string run_checked(Run& run) {
 
 // The plan's preset at n bodies (or the loaded snapshot's bodies), with --radius applied.
 BodyState bench_state(const Plan& plan, int n) {
-  BodyState s = plan.loaded ? plan.loaded->bodies : make_preset(plan.preset, n, plan.seed);
+  BodyState s = plan.loaded  ? plan.loaded->bodies
+                : plan.scene ? scene_bodies(*plan.scene, n)
+                             : make_preset(plan.preset, n, plan.seed);
   if (plan.radius) set_radius(s.vel, *plan.radius);
   return s;
 }

@@ -84,6 +84,12 @@ std::optional<Action> action_for_key(int key, int mods) {
 
 std::optional<Action> action_for_name(const std::string& name) {
   if (name == "sweep") return Action{ActionKind::sweep_blocks};
+  if (name == "savescene") return Action{ActionKind::save_scene};
+  // scene1 ... scene99: the panel's scene list, in order.
+  if (name.size() > 5 && name.size() <= 7 && name.compare(0, 5, "scene") == 0 &&
+      std::all_of(name.begin() + 5, name.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+      name[5] != '0')
+    return Action{ActionKind::load_scene, std::stoi(name.substr(5)) - 1};
   if (name.size() == 1 && name[0] >= 'a' && name[0] <= 'z')
     return action_for_key(GLFW_KEY_A + (name[0] - 'a'), 0);
   if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z')
@@ -100,6 +106,8 @@ std::optional<Action> action_for_name(const std::string& name) {
   return std::nullopt;
 }
 
-const char* key_names() { return "s S b B space . r i 1-8 h d t v f5 f9 f11 f12 esc sweep"; }
+const char* key_names() {
+  return "s S b B space . r i 1-8 h d t v f5 f9 f11 f12 esc sweep scene1-scene99 savescene";
+}
 
 }  // namespace orrery::ui

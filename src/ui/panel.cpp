@@ -80,6 +80,15 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
         actions.push_back({ActionKind::set_preset, i});
     ImGui::EndCombo();
   }
+  if (ImGui::BeginCombo("scene", "load a scene...")) {
+    for (int i = 0; i < static_cast<int>(c.scenes.size()); ++i)
+      if (ImGui::Selectable(c.scenes[static_cast<std::size_t>(i)].c_str(), false))
+        actions.push_back({ActionKind::load_scene, i});
+    if (c.scenes.empty()) ImGui::TextDisabled("no scene files found (assets/scenes)");
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Save scene")) actions.push_back({ActionKind::save_scene});
   const char* integrator = c.integrators[static_cast<std::size_t>(s.integrator)].c_str();
   if (ImGui::BeginCombo("integrator", integrator)) {
     for (int i = 0; i < static_cast<int>(c.integrators.size()); ++i)

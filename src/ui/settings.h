@@ -25,6 +25,8 @@ struct Catalog {
   std::vector<SolverChoice> solvers;
   std::vector<std::string> presets;
   std::vector<std::string> integrators;
+  std::vector<std::string> scenes;       // the shipped scene files' names (assets/scenes)
+  std::vector<std::string> scene_paths;  // and their files
 };
 
 // What the user can change. Plain values only: the app turns them into solvers and buffers.
@@ -153,6 +155,8 @@ enum class ActionKind {
   quick_save,     // the run to the quick-save file
   quick_load,     // the run from it
   toggle_record,  // start or stop a recording
+  load_scene,     // value: index into Catalog::scenes
+  save_scene,     // the current settings to a new scene file
   quit
 };
 

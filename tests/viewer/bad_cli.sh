@@ -78,6 +78,13 @@ check --save /tmp/orrery-missing-dir-$$/x.orrery
 check --export-csv /tmp/orrery-missing-dir-$$/x.csv
 check --save /tmp
 rm -f "$junk"
+# Scene files (issue 12).
+junk=$(mktemp)
+echo '{"initial": {"preset": "disk"}, "speed": 3}' >"$junk"
+check --scene "$junk"
+check --scene /tmp/orrery-missing-dir-$$/s.json
+check --scene "$junk" --load "$junk"
+rm -f "$junk"
 # Recording (issue 12).
 check --record clip.avi
 check --record /tmp/orrery-missing-dir-$$/x.y4m

@@ -1,0 +1,55 @@
+// Scene files (assets/scenes/*.json): initial conditions (a preset with its parameters, or a
+// snapshot file) and the settings of a run, read and written with nlohmann/json. Unknown keys,
+// wrong types and out-of-range values are refused in one line naming the file and the key.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "orrery/input.h"
+#include "orrery/integrators.h"
+#include "orrery/presets.h"
+#include "orrery/snapshot.h"
+#include "orrery/solver.h"
+
+namespace orrery {
+
+struct SceneFile {
+  std::string name;         // shown in the panel
+  std::string description;  // one or two sentences
+  // Initial conditions: a preset (with n, seed, scale, velocity_scale, radius), or a snapshot
+  // (its path relative to the scene file's folder, or absolute).
+  Preset preset = Preset::collision;
+  int n = 0;  // 0: the program's default
+  std::uint64_t seed = 1;
+  float scale = 1.0f;           // positions and radii times this
+  float velocity_scale = 1.0f;  // velocities times this
+  std::optional<float> radius;  // every body's radius
+  std::string snapshot;         // non-empty: the bodies come from this file instead
+  // Settings.
+  std::string solver;  // empty: the program's default
+  int block = 0;       // 0: the solver's default
+  Integrator integrator = Integrator::euler;
+  SimParams params;  // dt, softening, damping, theta, gravity, collisions, box
+  int steps_per_frame = 1;
+};
+
+// Parses a scene's JSON text. Throws SnapshotError "<name>: <key>: <what>" (an InputError).
+SceneFile parse_scene(const std::string& text, const std::string& name);
+// Reads the file and parses it; a relative snapshot path becomes relative to the file's folder.
+SceneFile load_scene(const std::string& path);
+// The JSON text of a scene (every key, so a saved scene documents itself).
+std::string scene_json(const SceneFile& s);
+// scene_json() through a temporary file renamed over `path`.
+void save_scene(const std::string& path, const SceneFile& s);
+// The bodies a scene starts from: the preset (scaled; the radius applied) or the snapshot.
+// Throws SnapshotError for a bad snapshot.
+BodyState scene_bodies(const SceneFile& s, int default_n);
+
+// The *.json files of the folders where scenes are looked for, sorted by name: ORRERY_SCENE_DIR,
+// then `scenes` next to the executable and ../share/orrery/scenes (installed).
+std::vector<std::string> find_scenes();
+
+}  // namespace orrery

@@ -1,0 +1,154 @@
+// Scene files: every shipped scene parses, a scene written reads back the same, its bodies are the
+// preset's scaled as asked (or the snapshot's), and bad scenes are refused naming the key.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "orrery/scene_file.h"
+#include "support.h"
+
+namespace orrery::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_scene(text, "s.json");
+  } catch (const SnapshotError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(SceneFile, EveryShippedSceneParses) {
+  int count = 0;
+  for (const char* n : {"random", "shell", "expand", "disk", "collision", "plummer", "box",
+                        "accretion", "galaxy-merger-1m"}) {
+    const std::string path = std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/" + n + ".json";
+    SCOPED_TRACE(path);
+    const SceneFile s = load_scene(path);
+    EXPECT_FALSE(s.name.empty());
+    EXPECT_FALSE(s.description.empty());
+    EXPECT_TRUE(s.snapshot.empty());
+    ++count;
+  }
+  EXPECT_EQ(count, 9);
+  const SceneFile big =
+      load_scene(std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/galaxy-merger-1m.json");
+  EXPECT_EQ(big.n, 1048576);
+  EXPECT_EQ(big.solver, "cuda-bh");
+  EXPECT_EQ(big.integrator, Integrator::leapfrog);
+  // A preset's settings come with it: box has no gravity and bounces in walls.
+  const SceneFile box = load_scene(std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/box.json");
+  EXPECT_FALSE(box.params.gravity);
+  EXPECT_EQ(box.params.collisions.mode, CollisionMode::bounce);
+  EXPECT_EQ(box.params.collisions.box, 20.0f);
+}
+
+TEST(SceneFile, WrittenScenesReadBackTheSame) {
+  SceneFile s;
+  s.name = "t";
+  s.description = "d";
+  s.preset = Preset::plummer;
+  s.n = 777;
+  s.seed = 18446744073709551615ull;
+  s.scale = 2.5f;
+  s.velocity_scale = 0.5f;
+  s.radius = 0.25f;
+  s.solver = "cpu-bh";
+  s.block = 0;
+  s.integrator = Integrator::yoshida4;
+  s.params.dt = 0.004f, s.params.softening = 0.05f, s.params.theta = 0.7f;
+  s.params.collisions = CollisionParams{CollisionMode::bounce, 0.5f, 30.0f};
+  s.steps_per_frame = 3;
+  const SceneFile t = parse_scene(scene_json(s), "x");
+  EXPECT_EQ(scene_json(t), scene_json(s));
+  EXPECT_EQ(t.seed, s.seed);
+  EXPECT_EQ(t.n, 777);
+  EXPECT_EQ(t.params.dt, 0.004f);
+  EXPECT_EQ(t.params.collisions.restitution, 0.5f);
+  EXPECT_EQ(*t.radius, 0.25f);
+  EXPECT_EQ(t.steps_per_frame, 3);
+}
+
+TEST(SceneFile, BodiesAreThePresetsScaledOrTheSnapshots) {
+  SceneFile s = parse_scene(
+      R"({"initial": {"preset": "disk", "n": 100, "seed": 4, "scale": 2, "velocity_scale": 3}})",
+      "x");
+  const BodyState b = scene_bodies(s, 5), p = make_preset(Preset::disk, 100, 4);
+  ASSERT_EQ(b.size(), 100);
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(b.pos[i].x, 2.0f * p.pos[i].x);
+    EXPECT_EQ(b.pos[i].w, p.pos[i].w);
+    EXPECT_EQ(b.vel[i].y, 3.0f * p.vel[i].y);
+    EXPECT_EQ(b.vel[i].w, 2.0f * p.vel[i].w);
+  }
+  EXPECT_EQ(scene_bodies(parse_scene(R"({"initial": {"preset": "box"}})", "x"), 64).size(), 64);
+  // A snapshot scene: the path is relative to the scene's folder.
+  char dir[] = "/tmp/orrery-scene-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  Snapshot snap;
+  snap.bodies = make_preset(Preset::random, 33, 2);
+  save_snapshot(std::string(dir) + "/start.orrery", snap);
+  const std::string scene = std::string(dir) + "/s.json";
+  std::FILE* f = std::fopen(scene.c_str(), "w");
+  std::fputs(R"({"initial": {"snapshot": "start.orrery"}, "integrator": "leapfrog"})", f);
+  std::fclose(f);
+  const SceneFile t = load_scene(scene);
+  EXPECT_EQ(scene_bodies(t, 5).size(), 33);
+  EXPECT_EQ(t.integrator, Integrator::leapfrog);
+  std::remove((std::string(dir) + "/start.orrery").c_str());
+  std::remove(scene.c_str());
+  ::rmdir(dir);
+}
+
+TEST(SceneFile, BadScenesNameTheKey) {
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "speed": 3})"),
+              HasSubstr("s.json: speed: unknown key"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "colour": 1}})"),
+              HasSubstr("initial.colour: unknown key"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "galaxy"}})"), HasSubstr("initial.preset"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "n": 0}})"),
+              HasSubstr("initial.n: 0 is out of range"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "n": 1.5}})"),
+              HasSubstr("initial.n: must be a whole number"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "n": 99999999999}})"),
+              HasSubstr("initial.n"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "seed": -1}})"),
+              HasSubstr("initial.seed"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "scale": 0}})"),
+              HasSubstr("initial.scale"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "dt": "fast"})"),
+              HasSubstr("dt: must be a number"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "dt": -1})"), HasSubstr("dt"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "damping": 2})"), HasSubstr("damping"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "restitution": 1.5})"),
+              HasSubstr("restitution"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "solver": "warp"})"),
+              HasSubstr("unknown solver 'warp'"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "integrator": "rk4"})"),
+              HasSubstr("integrator"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "collisions": "stick"})"),
+              HasSubstr("collisions"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "gravity": "yes"})"),
+              HasSubstr("gravity: must be true or false"));
+  EXPECT_THAT(
+      error_of(R"({"initial": {"preset": "disk"}, "integrator": "leapfrog", "damping": 0.5})"),
+      HasSubstr("damping"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "snapshot": "x.orrery"}})"),
+              HasSubstr("both"));
+  EXPECT_THAT(error_of(R"({"initial": {"snapshot": "x.orrery", "n": 5}})"),
+              HasSubstr("only for a preset"));
+  EXPECT_THAT(error_of(R"({"dt": 0.01})"), HasSubstr("initial: missing"));
+  EXPECT_THAT(error_of(R"([1, 2])"), HasSubstr("must be an object"));
+  EXPECT_THAT(error_of(R"({"initial": )"), HasSubstr("s.json: not JSON"));
+  EXPECT_THAT(error_of(""), HasSubstr("not JSON"));
+  // Found by the fuzzer: a number beyond double's range.
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "dt": 1e999})"), HasSubstr("not JSON"));
+}
+
+}  // namespace
+}  // namespace orrery::test
