@@ -81,7 +81,8 @@ App::App(const Options& options, OutputFile screenshot)
     m_sim->load(bodies, &run);
     m_loaded = m_opts.loaded;
     const std::string& p = m_opts.loaded_path;
-    if (p.size() > 5 && p.compare(p.size() - 5, 5, ".json") == 0)
+    m_loaded_preset = p.size() > 5 && p.compare(p.size() - 5, 5, ".json") == 0;
+    if (m_loaded_preset)
       say("orrery: scene " + p + " (" + std::to_string(bodies.size()) + " bodies)");
     else
       say("orrery: loaded " + p + " (" + to_string(m_loaded->format) + ", " +

@@ -135,6 +135,7 @@ class App {
   OutputFile m_screenshot;  // --screenshot, written after the last frame
   // The snapshot the run started from (--load, F9): R goes back to it; a preset or N forgets it.
   std::shared_ptr<const Snapshot> m_loaded;
+  bool m_loaded_preset = false;  // m_loaded came from a preset scene (Save scene can name it)
   std::unique_ptr<Recorder> m_recorder;
   std::vector<unsigned char> m_frame_rgb;
   std::chrono::steady_clock::time_point m_record_said;  // the last progress line

@@ -48,6 +48,7 @@ void App::load_state(const std::string& path) {
     return;
   }
   m_loaded = snap;
+  m_loaded_preset = false;
   note_file("loaded " + path + " (" + to_string(snap->format) + ", " +
                 std::to_string(snap->bodies.size()) + " bodies, step " +
                 std::to_string(snap->run.steps) + ")",
@@ -173,6 +174,7 @@ void App::open_scene(const std::string& path) {
     return;
   }
   m_loaded = snap;
+  m_loaded_preset = sc.snapshot.empty();
   m_settings.steps_per_frame = m_valid_steps = sc.steps_per_frame;
   if (sc.snapshot.empty()) {  // what R's preset, N and seed are, and Save scene writes
     m_settings.preset = static_cast<int>(sc.preset);
@@ -203,9 +205,10 @@ void App::save_current_scene() {
     note_file(std::string("cannot save the scene: ") + e.what(), true);
     return;
   }
-  note_file("scene saved to " + path +
-                (m_loaded ? " (its bodies: the preset, not the loaded state)" : ""),
-            false);
+  note_file(
+      "scene saved to " + path +
+          (m_loaded && !m_loaded_preset ? " (its bodies: the preset, not the loaded state)" : ""),
+      false);
 }
 
 }  // namespace orrery::app
