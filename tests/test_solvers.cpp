@@ -176,6 +176,20 @@ TEST(Params, ValidateRejectsBadValues) {
   }
 }
 
+// The GPU names a scene file may use on any build are exactly a CUDA build's GPU solvers.
+TEST(Factory, CudaSolverNamesAreTheGpuRowsOfACudaBuild) {
+  std::vector<std::string> gpu;
+  for (const SolverInfo& s : all_solvers())
+    if (s.gpu) gpu.push_back(s.name);
+  if (cuda_compiled())
+    EXPECT_EQ(gpu, cuda_solver_names());
+  else
+    EXPECT_TRUE(gpu.empty());
+  for (const std::string& n : cuda_solver_names()) EXPECT_TRUE(known_solver_name(n)) << n;
+  EXPECT_TRUE(known_solver_name("cpu-bh"));
+  EXPECT_FALSE(known_solver_name("cuda-warp"));
+}
+
 TEST(Factory, ListsTheSolversOfThisBuild) {
   const auto& all = all_solvers();
   ASSERT_GE(all.size(), 2u);

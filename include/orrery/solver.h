@@ -124,6 +124,11 @@ void check_device_memory(const SolverInfo& info, long long n);
 const std::vector<SolverInfo>& all_solvers();
 // Those that can run here (GPU solvers only when a CUDA device is present).
 std::vector<SolverInfo> available_solvers();
+// The GPU solvers of a CUDA build, whether or not this build has them (a scene file may name one
+// on a machine without CUDA).
+const std::vector<std::string>& cuda_solver_names();
+// A solver of this build, or a GPU solver of a CUDA build.
+bool known_solver_name(const std::string& name);
 // Looks a solver up by name; throws std::invalid_argument listing the valid names.
 const SolverInfo& solver_info(const std::string& name);
 // Builds a solver. block_size 0 picks the solver's default (for cuda-fast: autotuned). Throws

@@ -69,6 +69,20 @@ const std::vector<SolverInfo>& all_solvers() {
   return table;
 }
 
+const std::vector<std::string>& cuda_solver_names() {
+  static const std::vector<std::string> names = {"cuda-dynamic", "cuda-static", "cuda-fast",
+                                                 "cuda-bh"};
+  return names;
+}
+
+bool known_solver_name(const std::string& name) {
+  for (const auto& s : all_solvers())
+    if (s.name == name) return true;
+  for (const auto& n : cuda_solver_names())
+    if (n == name) return true;
+  return false;
+}
+
 std::vector<SolverInfo> available_solvers() {
   std::vector<SolverInfo> out;
   for (const auto& s : all_solvers())

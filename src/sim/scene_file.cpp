@@ -22,13 +22,13 @@ using json = nlohmann::json;
 
 const std::set<std::string>& top_keys() {
   static const std::set<std::string> k = {
-      "name",    "description", "initial",     "solver",      "block", "integrator",
-      "dt",      "softening",   "damping",     "theta",       "gravity", "collisions",
-      "restitution", "box",     "steps_per_frame"};
+      "name",       "description", "initial",     "solver",  "block",
+      "integrator", "dt",          "softening",   "damping", "theta",
+      "gravity",    "collisions",  "restitution", "box",     "steps_per_frame"};
   return k;
 }
 const std::set<std::string>& initial_keys() {
-  static const std::set<std::string> k = {"preset", "n",      "seed",    "scale",
+  static const std::set<std::string> k = {"preset",         "n",      "seed",    "scale",
                                           "velocity_scale", "radius", "snapshot"};
   return k;
 }
@@ -61,8 +61,8 @@ struct Reader {
   float in_float(const json& j, const std::string& key, double lo, double hi) const {
     const double v = number(j, key);
     if (v < lo || v > hi)
-      fail(key, json(v).dump() + " is out of range (" + json(lo).dump() + " to " +
-                    json(hi).dump() + ")");
+      fail(key, json(v).dump() + " is out of range (" + json(lo).dump() + " to " + json(hi).dump() +
+                    ")");
     return static_cast<float>(v);
   }
   void known(const json& obj, const std::set<std::string>& keys, const std::string& where) const {
@@ -85,8 +85,8 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
   } catch (const json::exception& e) {  // parse_error, or out_of_range (a number like 1e999)
     std::string what = e.what();
     const std::size_t colon = what.find("] ");
-    throw SnapshotError(name + ": not JSON: " +
-                        (colon == std::string::npos ? what : what.substr(colon + 2)));
+    throw SnapshotError(
+        name + ": not JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
   }
   const Reader r{name};
   if (!j.is_object()) r.fail("(top)", "must be an object");
@@ -128,9 +128,7 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
   if (in.contains("radius")) s.radius = r.in_float(in["radius"], "initial.radius", 0.0, 1e30);
   if (j.contains("solver")) {
     s.solver = r.text(j["solver"], "solver");
-    bool known = false;
-    for (const SolverInfo& i : all_solvers()) known = known || i.name == s.solver;
-    if (!known) r.fail("solver", "unknown solver '" + s.solver + "'");
+    if (!known_solver_name(s.solver)) r.fail("solver", "unknown solver '" + s.solver + "'");
   }
   if (j.contains("block")) s.block = static_cast<int>(r.integer(j["block"], "block", 0, 4096));
   if (j.contains("integrator")) {
@@ -144,7 +142,8 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
   const PresetSettings ps = preset_settings(s.preset);
   if (s.snapshot.empty()) p.gravity = ps.gravity, p.collisions = ps.collisions;
   if (j.contains("dt")) p.dt = static_cast<float>(r.number(j["dt"], "dt"));
-  if (j.contains("softening")) p.softening = static_cast<float>(r.number(j["softening"], "softening"));
+  if (j.contains("softening"))
+    p.softening = static_cast<float>(r.number(j["softening"], "softening"));
   if (j.contains("damping")) p.damping = static_cast<float>(r.number(j["damping"], "damping"));
   if (j.contains("theta")) p.theta = static_cast<float>(r.number(j["theta"], "theta"));
   if (j.contains("gravity")) {
@@ -162,7 +161,8 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
     p.collisions.restitution = static_cast<float>(r.number(j["restitution"], "restitution"));
   if (j.contains("box")) p.collisions.box = static_cast<float>(r.number(j["box"], "box"));
   if (j.contains("steps_per_frame"))
-    s.steps_per_frame = static_cast<int>(r.integer(j["steps_per_frame"], "steps_per_frame", 1, 1000));
+    s.steps_per_frame =
+        static_cast<int>(r.integer(j["steps_per_frame"], "steps_per_frame", 1, 1000));
   // Each value alone against the shared rules, so the message names its key.
   auto alone = [&](const char* key, auto set) {
     if (!j.contains(key)) return;
