@@ -78,7 +78,7 @@ TEST(SceneFile, BodiesAreThePresetsScaledOrTheSnapshots) {
   SceneFile s = parse_scene(
       R"({"initial": {"preset": "disk", "n": 100, "seed": 4, "scale": 2, "velocity_scale": 3}})",
       "x");
-  const BodyState b = scene_bodies(s, 5), p = make_preset(Preset::disk, 100, 4);
+  const BodyState b = scene_bodies(s, s.n), p = make_preset(Preset::disk, 100, 4);
   ASSERT_EQ(b.size(), 100);
   for (int i = 0; i < 100; ++i) {
     EXPECT_EQ(b.pos[i].x, 2.0f * p.pos[i].x);

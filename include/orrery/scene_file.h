@@ -44,9 +44,10 @@ SceneFile load_scene(const std::string& path);
 std::string scene_json(const SceneFile& s);
 // scene_json() through a temporary file renamed over `path`.
 void save_scene(const std::string& path, const SceneFile& s);
-// The bodies a scene starts from: the preset (scaled; the radius applied) or the snapshot.
-// Throws SnapshotError for a bad snapshot.
-BodyState scene_bodies(const SceneFile& s, int default_n);
+// The bodies a scene starts from: n bodies of its preset (the caller picks n: the scene's `n`, or
+// an override), scaled, the radius applied; or its snapshot's (n unused). Throws SnapshotError
+// for a bad snapshot, std::invalid_argument for n < 1.
+BodyState scene_bodies(const SceneFile& s, int n);
 
 // The *.json files of the folders where scenes are looked for, sorted by name: ORRERY_SCENE_DIR,
 // then `scenes` next to the executable and ../share/orrery/scenes (installed).

@@ -157,7 +157,12 @@ void App::open_scene(const std::string& path) {
   try {
     sc = load_scene(path);
     snap->run_recorded = true;  // the scene's settings, from step 0
-    snap->bodies = scene_bodies(sc, sc.n > 0 ? sc.n : m_settings.n);
+    // A GPU scene where its solver cannot run keeps the current N, not the scene's.
+    const bool here = sc.solver.empty() || catalog_index(sc.solver) >= 0;
+    snap->bodies = scene_bodies(sc, sc.n > 0 && here ? sc.n : m_settings.n);
+    if (!here)
+      say("orrery: the scene's solver " + sc.solver + " cannot run here; keeping " +
+          m_sim->solver().name());
     if (snap->bodies.size() > k_max_bodies)
       throw InputError(std::to_string(snap->bodies.size()) + " bodies, more than the viewer's " +
                        std::to_string(k_max_bodies));

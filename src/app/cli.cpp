@@ -113,8 +113,10 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
     throw InputError("--scene: the scene names its bodies: leave out --load, --preset and --seed");
   const SceneFile sc = load_scene(path);
   if (!given.n && sc.n > 0 && sc.snapshot.empty()) o.n = sc.n;
-  if (sc.snapshot.empty() && o.n > 0)
-    check_device_memory(solver_info(sc.solver.empty() ? default_solver_name() : sc.solver), o.n);
+  bool solver_here = sc.solver.empty();
+  for (const auto& s : available_solvers()) solver_here = solver_here || s.name == sc.solver;
+  if (!solver_here && !given.n && !given.solver && sc.snapshot.empty())
+    o.n = 0;  // a GPU scene on a machine without one: the CPU default N, not the scene's
   Snapshot snap;
   snap.run_recorded = false;
   snap.bodies = scene_bodies(sc, o.n > 0 ? o.n : (device_present() ? 16384 : 2048));

@@ -235,13 +235,13 @@ void save_scene(const std::string& path, const SceneFile& s) {
   write_file_replacing(path, text.data(), text.size());
 }
 
-BodyState scene_bodies(const SceneFile& s, int default_n) {
+BodyState scene_bodies(const SceneFile& s, int n) {
   if (!s.snapshot.empty()) {
     BodyState b = load_snapshot(s.snapshot).bodies;
     if (s.radius) set_radius(b.vel, *s.radius);
     return b;
   }
-  BodyState b = make_preset(s.preset, s.n > 0 ? s.n : default_n, s.seed);
+  BodyState b = make_preset(s.preset, n, s.seed);
   for (Vec4& p : b.pos) p.x *= s.scale, p.y *= s.scale, p.z *= s.scale;
   for (Vec4& v : b.vel)
     v.x *= s.velocity_scale, v.y *= s.velocity_scale, v.z *= s.velocity_scale, v.w *= s.scale;
