@@ -80,6 +80,16 @@ void App::apply(const ui::Action& a) {
       }
       restart(m_settings.preset, m_settings.n, "reset");
       break;
+    case K::reverse_time:
+      try {
+        m_sim->set_time_reversed(!m_sim->time_reversed());
+      } catch (const std::exception& e) {
+        say(std::string("orrery: refused: ") + e.what());
+        break;
+      }
+      m_settings.time_reversed = m_sim->time_reversed();
+      say(m_settings.time_reversed ? "time runs backwards" : "time runs forwards");
+      break;
     case K::quick_save:
       save_state(k_quick_file);
       break;
@@ -223,6 +233,10 @@ void App::restart(int preset, int n, const char* what) {
                  m_opts.scene.radius);
     m_settings.n_edit = m_settings.n;
     return;
+  }
+  if (m_sim->time_reversed()) {  // a new state runs forwards
+    m_sim->set_time_reversed(false);
+    m_settings.time_reversed = false;
   }
   if (preset != m_settings.preset) {  // the new preset's gravity and collisions (options over them)
     SimParams p = m_valid_params;

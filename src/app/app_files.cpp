@@ -61,6 +61,8 @@ void App::load_state(const std::string& path) {
 void App::start_from(const Snapshot& snap) {
   const RunState* run = snap.run_recorded ? &snap.run : nullptr;
   m_sim->load(snap.bodies, run);
+  if (!run && m_sim->time_reversed()) m_sim->set_time_reversed(false);  // a new state: forwards
+  m_settings.time_reversed = m_sim->time_reversed();  // a snapshot's direction comes with it
   m_settings.n = m_settings.n_edit = snap.bodies.size();
   if (run) {
     m_valid_params = run->params;

@@ -293,11 +293,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "frame rate of recordings, 1 to 240 (default 60): each drawn frame is one video "
                  "frame, so a slow machine still records smoothly");
   std::string keys;
-  cli.add_option("--keys", keys,
-                 "comma-separated keys to apply one per frame from the second frame, as if typed "
-                 "(s,S,b,B,space,.,r,i,1-8,h,d,t,v,f5,f9,f11,f12,esc; sweep for the panel's "
-                 "block-size sweep, scene1 to scene99 for its scene list, savescene for its Save "
-                 "scene): for scripts and headless runs");
+  cli.add_option(
+      "--keys", keys,
+      "comma-separated keys to apply one per frame from the second frame, as if typed "
+      "(s,S,b,B,space,.,r,i,1-8,h,d,t,v,backspace,f5,f9,f11,f12,esc; sweep for the panel's "
+      "block-size sweep, scene1 to scene99 for its scene list, savescene for its Save "
+      "scene): for scripts and headless runs");
   cli.footer(
       "Keys:\n" + ui::key_help_text() +
       "\nEvery switch prints one line to stdout (e.g. 'solver cuda-static block 128'); on exit "

@@ -91,8 +91,30 @@ void Simulation::set_solver(const std::string& name, int block) {
     m_system->set_gravity(std::move(next));
 }
 
+namespace {
+// Time runs backwards only where the step can retrace: not the damped Euler.
+void check_reversible(bool reversed, Integrator integrator, const SimParams& p) {
+  if (reversed && integrator == Integrator::euler && p.damping < 1.0f)
+    throw InputError("time cannot run backwards with euler and damping " +
+                     std::to_string(p.damping).substr(0, 4) +
+                     " < 1 (damping loses what reversal needs); use leapfrog or yoshida4, or "
+                     "damping 1");
+}
+}  // namespace
+
+void Simulation::set_time_reversed(bool reversed) {
+  check_reversible(reversed, m_integrator, m_params);
+  cancel_job();  // the state before the run in flight: the new direction starts from it
+  collect_phases();
+  m_system->set_time_reversed(reversed);
+  m_warming_up = true;
+}
+
+bool Simulation::time_reversed() const { return m_system->time_reversed(); }
+
 void Simulation::set_integrator(Integrator integrator) {
   check_integrator(integrator, m_params);  // before cancelling anything
+  check_reversible(m_system->time_reversed(), integrator, m_params);
   cancel_job();
   collect_phases();
   m_system->set_integrator(integrator);
@@ -104,6 +126,7 @@ void Simulation::set_integrator(Integrator integrator) {
 void Simulation::set_params(const SimParams& params) {
   validate(params);
   check_integrator(m_integrator, params);
+  check_reversible(m_system->time_reversed(), m_integrator, params);
   m_params = params;
 }
 

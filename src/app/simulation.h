@@ -54,6 +54,10 @@ class Simulation {
   // Throws InputError (keeping the old one) when the integrator refuses the parameters; a CPU run
   // in flight is cancelled first. The diagnostics' history starts again from the next reading.
   void set_integrator(Integrator integrator);
+  // Time runs backwards (every step uses -dt) while set. Throws InputError, changing nothing, for
+  // euler with damping < 1 (not reversible); a CPU run in flight is cancelled first.
+  void set_time_reversed(bool reversed);
+  bool time_reversed() const;
   // Checked against the integrator now (throws InputError); applied from the next run of steps.
   void set_params(const SimParams& params);
   // Diagnostics every `frames` frames of steps (0: off).

@@ -21,6 +21,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {"T", "tree overlay: the tree code's cells (depth in the panel, View)"},
       {"F5 / F9", "quick save / quick load the run (orrery-quick.orrery here)"},
       {"V", "start / stop recording a video (orrery-DATE-TIME.mp4, .y4m without ffmpeg)"},
+      {"Backspace", "reverse time: leapfrog and yoshida4 retrace their past"},
       {"F11", "fullscreen"},
       {"F12", "screenshot to PNG"},
       {"Esc", "quit"},
@@ -60,6 +61,8 @@ std::optional<Action> action_for_key(int key, int mods) {
       return Action{ActionKind::toggle_draw};
     case GLFW_KEY_T:
       return Action{ActionKind::toggle_tree};
+    case GLFW_KEY_BACKSPACE:
+      return Action{ActionKind::reverse_time};
     case GLFW_KEY_V:
       return Action{ActionKind::toggle_record};
     case GLFW_KEY_F5:
@@ -98,6 +101,7 @@ std::optional<Action> action_for_name(const std::string& name) {
     return action_for_key(GLFW_KEY_1 + (name[0] - '1'), 0);
   if (name == "." || name == "period") return action_for_key(GLFW_KEY_PERIOD, 0);
   if (name == "space") return action_for_key(GLFW_KEY_SPACE, 0);
+  if (name == "backspace") return action_for_key(GLFW_KEY_BACKSPACE, 0);
   if (name == "f5") return action_for_key(GLFW_KEY_F5, 0);
   if (name == "f9") return action_for_key(GLFW_KEY_F9, 0);
   if (name == "f11") return action_for_key(GLFW_KEY_F11, 0);
@@ -107,7 +111,8 @@ std::optional<Action> action_for_name(const std::string& name) {
 }
 
 const char* key_names() {
-  return "s S b B space . r i 1-8 h d t v f5 f9 f11 f12 esc sweep scene1-scene99 savescene";
+  return "s S b B space . r i 1-8 h d t v backspace f5 f9 f11 f12 esc sweep scene1-scene99 "
+         "savescene";
 }
 
 }  // namespace orrery::ui

@@ -132,6 +132,11 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
   ImGui::SameLine();
   bool vsync = s.vsync;
   if (ImGui::Checkbox("vsync", &vsync)) actions.push_back({ActionKind::set_vsync, vsync ? 1 : 0});
+  if (ImGui::Button(s.time_reversed ? "Time: backwards" : "Time: forwards"))
+    actions.push_back({ActionKind::reverse_time});
+  help_marker(
+      "Backspace. Every step uses -dt: leapfrog and yoshida4 retrace their past to float "
+      "accuracy; euler with damping below 1 is refused (not reversible).");
 }
 
 void collisions_section(Settings& s, const Readouts& r) {

@@ -49,6 +49,7 @@ struct Settings {
   float box = 20.0f;
   int steps_per_frame = 1;
   bool paused = false;
+  bool time_reversed = false;  // shown by the panel; set by the app after the simulation agrees
   bool vsync = true;
   bool show_panel = true;
   float point_radius = 0.2f;
@@ -155,6 +156,7 @@ enum class ActionKind {
   quick_save,     // the run to the quick-save file
   quick_load,     // the run from it
   toggle_record,  // start or stop a recording
+  reverse_time,   // time runs the other way
   load_scene,     // value: index into Catalog::scenes
   save_scene,     // the current settings to a new scene file
   quit
