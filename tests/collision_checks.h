@@ -16,15 +16,14 @@
 #include "orrery/diagnostics.h"
 #include "orrery/presets.h"
 #include "orrery/system.h"
+#include "support.h"
 
 namespace orrery::test {
 
 inline std::unique_ptr<System> collision_system(const std::string& solver, const BodyState& s,
                                                 const SimParams& p,
                                                 Integrator integrator = Integrator::leapfrog) {
-  std::unique_ptr<Solver> g = make_solver(solver);
-  std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
-  return std::make_unique<System>(storage, std::move(g), integrator, p);
+  return make_system(solver, s, p, integrator);
 }
 
 inline SimParams bounce_params(float e, float box = 0.0f, bool gravity = false) {

@@ -13,16 +13,9 @@
 #include "orrery/presets.h"
 #include "orrery/snapshot.h"
 #include "orrery/system.h"
+#include "support.h"
 
 namespace orrery::test {
-
-inline std::unique_ptr<System> restart_system(const std::string& solver, const BodyState& s,
-                                              const SimParams& p, Integrator integrator,
-                                              int block = 0) {
-  std::unique_ptr<Solver> g = make_solver(solver, block);
-  std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
-  return std::make_unique<System>(storage, std::move(g), integrator, p);
-}
 
 inline bool same_bits(const std::vector<Vec4>& a, const std::vector<Vec4>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(Vec4) * a.size()) == 0;
@@ -33,12 +26,12 @@ inline bool same_bits(const std::vector<Vec4>& a, const std::vector<Vec4>& b) {
 inline void check_exact_restart(const std::string& solver, Integrator integrator,
                                 const SimParams& p, const BodyState& start, int k, int m,
                                 int block = 0) {
-  auto whole = restart_system(solver, start, p, integrator, block);
+  auto whole = make_system(solver, start, p, integrator, block);
   whole->advance(k);
   whole->advance(m);
   const BodyState expected = whole->storage().download();
 
-  auto first = restart_system(solver, start, p, integrator, block);
+  auto first = make_system(solver, start, p, integrator, block);
   first->advance(k);
   Snapshot saved;
   saved.bodies = first->storage().download();
@@ -52,8 +45,8 @@ inline void check_exact_restart(const std::string& solver, Integrator integrator
   ::rmdir(dir);
   ASSERT_EQ(loaded.run.solver, solver);
   ASSERT_EQ(loaded.run.steps, k);
-  auto second = restart_system(loaded.run.solver, loaded.bodies, loaded.run.params,
-                               loaded.run.integrator, block);
+  auto second = make_system(loaded.run.solver, loaded.bodies, loaded.run.params,
+                            loaded.run.integrator, block);
   second->resume(loaded.run);
   second->advance(m);
   const BodyState got = second->storage().download();

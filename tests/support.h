@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,6 +20,15 @@ inline std::string read_file(const std::string& path) {
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+// A System on the side a registry solver runs (host or device storage holding s).
+inline std::unique_ptr<System> make_system(const std::string& solver, const BodyState& s,
+                                           const SimParams& p, Integrator integrator,
+                                           int block = 0) {
+  std::unique_ptr<Solver> g = make_solver(solver, block);
+  std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
+  return std::make_unique<System>(storage, std::move(g), integrator, p);
 }
 
 // Advances s by `steps` steps of a gravity module (its fused seed Euler step: the `euler`

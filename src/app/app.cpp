@@ -81,7 +81,7 @@ App::App(const Options& options, OutputFile screenshot)
     m_sim->load(bodies, &run);
     m_loaded = m_opts.loaded;
     const std::string& p = m_opts.loaded_path;
-    m_loaded_preset = p.size() > 5 && p.compare(p.size() - 5, 5, ".json") == 0;
+    m_loaded_preset = m_opts.loaded_scene;
     if (m_loaded_preset)
       say("orrery: scene " + p + " (" + std::to_string(bodies.size()) + " bodies)");
     else
@@ -347,7 +347,7 @@ void App::frame(long long index, bool last) {
   if (m_screenshot_now) {
     m_screenshot_now = false;
     try {
-      OutputFile file = OutputFile::open(gfx::timestamped_png_name(), "screenshot");
+      OutputFile file = OutputFile::open(timestamped_name(".png"), "screenshot");
       save_screenshot(file);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "orrery: %s\n", e.what());

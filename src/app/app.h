@@ -78,7 +78,8 @@ class App {
   void say(const std::string& line) const;  // one line to stdout, flushed
   // Files (app_files.cpp): a line to stdout (stderr for an error) and the panel.
   void note_file(const std::string& line, bool error);
-  bool save_state(const std::string& path);
+  bool save_state(const std::string& path);  // the newest state
+  bool save_state(const std::string& path, const Snapshot& s);
   void load_state(const std::string& path);  // on failure the run goes on unchanged
   void start_from(const Snapshot& snap);
   void write_run_outputs();  // --save, --export-csv

@@ -1,6 +1,6 @@
 // The viewer's files besides screenshots: quick save and quick load (F5 / F9), --load at start
-// (through the constructor), and --save / --export-csv after the last frame. A failed load keeps
-// the running simulation untouched and says why in the panel.
+// (through the constructor), --save / --export-csv after the last frame, scenes, and recording.
+// A failed load keeps the running simulation untouched and says why in the panel.
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -22,7 +22,15 @@ void App::note_file(const std::string& line, bool error) {
 
 bool App::save_state(const std::string& path) {
   try {
-    const Snapshot s = m_sim->snapshot(m_settings.block);
+    return save_state(path, m_sim->snapshot(m_settings.block));
+  } catch (const std::exception& e) {
+    note_file(std::string("cannot save: ") + e.what(), true);
+    return false;
+  }
+}
+
+bool App::save_state(const std::string& path, const Snapshot& s) {
+  try {
     save_snapshot(path, s);
     note_file("saved " + path + " (" + to_string(snapshot_format_for(path)) + ", " +
                   std::to_string(s.bodies.size()) + " bodies, step " + std::to_string(s.run.steps) +
@@ -81,10 +89,16 @@ void App::start_from(const Snapshot& snap) {
 
 void App::write_run_outputs() {
   if (m_opts.save.empty() && m_opts.export_csv.empty()) return;
-  if (!m_opts.save.empty() && !save_state(m_opts.save)) m_output_error = m_readouts.file_note;
+  Snapshot s;  // one read of the state for both files
+  try {
+    s = m_sim->snapshot(m_settings.block);
+  } catch (const std::exception& e) {
+    m_output_error = e.what();
+    return;
+  }
+  if (!m_opts.save.empty() && !save_state(m_opts.save, s)) m_output_error = m_readouts.file_note;
   if (!m_opts.export_csv.empty()) {
     try {
-      const Snapshot s = m_sim->snapshot(m_settings.block);
       save_csv(m_opts.export_csv, s.bodies);
       say("wrote " + m_opts.export_csv + " (" + std::to_string(s.bodies.size()) + " bodies)");
     } catch (const std::exception& e) {
@@ -92,10 +106,6 @@ void App::write_run_outputs() {
     }
   }
 }
-
-}  // namespace orrery::app
-
-namespace orrery::app {
 
 void App::start_recording(const std::string& path) {
   int w = 0, h = 0;
@@ -148,10 +158,6 @@ void App::stop_recording() {
   line.replace(0, std::string("recording").size(), "recording stopped");
   say(line);
 }
-
-}  // namespace orrery::app
-
-namespace orrery::app {
 
 void App::open_scene(const std::string& path) {
   SceneFile sc;

@@ -48,6 +48,14 @@ void param(const std::optional<std::string>& text, const char* what, float SimPa
   if (text) parse_param(*text, what, field, p);
 }
 
+// --dt, --softening, --damping and --theta as typed, over p.
+void typed_params(const Texts& t, SimParams& p) {
+  param(t.dt, "--dt", &SimParams::dt, p);
+  param(t.softening, "--softening", &SimParams::softening, p);
+  param(t.damping, "--damping", &SimParams::damping, p);
+  param(t.theta, "--theta", &SimParams::theta, p);
+}
+
 // Throws InputError naming the option.
 void parse_numbers(const Texts& t, Options& o) {
   integer(t.n, "--n", 1, k_max_bodies, o.n);
@@ -58,10 +66,7 @@ void parse_numbers(const Texts& t, Options& o) {
   integer(t.frames, "--frames", 1, 1LL << 40, o.frames);
   integer(t.record_fps, "--record-fps", 1, 240, o.record_fps);
   if (t.seed) o.seed = parse_u64(*t.seed, "--seed");
-  param(t.dt, "--dt", &SimParams::dt, o.params);
-  param(t.softening, "--softening", &SimParams::softening, o.params);
-  param(t.damping, "--damping", &SimParams::damping, o.params);
-  param(t.theta, "--theta", &SimParams::theta, o.params);
+  typed_params(t, o.params);
   if (t.point_radius)
     o.point_radius = parse_float_in(*t.point_radius, "--point-radius", 0.01f, 5.0f);
   o.scene = parse_scene_options(t.scene);
@@ -71,36 +76,49 @@ struct Given {
   bool n, preset, seed, solver, block, integrator;
 };
 
+bool runs_here(const std::string& solver) {
+  for (const auto& s : available_solvers())
+    if (s.name == solver) return true;
+  return false;
+}
+
+// A file's run settings where the command line gave none: its solver and block where the solver
+// runs here (else a note), its integrator, and its parameters under the typed ones.
+void adopt_settings(const std::string& what, const std::string& solver, int block,
+                    Integrator integrator, const SimParams& params, const Given& given,
+                    const Texts& t, Options& o) {
+  if (!given.solver && !solver.empty()) {
+    if (runs_here(solver)) {
+      o.solver = solver;
+      if (!given.block) o.block = block;
+    } else {
+      o.note = "orrery: the " + what + "'s solver " + solver + " cannot run here; using " +
+               default_solver_name();
+    }
+  }
+  if (!given.integrator) o.integrator = to_string(integrator);
+  o.params = params;
+  typed_params(t, o.params);
+}
+
+// The bodies a file brings, as the viewer's N; throws InputError beyond what it can draw.
+int viewer_count(const std::string& option, const std::string& path, int bodies) {
+  if (bodies > k_max_bodies)
+    throw InputError(option + " " + path + ": " + std::to_string(bodies) +
+                     " bodies, more than the viewer's " + std::to_string(k_max_bodies));
+  return bodies;
+}
+
 // --load: the snapshot's bodies, and an Orrery snapshot's settings where the command line gave
 // none. Throws InputError (SnapshotError) naming the file.
 void load_into(const std::string& path, const Given& given, const Texts& t, Options& o) {
   if (given.n || given.preset || given.seed)
     throw InputError("--load: the bodies come from the file: leave out --n, --preset and --seed");
   auto snap = std::make_shared<const Snapshot>(load_snapshot(path));
-  if (snap->bodies.size() > k_max_bodies)
-    throw InputError("--load " + path + ": " + std::to_string(snap->bodies.size()) +
-                     " bodies, more than the viewer's " + std::to_string(k_max_bodies));
-  o.n = snap->bodies.size();
+  o.n = viewer_count("--load", path, snap->bodies.size());
   if (snap->run_recorded) {
     const RunState& r = snap->run;
-    if (!given.solver && !r.solver.empty()) {
-      bool here = false;
-      for (const auto& s : available_solvers()) here = here || s.name == r.solver;
-      if (here) {
-        o.solver = r.solver;
-        if (!given.block) o.block = r.block;
-      } else {
-        o.note = "orrery: the snapshot's solver " + r.solver + " cannot run here; using " +
-                 default_solver_name();
-      }
-    }
-    if (!given.integrator) o.integrator = to_string(r.integrator);
-    SimParams p = r.params;  // the typed ones over the file's
-    param(t.dt, "--dt", &SimParams::dt, p);
-    param(t.softening, "--softening", &SimParams::softening, p);
-    param(t.damping, "--damping", &SimParams::damping, p);
-    param(t.theta, "--theta", &SimParams::theta, p);
-    o.params = p;
+    adopt_settings("snapshot", r.solver, r.block, r.integrator, r.params, given, t, o);
   }
   o.loaded = std::move(snap);
   o.loaded_path = path;
@@ -113,39 +131,19 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
     throw InputError("--scene: the scene names its bodies: leave out --load, --preset and --seed");
   const SceneFile sc = load_scene(path);
   if (!given.n && sc.n > 0 && sc.snapshot.empty()) o.n = sc.n;
-  bool solver_here = sc.solver.empty();
-  for (const auto& s : available_solvers()) solver_here = solver_here || s.name == sc.solver;
+  const bool solver_here = sc.solver.empty() || runs_here(sc.solver);
   if (!solver_here && !given.n && !given.solver && sc.snapshot.empty())
     o.n = 0;  // a GPU scene on a machine without one: the CPU default N, not the scene's
   Snapshot snap;
   snap.run_recorded = false;
   snap.bodies = scene_bodies(sc, o.n > 0 ? o.n : (device_present() ? 16384 : 2048));
-  if (snap.bodies.size() > k_max_bodies)
-    throw InputError("--scene " + path + ": " + std::to_string(snap.bodies.size()) +
-                     " bodies, more than the viewer's " + std::to_string(k_max_bodies));
-  o.n = snap.bodies.size();
-  if (!given.solver && !sc.solver.empty()) {
-    bool here = false;
-    for (const auto& s : available_solvers()) here = here || s.name == sc.solver;
-    if (here) {
-      o.solver = sc.solver;
-      if (!given.block) o.block = sc.block;
-    } else {
-      o.note = "orrery: the scene's solver " + sc.solver + " cannot run here; using " +
-               default_solver_name();
-    }
-  }
-  if (!given.integrator) o.integrator = to_string(sc.integrator);
-  SimParams p = sc.params;
-  param(t.dt, "--dt", &SimParams::dt, p);
-  param(t.softening, "--softening", &SimParams::softening, p);
-  param(t.damping, "--damping", &SimParams::damping, p);
-  param(t.theta, "--theta", &SimParams::theta, p);
-  o.params = p;
+  o.n = viewer_count("--scene", path, snap.bodies.size());
+  adopt_settings("scene", sc.solver, sc.block, sc.integrator, sc.params, given, t, o);
   if (!t.steps_per_frame) o.steps_per_frame = sc.steps_per_frame;
   // Its bodies start the run as a loaded state: R comes back to them.
   o.loaded = std::make_shared<const Snapshot>(std::move(snap));
   o.loaded_path = path;
+  o.loaded_scene = true;
   o.preset = to_string(sc.preset);
 }
 
@@ -308,18 +306,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     o.vsync = vsync == "on";
     parse_numbers(t, o);
     if (!load.empty() && !scene.empty()) throw InputError("--scene and --load: give one of them");
-    if (!scene.empty()) {
-      const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
-                        cli.count("--seed") > 0,  cli.count("--solver") > 0,
-                        cli.count("--block") > 0, cli.count("--integrator") > 0};
-      scene_into(scene, given, t, o);
-    }
-    if (!load.empty()) {
-      const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
-                        cli.count("--seed") > 0,  cli.count("--solver") > 0,
-                        cli.count("--block") > 0, cli.count("--integrator") > 0};
-      load_into(load, given, t, o);
-    }
+    const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
+                      cli.count("--seed") > 0,  cli.count("--solver") > 0,
+                      cli.count("--block") > 0, cli.count("--integrator") > 0};
+    if (!scene.empty()) scene_into(scene, given, t, o);
+    if (!load.empty()) load_into(load, given, t, o);
     check_values(o, keys);
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();

@@ -39,6 +39,7 @@ struct Options {
   // solver, block, integrator and parameters above, where the command line did not).
   std::shared_ptr<const Snapshot> loaded;
   std::string loaded_path;
+  bool loaded_scene = false;     // `loaded` holds a --scene's bodies
   std::string save, export_csv;  // written after the last frame
   std::string note;              // a line to print at start (the snapshot's solver cannot run)
   std::string record;            // --record: from the first frame to the last

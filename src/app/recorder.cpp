@@ -44,7 +44,10 @@ VideoFormat video_format_for(const std::string& path, const std::string& what) {
   throw InputError(what + ": '" + path + "' must end in .mp4 (through ffmpeg) or .y4m");
 }
 
-bool ffmpeg_available() { return std::system("ffmpeg -version >/dev/null 2>&1") == 0; }
+bool ffmpeg_available() {
+  static const bool found = std::system("ffmpeg -version >/dev/null 2>&1") == 0;
+  return found;
+}
 
 std::string timestamp_text() {
   const std::time_t now = std::time(nullptr);
@@ -55,8 +58,10 @@ std::string timestamp_text() {
   return buf;
 }
 
+std::string timestamped_name(const std::string& ext) { return "orrery-" + timestamp_text() + ext; }
+
 std::string timestamped_video_name() {
-  return "orrery-" + timestamp_text() + (ffmpeg_available() ? ".mp4" : ".y4m");
+  return timestamped_name(ffmpeg_available() ? ".mp4" : ".y4m");
 }
 
 void rgb_to_yuv420(const std::uint8_t* rgb, int w, int h, std::vector<std::uint8_t>& out) {

@@ -14,13 +14,14 @@ enum class VideoFormat { y4m, mp4 };
 
 // By the name's end: ".y4m" or ".mp4" (any case). Throws InputError naming `what` otherwise.
 VideoFormat video_format_for(const std::string& path, const std::string& what);
-// Whether an ffmpeg runs here (`ffmpeg -version` through the shell's PATH).
+// Whether an ffmpeg runs here (`ffmpeg -version` through the shell's PATH; asked once a run).
 bool ffmpeg_available();
-// A fresh name for a recording started by the V key: "orrery-YYYYmmdd-HHMMSS.mp4" (.y4m without
-// ffmpeg).
-std::string timestamped_video_name();
 // "YYYYmmdd-HHMMSS" for the current local time.
 std::string timestamp_text();
+// "orrery-YYYYmmdd-HHMMSS" and `ext` (".png"): the names of files the keys write.
+std::string timestamped_name(const std::string& ext);
+// A fresh name for a recording started by the V key: ".mp4" (".y4m" without ffmpeg).
+std::string timestamped_video_name();
 
 // 4:2:0 planes (BT.601, limited range) of a top-down RGB image of even width and height, as the
 // Y4M and the ffmpeg paths both take them: Y (w h bytes), then U and V (w h / 4 each).

@@ -5,7 +5,6 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
-#include <ctime>
 #include <stdexcept>
 #include <vector>
 
@@ -51,15 +50,6 @@ void save_png(OutputFile& file, unsigned fbo, int width, int height) {
                               static_cast<int>(row)))
     throw std::runtime_error("cannot encode the PNG for " + path);
   file.write(png.data(), png.size());
-}
-
-std::string timestamped_png_name() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "orrery-%Y%m%d-%H%M%S.png", &local);
-  return buf;
 }
 
 }  // namespace orrery::gfx

@@ -17,7 +17,4 @@ void save_png(OutputFile& file, unsigned fbo, int width, int height);
 // back buffer) into `top_down`, rows flipped to top-down order. Throws std::runtime_error.
 void read_rgb(unsigned fbo, int width, int height, std::vector<unsigned char>& top_down);
 
-// "orrery-YYYYmmdd-HHMMSS.png" for the current local time.
-std::string timestamped_png_name();
-
 }  // namespace orrery::gfx
