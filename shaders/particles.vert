@@ -1,13 +1,15 @@
 #version 330 core
-// Bodies as point sprites: size attenuated with distance, colour from speed through a palette.
+// (shaders/colormap.glsl is inserted after this line.)
+// Bodies as point sprites: size attenuated with distance, colour from a quantity through a palette
+// (gfx/colormap.h and gfx/sprite.h are the same maths for the CUDA splat and its CPU reference).
 layout(location = 0) in vec4 a_pos;  // xyz, w = mass
 layout(location = 1) in vec4 a_vel;  // xyz, w = radius
+layout(location = 2) in float a_value;  // the stored quantity (acceleration, density, ...)
 
 uniform mat4 u_view;
 uniform mat4 u_proj;
 uniform float u_radius;        // sprite radius in world units
 uniform float u_px_per_unit;   // pixels per world unit at view distance 1
-uniform float u_speed_ref;     // the speed shown in the middle of the palette
 uniform float u_intensity;     // peak brightness of one sprite
 uniform float u_mass_ref;      // the mean mass: heavier bodies (galaxy cores) draw larger
 uniform int u_spheres;         // 1: a body whose ball (radius a_vel.w) is larger than its sprite
@@ -19,18 +21,8 @@ out float v_energy;
 out float v_soft;  // 0: a star's tight core and halo; 1: a heavy body's diffuse bulge glow
 flat out int v_sphere;
 
-// Slow bodies deep blue, through sky blue and white, fast ones amber to red.
-vec3 palette(float t) {
-  const vec3 c0 = vec3(0.16, 0.24, 0.95);
-  const vec3 c1 = vec3(0.30, 0.66, 1.00);
-  const vec3 c2 = vec3(0.95, 0.92, 1.00);
-  const vec3 c3 = vec3(1.00, 0.66, 0.28);
-  const vec3 c4 = vec3(1.00, 0.30, 0.14);
-  t = clamp(t, 0.0, 1.0) * 4.0;
-  if (t < 1.0) return mix(c0, c1, t);
-  if (t < 2.0) return mix(c1, c2, t - 1.0);
-  if (t < 3.0) return mix(c2, c3, t - 2.0);
-  return mix(c3, c4, t - 3.0);
+vec3 body_color() {
+  return value_color(u_quantity == 0 ? length(a_vel.xyz) : (u_quantity == 3 ? a_pos.w : a_value));
 }
 
 void main() {
@@ -52,8 +44,8 @@ void main() {
   // Sprites smaller than 2 px are drawn at 2 px and dimmed by the lost area: no shimmer far away.
   v_energy = (v_sphere == 1 ? u_sphere_intensity : u_intensity * mix(1.0, 1.5, v_soft)) *
              min(1.0, (size * size) / (drawn * drawn));
-  float speed = length(a_vel.xyz);
-  // Heavy bodies (galaxy cores) glow warm white whatever their speed: a bulge, not a star.
-  v_color = mix(palette(0.5 * speed / max(u_speed_ref, 1e-6)), vec3(1.0, 0.80, 0.52),
-                v_soft);
+  // Heavy bodies (galaxy cores) glow warm white whatever their value: a bulge, not a star. Not
+  // when the colour is the mass or the origin: then the colour is the point.
+  float warm = u_quantity == 3 || u_quantity == 5 ? 0.0 : v_soft;
+  v_color = mix(body_color(), vec3(1.0, 0.80, 0.52), warm);
 }

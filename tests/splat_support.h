@@ -31,7 +31,8 @@ inline gfx::SpriteParams camera_params(int width, int height, float eye_z = 50.0
   p.px_per_unit = 0.5f * static_cast<float>(height) / std::tan(0.5f * k_fov_y);
   p.radius = 0.2f;
   p.intensity = 0.6f;
-  p.speed_ref = 1.0f;
+  p.color.lo = 0.0f;
+  p.color.hi = 2.0f;  // speed 1 in the middle of the classic palette
   p.mass_ref = 1.0f;
   return p;
 }

@@ -28,6 +28,12 @@ const char* to_string(Preset p);
 // heavy body's radius growing as its mass^(1/3) (a galaxy's core is a big ball).
 BodyState make_preset(Preset p, int n, std::uint64_t seed);
 
+// Origin labels (0, 1, ...) of a state at its start, for colouring by origin: the collision
+// preset's two galaxies; a disk's quadrants about the mean position; every other state's octants
+// (a loaded state's too: p null). origin_names() names the labels in order.
+std::vector<float> origin_labels(const Preset* p, const BodyState& s);
+std::vector<std::string> origin_names(const Preset* p);
+
 // What a preset comes with besides its bodies: gravity and the collision stage. box: gravity off,
 // elastic bounces inside walls of side k_box_side; accretion: gravity and merges; the others:
 // gravity, no collisions, no walls.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "orrery/diagnostics.h"
+#include "orrery/fields.h"
 #include "orrery/integrators.h"
 #include "orrery/phases.h"
 #include "orrery/presets.h"
@@ -129,6 +130,12 @@ class System {
   Diagnostics measure();
   // The same on arrays the caller holds.
   Diagnostics measure_arrays(const Vec4* pos, const Vec4* vel, int n);
+
+  // out[i] = quantity q of body i at (pos, vel), arrays on the gravity module's side: speed, mass
+  // and density from the state; the acceleration from the module (the last step's own where it
+  // kept them for these positions, else one more evaluation, not timed as a step); the potential
+  // depth from the module's potentials(). Origin is not the System's: std::logic_error.
+  void quantity(Quantity q, const Vec4* pos, const Vec4* vel, int n, float* out);
 
   BodyStorage& storage() { return *m_storage; }
   const std::shared_ptr<BodyStorage>& storage_ptr() const { return m_storage; }

@@ -92,6 +92,8 @@ App::App(const Options& options, OutputFile screenshot)
     m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
                  m_opts.scene.radius);
   }
+  m_state_epoch = m_sim->epoch();
+  init_view_tools();
   say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) +
       ", n " + std::to_string(m_settings.n) +
       (m_opts.n > 0 ? ""
@@ -264,18 +266,23 @@ void App::frame(long long index, bool last) {
   int w = 0, h = 0;
   target_size(w, h);
   m_imgui->begin_frame(w, h, m_stats.last_frame_ms() * 1e-3f);
+  ui::CameraInput in;
   if (m_window) {  // before the splat, which draws with this frame's camera
-    const ui::CameraInput in = m_imgui->camera_input();
+    in = m_imgui->camera_input();
     m_camera.orbit(in.orbit_dx, in.orbit_dy);
     m_camera.pan(in.pan_dx, in.pan_dy, h);
     m_camera.zoom(in.zoom);
   }
+  if (m_sim->epoch() != m_state_epoch) on_new_state();
+  follow_and_read(w, h);  // the camera follows the body as it was after the last frame's steps
 
   const gfx::RenderStyle st = style();
   const gfx::SpriteParams sp = gfx::sprite_params(m_camera, st, w, h);
+  if (in.click) pick_at(in.click_x, in.click_y, sp);
   const int steps = m_settings.paused ? 1 : m_settings.steps_per_frame;
   bool splatted = false;
-  const float sim_ms = device_work(steps, sp, st.exposure, splatted);
+  const float sim_ms = device_work(steps, sp, st, splatted);
+  extras_on_host();
   check_blowup();
 
   m_stats.fill(m_readouts);
@@ -301,6 +308,7 @@ void App::frame(long long index, bool last) {
     m_readouts.activity = activity_text(m_sim->step_progress(), m_sim->step_running_s());
   }
   fill_diagnostics();
+  fill_legend();
   if (index % 10 == 0 || m_readouts.collisions.bodies == 0) fill_collisions();
   const auto ui_start = std::chrono::steady_clock::now();
   if (m_settings.show_panel)
@@ -314,11 +322,16 @@ void App::frame(long long index, bool last) {
   // GL: copy the CUDA picture, or draw GL sprites and tone-map; then the panel.
   const GLuint target = target_framebuffer();
   m_draw_timer.begin();
-  if (splatted)
+  if (splatted) {
     m_renderer->draw_splatted(target, w, h);
-  else
+  } else {
+    gfx::TrailDraw trails;
+    if (m_trails)
+      trails = {m_trails->texture(), m_trails->bodies(), m_trails->length(),
+                m_trails->head(),    m_trails->filled(), trail_intensity(st)};
     m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target,
-                     m_sim->buffers().version());
+                     m_sim->buffers().version(), m_trails ? &trails : nullptr);
+  }
   draw_tree(target, sp);
   draw_walls(target, sp);
   const auto render_start = Clock::now();
@@ -543,16 +556,29 @@ void App::keep_params_valid() {
 // The frame's steps (unless paused) and, with the CUDA splat, its picture, in one mapping of the
 // VBOs and the picture. Returns the solver time to record (negative: none); `splatted` says
 // whether the CUDA picture was made.
-float App::device_work(int steps, const gfx::SpriteParams& sp, float exposure, bool& splatted) {
-  gfx::Companion splat;
-  splat.reg = splat_image(sp.width, sp.height);
-  splat.access = {gfx::MapAccess::write_discard};
+float App::device_work(int steps, const gfx::SpriteParams& sp, const gfx::RenderStyle& st,
+                       bool& splatted) {
+  // The frame's device work on the newest state, in the steps' mapping (the interop path): the
+  // colour values and trails, then the CUDA splat.
+  gfx::Companion work;
+  gfx::CudaGlBuffers* image = splat_image(sp.width, sp.height);
+  if (image) work.regs.push_back({image, {gfx::MapAccess::write_discard}});
+  gfx::CudaGlBuffers* ring = m_trails ? m_trails->registration() : nullptr;
+  if (ring) work.regs.push_back({ring, {gfx::MapAccess::read_write}});
   const int n = m_sim->count();
-  splat.view = [&](const Vec4* pos, const Vec4* vel) {
-    m_renderer->splat(pos, vel, n, sp, exposure);
+  const bool values = values_needed();
+  work.view = [&](const Vec4* pos, const Vec4* vel) {
+    extras_on_device(pos, vel);
+    if (!image) return;
+    gfx::TrailRing trail;
+    if (ring) trail = m_trails->device_ring();
+    m_renderer->splat(pos, vel, values ? m_sim->buffers().mapped_values() : nullptr, n, sp,
+                      st.exposure, ring ? &trail : nullptr, trail_intensity(st));
   };
-  const gfx::Companion* companion = splat.reg ? &splat : nullptr;
-  splatted = companion != nullptr;
+  const bool interop = m_path == gfx::DevicePath::interop;
+  const bool any = image || ring || (values && values_on_device());
+  const gfx::Companion* companion = interop && any ? &work : nullptr;
+  splatted = image != nullptr;
   float sim_ms = -1.0f;
   if (!m_settings.paused || m_step_once) {
     m_sim->advance(steps, companion);
@@ -565,8 +591,6 @@ float App::device_work(int steps, const gfx::SpriteParams& sp, float exposure, b
   return sim_ms;
 }
 
-// The CUDA splat's image registration for this frame, or null when GL sprites draw (chosen so,
-// a minimised window, or a registration that failed: then GL sprites for the rest of the run).
 gfx::CudaGlBuffers* App::splat_image(int w, int h) {
   if (!m_settings.cuda_splat || w <= 0 || h <= 0) return nullptr;
   try {
@@ -603,7 +627,7 @@ gfx::RenderStyle App::style() const {
   gfx::RenderStyle st;
   st.radius = m_settings.point_radius;
   st.exposure = m_settings.exposure;
-  st.speed_ref = m_sim->speed_reference();
+  st.color = color_map();
   st.mass_ref = m_sim->mass_reference();
   st.spheres = m_valid_params.collisions.mode != CollisionMode::off;
   // Centre the scene in the space right of the panel (half the panel's width), while it shows.

@@ -16,6 +16,7 @@
 #include "gfx/egl_context.h"
 #include "gfx/gl_objects.h"
 #include "gfx/particle_renderer.h"
+#include "gfx/trails.h"
 #include "gfx/window.h"
 #include "orrery/input.h"
 #include "recorder.h"
@@ -50,7 +51,8 @@ class App {
   void choose_path();
   void choose_draw();
   const char* draw_name() const;
-  float device_work(int steps, const gfx::SpriteParams& sp, float exposure, bool& splatted);
+  float device_work(int steps, const gfx::SpriteParams& sp, const gfx::RenderStyle& st,
+                    bool& splatted);
   gfx::CudaGlBuffers* splat_image(int w, int h);
   void build_catalog();
   int catalog_index(const std::string& name) const;  // -1 when not listed
@@ -91,8 +93,26 @@ class App {
   void start_recording(const std::string& path);
   void record_frame();
   void stop_recording();
+  // Watching tools (app_view.cpp): colour by quantity, its range and legend; trails; picking and
+  // following. Values and trails are made inside the frame's mapping on the device
+  // (extras_on_device) or after the steps on the host (extras_on_host).
+  void init_view_tools();
+  gfx::ColorMap color_map() const;
+  void set_color(int quantity, bool announce);
+  void fit_color_range(bool announce);
+  void configure_trails();
+  void on_new_state();
+  bool values_needed() const;
+  bool values_on_device() const;
+  void extras_on_device(const Vec4* pos, const Vec4* vel);
+  void extras_on_host();
+  float trail_intensity(const gfx::RenderStyle& st) const;
+  void pick_at(float x, float y_from_top, const gfx::SpriteParams& sp);
+  void follow_and_read(int width, int height);
+  void fill_legend();
 
   static constexpr const char* k_quick_file = "orrery-quick.orrery";
+  static constexpr float k_pick_radius_px = 8.0f;
 
   Options m_opts;
   // Declaration order is destruction order reversed: GL and CUDA objects go before the context.
@@ -137,6 +157,12 @@ class App {
   // The snapshot the run started from (--load, F9): R goes back to it; a preset or N forgets it.
   std::shared_ptr<const Snapshot> m_loaded;
   bool m_loaded_preset = false;  // m_loaded came from a preset scene (Save scene can name it)
+  std::unique_ptr<gfx::Trails> m_trails;  // while trails are on
+  std::uint64_t m_trail_version = 0;      // the buffers' version last appended
+  std::uint64_t m_values_version = 0;     // the buffers' version the values were made from
+  int m_values_quantity = -1;             // the quantity they hold (-1: none yet)
+  std::vector<float> m_values_host;       // the host path's values
+  std::uint64_t m_state_epoch = 0;        // the simulation's state the tools were set for
   std::unique_ptr<Recorder> m_recorder;
   std::vector<unsigned char> m_frame_rgb;
   std::chrono::steady_clock::time_point m_record_said;  // the last progress line

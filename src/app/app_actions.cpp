@@ -149,8 +149,51 @@ void App::apply(const ui::Action& a) {
       break;
     case K::reset_camera:
       m_camera.reset();
+      m_settings.follow = 0;
       say("camera reset");
       break;
+    case K::next_color:
+      set_color(m_settings.color_quantity + (a.value < 0 ? -1 : 1), true);
+      break;
+    case K::set_color:
+      set_color(a.value, true);
+      break;
+    case K::fit_color:
+      m_settings.color_auto = true;
+      fit_color_range(true);
+      break;
+    case K::toggle_trails:
+      m_settings.trail_length = m_settings.trail_length > 0 ? 0 : m_settings.trail_length_on;
+      configure_trails();
+      say(m_trails ? "trails " + m_readouts.trails : std::string("trails off"));
+      break;
+    case K::apply_trails:
+      if (m_settings.trail_length > 0) m_settings.trail_length_on = m_settings.trail_length;
+      configure_trails();
+      say(m_trails ? "trails " + m_readouts.trails : std::string("trails off"));
+      break;
+    case K::follow_picked:
+      if (m_settings.picked < 0) {
+        say("follow: pick a body first (click it)");
+        break;
+      }
+      m_settings.follow = m_settings.follow == 1 ? 0 : 1;
+      say(m_settings.follow ? "follow body " + std::to_string(m_settings.picked)
+                            : std::string("follow off"));
+      break;
+    case K::follow_centre:
+      m_settings.follow = m_settings.follow == 2 ? 0 : 2;
+      say(m_settings.follow ? "follow the centre of mass" : "follow off");
+      break;
+    case K::pick_centre: {
+      int w = 0, h = 0;
+      target_size(w, h);
+      const gfx::SpriteParams sp = gfx::sprite_params(m_camera, style(), w, h);
+      // The middle of the view: the window's, moved right as the panel moves the scene.
+      pick_at(0.5f * static_cast<float>(w) + style().center_shift_px, 0.5f * static_cast<float>(h),
+              sp);
+      break;
+    }
     case K::toggle_draw:
       if (!m_splat_ok) {
         say("draw: the CUDA splat needs the zero-copy interop path; drawing gl-sprites");

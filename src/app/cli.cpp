@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "orrery/device.h"
+#include "orrery/fields.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
 #include "orrery/presets.h"
@@ -33,7 +34,7 @@ std::string names_of_solvers() {
 // The numeric options as typed; none when not given (an empty text is an error).
 struct Texts {
   std::optional<std::string> n, block, seed, dt, softening, damping, theta, steps_per_frame, width,
-      height, frames, point_radius, record_fps;
+      height, frames, point_radius, record_fps, trails, trail_bodies, color_range;
   SceneTexts scene;
 };
 
@@ -65,6 +66,19 @@ void parse_numbers(const Texts& t, Options& o) {
   integer(t.height, "--height", 64, 16384, o.height);
   integer(t.frames, "--frames", 1, 1LL << 40, o.frames);
   integer(t.record_fps, "--record-fps", 1, 240, o.record_fps);
+  integer(t.trails, "--trails", 0, ui::k_max_trail_length, o.trails);
+  if (o.trails == 1) throw InputError("--trails 1: a trail needs at least 2 positions (0 is off)");
+  integer(t.trail_bodies, "--trail-bodies", 0, ui::k_max_trail_bodies, o.trail_bodies);
+  if (t.color_range) {
+    const std::string& r = *t.color_range;
+    const auto comma = r.find(',');
+    if (comma == std::string::npos)
+      throw InputError("--color-range '" + r + "': expected LO,HI (two numbers)");
+    const float lo = parse_float(r.substr(0, comma), "--color-range's LO");
+    const float hi = parse_float(r.substr(comma + 1), "--color-range's HI");
+    if (!(hi > lo)) throw InputError("--color-range '" + r + "': HI must be above LO");
+    o.color_range = {lo, hi};
+  }
   if (t.seed) o.seed = parse_u64(*t.seed, "--seed");
   typed_params(t, o.params);
   if (t.point_radius)
@@ -287,6 +301,22 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "record every drawn frame from the first to the last: FILE.mp4 (H.264 through "
                  "ffmpeg) or FILE.y4m (uncompressed, no ffmpeg needed); V starts and stops a "
                  "recording too");
+  cli.add_option("--color", o.color,
+                 "colour bodies by speed (default), acceleration, density, mass, potential (depth "
+                 "-phi) or origin (the part of the preset a body was born in); C cycles")
+      ->check(CLI::IsMember(quantity_names()));
+  cli.add_option("--palette", o.palette, "classic (default for speed), viridis or magma")
+      ->check(CLI::IsMember(std::vector<std::string>{"classic", "viridis", "magma"}));
+  cli.add_option("--color-scale", o.color_scale,
+                 "linear or log (default: log for acceleration, density and mass)")
+      ->check(CLI::IsMember(std::vector<std::string>{"linear", "log"}));
+  cli.add_option("--color-range", t.color_range,
+                 "LO,HI: a fixed range instead of the 1st to 99th percentile of the data");
+  cli.add_option("--trails", t.trails,
+                 "draw fading trails of the last K positions, 2 to 64 (0: off, the default); L "
+                 "toggles");
+  cli.add_option("--trail-bodies", t.trail_bodies,
+                 "trails for a random sample of M bodies (default 0: every body)");
   cli.add_option("--record-fps", t.record_fps,
                  "frame rate of recordings, 1 to 240 (default 60): each drawn frame is one video "
                  "frame, so a slow machine still records smoothly");
@@ -294,7 +324,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option(
       "--keys", keys,
       "comma-separated keys to apply one per frame from the second frame, as if typed "
-      "(s,S,b,B,space,.,r,i,1-8,h,d,t,v,backspace,f5,f9,f11,f12,esc; sweep for the panel's "
+      "(s,S,b,B,space,.,r,i,1-8,h,d,t,v,c,C,l,f,g,home,backspace,f5,f9,f11,f12,esc; pick for "
+      "the body nearest the middle, fit to refit the colour range, sweep for the panel's "
       "block-size sweep, scene1 to scene99 for its scene list, savescene for its Save "
       "scene): for scripts and headless runs");
   cli.footer(

@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "orrery/scene.h"
@@ -44,6 +46,12 @@ struct Options {
   std::string note;              // a line to print at start (the snapshot's solver cannot run)
   std::string record;            // --record: from the first frame to the last
   int record_fps = 60;
+  std::string color = "speed";                         // orrery::Quantity's name
+  std::string palette;                                 // empty: the quantity's default
+  std::string color_scale;                             // empty: the quantity's default
+  std::optional<std::pair<float, float>> color_range;  // fixed; none: fitted from percentiles
+  int trails = 0;                                      // 0: off
+  int trail_bodies = 0;                                // 0: every body
 };
 
 constexpr long long k_headless_frames = 300;

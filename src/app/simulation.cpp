@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "gfx/overlays.h"
+
 namespace orrery::app {
 namespace {
 
@@ -35,6 +37,90 @@ void Simulation::reset(Preset preset, int n, std::uint64_t seed, std::optional<f
   BodyState s = make_preset(preset, n, seed);
   if (radius) set_radius(s.vel, *radius);
   load(s, nullptr);
+  set_origin(&preset, s);
+}
+
+void Simulation::set_origin(const Preset* preset, const BodyState& s) {
+  m_origin = orrery::origin_labels(preset, s);
+  m_origin_names = orrery::origin_names(preset);
+}
+
+template <class F>
+bool Simulation::with_state(F&& f) {
+  if (m_job.active()) return false;
+  const int n = m_buffers->count();
+  m_system->storage().view([&](const Vec4* pos, const Vec4* vel) { f(pos, vel, n); });
+  return true;
+}
+
+bool Simulation::quantity_host(Quantity q, std::vector<float>& out) {
+  const int n = m_buffers->count();
+  if (q == Quantity::origin) {
+    if (!origin_valid()) return false;
+    out = m_origin;
+    return true;
+  }
+  out.resize(static_cast<std::size_t>(n));
+  const bool device = m_system->gravity().on_device();
+  return with_state([&](const Vec4* pos, const Vec4* vel, int count) {
+    if (!device) return m_system->quantity(q, pos, vel, count, out.data());
+    const std::size_t vec4s = (static_cast<std::size_t>(count) + 3) / 4;
+    if (m_values_scratch.size() < vec4s) m_values_scratch = DeviceArray(vec4s);
+    float* values = reinterpret_cast<float*>(m_values_scratch.data());
+    m_system->quantity(q, pos, vel, count, values);
+    device_download(values, out.data(), static_cast<std::size_t>(count));
+  });
+}
+
+bool Simulation::quantity_mapped(Quantity q, const Vec4* pos, const Vec4* vel) {
+  if (!m_system->gravity().on_device() || q == Quantity::origin) return false;
+  m_system->quantity(q, pos, vel, m_buffers->count(), m_buffers->mapped_values());
+  return true;
+}
+
+std::optional<Simulation::BodyReading> Simulation::read_body(int index) {
+  std::optional<BodyReading> r;
+  if (index < 0 || index >= m_buffers->count()) return r;
+  const bool device = m_system->gravity().on_device();
+  const float eps = m_params.softening;
+  with_state([&](const Vec4* pos, const Vec4* vel, int n) {
+    BodyReading b;
+    if (device) {
+      device_read_body(pos, vel, index, b.pos, b.vel);
+      if (!m_fields) m_fields = std::make_unique<DeviceFields>();
+      b.acc = m_fields->body_acceleration(pos, n, index, eps);
+    } else {
+      b.pos = pos[index];
+      b.vel = vel[index];
+      b.acc = host_body_acceleration(pos, n, index, eps);
+    }
+    r = b;
+  });
+  return r;
+}
+
+std::optional<Vec3> Simulation::centre_of_mass() {
+  std::optional<Vec3> c;
+  const bool device = m_system->gravity().on_device();
+  with_state([&](const Vec4* pos, const Vec4*, int n) {
+    if (device) {
+      if (!m_fields) m_fields = std::make_unique<DeviceFields>();
+      c = m_fields->centre_of_mass(pos, n);
+    } else {
+      c = host_centre_of_mass(pos, n);
+    }
+  });
+  return c;
+}
+
+int Simulation::pick(const gfx::SpriteParams& p, float x, float y, float radius_px) {
+  int picked = -1;
+  const bool device = m_system->gravity().on_device();
+  with_state([&](const Vec4* pos, const Vec4*, int n) {
+    picked = device ? gfx::pick_device(pos, n, p, x, y, radius_px)
+                    : gfx::pick_cpu(pos, n, p, x, y, radius_px);
+  });
+  return picked;
 }
 
 void Simulation::load(const BodyState& s, const RunState* run) {
@@ -68,6 +154,8 @@ void Simulation::load(const BodyState& s, const RunState* run) {
     m_system->resume(*run);
   }
   restart_diagnostics();
+  set_origin(nullptr, s);
+  ++m_epoch;
 }
 
 Snapshot Simulation::snapshot(int block) {

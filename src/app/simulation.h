@@ -11,7 +11,9 @@
 
 #include "cpu_job.h"
 #include "gfx/body_buffers.h"
+#include "gfx/sprite.h"
 #include "orrery/device.h"
+#include "orrery/fields.h"
 #include "orrery/presets.h"
 #include "orrery/system.h"
 #include "ui/settings.h"
@@ -41,6 +43,8 @@ class Simulation {
   // in flight is cancelled. Time, step count and the diagnostics' history start again.
   // radius: every body's, instead of the preset's radii.
   void reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius = {});
+  // The origin labels of the state just loaded (load() labels a state by its octants).
+  void set_origin(const Preset* preset, const BodyState& s);
   // The same from given bodies; with `run` (a snapshot's), its integrator, parameters, time, step
   // count and collision totals too (the solver stays). Throws InputError (bad parameters) or the
   // memory check's error, keeping the old state.
@@ -81,6 +85,7 @@ class Simulation {
   void tree_boxes(int max_level, std::vector<CellBox>& out);
   Integrator integrator() const { return m_system->integrator(); }
   const gfx::BodyBuffers& buffers() const { return *m_buffers; }
+  gfx::BodyBuffers& buffers_mut() { return *m_buffers; }
   int count() const { return m_buffers->count(); }
   // The newest solver time and the steps it covered; negative when there is none to report: no
   // run ended this frame, before the first reading, and for the first steps of a new solver or
@@ -106,6 +111,33 @@ class Simulation {
   // A non-finite state found since the last call (CPU: checked after every step; GPU: on the
   // device every k_finite_check_frames frames), once.
   std::optional<Blowup> take_blowup();
+  // Per-body quantities (orrery/fields.h) of the newest state. Not while a CPU run is in flight
+  // (returns false). quantity_host: on the host, wherever the state is (the device's are copied
+  // back); origin from the labels. quantity_mapped: inside a companion on the interop path, into
+  // the mapped values buffer, on the device (false when the solver runs on the host).
+  bool quantity_host(Quantity q, std::vector<float>& out);
+  bool quantity_mapped(Quantity q, const Vec4* pos, const Vec4* vel);
+  // The origin labels of the state (origin_labels()) and their names; empty after merges removed
+  // bodies (the labels no longer follow them).
+  const std::vector<float>& origin() const { return m_origin; }
+  // Changes with every new state (reset, load): what was drawn from the old one is stale.
+  std::uint64_t epoch() const { return m_epoch; }
+  const std::vector<std::string>& origin_names() const { return m_origin_names; }
+  bool origin_valid() const {
+    return !m_origin.empty() && static_cast<int>(m_origin.size()) == count();
+  }
+  // One body's position and velocity and its direct-sum acceleration, and the centre of mass, of
+  // the newest state (none while a CPU run is in flight).
+  struct BodyReading {
+    Vec4 pos, vel;
+    Vec3 acc;
+  };
+  std::optional<BodyReading> read_body(int index);
+  std::optional<Vec3> centre_of_mass();
+  // The body nearest window pixel (x, y) (origin bottom-left) within radius_px under these sprite
+  // parameters: -1 when none (or a CPU run is in flight).
+  int pick(const gfx::SpriteParams& p, float x, float y, float radius_px);
+
   // The median speed of the initial state: the palette's reference.
   float speed_reference() const { return m_speed_ref; }
   // The mean body mass.
@@ -146,6 +178,14 @@ class Simulation {
   std::vector<DiagnosticsSample> m_diag_history;
   float m_speed_ref = 1.0f;
   float m_mass_ref = 1.0f;
+  std::uint64_t m_epoch = 0;
+  std::vector<float> m_origin;
+  std::vector<std::string> m_origin_names;
+  std::unique_ptr<DeviceFields> m_fields;  // made on first use
+  DeviceArray m_values_scratch;            // device values to copy back (4 floats a Vec4)
+  // Reads the newest state where it is (host or device pointers), outside any mapping.
+  template <class F>
+  bool with_state(F&& f);
 };
 
 }  // namespace orrery::app

@@ -29,8 +29,17 @@ struct UnmapGuard {
 CudaGlBuffers::Group map_group(CudaGlBuffers& vbos, std::vector<MapAccess> access,
                                const Companion* companion) {
   CudaGlBuffers::Group group{{&vbos, std::move(access)}};
-  if (companion && companion->reg) group.push_back({companion->reg, companion->access});
+  if (companion)
+    for (const auto& entry : companion->regs) group.push_back(entry);
   return group;
+}
+
+// Everything a map_group() maps, to unmap.
+std::vector<CudaGlBuffers*> mapped_regs(CudaGlBuffers& vbos, const Companion* companion) {
+  std::vector<CudaGlBuffers*> regs{&vbos};
+  if (companion)
+    for (const auto& entry : companion->regs) regs.push_back(entry.first);
+  return regs;
 }
 
 }  // namespace
@@ -64,6 +73,11 @@ void BodyBuffers::load(const std::vector<Vec4>& pos, const std::vector<Vec4>& ve
   }
   m_vel_vbo = make_buffer();
   fill_buffer(m_vel_vbo.id(), vel.data(), m_count, GL_DYNAMIC_DRAW);
+  m_value_vbo = make_buffer();
+  glBindBuffer(GL_ARRAY_BUFFER, m_value_vbo.id());
+  const std::vector<float> zeros(pos.size(), 0.0f);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(sizeof(float) * pos.size()), zeros.data(),
+               GL_DYNAMIC_DRAW);
   for (int k = 0; k < 2; ++k) {
     m_vao[k] = make_vertex_array();
     glBindVertexArray(m_vao[k].id());
@@ -73,12 +87,16 @@ void BodyBuffers::load(const std::vector<Vec4>& pos, const std::vector<Vec4>& ve
     glBindBuffer(GL_ARRAY_BUFFER, m_vel_vbo.id());
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, k_stride, nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, m_value_vbo.id());
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, sizeof(float), nullptr);
   }
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
   check_gl("creating the body buffers");
   if (m_path == DevicePath::interop)
-    m_interop = CudaGlBuffers({m_pos_vbo[0].id(), m_pos_vbo[1].id(), m_vel_vbo.id()});
+    m_interop =
+        CudaGlBuffers({m_pos_vbo[0].id(), m_pos_vbo[1].id(), m_vel_vbo.id(), m_value_vbo.id()});
   if (m_path == DevicePath::staged) {
     for (auto& d : m_dev_pos) d = DeviceArray(pos.size());
     m_dev_vel = DeviceArray(vel.size());
@@ -141,13 +159,13 @@ void BodyBuffers::publish_host(int steps, const Companion* companion) {
 
 void BodyBuffers::advance_interop(int steps, const StepRun& run, const Companion* companion) {
   const int a = m_cur, b = 1 - m_cur, fresh = steps % 2 ? b : a;
-  std::vector<MapAccess> access(3, MapAccess::read_write);
+  std::vector<MapAccess> access(4, MapAccess::read_write);
   if (steps == 1) {
     access[a] = MapAccess::read_only;
     access[b] = MapAccess::write_discard;
   }
   CudaGlBuffers::map_all(map_group(m_interop, access, companion));  // one call for all
-  UnmapGuard guard{{&m_interop, companion ? companion->reg : nullptr}};
+  UnmapGuard guard{mapped_regs(m_interop, companion)};
   const auto pos = [&](int k) { return static_cast<Vec4*>(m_interop.pointer(k)); };
   run(pos(a), pos(b), pos(2));
   m_cur = fresh;
@@ -157,9 +175,11 @@ void BodyBuffers::advance_interop(int steps, const StepRun& run, const Companion
 void BodyBuffers::view_on_device(const Companion& companion) {
   if (m_path != DevicePath::interop || !m_interop.registered())
     throw std::logic_error("BodyBuffers::view_on_device: the VBOs are not registered with CUDA");
-  CudaGlBuffers::map_all(
-      map_group(m_interop, std::vector<MapAccess>(3, MapAccess::read_only), &companion));
-  UnmapGuard guard{{&m_interop, companion.reg}};
+  CudaGlBuffers::map_all(map_group(
+      m_interop,
+      {MapAccess::read_only, MapAccess::read_only, MapAccess::read_only, MapAccess::read_write},
+      &companion));
+  UnmapGuard guard{mapped_regs(m_interop, &companion)};
   companion.view(static_cast<const Vec4*>(m_interop.pointer(m_cur)),
                  static_cast<const Vec4*>(m_interop.pointer(2)));
 }
@@ -170,7 +190,7 @@ void BodyBuffers::view(const StateView& view) {
   } else if (m_path == DevicePath::staged) {
     view(m_dev_pos[m_cur].data(), m_dev_vel.data());
   } else {
-    view_on_device(Companion{nullptr, {}, view});
+    view_on_device(Companion{{}, view});
   }
 }
 
@@ -179,6 +199,28 @@ void BodyBuffers::set_count(int n) {
   m_count = n;
   ++m_version;
 }
+
+float* BodyBuffers::mapped_values() const {
+  if (m_path != DevicePath::interop || !m_interop.mapped())
+    throw std::logic_error("BodyBuffers::mapped_values: the buffers are not mapped");
+  return static_cast<float*>(m_interop.pointer(3));
+}
+
+void BodyBuffers::upload_values(const float* values, int n) {
+  glBindBuffer(GL_ARRAY_BUFFER, m_value_vbo.id());
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(sizeof(float) * n), values);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void BodyBuffers::download_values(std::vector<float>& out) const {
+  out.resize(m_count);
+  glBindBuffer(GL_ARRAY_BUFFER, m_value_vbo.id());
+  glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(sizeof(float) * m_count),
+                     out.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+bool BodyBuffers::host_current() const { return !m_on_device || m_path == DevicePath::staged; }
 
 BodyState BodyBuffers::download() {
   BodyState s;

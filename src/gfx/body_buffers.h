@@ -29,12 +29,11 @@ using StepRun = std::function<void(Vec4* a, Vec4* b, Vec4* vel)>;
 // Reads the newest state in place: device pointers to the positions and velocities.
 using DeviceView = std::function<void(const Vec4* pos, const Vec4* vel)>;
 
-// Work that reads the newest state on the device and writes another registered GL buffer (the
-// CUDA splat's image): on the interop path `reg` is mapped in the same call as the VBOs, and
-// `view` runs after the steps, before the unmap.
+// Work that reads the newest state on the device and writes other registered GL buffers (the
+// CUDA splat's image, the trails): on the interop path `regs` are mapped in the same call as the
+// VBOs, and `view` runs after the steps, before the unmap (mapped_values() is valid there).
 struct Companion {
-  CudaGlBuffers* reg = nullptr;
-  std::vector<MapAccess> access;
+  CudaGlBuffers::Group regs;
   DeviceView view;
 };
 
@@ -80,6 +79,16 @@ class BodyBuffers final : public BodyStorage {
   // The first n bodies stay (merges); the buffers keep their size.
   void set_count(int n) override;
 
+  // The per-body values the sprites read for a stored colour quantity (attribute 2): while the
+  // interop path's buffers are mapped (in a companion), their device pointer; else set through GL.
+  float* mapped_values() const;
+  void upload_values(const float* values, int n);
+  void download_values(std::vector<float>& out) const;
+  // Whether host_pos() and host_vel() hold the newest state (CPU solvers; the staged path's copy).
+  bool host_current() const;
+  const Vec4* host_pos() const { return m_host_pos[m_cur].data(); }
+  const Vec4* host_vel() const { return m_host_vel.data(); }
+
   GLuint vertex_array() const { return m_vao[m_cur].id(); }
   // Changes whenever what the VBOs hold may have changed (load, steps, publish); never 0.
   std::uint64_t version() const { return m_version; }
@@ -99,7 +108,7 @@ class BodyBuffers final : public BodyStorage {
   int m_count = 0;
   int m_cur = 0;  // which position buffer holds the newest positions
   std::uint64_t m_version = 1;
-  GlBuffer m_pos_vbo[2], m_vel_vbo;
+  GlBuffer m_pos_vbo[2], m_vel_vbo, m_value_vbo;
   GlVertexArray m_vao[2];
   CudaGlBuffers m_interop;
   DeviceArray m_dev_pos[2], m_dev_vel;          // staged path

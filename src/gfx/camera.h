@@ -14,6 +14,9 @@ class OrbitCamera {
   void orbit(float dx_px, float dy_px);
   void pan(float dx_px, float dy_px, int viewport_height);
   void zoom(float wheel_steps);
+  // Moves the point looked at, keeping the orientation and distance (following a body).
+  void set_target(const glm::vec3& target) { m_target = target; }
+  const glm::vec3& target() const { return m_target; }
 
   glm::vec3 eye() const;
   glm::mat4 view() const;

@@ -8,6 +8,7 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <stdexcept>
 
+#include "overlays.h"
 #include "shader_files.h"
 #include "splat.h"
 
@@ -29,7 +30,7 @@ SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, 
   std::memcpy(p.proj, glm::value_ptr(proj), sizeof p.proj);
   p.radius = style.radius;
   p.px_per_unit = 0.5f * static_cast<float>(height) / std::tan(0.5f * camera.fov_y());
-  p.speed_ref = style.speed_ref;
+  p.color = style.color;
   p.intensity = style.intensity;
   p.mass_ref = style.mass_ref;
   p.spheres = style.spheres ? 1 : 0;
@@ -37,9 +38,23 @@ SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, 
   return p;
 }
 
+namespace {
+
+// A vertex shader with shaders/colormap.glsl inserted after its #version line.
+std::string with_colormap(const std::string& name) {
+  std::string src = read_shader(name);
+  const std::size_t eol = src.find('\n');
+  if (eol == std::string::npos) throw std::runtime_error("shader " + name + " has one line only");
+  return src.substr(0, eol + 1) + read_shader("colormap.glsl") + src.substr(eol + 1);
+}
+
+}  // namespace
+
 ParticleRenderer::ParticleRenderer()
-    : m_particles(make_program(read_shader("particles.vert"), read_shader("particles.frag"),
+    : m_particles(make_program(with_colormap("particles.vert"), read_shader("particles.frag"),
                                "particles.vert + particles.frag")),
+      m_trails(make_program(with_colormap("trails.vert"), read_shader("trails.frag"),
+                            "trails.vert + trails.frag")),
       m_tonemap(make_program(read_shader("fullscreen.vert"), read_shader("tonemap.frag"),
                              "fullscreen.vert + tonemap.frag")),
       m_empty_vao(make_vertex_array()) {
@@ -48,11 +63,23 @@ ParticleRenderer::ParticleRenderer()
   m_u_proj = glGetUniformLocation(p, "u_proj");
   m_u_radius = glGetUniformLocation(p, "u_radius");
   m_u_px = glGetUniformLocation(p, "u_px_per_unit");
-  m_u_speed = glGetUniformLocation(p, "u_speed_ref");
+  int u = 0;
+  for (const char* name : {"u_quantity", "u_palette", "u_origin", "u_log", "u_lo", "u_hi"})
+    m_particle_color[u++] = glGetUniformLocation(p, name);
   m_u_intensity = glGetUniformLocation(p, "u_intensity");
   m_u_mass = glGetUniformLocation(p, "u_mass_ref");
   m_u_spheres = glGetUniformLocation(p, "u_spheres");
   m_u_sphere_intensity = glGetUniformLocation(p, "u_sphere_intensity");
+  const GLuint tr = m_trails.id();
+  for (const char* name : {"u_quantity", "u_palette", "u_origin", "u_log", "u_lo", "u_hi"})
+    m_trail_color.push_back(glGetUniformLocation(tr, name));
+  m_u_trail_ring = glGetUniformLocation(tr, "u_ring");
+  m_u_trail_m = glGetUniformLocation(tr, "u_m");
+  m_u_trail_k = glGetUniformLocation(tr, "u_k");
+  m_u_trail_head = glGetUniformLocation(tr, "u_head");
+  m_u_trail_view = glGetUniformLocation(tr, "u_view");
+  m_u_trail_proj = glGetUniformLocation(tr, "u_proj");
+  m_u_trail_intensity = glGetUniformLocation(tr, "u_intensity");
   m_u_hdr = glGetUniformLocation(t, "u_hdr");
   m_u_exposure = glGetUniformLocation(t, "u_exposure");
   check_gl("setting up the particle renderer");
@@ -60,7 +87,36 @@ ParticleRenderer::ParticleRenderer()
 
 ParticleRenderer::~ParticleRenderer() = default;
 
-GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p) {
+void ParticleRenderer::set_color_uniforms(const ColorMap& c, const GLint* u) {
+  glUniform1i(u[0], c.quantity);
+  glUniform3fv(u[1], k_palette_entries, k_palette_host + c.palette * k_palette_entries * 3);
+  glUniform3fv(u[2], k_origin_colours, k_origin_host);
+  glUniform1i(u[3], c.log_scale);
+  glUniform1f(u[4], c.lo);
+  glUniform1f(u[5], c.hi);
+}
+
+void ParticleRenderer::draw_trails(const TrailDraw& t, const SpriteParams& p) {
+  if (t.texture == 0 || t.filled < 2 || t.m <= 0) return;
+  glUseProgram(m_trails.id());
+  set_color_uniforms(p.color, m_trail_color.data());
+  glUniformMatrix4fv(m_u_trail_view, 1, GL_FALSE, p.view);
+  glUniformMatrix4fv(m_u_trail_proj, 1, GL_FALSE, p.proj);
+  glUniform1i(m_u_trail_m, t.m);
+  glUniform1i(m_u_trail_k, t.k);
+  glUniform1i(m_u_trail_head, t.head);
+  glUniform1f(m_u_trail_intensity, t.intensity);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_BUFFER, t.texture);
+  glUniform1i(m_u_trail_ring, 0);
+  glBindVertexArray(m_empty_vao.id());
+  glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(2L * (t.filled - 1) * t.m));
+  glBindVertexArray(0);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+}
+
+GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p,
+                                  const TrailDraw* trails) {
   if (m_hdr.width() != p.width || m_hdr.height() != p.height)
     m_hdr = RenderTarget(p.width, p.height, GL_RGBA16F);
   glBindFramebuffer(GL_FRAMEBUFFER, m_hdr.framebuffer());
@@ -73,13 +129,14 @@ GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p) 
     glEnable(GL_BLEND);
     glBlendEquation(GL_FUNC_ADD);
     glBlendFunc(GL_ONE, GL_ONE);
+    if (trails) draw_trails(*trails, p);
     glEnable(GL_PROGRAM_POINT_SIZE);
     glUseProgram(m_particles.id());
     glUniformMatrix4fv(m_u_view, 1, GL_FALSE, p.view);
     glUniformMatrix4fv(m_u_proj, 1, GL_FALSE, p.proj);
     glUniform1f(m_u_radius, p.radius);
     glUniform1f(m_u_px, p.px_per_unit);
-    glUniform1f(m_u_speed, p.speed_ref);
+    set_color_uniforms(p.color, m_particle_color);
     glUniform1f(m_u_intensity, p.intensity);
     glUniform1f(m_u_mass, p.mass_ref);
     glUniform1i(m_u_spheres, p.spheres);
@@ -93,13 +150,13 @@ GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p) 
 }
 
 void ParticleRenderer::draw(GLuint vao, int count, const SpriteParams& p, float exposure,
-                            GLuint target, std::uint64_t state_version) {
+                            GLuint target, std::uint64_t state_version, const TrailDraw* trails) {
   if (p.width <= 0 || p.height <= 0) return;  // minimised
   const bool same = state_version != 0 && state_version == m_hdr_version && vao == m_hdr_vao &&
-                    count == m_hdr_count && m_hdr.width() == p.width &&
+                    !trails && count == m_hdr_count && m_hdr.width() == p.width &&
                     m_hdr.height() == p.height && std::memcmp(&p, &m_hdr_params, sizeof p) == 0;
   if (!same) {
-    draw_hdr(vao, count, p);
+    draw_hdr(vao, count, p, trails);
     m_hdr_version = state_version;
     m_hdr_vao = vao;
     m_hdr_count = count;
@@ -127,8 +184,9 @@ CudaGlBuffers& ParticleRenderer::splat_image(int width, int height, GLuint direc
   return m_splat_reg;
 }
 
-void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p,
-                             float exposure) {
+void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, const float* values, int count,
+                             const SpriteParams& p, float exposure, const TrailRing* trails,
+                             float trail_intensity) {
   if (p.width != m_splat_w || p.height != m_splat_h || !m_splat_reg.mapped())
     throw std::logic_error("ParticleRenderer::splat: splat_image() of this size is not mapped");
   if (!m_splat_timer) m_splat_timer = std::make_unique<GpuTimer>();
@@ -136,7 +194,8 @@ void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, int count, const 
   float* hdr = reinterpret_cast<float*>(m_splat_hdr.data());
   auto* bytes = reinterpret_cast<std::uint8_t*>(m_splat_rgba8.data());
   m_splat_timer->start();
-  splat_device(pos, vel, count, p, hdr);
+  splat_device(pos, vel, count, p, hdr, values);
+  if (trails) trail_splat_device(*trails, p, trail_intensity, hdr);
   tonemap_device(hdr, p.width, p.height, exposure, bytes);
   m_splat_reg.copy_rgba8_to_texture(bytes, p.width, p.height);
   m_splat_timer->stop();

@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "camera.h"
 #include "cuda_gl.h"
 #include "gl_objects.h"
 #include "orrery/device.h"
+#include "overlays.h"
 #include "sprite.h"
 
 namespace orrery::gfx {
@@ -20,7 +22,7 @@ struct RenderStyle {
   float radius = 0.15f;           // sprite radius in world units
   float intensity = 0.6f;         // peak brightness of one sprite (before N scaling)
   float exposure = 1.0f;          // tone-mapping exposure
-  float speed_ref = 1.0f;         // speed at the middle of the palette (set from the initial state)
+  ColorMap color;                 // the quantity, palette and range bodies are coloured by
   float mass_ref = 1.0f;          // mean body mass: heavier bodies draw larger
   float center_shift_px = 0.0f;   // moves the view's centre right by this many pixels
   bool spheres = false;           // bodies drawn as balls of their radius (collisions on)
@@ -30,6 +32,13 @@ struct RenderStyle {
 // The sprite pass's inputs for this camera, style and image size (both draw modes use them).
 SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, int width,
                            int height);
+
+// The GL trail pass's inputs: the ring's buffer texture (Trails::texture()) and its shape.
+struct TrailDraw {
+  GLuint texture = 0;
+  int m = 0, k = 0, head = 0, filled = 0;
+  float intensity = 0.0f;
+};
 
 class ParticleRenderer {
  public:
@@ -42,8 +51,9 @@ class ParticleRenderer {
   // With a nonzero `state_version` (BodyBuffers::version()), a frame whose bodies, buffers and
   // sprite parameters are those of the last draw reuses its HDR image and only tone-maps: a paused
   // run, or one whose long CPU step is still in flight, costs no sprite pass.
+  // Trails, when given, are drawn first (fading lines, added like the sprites).
   void draw(GLuint vao, int count, const SpriteParams& p, float exposure, GLuint target,
-            std::uint64_t state_version = 0);
+            std::uint64_t state_version = 0, const TrailDraw* trails = nullptr);
 
   // CUDA splat, in three parts. splat_image() gives the CUDA registration of the RGBA8 picture
   // texture for a width x height image (re-created when the size or texture changes; throws
@@ -54,18 +64,25 @@ class ParticleRenderer {
   // buffer, tone-maps it and copies the result into the texture, on the default stream.
   // draw_splatted() then binds `target`, blitting the picture into it unless it was written direct.
   CudaGlBuffers& splat_image(int width, int height, GLuint direct_texture);
-  void splat(const Vec4* pos, const Vec4* vel, int count, const SpriteParams& p, float exposure);
+  // `values`: the stored colour quantity (device pointer; may be null for speed and mass); the
+  // trails' ring (device pointer) is splatted before the sprites when given.
+  void splat(const Vec4* pos, const Vec4* vel, const float* values, int count,
+             const SpriteParams& p, float exposure, const TrailRing* trails = nullptr,
+             float trail_intensity = 0.0f);
   void draw_splatted(GLuint target, int width, int height);
   // GPU time of the newest splat() (CUDA events, read one frame late); negative when unknown.
   float last_splat_ms() const { return m_splat_ms; }
 
   // Pass 1 of draw() alone: the GL sprites' HDR image (RGBA16F) as a framebuffer, for tests.
-  GLuint draw_hdr(GLuint vao, int count, const SpriteParams& p);
+  GLuint draw_hdr(GLuint vao, int count, const SpriteParams& p, const TrailDraw* trails = nullptr);
 
  private:
   void tonemap(float exposure, GLuint target, int width, int height);
+  // The colour uniforms (quantity, palette, origin, log, lo, hi) of the program in use.
+  void set_color_uniforms(const ColorMap& c, const GLint* locations);
+  void draw_trails(const TrailDraw& t, const SpriteParams& p);  // into the bound HDR target
 
-  GlProgram m_particles, m_tonemap;
+  GlProgram m_particles, m_trails, m_tonemap;
   GlVertexArray m_empty_vao;  // core profiles need a bound VAO even without attributes
   RenderTarget m_hdr;
   std::uint64_t m_hdr_version = 0;  // what m_hdr holds: the state version, buffers and parameters
@@ -79,9 +96,12 @@ class ParticleRenderer {
   CudaGlBuffers m_splat_reg;
   int m_splat_w = 0, m_splat_h = 0;
   GLuint m_splat_direct = 0;  // the target's texture registered, or 0
-  GLint m_u_view = -1, m_u_proj = -1, m_u_radius = -1, m_u_px = -1, m_u_speed = -1,
-        m_u_intensity = -1, m_u_mass = -1, m_u_spheres = -1, m_u_sphere_intensity = -1,
-        m_u_hdr = -1, m_u_exposure = -1;
+  GLint m_particle_color[6] = {-1, -1, -1, -1, -1, -1};
+  std::vector<GLint> m_trail_color;
+  GLint m_u_trail_ring = -1, m_u_trail_m = -1, m_u_trail_k = -1, m_u_trail_head = -1,
+        m_u_trail_view = -1, m_u_trail_proj = -1, m_u_trail_intensity = -1;
+  GLint m_u_view = -1, m_u_proj = -1, m_u_radius = -1, m_u_px = -1, m_u_intensity = -1,
+        m_u_mass = -1, m_u_spheres = -1, m_u_sphere_intensity = -1, m_u_hdr = -1, m_u_exposure = -1;
   std::unique_ptr<GpuTimer> m_splat_timer;
   bool m_splat_timer_pending = false;
   float m_splat_ms = -1.0f;

@@ -8,13 +8,16 @@
 
 namespace orrery::gfx {
 
-void splat_cpu(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba) {
+void splat_cpu(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba,
+               const float* values) {
   if (n < 0 || p.width <= 0 || p.height <= 0)
     throw std::invalid_argument("splat_cpu: n >= 0 and a non-empty image are needed");
+  if (!values && n > 0 && color_needs_values(p.color))
+    throw std::invalid_argument("splat_cpu: this colour quantity needs the bodies' values");
   std::fill(rgba, rgba + 4 * static_cast<long>(p.width) * p.height, 0.0f);
   for (int k = 0; k < n; ++k) {
     Sprite s;
-    if (!make_sprite(pos[k], vel[k], p, s)) continue;
+    if (!make_sprite(pos[k], vel[k], p, s, values ? values[k] : 0.0f)) continue;
     const PixelBox box = sprite_box(s, p.width, p.height);
     for (int j = box.y0; j <= box.y1; ++j)
       for (int i = box.x0; i <= box.x1; ++i) {
@@ -39,7 +42,7 @@ void tonemap_cpu(const float* rgba, int width, int height, float exposure, std::
 }
 
 #if !defined(ORRERY_HAVE_CUDA)
-void splat_device(const Vec4*, const Vec4*, int, const SpriteParams&, float*) {
+void splat_device(const Vec4*, const Vec4*, int, const SpriteParams&, float*, const float*) {
   throw std::runtime_error("splat_device: this build has no CUDA");
 }
 void tonemap_device(const float*, int, int, float, std::uint8_t*) {

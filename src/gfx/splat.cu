@@ -31,7 +31,8 @@ __device__ __forceinline__ void add_pixel(float* rgba, long index, float r, floa
 }
 
 __global__ void __launch_bounds__(k_threads)
-    splat_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel, int n, SpriteParams p,
+    splat_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel,
+                 const float* __restrict__ values, int n, SpriteParams p,
                  float* __restrict__ rgba) {
   __shared__ Sprite s_sprite[k_bodies];
   __shared__ PixelBox s_box[k_bodies];
@@ -40,7 +41,8 @@ __global__ void __launch_bounds__(k_threads)
     const long body = static_cast<long>(blockIdx.x) * k_bodies + threadIdx.x;
     Sprite s;
     PixelBox box{0, 0, -1, -1};
-    if (body < n && make_sprite(pos[body], vel[body], p, s)) box = sprite_box(s, p.width, p.height);
+    if (body < n && make_sprite(pos[body], vel[body], p, s, values ? values[body] : 0.0f))
+      box = sprite_box(s, p.width, p.height);
     const int w = box.x1 - box.x0 + 1, h = box.y1 - box.y0 + 1;
     int end = w > 0 && h > 0 ? w * h : 0;
     for (int d = 1; d < k_bodies; d *= 2) {  // warp-wide inclusive scan
@@ -89,14 +91,17 @@ void tonemap_device(const float* rgba, int width, int height, float exposure, st
   CUDA_CHECK_LAUNCH("tonemap_kernel");
 }
 
-void splat_device(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba) {
+void splat_device(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba,
+                  const float* values) {
   if (n < 0 || p.width <= 0 || p.height <= 0)
     throw std::invalid_argument("splat_device: n >= 0 and a non-empty image are needed");
+  if (!values && n > 0 && color_needs_values(p.color))
+    throw std::invalid_argument("splat_device: this colour quantity needs the bodies' values");
   const std::size_t bytes = 4 * sizeof(float) * static_cast<std::size_t>(p.width) * p.height;
   CUDA_CHECK_THROW(cudaMemsetAsync(rgba, 0, bytes));
   if (n == 0) return;
   const unsigned blocks = static_cast<unsigned>((n + k_bodies - 1) / k_bodies);
-  splat_kernel<<<blocks, k_threads>>>(pos, vel, n, p, rgba);
+  splat_kernel<<<blocks, k_threads>>>(pos, vel, values, n, p, rgba);
   CUDA_CHECK_LAUNCH("splat_kernel");
 }
 

@@ -11,12 +11,15 @@
 namespace orrery::gfx {
 
 // Clears rgba (p.width * p.height pixels of 4 floats, row 0 the bottom one) and adds every body's
-// sprite into it, as the GL sprite pass adds into its HDR target. Host pointers.
-void splat_cpu(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba);
+// sprite into it, as the GL sprite pass adds into its HDR target. Host pointers. `values`: the
+// bodies' stored quantity (p.color's, orrery/fields.h), needed unless it is the speed or the mass.
+void splat_cpu(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba,
+               const float* values = nullptr);
 
 // The same on the GPU: device pointers, the default stream, asynchronous. Throws
 // std::runtime_error when the build has no CUDA or a CUDA call fails.
-void splat_device(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba);
+void splat_device(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba,
+                  const float* values = nullptr);
 
 // Tone-maps an HDR image (as splat_*() write it) into 8-bit RGBA (row 0 the bottom one), as
 // shaders/tonemap.frag does. Host pointers.

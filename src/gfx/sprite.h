@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "gfx/colormap.h"
 #include "orrery/physics.h"
 
 namespace orrery::gfx {
@@ -14,7 +15,7 @@ struct SpriteParams {
   float proj[16] = {};        // column-major, the panel's off-centre shift included
   float radius = 0.15f;       // sprite radius in world units
   float px_per_unit = 1.0f;   // pixels per world unit at view distance 1
-  float speed_ref = 1.0f;     // the speed shown in the middle of the palette
+  ColorMap color;             // the quantity, palette and range bodies are coloured by
   float intensity = 0.6f;     // peak brightness of one sprite
   float mass_ref = 1.0f;      // the mean mass: heavier bodies draw larger
   int width = 0, height = 0;  // the image in pixels; row 0 is the bottom one, as in GL
@@ -45,19 +46,10 @@ ORRERY_HD float row(const float* m, int i, float x, float y, float z, float w) {
 
 }  // namespace detail
 
-// Slow bodies deep blue, through sky blue and white, fast ones amber to red (t in [0, 1]).
+// The classic palette: slow bodies deep blue, through sky blue and white, fast ones amber to red
+// (t in [0, 1]).
 ORRERY_HD void sprite_palette(float t, float& r, float& g, float& b) {
-  const float c[5][3] = {{0.16f, 0.24f, 0.95f},
-                         {0.30f, 0.66f, 1.00f},
-                         {0.95f, 0.92f, 1.00f},
-                         {1.00f, 0.66f, 0.28f},
-                         {1.00f, 0.30f, 0.14f}};
-  t = detail::clamp01(t) * 4.0f;
-  const int k = t < 1.0f ? 0 : (t < 2.0f ? 1 : (t < 3.0f ? 2 : 3));
-  const float f = t - static_cast<float>(k);
-  r = detail::mix(c[k][0], c[k + 1][0], f);
-  g = detail::mix(c[k][1], c[k + 1][1], f);
-  b = detail::mix(c[k][2], c[k + 1][2], f);
+  palette_rgb(static_cast<int>(Palette::classic), t, r, g, b);
 }
 
 // The sprite's brightness at squared distance r2 from its centre (1 at the rim): a bright core
@@ -71,21 +63,32 @@ ORRERY_HD float sprite_glow(float r2, float soft, int sphere = 0) {
   return detail::mix(star, bulge, soft) * (1.0f - r2);
 }
 
-// Projects one body; false when GL would clip it (its centre outside the view volume).
-ORRERY_HD bool make_sprite(const Vec4& pos, const Vec4& vel, const SpriteParams& p, Sprite& s) {
+// Where the point (x, y, z) lands in the window (pixels, origin bottom-left) and its view depth;
+// false when GL would clip it (outside the view volume).
+ORRERY_HD bool project_point(const SpriteParams& p, float x, float y, float z, float& sx, float& sy,
+                             float& depth) {
   using detail::row;
-  const float vx = row(p.view, 0, pos.x, pos.y, pos.z, 1.0f);
-  const float vy = row(p.view, 1, pos.x, pos.y, pos.z, 1.0f);
-  const float vz = row(p.view, 2, pos.x, pos.y, pos.z, 1.0f);
-  const float vw = row(p.view, 3, pos.x, pos.y, pos.z, 1.0f);
+  const float vx = row(p.view, 0, x, y, z, 1.0f);
+  const float vy = row(p.view, 1, x, y, z, 1.0f);
+  const float vz = row(p.view, 2, x, y, z, 1.0f);
+  const float vw = row(p.view, 3, x, y, z, 1.0f);
   const float cx = row(p.proj, 0, vx, vy, vz, vw), cy = row(p.proj, 1, vx, vy, vz, vw);
   const float cz = row(p.proj, 2, vx, vy, vz, vw), cw = row(p.proj, 3, vx, vy, vz, vw);
   if (!(cw > 0.0f) || cx < -cw || cx > cw || cy < -cw || cy > cw || cz < -cw || cz > cw)
     return false;
-  s.x = (cx / cw * 0.5f + 0.5f) * static_cast<float>(p.width);
-  s.y = (cy / cw * 0.5f + 0.5f) * static_cast<float>(p.height);
+  sx = (cx / cw * 0.5f + 0.5f) * static_cast<float>(p.width);
+  sy = (cy / cw * 0.5f + 0.5f) * static_cast<float>(p.height);
+  depth = -vz;
+  return true;
+}
 
-  const float depth = fmaxf(-vz, 1e-3f);
+// Projects one body; false when GL would clip it (its centre outside the view volume). `stored`:
+// the body's value of a stored quantity (orrery/fields.h), unused for speed and mass.
+ORRERY_HD bool make_sprite(const Vec4& pos, const Vec4& vel, const SpriteParams& p, Sprite& s,
+                           float stored = 0.0f) {
+  float view_depth;
+  if (!project_point(p, pos.x, pos.y, pos.z, s.x, s.y, view_depth)) return false;
+  const float depth = fmaxf(view_depth, 1e-3f);
   const float ratio = pos.w / fmaxf(p.mass_ref, 1e-30f);
   const float heavy = fminf(fmaxf(cbrtf(fmaxf(ratio, 0.0f)), 1.0f), 16.0f);
   const float h = detail::clamp01((heavy - 1.5f) / 2.5f);
@@ -103,13 +106,15 @@ ORRERY_HD bool make_sprite(const Vec4& pos, const Vec4& vel, const SpriteParams&
   // Sprites smaller than 2 px are drawn at 2 px and dimmed by the lost area: no shimmer far away.
   s.energy = (s.sphere ? p.sphere_intensity : p.intensity * detail::mix(1.0f, 1.5f, s.soft)) *
              fminf(1.0f, size * size / (drawn * drawn));
-  const float speed = sqrtf(vel.x * vel.x + vel.y * vel.y + vel.z * vel.z);
   float r, g, b;
-  sprite_palette(0.5f * speed / fmaxf(p.speed_ref, 1e-6f), r, g, b);
-  // Heavy bodies (galaxy cores) glow warm white whatever their speed: a bulge, not a star.
-  s.r = detail::mix(r, 1.0f, s.soft);
-  s.g = detail::mix(g, 0.80f, s.soft);
-  s.b = detail::mix(b, 0.52f, s.soft);
+  body_rgb(p.color, body_value(p.color, pos, vel, stored), r, g, b);
+  // Heavy bodies (galaxy cores) glow warm white whatever their value: a bulge, not a star. Not
+  // when the colour is the mass or the origin: then the colour is the point.
+  const float warm =
+      p.color.quantity == k_quantity_mass || p.color.quantity == k_quantity_origin ? 0.0f : s.soft;
+  s.r = detail::mix(r, 1.0f, warm);
+  s.g = detail::mix(g, 0.80f, warm);
+  s.b = detail::mix(b, 0.52f, warm);
   return true;
 }
 

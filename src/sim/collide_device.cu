@@ -16,6 +16,7 @@
 
 #include "contact.h"
 #include "cuda_check.cuh"
+#include "device_scratch.cuh"
 #include "orrery/collisions.h"
 #include "orrery/device.h"
 
@@ -28,31 +29,6 @@ constexpr int k_rounds_max = Collider::k_bounce_rounds;
 constexpr int k_counted_max = 1 << 19;  // see DeviceCollider::counted()
 
 int blocks_for(long long n) { return static_cast<int>((n + k_threads - 1) / k_threads); }
-
-// Move-only device allocation of T, grown on demand (contents not kept).
-template <class T>
-class Scratch {
- public:
-  Scratch() = default;
-  ~Scratch() {
-    if (m_ptr) cudaFree(m_ptr);
-  }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  void reserve(std::size_t count) {
-    if (count <= m_count) return;
-    if (m_ptr) cudaFree(m_ptr);
-    m_ptr = nullptr, m_count = 0;
-    CUDA_CHECK_THROW(cudaMalloc(&m_ptr, sizeof(T) * std::max<std::size_t>(count, 1)));
-    m_count = count;
-  }
-  T* get() const { return m_ptr; }
-  std::size_t size() const { return m_count; }
-
- private:
-  T* m_ptr = nullptr;
-  std::size_t m_count = 0;
-};
 
 // The counters of one step and the running totals, in device memory (one copy read back).
 struct Stats {
@@ -720,13 +696,14 @@ class DeviceCollider final : public Collider {
   bool m_cell_valid = false;  // the device's cell size belongs to this state's radii
   int m_cell_n = 0;
   long long m_limit = k_default_pair_limit;
-  Scratch<unsigned> m_hist;
-  Scratch<std::uint32_t> m_keys, m_sorted_keys, m_count, m_start;
-  Scratch<int> m_rank, m_index, m_selected;  // rank: a body's rank in its bucket, or its index
-  Scratch<Vec4> m_sorted, m_tmp_pos, m_tmp_vel;
-  Scratch<unsigned long long> m_choice, m_pair_key;
-  Scratch<unsigned char> m_alive, m_scan_temp, m_sort_temp, m_select_temp;
-  Scratch<int2> m_pairs;
+  DeviceScratch<unsigned> m_hist;
+  DeviceScratch<std::uint32_t> m_keys, m_sorted_keys, m_count, m_start;
+  DeviceScratch<int> m_rank, m_index,
+      m_selected;  // rank: a body's rank in its bucket, or its index
+  DeviceScratch<Vec4> m_sorted, m_tmp_pos, m_tmp_vel;
+  DeviceScratch<unsigned long long> m_choice, m_pair_key;
+  DeviceScratch<unsigned char> m_alive, m_scan_temp, m_sort_temp, m_select_temp;
+  DeviceScratch<int2> m_pairs;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "cpu_solvers.h"
 #include "orrery/collisions.h"
 #include "orrery/device.h"
+#include "orrery/fields.h"
 #include "stage_ops.h"
 
 namespace orrery {
@@ -84,5 +85,26 @@ bool EventPool::done(int) const { return true; }
 void EventPool::wait(int) {}
 float EventPool::elapsed_ms(int, int) { return 0.0f; }
 void EventPool::clear() {}
+
+// The per-body quantities' device passes: never reached without a device.
+void device_speeds(const Vec4*, int, float*) { require_device(); }
+void device_masses(const Vec4*, int, float*) { require_device(); }
+void device_magnitudes(const Vec4*, int, float*) { require_device(); }
+void device_depths(const Vec4*, int, float*) { require_device(); }
+void device_download(const float*, float*, std::size_t) { require_device(); }
+void device_upload(const float*, float*, std::size_t) { require_device(); }
+void device_read_body(const Vec4*, const Vec4*, int, Vec4&, Vec4&) { require_device(); }
+struct DeviceFields::Impl {};
+DeviceFields::DeviceFields() { require_device(); }
+DeviceFields::~DeviceFields() = default;
+void DeviceFields::density(const Vec4*, int, float*) { require_device(); }
+Vec3 DeviceFields::body_acceleration(const Vec4*, int, int, float) {
+  require_device();
+  return {};
+}
+Vec3 DeviceFields::centre_of_mass(const Vec4*, int) {
+  require_device();
+  return {};
+}
 
 }  // namespace orrery

@@ -268,6 +268,36 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
   return s;
 }
 
+std::vector<float> origin_labels(const Preset* p, const BodyState& s) {
+  const int n = s.size();
+  std::vector<float> labels(static_cast<std::size_t>(n), 0.0f);
+  if (p && *p == Preset::collision) {  // the two galaxies, as make_preset lays them out
+    for (int i = (n + 1) / 2; i < n; ++i) labels[static_cast<std::size_t>(i)] = 1.0f;
+    return labels;
+  }
+  double c[3] = {0, 0, 0};  // the mean position
+  for (const Vec4& q : s.pos) c[0] += q.x, c[1] += q.y, c[2] += q.z;
+  for (double& v : c) v /= std::max(n, 1);
+  const bool flat = p && *p == Preset::disk;  // a disk's quadrants; else octants
+  for (int i = 0; i < n; ++i) {
+    const Vec4& q = s.pos[static_cast<std::size_t>(i)];
+    int k = (q.x >= c[0] ? 1 : 0) + (q.y >= c[1] ? 2 : 0);
+    if (!flat) k += q.z >= c[2] ? 4 : 0;
+    labels[static_cast<std::size_t>(i)] = static_cast<float>(k);
+  }
+  return labels;
+}
+
+std::vector<std::string> origin_names(const Preset* p) {
+  if (p && *p == Preset::collision) return {"galaxy 1 (left)", "galaxy 2 (right, tilted)"};
+  std::vector<std::string> names;
+  const bool flat = p && *p == Preset::disk;
+  for (int k = 0; k < (flat ? 4 : 8); ++k)
+    names.push_back(std::string(flat ? "quadrant " : "octant ") + (k & 1 ? "+x" : "-x") +
+                    (k & 2 ? " +y" : " -y") + (flat ? "" : (k & 4 ? " +z" : " -z")));
+  return names;
+}
+
 PresetSettings preset_settings(Preset p) {
   PresetSettings s;
   if (p == Preset::box) {

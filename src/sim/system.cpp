@@ -134,6 +134,7 @@ struct System::Scratch {
   std::vector<Vec4> host_acc, host_pot;
   DeviceArray dev_acc, dev_pot;
   std::unique_ptr<DeviceReducer> reducer;
+  std::unique_ptr<DeviceFields> fields;  // made on first use (density)
   Vec4* acc() { return device ? dev_acc.data() : host_acc.data(); }
   Vec4* pot() { return device ? dev_pot.data() : host_pot.data(); }
 };
@@ -343,6 +344,48 @@ void System::advance(int steps, const StateView& before, const StateView& after)
     if (after) after(steps % 2 ? b : a, vel);
   });
   account(steps);
+}
+
+void System::quantity(Quantity q, const Vec4* pos, const Vec4* vel, int n, float* out) {
+  if (n <= 0) return;
+  ensure_scratch(n);
+  Scratch& s = *m_scratch;
+  const bool dev = s.device;
+  switch (q) {
+    case Quantity::speed:
+      return (dev ? device_speeds : host_speeds)(vel, n, out);
+    case Quantity::mass:
+      return (dev ? device_masses : host_masses)(pos, n, out);
+    case Quantity::density:
+      if (!dev) return host_density(pos, n, out);
+      if (!s.fields) s.fields = std::make_unique<DeviceFields>();
+      return s.fields->density(pos, n, out);
+    case Quantity::acceleration:
+    case Quantity::potential: {
+      // Not a step's work: the module's own phase marks (tree codes) stay out of the step's.
+      m_gravity->set_phases(nullptr);
+      try {
+        if (q == Quantity::potential) {
+          m_gravity->potentials(pos, s.pot(), n, m_params);
+          (dev ? device_depths : host_depths)(s.pot(), n, out);
+        } else if (m_acc_valid || !m_params.gravity) {
+          if (!m_params.gravity) (dev ? device_zero : host_zero)(s.pot(), n);
+          (dev ? device_magnitudes : host_magnitudes)(m_params.gravity ? s.acc() : s.pot(), n, out);
+        } else {
+          m_gravity->accelerations(pos, s.pot(), n, m_params);
+          (dev ? device_magnitudes : host_magnitudes)(s.pot(), n, out);
+        }
+      } catch (...) {
+        m_gravity->set_phases(m_phases.get());
+        throw;
+      }
+      m_gravity->set_phases(m_phases.get());
+      return;
+    }
+    case Quantity::origin:
+      break;
+  }
+  throw std::logic_error("System::quantity: origin is a label the caller keeps");
 }
 
 Diagnostics System::measure() {

@@ -80,6 +80,11 @@ CameraInput ImGuiLayer::camera_input() const {
     in.pan_dy = io.MouseDelta.y;
   }
   in.zoom = io.MouseWheel;
+  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16.0f) {
+    in.click = true;
+    in.click_x = io.MousePos.x * io.DisplayFramebufferScale.x;
+    in.click_y = io.MousePos.y * io.DisplayFramebufferScale.y;
+  }
   return in;
 }
 

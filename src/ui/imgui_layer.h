@@ -10,6 +10,9 @@ struct CameraInput {
   float orbit_dx = 0, orbit_dy = 0;
   float pan_dx = 0, pan_dy = 0;
   float zoom = 0;  // wheel steps
+  // A left click that did not drag (a pick), at this position (pixels from the top-left).
+  bool click = false;
+  float click_x = 0, click_y = 0;
 };
 
 // Owns the ImGui context (no imgui.ini written). With a window, the GLFW backend installs its

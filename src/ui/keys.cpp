@@ -22,6 +22,11 @@ const std::vector<KeyBinding>& key_bindings() {
       {"F5 / F9", "quick save / quick load the run (orrery-quick.orrery here)"},
       {"V", "start / stop recording a video (orrery-DATE-TIME.mp4, .y4m without ffmpeg)"},
       {"Backspace", "reverse time: leapfrog and yoshida4 retrace their past"},
+      {"C / Shift+C", "colour by the next / previous quantity (speed, acceleration, density, ...)"},
+      {"L", "trails on / off (the last 32 positions; length and bodies in the panel)"},
+      {"click", "pick a body: its state in the panel, a ring around it"},
+      {"F / G", "follow the picked body / the centre of mass (again: stop)"},
+      {"Home", "reset the view"},
       {"F11", "fullscreen"},
       {"F12", "screenshot to PNG"},
       {"Esc", "quit"},
@@ -63,6 +68,16 @@ std::optional<Action> action_for_key(int key, int mods) {
       return Action{ActionKind::toggle_tree};
     case GLFW_KEY_BACKSPACE:
       return Action{ActionKind::reverse_time};
+    case GLFW_KEY_C:
+      return Action{ActionKind::next_color, shift ? -1 : 1};
+    case GLFW_KEY_L:
+      return Action{ActionKind::toggle_trails};
+    case GLFW_KEY_F:
+      return Action{ActionKind::follow_picked};
+    case GLFW_KEY_G:
+      return Action{ActionKind::follow_centre};
+    case GLFW_KEY_HOME:
+      return Action{ActionKind::reset_camera};
     case GLFW_KEY_V:
       return Action{ActionKind::toggle_record};
     case GLFW_KEY_F5:
@@ -88,6 +103,9 @@ std::optional<Action> action_for_key(int key, int mods) {
 std::optional<Action> action_for_name(const std::string& name) {
   if (name == "sweep") return Action{ActionKind::sweep_blocks};
   if (name == "savescene") return Action{ActionKind::save_scene};
+  if (name == "pick") return Action{ActionKind::pick_centre};
+  if (name == "fit") return Action{ActionKind::fit_color};
+  if (name == "home") return action_for_key(GLFW_KEY_HOME, 0);
   // scene1 ... scene99: the panel's scene list, in order.
   if (name.size() > 5 && name.size() <= 7 && name.compare(0, 5, "scene") == 0 &&
       std::all_of(name.begin() + 5, name.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
@@ -111,8 +129,8 @@ std::optional<Action> action_for_name(const std::string& name) {
 }
 
 const char* key_names() {
-  return "s S b B space . r i 1-8 h d t v backspace f5 f9 f11 f12 esc sweep scene1-scene99 "
-         "savescene";
+  return "s S b B space . r i 1-8 h d t v c C l f g home backspace f5 f9 f11 f12 esc sweep "
+         "scene1-scene99 savescene pick fit";
 }
 
 }  // namespace orrery::ui

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "keys.h"
+#include "panel_view.h"
 
 namespace orrery::ui {
 namespace {
@@ -433,6 +434,8 @@ std::string solver_label(const Catalog& c, int solver, int block) {
 }
 
 float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {
+  draw_pick_marker(r);
+  draw_legend_window(r);
   ImGui::SetNextWindowPos(ImVec2(10.0f, 10.0f), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Orrery", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
@@ -467,6 +470,11 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
     }
     ImGui::EndTabBar();
   }
+  if (ImGui::CollapsingHeader("Colour")) color_section(s, r, c, actions);
+  ImGui::SetNextItemOpen(s.trail_length > 0, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Trails")) trails_section(s, r, actions);
+  if (r.pick.valid) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Picked body")) picked_section(s, r, actions);
   if (ImGui::CollapsingHeader("View")) view_section(s, r, actions);
   if (ImGui::CollapsingHeader("Keys")) {
     for (const KeyBinding& k : key_bindings()) {
@@ -482,6 +490,8 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
 }
 
 void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {
+  draw_pick_marker(r);
+  draw_legend_window(r);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
                                  ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;

@@ -60,7 +60,26 @@ struct Settings {
   int tree_depth = 3;         // down to this octree level
   bool diagnostics = true;    // measure E, P, L every diag_every frames
   int diag_every = 10;
+  // Colour by quantity (orrery::Quantity and gfx::Palette indices), its scale and range.
+  int color_quantity = 0;
+  int palette = 0;
+  bool color_log = false;
+  bool color_auto = true;  // the range from the percentiles below, refitted on each new state
+  float color_lo_pct = 1.0f, color_hi_pct = 99.0f;
+  float color_lo = 0.0f, color_hi = 1.0f;  // the range shown (fitted while color_auto)
+  // Trails: the last trail_length positions (0: off) of every body (trail_bodies 0) or a sample.
+  int trail_length = 0;
+  int trail_length_on = 32;  // what L turns trails on with
+  int trail_bodies = 0;
+  float trail_brightness = 1.0f;
+  // Picking and following: the picked body (-1: none), and what the camera follows.
+  int picked = -1;
+  int follow = 0;  // 0: nothing, 1: the picked body, 2: the centre of mass
 };
+
+// The maximum trail sample and length the panel and --trails accept.
+constexpr int k_max_trail_length = 64;
+constexpr int k_max_trail_bodies = 1 << 24;
 
 // The diagnostics as the panel shows them: the newest reading, and the drifts since the first
 // reading after a reset or an integrator change, oldest first.
@@ -89,6 +108,28 @@ struct PhaseFrame {
   float force = 0, integrate = 0, force_integrate = 0, diagnostics = 0, draw = 0, ui = 0;
   float tree = 0, walk = 0;  // tree codes: bounds, sort, build and moments; the walk
   float collide = 0;         // collisions: grid, contacts, resolve
+};
+
+// The colour bar: what the bodies are coloured by and over which range.
+struct LegendReadout {
+  std::string label, unit;
+  float lo = 0, hi = 1;
+  int palette = 0;
+  bool log_scale = false;
+  bool categorical = false;  // origin: labels, not a range
+  std::vector<std::string> categories;
+  std::vector<float> colors;  // RGB triplets: the palette sampled from lo to hi, or per category
+  std::string note;           // why a quantity cannot be shown now (origin after merges)
+};
+
+// The picked body as the panel shows it.
+struct PickReadout {
+  bool valid = false;
+  int index = -1;
+  float mass = 0, pos[3] = {0, 0, 0}, vel[3] = {0, 0, 0}, speed = 0, acc[3] = {0, 0, 0},
+        acc_mag = 0;
+  float screen_x = 0, screen_y = 0;  // where it is drawn (pixels from the top-left), for the ring
+  bool on_screen = false;
 };
 
 struct SweepPoint {
@@ -127,6 +168,9 @@ struct Readouts {
   std::string sweep_label;        // "cuda-static, N = 16384"
   DiagnosticsReadout diagnostics;
   CollisionReadout collisions;
+  LegendReadout legend;
+  PickReadout pick;
+  std::string trails;               // "32 positions of 65536 bodies", empty when off
   std::vector<PhaseFrame> phases;   // the last frames, oldest first
   bool phases_from_events = false;  // the step phases were timed with CUDA events
 };
@@ -159,6 +203,14 @@ enum class ActionKind {
   reverse_time,   // time runs the other way
   load_scene,     // value: index into Catalog::scenes
   save_scene,     // the current settings to a new scene file
+  next_color,     // C: the next quantity to colour by (value 1), the previous (value -1)
+  set_color,      // value: quantity index
+  fit_color,      // the range from the percentiles again
+  toggle_trails,  // L
+  apply_trails,   // the panel's trail length or sample changed
+  follow_picked,  // F
+  follow_centre,  // G
+  pick_centre,    // the body nearest the middle of the view (scripts)
   quit
 };
 

@@ -1,0 +1,99 @@
+// Per-body quantities to colour by (speed, acceleration, local density, mass, potential depth,
+// origin), the grid that counts neighbours for the density, percentile ranges, and one body's
+// direct-sum acceleration: host and device versions of the same maths.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "orrery/physics.h"
+
+namespace orrery {
+
+enum class Quantity { speed, acceleration, density, mass, potential, origin };
+
+const std::vector<std::string>& quantity_names();
+// Throws InputError naming the valid quantities.
+Quantity parse_quantity(const std::string& name);
+const char* to_string(Quantity q);
+// What the legend shows: "speed |v|", "potential depth -phi", ...
+const char* quantity_label(Quantity q);
+// The unit in code units (G = 1): "length/time", ...; "" for origin (a label, not a number).
+const char* quantity_unit(Quantity q);
+// Whether the values are stored per body (computed from the state) rather than read by the
+// sprite from the position (mass) or velocity (speed).
+inline bool quantity_stored(Quantity q) { return q != Quantity::speed && q != Quantity::mass; }
+
+// The density grid: cubic cells of side `cell` from `origin`, hashed into a table of `mask + 1`
+// counters (a power of two at least twice the bodies). A body's density is the bodies counted in
+// its cell and the 26 around it, divided by their volume (27 cell^3): bodies per unit volume.
+struct DensityGrid {
+  float origin[3] = {0, 0, 0};
+  float inv_cell = 1.0f;
+  float per_volume = 1.0f;  // 1 / (27 cell^3)
+  unsigned mask = 0;
+};
+// The grid for n bodies whose positions have these means and standard deviations per axis: a
+// cell holds 8 bodies where they are spread evenly over the box of +-2 standard deviations (a few
+// far bodies do not stretch it as they would a bounding box).
+DensityGrid density_grid(const double mean[3], const double sigma[3], int n);
+
+ORRERY_HD int density_cell(float x, float origin, float inv_cell) {
+  return static_cast<int>(floorf((x - origin) * inv_cell));
+}
+ORRERY_HD unsigned density_slot(int cx, int cy, int cz, unsigned mask) {
+  const unsigned h = static_cast<unsigned>(cx) * 73856093u ^ static_cast<unsigned>(cy) * 19349663u ^
+                     static_cast<unsigned>(cz) * 83492791u;
+  return h & mask;
+}
+
+// out[i] = the quantity of body i (speed, mass and density from the state alone; the others are
+// the System's: System::quantity()). Host arrays, or device arrays for the device_ version (the
+// default stream, asynchronous; the density waits for its spread).
+void host_speeds(const Vec4* vel, int n, float* out);
+void host_masses(const Vec4* pos, int n, float* out);
+void host_density(const Vec4* pos, int n, float* out);
+// |acc.xyz| and -pot.w.
+void host_magnitudes(const Vec4* acc, int n, float* out);
+void host_depths(const Vec4* pot, int n, float* out);
+void device_speeds(const Vec4* vel, int n, float* out);
+void device_masses(const Vec4* pos, int n, float* out);
+void device_magnitudes(const Vec4* acc, int n, float* out);
+void device_depths(const Vec4* pot, int n, float* out);
+// Device float arrays to and from the host.
+void device_download(const float* device_src, float* host_dst, std::size_t count);
+void device_upload(const float* host_src, float* device_dst, std::size_t count);
+
+// The [lo_pct, hi_pct] percentiles (0..100) of the finite values (log: of those > 0 only).
+// Returns false, leaving lo and hi, when none qualify. hi > lo on success (a constant quantity
+// gets a range around its value).
+bool percentile_range(std::vector<float> values, float lo_pct, float hi_pct, bool log, float& lo,
+                      float& hi);
+
+// The acceleration of body i from every body, summed directly in double (softening eps), and the
+// bodies' centre of mass; host arrays, or device arrays for the device_ versions (they wait).
+Vec3 host_body_acceleration(const Vec4* pos, int n, int i, float softening);
+Vec3 host_centre_of_mass(const Vec4* pos, int n);
+// Body i's position and velocity from device arrays (waits).
+void device_read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v);
+
+// The device passes that need scratch memory (kept and grown): the density grid's table and the
+// sums. Device arrays, the default stream; every call but density() waits for its result.
+class DeviceFields {
+ public:
+  DeviceFields();
+  ~DeviceFields();
+  DeviceFields(const DeviceFields&) = delete;
+  DeviceFields& operator=(const DeviceFields&) = delete;
+  void density(const Vec4* pos, int n, float* out);
+  Vec3 body_acceleration(const Vec4* pos, int n, int i, float softening);
+  Vec3 centre_of_mass(const Vec4* pos, int n);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace orrery

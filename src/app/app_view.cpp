@@ -1,0 +1,257 @@
+// The viewer's watching tools: colour by quantity (values on the device inside the frame's
+// mapping, or on the host), the legend's range from percentiles, trails, picking and following.
+#include <cmath>
+#include <cstdio>
+
+#include "app.h"
+#include "gfx/colormap.h"
+#include "orrery/fields.h"
+
+namespace orrery::app {
+namespace {
+
+// The palette and scale a quantity starts with.
+void quantity_defaults(Quantity q, int& palette, bool& log_scale) {
+  switch (q) {
+    case Quantity::speed:
+      palette = static_cast<int>(gfx::Palette::classic), log_scale = false;
+      return;
+    case Quantity::density:
+      palette = static_cast<int>(gfx::Palette::magma), log_scale = true;
+      return;
+    case Quantity::potential:
+      palette = static_cast<int>(gfx::Palette::viridis), log_scale = false;
+      return;
+    default:
+      palette = static_cast<int>(gfx::Palette::viridis), log_scale = true;
+      return;
+  }
+}
+
+const char* const k_palette_names[] = {"classic", "viridis", "magma"};
+
+}  // namespace
+
+void App::init_view_tools() {
+  set_color(static_cast<int>(parse_quantity(m_opts.color)), false);
+  for (int k = 0; k < gfx::k_palette_count; ++k)
+    if (m_opts.palette == k_palette_names[k]) m_settings.palette = k;
+  if (!m_opts.color_scale.empty()) m_settings.color_log = m_opts.color_scale == "log";
+  if (m_opts.color_range) {
+    m_settings.color_auto = false;
+    m_settings.color_lo = m_opts.color_range->first;
+    m_settings.color_hi = m_opts.color_range->second;
+  }
+  m_settings.trail_bodies = m_opts.trail_bodies;
+  if (m_opts.trails > 0) {
+    m_settings.trail_length = m_settings.trail_length_on = m_opts.trails;
+    configure_trails();
+  }
+}
+
+gfx::ColorMap App::color_map() const {
+  gfx::ColorMap c;
+  c.quantity = m_settings.color_quantity;
+  c.palette = m_settings.palette;
+  c.log_scale = m_settings.color_log ? 1 : 0;
+  c.lo = m_settings.color_lo;
+  c.hi = m_settings.color_hi;
+  return c;
+}
+
+void App::set_color(int quantity, bool announce) {
+  const int count = static_cast<int>(quantity_names().size());
+  quantity = ((quantity % count) + count) % count;
+  m_settings.color_quantity = quantity;
+  quantity_defaults(static_cast<Quantity>(quantity), m_settings.palette, m_settings.color_log);
+  m_values_quantity = -1;  // values to compute
+  if (m_settings.color_auto) fit_color_range(false);
+  if (announce) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "color %s (%s, %s %g to %g)", quantity_names()[quantity].c_str(),
+                  k_palette_names[m_settings.palette], m_settings.color_log ? "log" : "linear",
+                  static_cast<double>(m_settings.color_lo),
+                  static_cast<double>(m_settings.color_hi));
+    say(buf);
+  }
+}
+
+void App::fit_color_range(bool announce) {
+  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  if (q == Quantity::origin) return;  // labels: no range
+  std::vector<float> values;
+  float lo = 0, hi = 0;
+  if (!m_sim->quantity_host(q, values) ||
+      !percentile_range(std::move(values), m_settings.color_lo_pct, m_settings.color_hi_pct,
+                        m_settings.color_log, lo, hi)) {
+    if (announce) say("color: no range to fit now (a CPU step in flight, or no values > 0)");
+    return;
+  }
+  m_settings.color_lo = lo;
+  m_settings.color_hi = hi;
+  if (announce) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "color range %g to %g (percentiles %g to %g)",
+                  static_cast<double>(lo), static_cast<double>(hi),
+                  static_cast<double>(m_settings.color_lo_pct),
+                  static_cast<double>(m_settings.color_hi_pct));
+    say(buf);
+  }
+}
+
+void App::configure_trails() {
+  if (m_settings.trail_length < 2) {
+    m_trails.reset();
+    m_readouts.trails.clear();
+    return;
+  }
+  try {
+    if (!m_trails) m_trails = std::make_unique<gfx::Trails>(m_path == gfx::DevicePath::interop);
+    m_trails->configure(m_settings.trail_length, m_settings.trail_bodies, m_sim->count());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "orrery: cannot keep trails: %s\n", e.what());
+    m_trails.reset();
+    m_settings.trail_length = 0;
+    m_readouts.trails.clear();
+    return;
+  }
+  m_trail_version = 0;
+  m_readouts.trails = std::to_string(m_trails->length()) + " positions of " +
+                      std::to_string(m_trails->bodies()) + " bodies (" +
+                      std::to_string(m_trails->bytes() >> 20) + " MiB)";
+}
+
+void App::on_new_state() {
+  m_state_epoch = m_sim->epoch();
+  m_values_quantity = -1;
+  if (m_trails) configure_trails();
+  m_settings.picked = -1;
+  m_readouts.pick = ui::PickReadout{};
+  if (m_settings.follow == 1) m_settings.follow = 0;
+  if (m_settings.color_auto) fit_color_range(false);
+}
+
+bool App::values_needed() const {
+  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  return quantity_stored(q);
+}
+
+bool App::values_on_device() const {
+  return m_path == gfx::DevicePath::interop && m_sim->solver().on_device() &&
+         m_settings.color_quantity != static_cast<int>(Quantity::origin);
+}
+
+void App::extras_on_device(const Vec4* pos, const Vec4* vel) {
+  const std::uint64_t version = m_sim->buffers().version();
+  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  if (values_needed() && values_on_device() &&
+      (version != m_values_version || m_values_quantity != m_settings.color_quantity)) {
+    m_sim->quantity_mapped(q, pos, vel);
+    m_values_version = version;
+    m_values_quantity = m_settings.color_quantity;
+  }
+  if (m_trails && m_trails->registration() && version != m_trail_version) {
+    const float* values = values_needed() ? m_sim->buffers().mapped_values() : nullptr;
+    m_trails->append_device(pos, vel, values, m_sim->count(), color_map());
+    m_trail_version = version;
+  }
+}
+
+void App::extras_on_host() {
+  const std::uint64_t version = m_sim->buffers().version();
+  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  const bool fresh = q == Quantity::origin ? m_values_quantity != m_settings.color_quantity
+                                           : version != m_values_version ||
+                                                 m_values_quantity != m_settings.color_quantity;
+  if (values_needed() && !values_on_device() && !m_sim->stepping() && fresh) {
+    if (m_sim->quantity_host(q, m_values_host)) {
+      m_sim->buffers_mut().upload_values(m_values_host.data(), m_sim->count());
+      m_values_version = version;
+      m_values_quantity = m_settings.color_quantity;
+    }
+  }
+  if (m_trails && !m_trails->registration() && version != m_trail_version &&
+      m_sim->buffers().host_current() && !m_sim->stepping()) {
+    const bool values = values_needed() && m_values_host.size() >= std::size_t(m_sim->count());
+    m_trails->append_host(m_sim->buffers().host_pos(), m_sim->buffers().host_vel(),
+                          values ? m_values_host.data() : nullptr, m_sim->count(), color_map());
+    m_trail_version = version;
+  }
+}
+
+float App::trail_intensity(const gfx::RenderStyle& st) const {
+  // A trail pixel is lit by one segment where a sprite's core is lit by the sprite: about a
+  // quarter of a light sprite's peak, scaled with it by N.
+  return 0.25f * st.intensity * m_settings.trail_brightness;
+}
+
+void App::pick_at(float x, float y_from_top, const gfx::SpriteParams& sp) {
+  const int found =
+      m_sim->pick(sp, x, static_cast<float>(sp.height) - y_from_top, k_pick_radius_px);
+  m_settings.picked = found;
+  if (found < 0) {
+    m_readouts.pick = ui::PickReadout{};
+    if (m_settings.follow == 1) m_settings.follow = 0;
+    say("pick: no body within " + std::to_string(static_cast<int>(k_pick_radius_px)) + " px");
+    return;
+  }
+  say("pick body " + std::to_string(found));
+}
+
+void App::follow_and_read(int width, int height) {
+  if (m_settings.picked >= m_sim->count()) m_settings.picked = -1;  // merged away
+  std::optional<Simulation::BodyReading> body;
+  if (m_settings.picked >= 0) body = m_sim->read_body(m_settings.picked);
+  if (m_settings.follow == 1 && body) {
+    m_camera.set_target({body->pos.x, body->pos.y, body->pos.z});
+  } else if (m_settings.follow == 2) {
+    if (const auto c = m_sim->centre_of_mass()) m_camera.set_target({c->x, c->y, c->z});
+  }
+  ui::PickReadout& r = m_readouts.pick;
+  if (!body) {
+    if (m_settings.picked < 0) r = ui::PickReadout{};
+    return;
+  }
+  r.valid = true;
+  r.index = m_settings.picked;
+  r.mass = body->pos.w;
+  const float p[3] = {body->pos.x, body->pos.y, body->pos.z};
+  const float v[3] = {body->vel.x, body->vel.y, body->vel.z};
+  const float a[3] = {body->acc.x, body->acc.y, body->acc.z};
+  for (int k = 0; k < 3; ++k) r.pos[k] = p[k], r.vel[k] = v[k], r.acc[k] = a[k];
+  r.speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  r.acc_mag = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  // Where it is drawn this frame (the camera as it will draw).
+  const gfx::SpriteParams sp = gfx::sprite_params(m_camera, style(), width, height);
+  float sx = 0, sy = 0, depth = 0;
+  r.on_screen = gfx::project_point(sp, p[0], p[1], p[2], sx, sy, depth);
+  r.screen_x = sx;
+  r.screen_y = static_cast<float>(height) - sy;
+}
+
+void App::fill_legend() {
+  ui::LegendReadout& l = m_readouts.legend;
+  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  l.label = quantity_label(q);
+  l.unit = quantity_unit(q);
+  l.lo = m_settings.color_lo;
+  l.hi = m_settings.color_hi;
+  l.palette = m_settings.palette;
+  l.log_scale = m_settings.color_log;
+  l.categorical = q == Quantity::origin;
+  l.categories = l.categorical ? m_sim->origin_names() : std::vector<std::string>{};
+  l.colors.clear();
+  if (l.categorical) {
+    for (std::size_t k = 0; k < l.categories.size(); ++k)
+      for (int c = 0; c < 3; ++c)
+        l.colors.push_back(gfx::k_origin_host[3 * (k % gfx::k_origin_colours) + c]);
+  } else {
+    const float* table = gfx::k_palette_host + 3 * gfx::k_palette_entries * l.palette;
+    l.colors.assign(table, table + 3 * gfx::k_palette_entries);
+  }
+  l.note = l.categorical && !m_sim->origin_valid()
+               ? "merges removed bodies: the labels no longer follow them"
+               : "";
+}
+
+}  // namespace orrery::app

@@ -1,0 +1,185 @@
+// Per-body quantities on the host: names, the density grid, percentile ranges, one body's
+// direct-sum acceleration and the centre of mass.
+#include "orrery/fields.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "orrery/input.h"
+
+namespace orrery {
+
+const std::vector<std::string>& quantity_names() {
+  static const std::vector<std::string> names{"speed", "acceleration", "density",
+                                              "mass",  "potential",    "origin"};
+  return names;
+}
+
+Quantity parse_quantity(const std::string& name) {
+  const auto& n = quantity_names();
+  for (std::size_t i = 0; i < n.size(); ++i)
+    if (n[i] == name) return static_cast<Quantity>(i);
+  throw InputError("unknown colour quantity '" + name +
+                   "' (choose speed, acceleration, density, mass, potential or origin)");
+}
+
+const char* to_string(Quantity q) { return quantity_names()[static_cast<int>(q)].c_str(); }
+
+const char* quantity_label(Quantity q) {
+  switch (q) {
+    case Quantity::speed:
+      return "speed |v|";
+    case Quantity::acceleration:
+      return "acceleration |a|";
+    case Quantity::density:
+      return "density (27-cell count)";
+    case Quantity::mass:
+      return "mass m";
+    case Quantity::potential:
+      return "potential depth -phi";
+    case Quantity::origin:
+      return "origin (part of the preset)";
+  }
+  return "?";
+}
+
+const char* quantity_unit(Quantity q) {
+  switch (q) {
+    case Quantity::speed:
+      return "length/time";
+    case Quantity::acceleration:
+      return "length/time^2";
+    case Quantity::density:
+      return "bodies/length^3";
+    case Quantity::mass:
+      return "mass";
+    case Quantity::potential:
+      return "length^2/time^2";
+    case Quantity::origin:
+      return "";
+  }
+  return "";
+}
+
+DensityGrid density_grid(const double mean[3], const double sigma[3], int n) {
+  double s[3], largest = 0;
+  for (int k = 0; k < 3; ++k) largest = std::max(largest, std::isfinite(sigma[k]) ? sigma[k] : 0);
+  if (!(largest > 0)) largest = 1;
+  double volume = 1;
+  for (int k = 0; k < 3; ++k) {
+    s[k] = std::max(std::isfinite(sigma[k]) ? sigma[k] : 0, 1e-3 * largest);
+    volume *= 4 * s[k];
+  }
+  const double cell = std::cbrt(8.0 * volume / std::max(n, 1));
+  DensityGrid g;
+  for (int k = 0; k < 3; ++k) g.origin[k] = static_cast<float>(mean[k]);
+  g.inv_cell = static_cast<float>(1.0 / cell);
+  g.per_volume = static_cast<float>(1.0 / (27.0 * cell * cell * cell));
+  unsigned size = 1024;
+  while (size < 2u * static_cast<unsigned>(std::max(n, 1)) && size < (1u << 30)) size *= 2;
+  g.mask = size - 1;
+  return g;
+}
+
+void host_speeds(const Vec4* vel, int n, float* out) {
+  for (int i = 0; i < n; ++i)
+    out[i] = std::sqrt(vel[i].x * vel[i].x + vel[i].y * vel[i].y + vel[i].z * vel[i].z);
+}
+
+void host_masses(const Vec4* pos, int n, float* out) {
+  for (int i = 0; i < n; ++i) out[i] = pos[i].w;
+}
+
+void host_magnitudes(const Vec4* acc, int n, float* out) { host_speeds(acc, n, out); }
+
+void host_depths(const Vec4* pot, int n, float* out) {
+  for (int i = 0; i < n; ++i) out[i] = -pot[i].w;
+}
+
+void host_density(const Vec4* pos, int n, float* out) {
+  double sum[3] = {0, 0, 0}, sq[3] = {0, 0, 0};
+  for (int i = 0; i < n; ++i) {
+    const double p[3] = {pos[i].x, pos[i].y, pos[i].z};
+    for (int k = 0; k < 3; ++k) sum[k] += p[k], sq[k] += p[k] * p[k];
+  }
+  double mean[3], sigma[3];
+  for (int k = 0; k < 3; ++k) {
+    mean[k] = sum[k] / std::max(n, 1);
+    sigma[k] = std::sqrt(std::max(sq[k] / std::max(n, 1) - mean[k] * mean[k], 0.0));
+  }
+  const DensityGrid g = density_grid(mean, sigma, n);
+  std::vector<unsigned> table(static_cast<std::size_t>(g.mask) + 1, 0u);
+  const auto cell = [&](const Vec4& p, int& cx, int& cy, int& cz) {
+    cx = density_cell(p.x, g.origin[0], g.inv_cell);
+    cy = density_cell(p.y, g.origin[1], g.inv_cell);
+    cz = density_cell(p.z, g.origin[2], g.inv_cell);
+  };
+  for (int i = 0; i < n; ++i) {
+    int cx, cy, cz;
+    cell(pos[i], cx, cy, cz);
+    ++table[density_slot(cx, cy, cz, g.mask)];
+  }
+  for (int i = 0; i < n; ++i) {
+    int cx, cy, cz;
+    cell(pos[i], cx, cy, cz);
+    unsigned count = 0;
+    for (int dz = -1; dz <= 1; ++dz)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx)
+          count += table[density_slot(cx + dx, cy + dy, cz + dz, g.mask)];
+    out[i] = static_cast<float>(count) * g.per_volume;
+  }
+}
+
+bool percentile_range(std::vector<float> values, float lo_pct, float hi_pct, bool log, float& lo,
+                      float& hi) {
+  values.erase(std::remove_if(values.begin(), values.end(),
+                              [&](float v) { return !std::isfinite(v) || (log && !(v > 0.0f)); }),
+               values.end());
+  if (values.empty()) return false;
+  const auto at = [&](float pct) {
+    const double pos = std::clamp(pct, 0.0f, 100.0f) / 100.0 * (values.size() - 1);
+    const auto k = static_cast<std::size_t>(std::llround(pos));
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+    return values[k];
+  };
+  float a = at(lo_pct), b = at(hi_pct);
+  if (!(b > a)) {  // a constant quantity: a range around it
+    const float m = std::fabs(a) > 0.0f ? std::fabs(a) : 1.0f;
+    a = log ? a * 0.5f : a - 0.5f * m;
+    b = log ? b * 2.0f : b + 0.5f * m;
+  }
+  lo = a;
+  hi = b;
+  return true;
+}
+
+Vec3 host_body_acceleration(const Vec4* pos, int n, int i, float softening) {
+  const double eps2 = static_cast<double>(softening) * softening;
+  double a[3] = {0, 0, 0};
+  for (int j = 0; j < n; ++j) {
+    const double r[3] = {static_cast<double>(pos[j].x) - pos[i].x,
+                         static_cast<double>(pos[j].y) - pos[i].y,
+                         static_cast<double>(pos[j].z) - pos[i].z};
+    const double d2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + eps2;
+    const double s = pos[j].w / (d2 * std::sqrt(d2));
+    for (int k = 0; k < 3; ++k) a[k] += r[k] * s;
+  }
+  return {static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])};
+}
+
+Vec3 host_centre_of_mass(const Vec4* pos, int n) {
+  double m = 0, mr[3] = {0, 0, 0};
+  for (int i = 0; i < n; ++i) {
+    m += pos[i].w;
+    mr[0] += static_cast<double>(pos[i].w) * pos[i].x;
+    mr[1] += static_cast<double>(pos[i].w) * pos[i].y;
+    mr[2] += static_cast<double>(pos[i].w) * pos[i].z;
+  }
+  if (!(m > 0)) return {0, 0, 0};
+  return {static_cast<float>(mr[0] / m), static_cast<float>(mr[1] / m),
+          static_cast<float>(mr[2] / m)};
+}
+
+}  // namespace orrery

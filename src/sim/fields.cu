@@ -1,0 +1,195 @@
+// Per-body quantities on the device: element-wise passes, the density grid (a hashed count of
+// bodies per cell, then each body's 27 cells), one body's direct-sum acceleration and the centre of
+// mass, with sums in double.
+#include <cuda_runtime.h>
+
+#include <cmath>
+
+#include "cuda_check.cuh"
+#include "device_scratch.cuh"
+#include "orrery/fields.h"
+
+namespace orrery {
+namespace {
+
+constexpr int k_threads = 256;
+int blocks_for(long long n) { return static_cast<int>((n + k_threads - 1) / k_threads); }
+
+enum class Pass { speed, mass, magnitude, depth };
+
+template <Pass P>
+__global__ void elementwise_kernel(const Vec4* __restrict__ in, int n, float* __restrict__ out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Vec4 v = in[i];
+  if (P == Pass::mass) out[i] = v.w;
+  if (P == Pass::depth) out[i] = -v.w;
+  if (P == Pass::speed || P == Pass::magnitude) out[i] = sqrtf(v.x * v.x + v.y * v.y + v.z * v.z);
+}
+
+template <Pass P>
+void elementwise(const Vec4* in, int n, float* out) {
+  if (n <= 0) return;
+  elementwise_kernel<P><<<blocks_for(n), k_threads>>>(in, n, out);
+  CUDA_CHECK_LAUNCH("elementwise_kernel");
+}
+
+// sums[0..2] += x, y, z; sums[3..5] += x^2, y^2, z^2 (weight 1), or with `weighted`:
+// sums[0..2] += m x, m y, m z; sums[3] += m.
+__global__ void moments_kernel(const Vec4* __restrict__ pos, int n, bool weighted,
+                               double* __restrict__ sums) {
+  double s[6] = {0, 0, 0, 0, 0, 0};
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const Vec4 p = pos[i];
+    if (weighted) {
+      s[0] += static_cast<double>(p.w) * p.x, s[1] += static_cast<double>(p.w) * p.y;
+      s[2] += static_cast<double>(p.w) * p.z, s[3] += p.w;
+    } else {
+      s[0] += p.x, s[1] += p.y, s[2] += p.z;
+      s[3] += static_cast<double>(p.x) * p.x, s[4] += static_cast<double>(p.y) * p.y;
+      s[5] += static_cast<double>(p.z) * p.z;
+    }
+  }
+  for (int k = 0; k < 6; ++k) {
+    for (int d = 16; d > 0; d /= 2) s[k] += __shfl_down_sync(0xffffffffu, s[k], d);
+    if ((threadIdx.x & 31) == 0) atomicAdd(sums + k, s[k]);
+  }
+}
+
+struct GridArgs {
+  float ox, oy, oz, inv_cell, per_volume;
+  unsigned mask;
+};
+
+__device__ __forceinline__ void grid_cell(const Vec4& p, const GridArgs& g, int& cx, int& cy,
+                                          int& cz) {
+  cx = density_cell(p.x, g.ox, g.inv_cell);
+  cy = density_cell(p.y, g.oy, g.inv_cell);
+  cz = density_cell(p.z, g.oz, g.inv_cell);
+}
+
+__global__ void count_kernel(const Vec4* __restrict__ pos, int n, GridArgs g,
+                             unsigned* __restrict__ table) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int cx, cy, cz;
+  grid_cell(pos[i], g, cx, cy, cz);
+  atomicAdd(table + density_slot(cx, cy, cz, g.mask), 1u);
+}
+
+__global__ void gather_kernel(const Vec4* __restrict__ pos, int n, GridArgs g,
+                              const unsigned* __restrict__ table, float* __restrict__ out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int cx, cy, cz;
+  grid_cell(pos[i], g, cx, cy, cz);
+  unsigned count = 0;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx)
+        count += table[density_slot(cx + dx, cy + dy, cz + dz, g.mask)];
+  out[i] = static_cast<float>(count) * g.per_volume;
+}
+
+// sums[0..2] += the acceleration of body `target` from bodies j, in double.
+__global__ void body_acceleration_kernel(const Vec4* __restrict__ pos, int n, int target,
+                                         double eps2, double* __restrict__ sums) {
+  const Vec4 q = pos[target];
+  double a[3] = {0, 0, 0};
+  for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x) {
+    const Vec4 p = pos[j];
+    const double r[3] = {static_cast<double>(p.x) - q.x, static_cast<double>(p.y) - q.y,
+                         static_cast<double>(p.z) - q.z};
+    const double d2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + eps2;
+    const double s = p.w / (d2 * sqrt(d2));
+    for (int k = 0; k < 3; ++k) a[k] += r[k] * s;
+  }
+  for (int k = 0; k < 3; ++k) {
+    for (int d = 16; d > 0; d /= 2) a[k] += __shfl_down_sync(0xffffffffu, a[k], d);
+    if ((threadIdx.x & 31) == 0) atomicAdd(sums + k, a[k]);
+  }
+}
+
+int reduce_blocks(int n) { return blocks_for(n) < 264 ? blocks_for(n) : 264; }
+
+}  // namespace
+
+void device_speeds(const Vec4* vel, int n, float* out) { elementwise<Pass::speed>(vel, n, out); }
+void device_masses(const Vec4* pos, int n, float* out) { elementwise<Pass::mass>(pos, n, out); }
+void device_magnitudes(const Vec4* acc, int n, float* out) {
+  elementwise<Pass::magnitude>(acc, n, out);
+}
+void device_depths(const Vec4* pot, int n, float* out) { elementwise<Pass::depth>(pot, n, out); }
+
+void device_download(const float* device_src, float* host_dst, std::size_t count) {
+  CUDA_CHECK_THROW(cudaMemcpy(host_dst, device_src, sizeof(float) * count, cudaMemcpyDeviceToHost));
+}
+
+void device_upload(const float* host_src, float* device_dst, std::size_t count) {
+  CUDA_CHECK_THROW(cudaMemcpy(device_dst, host_src, sizeof(float) * count, cudaMemcpyHostToDevice));
+}
+
+void device_read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v) {
+  CUDA_CHECK_THROW(cudaMemcpy(&p, pos + i, sizeof(Vec4), cudaMemcpyDeviceToHost));
+  CUDA_CHECK_THROW(cudaMemcpy(&v, vel + i, sizeof(Vec4), cudaMemcpyDeviceToHost));
+}
+
+struct DeviceFields::Impl {
+  DeviceScratch<unsigned> table;
+  DeviceScratch<double> sums;
+  // Six sums of moments_kernel or body_acceleration_kernel, read back.
+  template <class Launch>
+  void sum6(Launch launch, double out[6]) {
+    sums.reserve(6);
+    CUDA_CHECK_THROW(cudaMemsetAsync(sums.get(), 0, 6 * sizeof(double)));
+    launch(sums.get());
+    CUDA_CHECK_LAUNCH("a sum of the fields");
+    CUDA_CHECK_THROW(cudaMemcpy(out, sums.get(), 6 * sizeof(double), cudaMemcpyDeviceToHost));
+  }
+};
+
+DeviceFields::DeviceFields() : m_impl(std::make_unique<Impl>()) {}
+DeviceFields::~DeviceFields() = default;
+
+void DeviceFields::density(const Vec4* pos, int n, float* out) {
+  if (n <= 0) return;
+  double s[6];
+  m_impl->sum6(
+      [&](double* d) { moments_kernel<<<reduce_blocks(n), k_threads>>>(pos, n, false, d); }, s);
+  double mean[3], sigma[3];
+  for (int k = 0; k < 3; ++k) {
+    mean[k] = s[k] / n;
+    sigma[k] = std::sqrt(fmax(s[3 + k] / n - mean[k] * mean[k], 0.0));
+  }
+  const DensityGrid g = density_grid(mean, sigma, n);
+  const GridArgs args{g.origin[0], g.origin[1], g.origin[2], g.inv_cell, g.per_volume, g.mask};
+  const std::size_t slots = static_cast<std::size_t>(g.mask) + 1;
+  m_impl->table.reserve(slots);
+  CUDA_CHECK_THROW(cudaMemsetAsync(m_impl->table.get(), 0, slots * sizeof(unsigned)));
+  count_kernel<<<blocks_for(n), k_threads>>>(pos, n, args, m_impl->table.get());
+  CUDA_CHECK_LAUNCH("count_kernel");
+  gather_kernel<<<blocks_for(n), k_threads>>>(pos, n, args, m_impl->table.get(), out);
+  CUDA_CHECK_LAUNCH("gather_kernel");
+}
+
+Vec3 DeviceFields::body_acceleration(const Vec4* pos, int n, int i, float softening) {
+  double s[6];
+  const double eps2 = static_cast<double>(softening) * softening;
+  m_impl->sum6(
+      [&](double* d) {
+        body_acceleration_kernel<<<reduce_blocks(n), k_threads>>>(pos, n, i, eps2, d);
+      },
+      s);
+  return {static_cast<float>(s[0]), static_cast<float>(s[1]), static_cast<float>(s[2])};
+}
+
+Vec3 DeviceFields::centre_of_mass(const Vec4* pos, int n) {
+  double s[6];
+  m_impl->sum6([&](double* d) { moments_kernel<<<reduce_blocks(n), k_threads>>>(pos, n, true, d); },
+               s);
+  if (!(s[3] > 0)) return {0, 0, 0};
+  return {static_cast<float>(s[0] / s[3]), static_cast<float>(s[1] / s[3]),
+          static_cast<float>(s[2] / s[3])};
+}
+
+}  // namespace orrery
