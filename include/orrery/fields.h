@@ -27,8 +27,8 @@ const char* quantity_unit(Quantity q);
 inline bool quantity_stored(Quantity q) { return q != Quantity::speed && q != Quantity::mass; }
 
 // The density grid: cubic cells of side `cell` from `origin`, hashed into a table of `mask + 1`
-// counters (a power of two at least twice the bodies). A body's density is the bodies counted in
-// its cell and the 26 around it, divided by their volume (27 cell^3): bodies per unit volume.
+// counters (a power of two at least four times the bodies). A body's density is the bodies counted
+// in its cell and the 26 around it, divided by their volume (27 cell^3): bodies per unit volume.
 struct DensityGrid {
   float origin[3] = {0, 0, 0};
   float inv_cell = 1.0f;
@@ -44,8 +44,15 @@ ORRERY_HD int density_cell(float x, float origin, float inv_cell) {
   return static_cast<int>(floorf((x - origin) * inv_cell));
 }
 ORRERY_HD unsigned density_slot(int cx, int cy, int cz, unsigned mask) {
-  const unsigned h = static_cast<unsigned>(cx) * 73856093u ^ static_cast<unsigned>(cy) * 19349663u ^
-                     static_cast<unsigned>(cz) * 83492791u;
+  // The cell's coordinates mixed, then the avalanche of MurmurHash3's finaliser: neighbouring cells
+  // land far apart in the table.
+  unsigned h = static_cast<unsigned>(cx) * 0x8da6b343u + static_cast<unsigned>(cy) * 0xd8163841u +
+               static_cast<unsigned>(cz) * 0xcb1ab31fu;
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
   return h & mask;
 }
 

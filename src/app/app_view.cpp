@@ -41,6 +41,7 @@ void App::init_view_tools() {
     m_settings.color_auto = false;
     m_settings.color_lo = m_opts.color_range->first;
     m_settings.color_hi = m_opts.color_range->second;
+    if (!(m_settings.color_lo > 0.0f)) m_settings.color_log = false;  // a log scale needs lo > 0
   }
   m_settings.trail_bodies = m_opts.trail_bodies;
   if (m_opts.trails > 0) {

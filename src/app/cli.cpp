@@ -336,6 +336,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     cli.parse(argc, argv);
     o.vsync = vsync == "on";
     parse_numbers(t, o);
+    if (o.color_range && o.color_scale == "log" && !(o.color_range->first > 0.0f))
+      throw InputError("--color-range with --color-scale log: LO must be above 0");
     if (!load.empty() && !scene.empty()) throw InputError("--scene and --load: give one of them");
     const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
                       cli.count("--seed") > 0,  cli.count("--solver") > 0,

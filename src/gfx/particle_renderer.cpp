@@ -125,11 +125,13 @@ GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p,
   glDisable(GL_SCISSOR_TEST);
   glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  if (count > 0) {
+  if (count > 0 || trails) {
     glEnable(GL_BLEND);
     glBlendEquation(GL_FUNC_ADD);
     glBlendFunc(GL_ONE, GL_ONE);
     if (trails) draw_trails(*trails, p);
+  }
+  if (count > 0) {
     glEnable(GL_PROGRAM_POINT_SIZE);
     glUseProgram(m_particles.id());
     glUniformMatrix4fv(m_u_view, 1, GL_FALSE, p.view);
@@ -144,8 +146,8 @@ GLuint ParticleRenderer::draw_hdr(GLuint vao, int count, const SpriteParams& p,
     glBindVertexArray(vao);
     glDrawArrays(GL_POINTS, 0, count);
     glBindVertexArray(0);
-    glDisable(GL_BLEND);
   }
+  glDisable(GL_BLEND);
   return m_hdr.framebuffer();
 }
 

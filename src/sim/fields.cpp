@@ -77,7 +77,7 @@ DensityGrid density_grid(const double mean[3], const double sigma[3], int n) {
   g.inv_cell = static_cast<float>(1.0 / cell);
   g.per_volume = static_cast<float>(1.0 / (27.0 * cell * cell * cell));
   unsigned size = 1024;
-  while (size < 2u * static_cast<unsigned>(std::max(n, 1)) && size < (1u << 30)) size *= 2;
+  while (size < 4u * static_cast<unsigned>(std::max(n, 1)) && size < (1u << 30)) size *= 2;
   g.mask = size - 1;
   return g;
 }

@@ -15,6 +15,7 @@
 #include "gfx/gl_objects.h"
 #include "gfx/particle_renderer.h"
 #include "gfx/splat.h"
+#include "gfx/trails.h"
 
 namespace orrery {
 namespace {
@@ -79,6 +80,90 @@ TEST_F(GlSprites, MatchTheCpuSplatter) {
   EXPECT_LT(d.max_abs, 1.5e-2f * d.max_value)
       << "max |gl - cpu| " << d.max_abs << " of " << d.max_value;
   EXPECT_LT(d.alpha_mismatch, 20) << "pixels whose fragment count differs";
+}
+
+// Colour by a stored quantity (attribute 2) and by mass, with each palette and scale: the GL
+// shader's colour maths (shaders/colormap.glsl) against gfx/colormap.h's.
+TEST_F(GlSprites, ColourByQuantityMatchesTheCpuSplatter) {
+  SceneBuffers scene(400);
+  std::vector<float> values(scene.pos.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = 0.05f + 0.01f * (i % 89);
+  gfx::GlBuffer value_vbo = gfx::make_buffer();
+  glBindVertexArray(scene.vao.id());
+  glBindBuffer(GL_ARRAY_BUFFER, value_vbo.id());
+  glBufferData(GL_ARRAY_BUFFER, sizeof(float) * values.size(), values.data(), GL_STATIC_DRAW);
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, sizeof(float), nullptr);
+  glBindVertexArray(0);
+  gfx::ParticleRenderer renderer;
+  for (int q : {2, 3, 5})
+    for (int pal : {0, 1, 2}) {
+      gfx::SpriteParams p = test::camera_params(k_w, k_h);
+      p.color.quantity = q;
+      p.color.palette = pal;
+      p.color.log_scale = q == 2 ? 1 : 0;
+      p.color.lo = q == 3 ? 1.0f : 0.05f;
+      p.color.hi = q == 3 ? 30.0f : 0.9f;
+      const GLuint fbo = renderer.draw_hdr(scene.vao.id(), scene.count(), p);
+      std::vector<float> gl(4 * k_w * k_h, -1.0f);
+      glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+      glReadPixels(0, 0, k_w, k_h, GL_RGBA, GL_FLOAT, gl.data());
+      glBindFramebuffer(GL_FRAMEBUFFER, 0);
+      std::vector<float> cpu(gl.size());
+      gfx::splat_cpu(scene.pos.data(), scene.vel.data(), scene.count(), p, cpu.data(),
+                     values.data());
+      const test::ImageDiff d = test::compare_images(gl, cpu);
+      EXPECT_GT(d.max_value, 0.3f);
+      EXPECT_LT(d.max_abs, 1.5e-2f * d.max_value) << "quantity " << q << " palette " << pal;
+    }
+}
+
+// Trails kept from the host: after K + 3 appends the GL buffer holds the last K positions, as the
+// host mirror does, and the GL trail pass lights pixels along them.
+TEST_F(GlSprites, TrailRingHoldsTheLastPositionsAndDraws) {
+  const int k = 4, n = 5;
+  gfx::Trails trails(false);
+  trails.configure(k, 0, n);
+  gfx::ColorMap c;
+  for (int step = 0; step < k + 3; ++step) {
+    std::vector<Vec4> pos(n), vel(n, Vec4{1, 0, 0, 0});
+    for (int i = 0; i < n; ++i) pos[i] = {0.5f * step - 2.0f, 2.0f * i - 4.0f, 0, 1};
+    trails.append_host(pos.data(), vel.data(), nullptr, n, c);
+  }
+  EXPECT_EQ(trails.filled(), k);
+  std::vector<Vec4> gl(static_cast<std::size_t>(k) * n);
+  GLuint buffer = 0;
+  glBindTexture(GL_TEXTURE_BUFFER, trails.texture());
+  glGetTexLevelParameteriv(GL_TEXTURE_BUFFER, 0, GL_TEXTURE_BUFFER_DATA_STORE_BINDING,
+                           reinterpret_cast<GLint*>(&buffer));
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
+  glGetBufferSubData(GL_TEXTURE_BUFFER, 0, sizeof(Vec4) * gl.size(), gl.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  const gfx::TrailRing host = trails.host_ring();
+  for (int age = 0; age < k; ++age) {
+    const int slot = ((trails.head() - 1 - age) % k + k) % k;
+    for (int b = 0; b < n; ++b) {
+      EXPECT_FLOAT_EQ(gl[slot * n + b].x, 0.5f * (k + 2 - age) - 2.0f) << age << " " << b;
+      EXPECT_FLOAT_EQ(host.ring[slot * n + b].x, gl[slot * n + b].x);
+    }
+  }
+  SceneBuffers scene(1);
+  gfx::ParticleRenderer renderer;
+  gfx::SpriteParams p = test::camera_params(k_w, k_h);
+  const gfx::TrailDraw draw{trails.texture(), n, k, trails.head(), trails.filled(), 1.0f};
+  const GLuint fbo = renderer.draw_hdr(scene.vao.id(), 0, p, &draw);
+  std::vector<float> img(4 * k_w * k_h);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+  glReadPixels(0, 0, k_w, k_h, GL_RGBA, GL_FLOAT, img.data());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  std::vector<float> cpu(img.size(), 0.0f);
+  gfx::trail_splat_cpu(host, p, 1.0f, cpu.data());
+  int lit_gl = 0, lit_cpu = 0;
+  for (std::size_t i = 0; i < img.size(); i += 4)
+    lit_gl += img[i] > 0.01f, lit_cpu += cpu[i] > 0.01f;
+  EXPECT_GT(lit_cpu, 20);
+  EXPECT_NEAR(lit_gl, lit_cpu, 0.25 * lit_cpu);  // GL's lines and the splat's cover alike
 }
 
 // The whole GL picture (sprites, then shaders/tonemap.frag into RGBA8) against the CUDA path's CPU

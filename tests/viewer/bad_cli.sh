@@ -90,6 +90,17 @@ check --record clip.avi
 check --record /tmp/orrery-missing-dir-$$/x.y4m
 check --record-fps 0
 check --record-fps 1000
+# Watching tools (issue 13).
+check --trails -1
+check --trails 100000
+check --trails 1
+check --trail-bodies -5
+check --color nope
+check --palette jet
+check --color-scale cubic
+check --color-range 5,1
+check --color-range 1
+check --color-range 0,1 --color-scale log
 # Without a GPU the CUDA splat cannot draw: refused before anything opens.
 nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status
