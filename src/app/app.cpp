@@ -1,6 +1,8 @@
 // App set-up (context, render path, renderer, UI, simulation), the frame loop and the summary.
 #include "app.h"
 
+#include "orrery/probe.h"
+
 #include <GL/glew.h>
 #include <GLFW/glfw3.h>
 
@@ -56,6 +58,8 @@ App::App(const Options& options, OutputFile screenshot)
   m_settings.integrator = static_cast<int>(parse_integrator(m_opts.integrator));
   const bool gpu = m_path != gfx::DevicePath::none;
   m_settings.n = m_opts.n > 0 ? m_opts.n : (gpu ? 16384 : 2048);
+  std::string n_note = gpu ? " (default with a CUDA device; --n changes it)"
+                           : " (default for CPU solvers; --n changes it)";
   m_settings.n_edit = m_settings.n;
   int index = catalog_index(m_opts.solver);
   if (index < 0) {  // a GPU solver, where a failed GL registration left CUDA unusable
@@ -67,6 +71,22 @@ App::App(const Options& options, OutputFile screenshot)
   m_settings.solver = index;
   m_settings.block = m_opts.block > 0 ? m_opts.block : default_block_size(m_opts.solver);
 
+  if (m_opts.n == 0 && !m_opts.loaded && m_catalog.solvers[static_cast<std::size_t>(index)].gpu) {
+    // Sized to this GPU: the largest power of two whose step leaves most of a 60 FPS frame
+    // (k_step_budget_ms of 16.7) to drawing, found in under a second.
+    const SizeProbe probe = probe_size(m_opts.solver, m_settings.block,
+                                       parse_preset(m_opts.preset), k_step_budget_ms, 1 << 14,
+                                       1 << 24, 0.8);
+    if (probe.n > 0) {
+      m_settings.n = m_settings.n_edit = probe.n;
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    " (sized to this GPU: the largest power of two whose %s step takes under "
+                    "%.0f ms, %.2f ms; probed in %.2f s; --n changes it)",
+                    m_opts.solver.c_str(), k_step_budget_ms, probe.ms_per_step, probe.seconds);
+      n_note = buf;
+    }
+  }
   m_sim = std::make_unique<Simulation>(m_path, parse_integrator(m_opts.integrator), m_valid_params);
   m_sim->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
   m_sim->set_solver(m_opts.solver, m_settings.block);
@@ -95,10 +115,7 @@ App::App(const Options& options, OutputFile screenshot)
   m_state_epoch = m_sim->epoch();
   init_view_tools();
   say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) +
-      ", n " + std::to_string(m_settings.n) +
-      (m_opts.n > 0 ? ""
-       : gpu        ? " (default with a CUDA device; --n changes it)"
-                    : " (default for CPU solvers; --n changes it)") +
+      ", n " + std::to_string(m_settings.n) + (m_opts.n > 0 || m_opts.loaded ? "" : n_note) +
       ", preset " + (m_loaded ? std::string("(from the file)") : m_opts.preset) + ", integrator " +
       m_opts.integrator + ", " + params_text(m_valid_params));
 }

@@ -113,6 +113,7 @@ class App {
 
   static constexpr const char* k_quick_file = "orrery-quick.orrery";
   static constexpr float k_pick_radius_px = 8.0f;
+  static constexpr double k_step_budget_ms = 8.0;  // the default N's step, of a 16.7 ms frame
 
   Options m_opts;
   // Declaration order is destruction order reversed: GL and CUDA objects go before the context.
