@@ -9,15 +9,17 @@
 namespace orrery {
 
 struct SizeProbe {
-  int n = 0;              // the largest N found within the budget (0: not even the first)
+  int n = 0;               // the largest N found within the budget (0: not even the first)
   double ms_per_step = 0;  // its measured step
   double seconds = 0;      // what probing took
   std::vector<std::pair<int, double>> tried;  // (N, ms per step) in order
 };
 
-// Times steps of `solver` (block 0: its default) on `preset`'s bodies at N = first, 2 first, ...
-// up to `last`, each after one warm-up step (cuda-fast tunes itself then), and stops at the first
-// N whose step exceeds `budget_ms` or once `max_seconds` have gone by. Waits for the device.
+// Times steps of `solver` (block 0: its default) on `preset`'s bodies at N = first, predicts the
+// largest power of two up to `last` within `budget_ms` from how the solver's work grows, and
+// measures that one, halving while it is over the budget and `max_seconds` have not gone by (each
+// measurement follows one warm-up step: cuda-fast tunes itself then). n = 0 when even `first` is
+// over the budget. Waits for the device.
 SizeProbe probe_size(const std::string& solver, int block, Preset preset, double budget_ms,
                      int first, int last, double max_seconds);
 

@@ -1,8 +1,6 @@
 // App set-up (context, render path, renderer, UI, simulation), the frame loop and the summary.
 #include "app.h"
 
-#include "orrery/probe.h"
-
 #include <GL/glew.h>
 #include <GLFW/glfw3.h>
 
@@ -16,6 +14,7 @@
 #include "gfx/gl_loader.h"
 #include "gfx/screenshot.h"
 #include "orrery/device.h"
+#include "orrery/probe.h"
 #include "ui/panel.h"
 
 namespace orrery::app {
@@ -74,9 +73,8 @@ App::App(const Options& options, OutputFile screenshot)
   if (m_opts.n == 0 && !m_opts.loaded && m_catalog.solvers[static_cast<std::size_t>(index)].gpu) {
     // Sized to this GPU: the largest power of two whose step leaves most of a 60 FPS frame
     // (k_step_budget_ms of 16.7) to drawing, found in under a second.
-    const SizeProbe probe = probe_size(m_opts.solver, m_settings.block,
-                                       parse_preset(m_opts.preset), k_step_budget_ms, 1 << 14,
-                                       1 << 24, 0.8);
+    const SizeProbe probe = probe_size(m_opts.solver, m_settings.block, parse_preset(m_opts.preset),
+                                       k_step_budget_ms, 1 << 15, 1 << 24, 0.8);
     if (probe.n > 0) {
       m_settings.n = m_settings.n_edit = probe.n;
       char buf[200];
@@ -325,6 +323,8 @@ void App::frame(long long index, bool last) {
     m_readouts.activity = activity_text(m_sim->step_progress(), m_sim->step_running_s());
   }
   fill_diagnostics();
+  // An auto range follows the state: refitted about twice a second of frames.
+  if (m_settings.color_auto && index % k_refit_frames == k_refit_frames - 1) fit_color_range(false);
   fill_legend();
   if (index % 10 == 0 || m_readouts.collisions.bodies == 0) fill_collisions();
   const auto ui_start = std::chrono::steady_clock::now();

@@ -113,6 +113,7 @@ class App {
 
   static constexpr const char* k_quick_file = "orrery-quick.orrery";
   static constexpr float k_pick_radius_px = 8.0f;
+  static constexpr long long k_refit_frames = 30;  // an auto colour range is refitted this often
   static constexpr double k_step_budget_ms = 8.0;  // the default N's step, of a 16.7 ms frame
 
   Options m_opts;

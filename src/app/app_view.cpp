@@ -29,6 +29,7 @@ void quantity_defaults(Quantity q, int& palette, bool& log_scale) {
 }
 
 const char* const k_palette_names[] = {"classic", "viridis", "magma"};
+constexpr std::size_t k_fit_sample = 1 << 17;
 
 }  // namespace
 
@@ -82,9 +83,19 @@ void App::fit_color_range(bool announce) {
   if (q == Quantity::origin) return;  // labels: no range
   std::vector<float> values;
   float lo = 0, hi = 0;
-  if (!m_sim->quantity_host(q, values) ||
-      !percentile_range(std::move(values), m_settings.color_lo_pct, m_settings.color_hi_pct,
-                        m_settings.color_log, lo, hi)) {
+  bool have = false;
+  if (quantity_stored(q) && m_values_quantity == m_settings.color_quantity && !m_sim->stepping()) {
+    m_sim->buffers().download_values(values);  // made this frame already: no second evaluation
+    have = true;
+  }
+  if (!have) have = m_sim->quantity_host(q, values);
+  if (values.size() > k_fit_sample) {  // a strided sample is plenty for percentiles
+    const std::size_t stride = values.size() / k_fit_sample;
+    for (std::size_t i = 0; i < k_fit_sample; ++i) values[i] = values[i * stride];
+    values.resize(k_fit_sample);
+  }
+  if (!have || !percentile_range(std::move(values), m_settings.color_lo_pct,
+                                 m_settings.color_hi_pct, m_settings.color_log, lo, hi)) {
     if (announce) say("color: no range to fit now (a CPU step in flight, or no values > 0)");
     return;
   }
