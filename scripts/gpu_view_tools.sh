@@ -36,18 +36,18 @@ row "  its frames" "$(summary auto-n.log)"
 env -u DISPLAY "$o" --headless --solver cuda-bh --integrator leapfrog --n 1048576 --frames 90 \
   --preset plummer --keys pick,f --screenshot pick-1m.png >pick-1m.log 2>&1
 row "1M pick, follow (exit $?)" "$(grep -E '^(pick|follow)' pick-1m.log | tr '\n' ' ')"
-# Screenshots of each mode: two 1M-body galaxies after 500 frames (cuda-bh, leapfrog).
-for v in "speed --color speed --trails 24 --trail-bodies 65536" "density --color density" \
+# Screenshots of each mode: two 1M-body galaxies after 160 frames (cuda-bh, leapfrog).
+for v in "speed --color speed --trails 32 --trail-bodies 65536" "density --color density" \
          "acceleration --color acceleration" "potential --color potential" \
          "origin --color origin" "mass --color mass --preset accretion"; do
   set -- $v
   name=$1
   shift
-  env -u DISPLAY "$o" --headless --solver cuda-bh --integrator leapfrog --n 1048576 --frames 500 \
+  env -u DISPLAY "$o" --headless --solver cuda-bh --integrator leapfrog --n 1048576 --frames 160 \
     --hide-panel "$@" --screenshot "mode-$name.png" >"mode-$name.log" 2>&1
   row "mode $name (exit $?)" "$(summary "mode-$name.log")"
 done
-env -u DISPLAY "$o" --headless --solver cuda-fast --n 65536 --frames 400 --trails 32 --keys pick \
+env -u DISPLAY "$o" --headless --solver cuda-fast --n 65536 --frames 120 --trails 32 --keys pick \
   --color speed --screenshot panel-trails.png >panel-trails.log 2>&1
 row "panel + trails 64K (exit $?)" "$(summary panel-trails.log)"
 tar czf "$out.tar.gz" -C "$(dirname "$out")" "$(basename "$out")"

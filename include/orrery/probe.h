@@ -15,12 +15,12 @@ struct SizeProbe {
   std::vector<std::pair<int, double>> tried;  // (N, ms per step) in order
 };
 
-// Times steps of `solver` (block 0: its default) on `preset`'s bodies at N = first, predicts the
-// largest power of two up to `last` within `budget_ms` from how the solver's work grows, and
-// measures that one, halving while it is over the budget and `max_seconds` have not gone by (each
-// measurement follows one warm-up step: cuda-fast tunes itself then). n = 0 when even `first` is
-// over the budget. Waits for the device.
+// Times steps of `solver` (block 0: its default) on `preset`'s bodies at N = start, then doubles
+// (up to `last`) while the measured step predicts the next fits `budget_ms` - from how the
+// solver's work grows with N - or halves (down to `floor`) until one fits, stopping once
+// `max_seconds` have gone by. Each measurement follows one warm-up step (cuda-fast tunes itself
+// then). n = 0 when none fits. Waits for the device.
 SizeProbe probe_size(const std::string& solver, int block, Preset preset, double budget_ms,
-                     int first, int last, double max_seconds);
+                     int start, int floor, int last, double max_seconds);
 
 }  // namespace orrery

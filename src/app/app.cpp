@@ -74,7 +74,7 @@ App::App(const Options& options, OutputFile screenshot)
     // Sized to this GPU: the largest power of two whose step leaves most of a 60 FPS frame
     // (k_step_budget_ms of 16.7) to drawing, found in under a second.
     const SizeProbe probe = probe_size(m_opts.solver, m_settings.block, parse_preset(m_opts.preset),
-                                       k_step_budget_ms, 1 << 15, 1 << 24, 0.8);
+                                       k_step_budget_ms, 1 << 17, 1 << 14, 1 << 24, 0.8);
     if (probe.n > 0) {
       m_settings.n = m_settings.n_edit = probe.n;
       char buf[200];

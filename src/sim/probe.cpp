@@ -30,47 +30,38 @@ double time_step(const std::string& solver, int block, Preset preset, int n) {
 }  // namespace
 
 SizeProbe probe_size(const std::string& solver, int block, Preset preset, double budget_ms,
-                     int first, int last, double max_seconds) {
+                     int start, int floor, int last, double max_seconds) {
   using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  const auto since = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+  const auto t0 = Clock::now();
+  const auto since = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   SizeProbe r;
-  const auto measure = [&](int n) {
-    const double ms = time_step(solver, block, preset, n);
-    r.tried.emplace_back(n, ms);
+  const auto measure = [&](long long n) {
+    const double ms = time_step(solver, block, preset, static_cast<int>(n));
+    r.tried.emplace_back(static_cast<int>(n), ms);
     return ms;
   };
-  const double t0 = measure(first);
-  if (t0 > budget_ms) {
-    r.seconds = since();
-    return r;
-  }
-  r.n = first, r.ms_per_step = t0;
-  // Predicted from the first: all-pairs work grows as N^2, a tree code's about as N^1.15. Then
-  // measured, halving while it is over the budget (and time is left to measure).
-  const double exponent = solver_info(solver).approximate ? 1.15 : 2.0;
-  long long n = first;
-  while (n * 2 <= last && t0 * std::pow(static_cast<double>(n * 2) / first, exponent) <= budget_ms)
-    n *= 2;
-  // Measured: halving while over the budget; once one fits, doubling while its measurement
-  // predicts the next fits too (a small N's step is mostly launch latency, so the first guess may
-  // fall short).
-  bool fits = false;
-  while (n > first && since() < max_seconds) {
-    const double ms = measure(static_cast<int>(n));
-    if (ms <= budget_ms) {
-      r.n = static_cast<int>(n), r.ms_per_step = ms;
-      fits = true;
-      break;
-    }
-    n /= 2;
-  }
-  while (fits && n * 2 <= last && r.ms_per_step * std::pow(2.0, exponent) <= budget_ms &&
-         since() < max_seconds) {
-    n *= 2;
-    const double ms = measure(static_cast<int>(n));
-    if (ms > budget_ms) break;
+  // All-pairs work grows as N^2, a tree code's about as N^1.15: a size that fits doubles while
+  // its measurement predicts the next fits too; one that does not halves until one fits.
+  const double growth = std::pow(2.0, solver_info(solver).approximate ? 1.15 : 2.0);
+  long long n = start;
+  double ms = measure(n);
+  if (ms <= budget_ms) {
     r.n = static_cast<int>(n), r.ms_per_step = ms;
+    while (n * 2 <= last && r.ms_per_step * growth <= budget_ms && since() < max_seconds) {
+      ms = measure(n * 2);
+      if (ms > budget_ms) break;
+      n *= 2;
+      r.n = static_cast<int>(n), r.ms_per_step = ms;
+    }
+  } else {
+    while (n / 2 >= floor && since() < max_seconds) {
+      n /= 2;
+      ms = measure(n);
+      if (ms <= budget_ms) {
+        r.n = static_cast<int>(n), r.ms_per_step = ms;
+        break;
+      }
+    }
   }
   r.seconds = since();
   return r;
