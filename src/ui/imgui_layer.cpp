@@ -80,7 +80,10 @@ CameraInput ImGuiLayer::camera_input() const {
     in.pan_dy = io.MouseDelta.y;
   }
   in.zoom = io.MouseWheel;
-  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16.0f) {
+  const float mx = io.MousePos.x - io.MouseClickedPos[0].x,
+              my = io.MousePos.y - io.MouseClickedPos[0].y;
+  if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16.0f &&
+      mx * mx + my * my < 16.0f) {  // not a drag (also one that ended within a frame)
     in.click = true;
     in.click_x = io.MousePos.x * io.DisplayFramebufferScale.x;
     in.click_y = io.MousePos.y * io.DisplayFramebufferScale.y;
