@@ -56,6 +56,16 @@ ORRERY_HD unsigned density_slot(int cx, int cy, int cz, unsigned mask) {
   return h & mask;
 }
 
+// The bodies counted in cell (cx, cy, cz) and the 26 around it.
+ORRERY_HD unsigned density_count(const unsigned* table, int cx, int cy, int cz, unsigned mask) {
+  unsigned count = 0;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx)
+        count += table[density_slot(cx + dx, cy + dy, cz + dz, mask)];
+  return count;
+}
+
 // out[i] = the quantity of body i (speed, mass and density from the state alone; the others are
 // the System's: System::quantity()). Host arrays, or device arrays for the device_ version (the
 // default stream, asynchronous; the density waits for its spread).

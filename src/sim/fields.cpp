@@ -123,12 +123,7 @@ void host_density(const Vec4* pos, int n, float* out) {
   for (int i = 0; i < n; ++i) {
     int cx, cy, cz;
     cell(pos[i], cx, cy, cz);
-    unsigned count = 0;
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx)
-          count += table[density_slot(cx + dx, cy + dy, cz + dz, g.mask)];
-    out[i] = static_cast<float>(count) * g.per_volume;
+    out[i] = static_cast<float>(density_count(table.data(), cx, cy, cz, g.mask)) * g.per_volume;
   }
 }
 

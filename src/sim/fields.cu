@@ -83,12 +83,7 @@ __global__ void gather_kernel(const Vec4* __restrict__ pos, int n, GridArgs g,
   if (i >= n) return;
   int cx, cy, cz;
   grid_cell(pos[i], g, cx, cy, cz);
-  unsigned count = 0;
-  for (int dz = -1; dz <= 1; ++dz)
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx)
-        count += table[density_slot(cx + dx, cy + dy, cz + dz, g.mask)];
-  out[i] = static_cast<float>(count) * g.per_volume;
+  out[i] = static_cast<float>(density_count(table, cx, cy, cz, g.mask)) * g.per_volume;
 }
 
 // sums[0..2] += the acceleration of body `target` from bodies j, in double.
