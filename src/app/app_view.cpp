@@ -128,9 +128,10 @@ void App::configure_trails() {
     return;
   }
   m_trail_version = 0;
+  char mib[32];
+  std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(m_trails->bytes()) / 1048576.0);
   m_readouts.trails = std::to_string(m_trails->length()) + " positions of " +
-                      std::to_string(m_trails->bodies()) + " bodies (" +
-                      std::to_string(m_trails->bytes() >> 20) + " MiB)";
+                      std::to_string(m_trails->bodies()) + " bodies (" + mib + ")";
 }
 
 void App::on_new_state() {

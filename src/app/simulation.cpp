@@ -81,6 +81,12 @@ bool Simulation::quantity_mapped(Quantity q, const Vec4* pos, const Vec4* vel) {
 std::optional<Simulation::BodyReading> Simulation::read_body(int index) {
   std::optional<BodyReading> r;
   if (index < 0 || index >= m_buffers->count()) return r;
+  if (m_job.active()) {  // a CPU run in flight: the published body, the last acceleration read
+    BodyReading b;
+    m_buffers->read_published_body(index, b.pos, b.vel);
+    b.acc = index == m_acc_index ? m_acc_last : Vec3{NAN, NAN, NAN};
+    return b;
+  }
   const bool device = m_system->gravity().on_device();
   const float eps = m_params.softening;
   with_state([&](const Vec4* pos, const Vec4* vel, int n) {
@@ -94,6 +100,7 @@ std::optional<Simulation::BodyReading> Simulation::read_body(int index) {
       b.vel = vel[index];
       b.acc = host_body_acceleration(pos, n, index, eps);
     }
+    m_acc_index = index, m_acc_last = b.acc;
     r = b;
   });
   return r;
@@ -115,6 +122,11 @@ std::optional<Vec3> Simulation::centre_of_mass() {
 
 int Simulation::pick(const gfx::SpriteParams& p, float x, float y, float radius_px) {
   int picked = -1;
+  if (m_job.active()) {  // a CPU run in flight: the published positions
+    std::vector<Vec4> pos;
+    m_buffers->read_published_positions(pos);
+    return gfx::pick_cpu(pos.data(), static_cast<int>(pos.size()), p, x, y, radius_px);
+  }
   const bool device = m_system->gravity().on_device();
   with_state([&](const Vec4* pos, const Vec4*, int n) {
     picked = device ? gfx::pick_device(pos, n, p, x, y, radius_px)

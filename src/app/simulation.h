@@ -126,8 +126,9 @@ class Simulation {
   bool origin_valid() const {
     return !m_origin.empty() && static_cast<int>(m_origin.size()) == count();
   }
-  // One body's position and velocity and its direct-sum acceleration, and the centre of mass, of
-  // the newest state (none while a CPU run is in flight).
+  // One body's position and velocity and its direct-sum acceleration (while a CPU run is in
+  // flight: the published body and the last acceleration read, NaN if none), and the centre of
+  // mass (none while a CPU run is in flight), of the newest state.
   struct BodyReading {
     Vec4 pos, vel;
     Vec3 acc;
@@ -135,7 +136,7 @@ class Simulation {
   std::optional<BodyReading> read_body(int index);
   std::optional<Vec3> centre_of_mass();
   // The body nearest window pixel (x, y) (origin bottom-left) within radius_px under these sprite
-  // parameters: -1 when none (or a CPU run is in flight).
+  // parameters: -1 when none (while a CPU run is in flight: among the published positions).
   int pick(const gfx::SpriteParams& p, float x, float y, float radius_px);
 
   // The median speed of the initial state: the palette's reference.
@@ -183,6 +184,8 @@ class Simulation {
   std::vector<std::string> m_origin_names;
   std::unique_ptr<DeviceFields> m_fields;  // made on first use
   DeviceArray m_values_scratch;            // device values to copy back (4 floats a Vec4)
+  int m_acc_index = -1;                    // read_body's last direct-sum acceleration
+  Vec3 m_acc_last{0, 0, 0};
   // Reads the newest state where it is (host or device pointers), outside any mapping.
   template <class F>
   bool with_state(F&& f);

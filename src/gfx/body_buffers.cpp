@@ -220,6 +220,21 @@ void BodyBuffers::download_values(std::vector<float>& out) const {
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
+void BodyBuffers::read_published_positions(std::vector<Vec4>& pos) const {
+  pos.resize(m_count);
+  glBindBuffer(GL_ARRAY_BUFFER, m_pos_vbo[m_cur].id());
+  glGetBufferSubData(GL_ARRAY_BUFFER, 0, k_stride * m_count, pos.data());
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void BodyBuffers::read_published_body(int i, Vec4& pos, Vec4& vel) const {
+  glBindBuffer(GL_ARRAY_BUFFER, m_pos_vbo[m_cur].id());
+  glGetBufferSubData(GL_ARRAY_BUFFER, k_stride * i, k_stride, &pos);
+  glBindBuffer(GL_ARRAY_BUFFER, m_vel_vbo.id());
+  glGetBufferSubData(GL_ARRAY_BUFFER, k_stride * i, k_stride, &vel);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
 bool BodyBuffers::host_current() const { return !m_on_device || m_path == DevicePath::staged; }
 
 BodyState BodyBuffers::download() {

@@ -84,6 +84,10 @@ class BodyBuffers final : public BodyStorage {
   float* mapped_values() const;
   void upload_values(const float* values, int n);
   void download_values(std::vector<float>& out) const;
+  // The published state as GL holds it (the VBOs; safe while a CPU run writes the host arrays):
+  // every position, or one body.
+  void read_published_positions(std::vector<Vec4>& pos) const;
+  void read_published_body(int i, Vec4& pos, Vec4& vel) const;
   // Whether host_pos() and host_vel() hold the newest state (CPU solvers; the staged path's copy).
   bool host_current() const;
   const Vec4* host_pos() const { return m_host_pos[m_cur].data(); }
