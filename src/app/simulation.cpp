@@ -10,19 +10,6 @@
 #include "gfx/overlays.h"
 
 namespace orrery::app {
-namespace {
-
-float median_speed(const std::vector<Vec4>& vel) {
-  std::vector<float> s;
-  s.reserve(vel.size());
-  for (const Vec4& v : vel) s.push_back(std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
-  if (s.empty()) return 1.0f;
-  std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
-  return std::max(s[s.size() / 2], 1e-3f);
-}
-
-}  // namespace
-
 Simulation::Simulation(gfx::DevicePath path, Integrator integrator, const SimParams& params)
     : m_buffers(std::make_shared<gfx::BodyBuffers>(path)),
       m_integrator(integrator),
@@ -148,7 +135,6 @@ void Simulation::load(const BodyState& s, const RunState* run) {
   m_warming_up = true;
   m_buffers->load(s.pos, s.vel);     // fills every copy, whichever side the solver runs on
   m_system->set_storage(m_buffers);  // time and steps from 0
-  m_speed_ref = median_speed(s.vel);
   double mass = 0.0;
   for (const Vec4& p : s.pos) mass += p.w;
   m_mass_ref = static_cast<float>(mass / n);

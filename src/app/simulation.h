@@ -139,8 +139,6 @@ class Simulation {
   // parameters: -1 when none (while a CPU run is in flight: among the published positions).
   int pick(const gfx::SpriteParams& p, float x, float y, float radius_px);
 
-  // The median speed of the initial state: the palette's reference.
-  float speed_reference() const { return m_speed_ref; }
   // The mean body mass.
   float mass_reference() const { return m_mass_ref; }
 
@@ -177,7 +175,6 @@ class Simulation {
   int m_diag_every = 10, m_frames_since_diag = 0;
   std::optional<DiagnosticsSample> m_diag_start;
   std::vector<DiagnosticsSample> m_diag_history;
-  float m_speed_ref = 1.0f;
   float m_mass_ref = 1.0f;
   std::uint64_t m_epoch = 0;
   std::vector<float> m_origin;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "orrery/fields.h"
 #include "orrery/physics.h"
 
 namespace orrery::gfx {
@@ -72,8 +73,7 @@ ORRERY_HD const float* origin_table() {
 #endif
 }
 
-// What colours a body: the quantity (orrery::Quantity's order: speed, acceleration, density, mass,
-// potential, origin), the palette and the range [lo, hi] shown from one end of it to the other,
+// What colours a body: the quantity (an orrery::Quantity; shaders/colormap.glsl uses its numbers), the palette and the range [lo, hi] shown from one end of it to the other,
 // linear or logarithmic (then lo > 0).
 struct ColorMap {
   int quantity = 0;
@@ -81,7 +81,9 @@ struct ColorMap {
   int log_scale = 0;
   float lo = 0.0f, hi = 2.0f;
 };
-constexpr int k_quantity_speed = 0, k_quantity_mass = 3, k_quantity_origin = 5;
+constexpr int k_quantity_speed = static_cast<int>(Quantity::speed);
+constexpr int k_quantity_mass = static_cast<int>(Quantity::mass);
+constexpr int k_quantity_origin = static_cast<int>(Quantity::origin);
 
 // Whether the map reads stored per-body values (every quantity but speed and mass).
 inline bool color_needs_values(const ColorMap& c) {
