@@ -160,8 +160,11 @@ TEST(Quantities, TwoBodyAccelerationIsAnalytic) {
   const Vec3 a = host_body_acceleration(s.pos.data(), 2, 0, 1e-4f);
   EXPECT_NEAR(a.x, 0.5f, 1e-5f);  // m / r^2 towards the other body
   EXPECT_NEAR(a.y, 0.0f, 1e-6f);
-  const Vec3 c = host_centre_of_mass(s.pos.data(), 2);
+  auto sys = test::make_system("cpu", s, SimParams{}, Integrator::euler);
+  const Vec3d c = sys->centre_of_mass(s.pos.data(), s.vel.data(), 2);
   EXPECT_NEAR(c.x, 0.0f, 1e-7f);
+  const Vec3 b = sys->body_acceleration(s.pos.data(), 2, 0);  // at the System's softening, 0.1
+  EXPECT_NEAR(b.x, 0.5f / std::pow(1.01f, 1.5f), 1e-5f);
 }
 
 TEST(Quantities, DensityIsHigherInAClumpAndRightOnAnEvenGrid) {

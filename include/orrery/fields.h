@@ -35,10 +35,10 @@ struct DensityGrid {
   float per_volume = 1.0f;  // 1 / (27 cell^3)
   unsigned mask = 0;
 };
-// The grid for n bodies whose positions have these means and standard deviations per axis: a
-// cell holds 8 bodies where they are spread evenly over the box of +-2 standard deviations (a few
-// far bodies do not stretch it as they would a bounding box).
-DensityGrid density_grid(const double mean[3], const double sigma[3], int n);
+// The grid for n bodies whose positions sum to `sum` and their squares to `sum_sq` per axis: a
+// cell holds 8 bodies where they are spread evenly over the box of +-2 standard deviations about
+// the mean (a few far bodies do not stretch it as they would a bounding box).
+DensityGrid density_grid(const double sum[3], const double sum_sq[3], int n);
 
 ORRERY_HD int density_cell(float x, float origin, float inv_cell) {
   return static_cast<int>(floorf((x - origin) * inv_cell));
@@ -89,15 +89,14 @@ void device_upload(const float* host_src, float* device_dst, std::size_t count);
 bool percentile_range(std::vector<float> values, float lo_pct, float hi_pct, bool log, float& lo,
                       float& hi);
 
-// The acceleration of body i from every body, summed directly in double (softening eps), and the
-// bodies' centre of mass; host arrays, or device arrays for the device_ versions (they wait).
+// The acceleration of body i from every body, summed directly in double (softening eps), from
+// host arrays (DeviceFields::body_acceleration: device arrays).
 Vec3 host_body_acceleration(const Vec4* pos, int n, int i, float softening);
-Vec3 host_centre_of_mass(const Vec4* pos, int n);
 // Body i's position and velocity from device arrays (waits).
 void device_read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v);
 
 // The device passes that need scratch memory (kept and grown): the density grid's table and the
-// sums. Device arrays, the default stream; every call but density() waits for its result.
+// sums. Device arrays, the default stream; body_acceleration() waits for its result.
 class DeviceFields {
  public:
   DeviceFields();
@@ -106,7 +105,6 @@ class DeviceFields {
   DeviceFields& operator=(const DeviceFields&) = delete;
   void density(const Vec4* pos, int n, float* out);
   Vec3 body_acceleration(const Vec4* pos, int n, int i, float softening);
-  Vec3 centre_of_mass(const Vec4* pos, int n);
 
  private:
   struct Impl;

@@ -136,6 +136,11 @@ class System {
   // kept them for these positions, else one more evaluation, not timed as a step); the potential
   // depth from the module's potentials(). Origin is not the System's: std::logic_error.
   void quantity(Quantity q, const Vec4* pos, const Vec4* vel, int n, float* out);
+  // Body i's acceleration from every body at the parameters' softening, summed directly in double
+  // (whatever the gravity module), and the bodies' centre of mass (the diagnostics' sums); arrays
+  // on the gravity module's side. Both wait for the device.
+  Vec3 body_acceleration(const Vec4* pos, int n, int i);
+  Vec3d centre_of_mass(const Vec4* pos, const Vec4* vel, int n);
 
   BodyStorage& storage() { return *m_storage; }
   const std::shared_ptr<BodyStorage>& storage_ptr() const { return m_storage; }

@@ -75,18 +75,15 @@ std::optional<Simulation::BodyReading> Simulation::read_body(int index) {
     return b;
   }
   const bool device = m_system->gravity().on_device();
-  const float eps = m_params.softening;
   with_state([&](const Vec4* pos, const Vec4* vel, int n) {
     BodyReading b;
     if (device) {
       device_read_body(pos, vel, index, b.pos, b.vel);
-      if (!m_fields) m_fields = std::make_unique<DeviceFields>();
-      b.acc = m_fields->body_acceleration(pos, n, index, eps);
     } else {
       b.pos = pos[index];
       b.vel = vel[index];
-      b.acc = host_body_acceleration(pos, n, index, eps);
     }
+    b.acc = m_system->body_acceleration(pos, n, index);
     m_acc_index = index, m_acc_last = b.acc;
     r = b;
   });
@@ -95,14 +92,9 @@ std::optional<Simulation::BodyReading> Simulation::read_body(int index) {
 
 std::optional<Vec3> Simulation::centre_of_mass() {
   std::optional<Vec3> c;
-  const bool device = m_system->gravity().on_device();
-  with_state([&](const Vec4* pos, const Vec4*, int n) {
-    if (device) {
-      if (!m_fields) m_fields = std::make_unique<DeviceFields>();
-      c = m_fields->centre_of_mass(pos, n);
-    } else {
-      c = host_centre_of_mass(pos, n);
-    }
+  with_state([&](const Vec4* pos, const Vec4* vel, int n) {
+    const Vec3d d = m_system->centre_of_mass(pos, vel, n);
+    c = Vec3{static_cast<float>(d.x), static_cast<float>(d.y), static_cast<float>(d.z)};
   });
   return c;
 }

@@ -102,9 +102,5 @@ Vec3 DeviceFields::body_acceleration(const Vec4*, int, int, float) {
   require_device();
   return {};
 }
-Vec3 DeviceFields::centre_of_mass(const Vec4*, int) {
-  require_device();
-  return {};
-}
 
 }  // namespace orrery

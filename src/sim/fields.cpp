@@ -1,5 +1,5 @@
-// Per-body quantities on the host: names, the density grid, percentile ranges, one body's
-// direct-sum acceleration and the centre of mass.
+// Per-body quantities on the host: names, the density grid, percentile ranges and one body's
+// direct-sum acceleration.
 #include "orrery/fields.h"
 
 #include <algorithm>
@@ -62,7 +62,12 @@ const char* quantity_unit(Quantity q) {
   return "";
 }
 
-DensityGrid density_grid(const double mean[3], const double sigma[3], int n) {
+DensityGrid density_grid(const double sum[3], const double sum_sq[3], int n) {
+  double mean[3], sigma[3];
+  for (int k = 0; k < 3; ++k) {
+    mean[k] = sum[k] / std::max(n, 1);
+    sigma[k] = std::sqrt(std::max(sum_sq[k] / std::max(n, 1) - mean[k] * mean[k], 0.0));
+  }
   double s[3], largest = 0;
   for (int k = 0; k < 3; ++k) largest = std::max(largest, std::isfinite(sigma[k]) ? sigma[k] : 0);
   if (!(largest > 0)) largest = 1;
@@ -103,12 +108,7 @@ void host_density(const Vec4* pos, int n, float* out) {
     const double p[3] = {pos[i].x, pos[i].y, pos[i].z};
     for (int k = 0; k < 3; ++k) sum[k] += p[k], sq[k] += p[k] * p[k];
   }
-  double mean[3], sigma[3];
-  for (int k = 0; k < 3; ++k) {
-    mean[k] = sum[k] / std::max(n, 1);
-    sigma[k] = std::sqrt(std::max(sq[k] / std::max(n, 1) - mean[k] * mean[k], 0.0));
-  }
-  const DensityGrid g = density_grid(mean, sigma, n);
+  const DensityGrid g = density_grid(sum, sq, n);
   std::vector<unsigned> table(static_cast<std::size_t>(g.mask) + 1, 0u);
   const auto cell = [&](const Vec4& p, int& cx, int& cy, int& cz) {
     cx = density_cell(p.x, g.origin[0], g.inv_cell);
@@ -162,19 +162,6 @@ Vec3 host_body_acceleration(const Vec4* pos, int n, int i, float softening) {
     for (int k = 0; k < 3; ++k) a[k] += r[k] * s;
   }
   return {static_cast<float>(a[0]), static_cast<float>(a[1]), static_cast<float>(a[2])};
-}
-
-Vec3 host_centre_of_mass(const Vec4* pos, int n) {
-  double m = 0, mr[3] = {0, 0, 0};
-  for (int i = 0; i < n; ++i) {
-    m += pos[i].w;
-    mr[0] += static_cast<double>(pos[i].w) * pos[i].x;
-    mr[1] += static_cast<double>(pos[i].w) * pos[i].y;
-    mr[2] += static_cast<double>(pos[i].w) * pos[i].z;
-  }
-  if (!(m > 0)) return {0, 0, 0};
-  return {static_cast<float>(mr[0] / m), static_cast<float>(mr[1] / m),
-          static_cast<float>(mr[2] / m)};
 }
 
 }  // namespace orrery

@@ -1,6 +1,6 @@
 // Per-body quantities on the device: element-wise passes, the density grid (a hashed count of
-// bodies per cell, then each body's 27 cells), one body's direct-sum acceleration and the centre of
-// mass, with sums in double.
+// bodies per cell, then each body's 27 cells) and one body's direct-sum acceleration, with sums in
+// double.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -34,21 +34,14 @@ void elementwise(const Vec4* in, int n, float* out) {
   CUDA_CHECK_LAUNCH("elementwise_kernel");
 }
 
-// sums[0..2] += x, y, z; sums[3..5] += x^2, y^2, z^2 (weight 1), or with `weighted`:
-// sums[0..2] += m x, m y, m z; sums[3] += m.
-__global__ void moments_kernel(const Vec4* __restrict__ pos, int n, bool weighted,
-                               double* __restrict__ sums) {
+// sums[0..2] += x, y, z; sums[3..5] += x^2, y^2, z^2.
+__global__ void moments_kernel(const Vec4* __restrict__ pos, int n, double* __restrict__ sums) {
   double s[6] = {0, 0, 0, 0, 0, 0};
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     const Vec4 p = pos[i];
-    if (weighted) {
-      s[0] += static_cast<double>(p.w) * p.x, s[1] += static_cast<double>(p.w) * p.y;
-      s[2] += static_cast<double>(p.w) * p.z, s[3] += p.w;
-    } else {
-      s[0] += p.x, s[1] += p.y, s[2] += p.z;
-      s[3] += static_cast<double>(p.x) * p.x, s[4] += static_cast<double>(p.y) * p.y;
-      s[5] += static_cast<double>(p.z) * p.z;
-    }
+    s[0] += p.x, s[1] += p.y, s[2] += p.z;
+    s[3] += static_cast<double>(p.x) * p.x, s[4] += static_cast<double>(p.y) * p.y;
+    s[5] += static_cast<double>(p.z) * p.z;
   }
   for (int k = 0; k < 6; ++k) {
     for (int d = 16; d > 0; d /= 2) s[k] += __shfl_down_sync(0xffffffffu, s[k], d);
@@ -149,14 +142,8 @@ DeviceFields::~DeviceFields() = default;
 void DeviceFields::density(const Vec4* pos, int n, float* out) {
   if (n <= 0) return;
   double s[6];
-  m_impl->sum6(
-      [&](double* d) { moments_kernel<<<reduce_blocks(n), k_threads>>>(pos, n, false, d); }, s);
-  double mean[3], sigma[3];
-  for (int k = 0; k < 3; ++k) {
-    mean[k] = s[k] / n;
-    sigma[k] = std::sqrt(fmax(s[3 + k] / n - mean[k] * mean[k], 0.0));
-  }
-  const DensityGrid g = density_grid(mean, sigma, n);
+  m_impl->sum6([&](double* d) { moments_kernel<<<reduce_blocks(n), k_threads>>>(pos, n, d); }, s);
+  const DensityGrid g = density_grid(s, s + 3, n);
   const GridArgs args{g.origin[0], g.origin[1], g.origin[2], g.inv_cell, g.per_volume, g.mask};
   const std::size_t slots = static_cast<std::size_t>(g.mask) + 1;
   m_impl->table.reserve(slots);
@@ -176,15 +163,6 @@ Vec3 DeviceFields::body_acceleration(const Vec4* pos, int n, int i, float soften
       },
       s);
   return {static_cast<float>(s[0]), static_cast<float>(s[1]), static_cast<float>(s[2])};
-}
-
-Vec3 DeviceFields::centre_of_mass(const Vec4* pos, int n) {
-  double s[6];
-  m_impl->sum6([&](double* d) { moments_kernel<<<reduce_blocks(n), k_threads>>>(pos, n, true, d); },
-               s);
-  if (!(s[3] > 0)) return {0, 0, 0};
-  return {static_cast<float>(s[0] / s[3]), static_cast<float>(s[1] / s[3]),
-          static_cast<float>(s[2] / s[3])};
 }
 
 }  // namespace orrery

@@ -70,6 +70,10 @@ class DeviceStorage final : public BodyStorage {
 };
 
 Vec3d vec(const double (&v)[3]) { return Vec3d{v[0], v[1], v[2]}; }
+
+Vec3d centre(const Sums& s) {
+  return s.mass > 0 ? Vec3d{s.mr[0] / s.mass, s.mr[1] / s.mass, s.mr[2] / s.mass} : Vec3d{};
+}
 Vec3d minus(const Vec3d& a, const Vec3d& b) { return Vec3d{a.x - b.x, a.y - b.y, a.z - b.z}; }
 
 }  // namespace
@@ -134,7 +138,7 @@ struct System::Scratch {
   std::vector<Vec4> host_acc, host_pot;
   DeviceArray dev_acc, dev_pot;
   std::unique_ptr<DeviceReducer> reducer;
-  std::unique_ptr<DeviceFields> fields;  // made on first use (density)
+  std::unique_ptr<DeviceFields> fields;  // made on first use (density, one body's acceleration)
   Vec4* acc() { return device ? dev_acc.data() : host_acc.data(); }
   Vec4* pot() { return device ? dev_pot.data() : host_pot.data(); }
 };
@@ -388,6 +392,20 @@ void System::quantity(Quantity q, const Vec4* pos, const Vec4* vel, int n, float
   throw std::logic_error("System::quantity: origin is a label the caller keeps");
 }
 
+Vec3 System::body_acceleration(const Vec4* pos, int n, int i) {
+  ensure_scratch(n);
+  Scratch& s = *m_scratch;
+  if (!s.device) return host_body_acceleration(pos, n, i, m_params.softening);
+  if (!s.fields) s.fields = std::make_unique<DeviceFields>();
+  return s.fields->body_acceleration(pos, n, i, m_params.softening);
+}
+
+Vec3d System::centre_of_mass(const Vec4* pos, const Vec4* vel, int n) {
+  ensure_scratch(n);
+  Scratch& s = *m_scratch;
+  return centre(s.device ? s.reducer->sums(pos, vel, nullptr, n) : host_sums(pos, vel, nullptr, n));
+}
+
 Diagnostics System::measure() {
   Diagnostics d;
   m_storage->view(
@@ -418,8 +436,7 @@ Diagnostics System::measure_arrays(const Vec4* pos, const Vec4* vel, int n) {
   d.potential = 0.5 * s.potential2;
   d.momentum = vec(s.p);
   d.angular_momentum = vec(s.l);
-  d.centre_of_mass =
-      s.mass > 0 ? Vec3d{s.mr[0] / s.mass, s.mr[1] / s.mass, s.mr[2] / s.mass} : Vec3d{};
+  d.centre_of_mass = centre(s);
   d.momentum_scale = s.momentum_scale;
   d.bodies = n;
   d.energy_offset = collision_totals().energy_offset;
