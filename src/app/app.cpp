@@ -204,6 +204,8 @@ void App::build_catalog() {
   }
   m_catalog.presets = preset_names();
   m_catalog.integrators = integrator_names();
+  m_catalog.quantities = quantity_names();
+  m_catalog.palettes.assign(std::begin(gfx::k_palette_names), std::end(gfx::k_palette_names));
   for (const std::string& path : find_scenes()) {
     try {
       const SceneFile s = load_scene(path);
@@ -289,11 +291,12 @@ void App::frame(long long index, bool last) {
     m_camera.zoom(in.zoom);
   }
   if (m_sim->epoch() != m_state_epoch) on_new_state();
-  follow_and_read(w, h);  // the camera follows the body as it was after the last frame's steps
+  follow_and_read();  // the camera follows the body as it was after the last frame's steps
 
   const gfx::RenderStyle st = style();
   const gfx::SpriteParams sp = gfx::sprite_params(m_camera, st, w, h);
   if (in.click) pick_at(in.click_x, in.click_y, sp);
+  mark_pick(sp);
   const int steps = m_settings.paused ? 1 : m_settings.steps_per_frame;
   bool splatted = false;
   const float sim_ms = device_work(steps, sp, st, splatted);

@@ -108,7 +108,8 @@ class App {
   void extras_on_host();
   float trail_intensity(const gfx::RenderStyle& st) const;
   void pick_at(float x, float y_from_top, const gfx::SpriteParams& sp);
-  void follow_and_read(int width, int height);
+  void follow_and_read();
+  void mark_pick(const gfx::SpriteParams& sp);  // where the picked body is drawn this frame
   void fill_legend();
 
   static constexpr const char* k_quick_file = "orrery-quick.orrery";

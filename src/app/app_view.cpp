@@ -28,7 +28,6 @@ void quantity_defaults(Quantity q, int& palette, bool& log_scale) {
   }
 }
 
-const char* const k_palette_names[] = {"classic", "viridis", "magma"};
 constexpr std::size_t k_fit_sample = 1 << 17;
 
 }  // namespace
@@ -36,7 +35,7 @@ constexpr std::size_t k_fit_sample = 1 << 17;
 void App::init_view_tools() {
   set_color(static_cast<int>(parse_quantity(m_opts.color)), false);
   for (int k = 0; k < gfx::k_palette_count; ++k)
-    if (m_opts.palette == k_palette_names[k]) m_settings.palette = k;
+    if (m_opts.palette == gfx::k_palette_names[k]) m_settings.palette = k;
   if (!m_opts.color_scale.empty()) m_settings.color_log = m_opts.color_scale == "log";
   if (m_opts.color_range) {
     m_settings.color_auto = false;
@@ -71,7 +70,7 @@ void App::set_color(int quantity, bool announce) {
   if (announce) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "color %s (%s, %s %g to %g)", quantity_names()[quantity].c_str(),
-                  k_palette_names[m_settings.palette], m_settings.color_log ? "log" : "linear",
+                  gfx::k_palette_names[m_settings.palette], m_settings.color_log ? "log" : "linear",
                   static_cast<double>(m_settings.color_lo),
                   static_cast<double>(m_settings.color_hi));
     say(buf);
@@ -211,7 +210,7 @@ void App::pick_at(float x, float y_from_top, const gfx::SpriteParams& sp) {
   say("pick body " + std::to_string(found));
 }
 
-void App::follow_and_read(int width, int height) {
+void App::follow_and_read() {
   if (m_settings.picked >= m_sim->count()) m_settings.picked = -1;  // merged away
   std::optional<Simulation::BodyReading> body;
   if (m_settings.picked >= 0) body = m_sim->read_body(m_settings.picked);
@@ -234,12 +233,15 @@ void App::follow_and_read(int width, int height) {
   for (int k = 0; k < 3; ++k) r.pos[k] = p[k], r.vel[k] = v[k], r.acc[k] = a[k];
   r.speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
   r.acc_mag = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-  // Where it is drawn this frame (the camera as it will draw).
-  const gfx::SpriteParams sp = gfx::sprite_params(m_camera, style(), width, height);
+}
+
+void App::mark_pick(const gfx::SpriteParams& sp) {
+  ui::PickReadout& r = m_readouts.pick;
+  if (!r.valid) return;
   float sx = 0, sy = 0, depth = 0;
-  r.on_screen = gfx::project_point(sp, p[0], p[1], p[2], sx, sy, depth);
+  r.on_screen = gfx::project_point(sp, r.pos[0], r.pos[1], r.pos[2], sx, sy, depth);
   r.screen_x = sx;
-  r.screen_y = static_cast<float>(height) - sy;
+  r.screen_y = static_cast<float>(sp.height) - sy;
 }
 
 void App::fill_legend() {

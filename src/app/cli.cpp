@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "gfx/colormap.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
 #include "orrery/input.h"
@@ -306,7 +307,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "-phi) or origin (the part of the preset a body was born in); C cycles")
       ->check(CLI::IsMember(quantity_names()));
   cli.add_option("--palette", o.palette, "classic (default for speed), viridis or magma")
-      ->check(CLI::IsMember(std::vector<std::string>{"classic", "viridis", "magma"}));
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(gfx::k_palette_names),
+                                                     std::end(gfx::k_palette_names))));
   cli.add_option("--color-scale", o.color_scale,
                  "linear or log (default: log for acceleration, density and mass)")
       ->check(CLI::IsMember(std::vector<std::string>{"linear", "log"}));

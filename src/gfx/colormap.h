@@ -17,6 +17,7 @@ namespace orrery::gfx {
 enum class Palette { classic, viridis, magma };
 constexpr int k_palette_count = 3;
 constexpr int k_palette_entries = 17;
+inline constexpr const char* k_palette_names[k_palette_count] = {"classic", "viridis", "magma"};
 
 #define ORRERY_PALETTE_DATA                                                                       \
   {                                                                                               \
@@ -73,8 +74,9 @@ ORRERY_HD const float* origin_table() {
 #endif
 }
 
-// What colours a body: the quantity (an orrery::Quantity; shaders/colormap.glsl uses its numbers), the palette and the range [lo, hi] shown from one end of it to the other,
-// linear or logarithmic (then lo > 0).
+// What colours a body: the quantity (an orrery::Quantity; shaders/colormap.glsl uses its numbers),
+// the palette and the range [lo, hi] shown from one end of it to the other, linear or logarithmic
+// (then lo > 0).
 struct ColorMap {
   int quantity = 0;
   int palette = 0;

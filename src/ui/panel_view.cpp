@@ -11,9 +11,17 @@
 namespace orrery::ui {
 namespace {
 
-const char* const k_quantities[] = {"speed", "acceleration", "density",
-                                    "mass",  "potential",    "origin"};
-const char* const k_palettes[] = {"classic", "viridis", "magma"};
+// A combo over `names`; returns the index chosen this frame, or -1.
+int choose(const char* label, const std::vector<std::string>& names, int current) {
+  int chosen = -1;
+  const bool valid = current >= 0 && current < static_cast<int>(names.size());
+  if (ImGui::BeginCombo(label, valid ? names[static_cast<std::size_t>(current)].c_str() : "-")) {
+    for (int i = 0; i < static_cast<int>(names.size()); ++i)
+      if (ImGui::Selectable(names[static_cast<std::size_t>(i)].c_str(), i == current)) chosen = i;
+    ImGui::EndCombo();
+  }
+  return chosen;
+}
 
 ImU32 rgb(const float* c) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c[0], c[1], c[2], 1.0f)); }
 
@@ -77,14 +85,12 @@ void draw_legend_window(const Readouts& r) {
   ImGui::End();
 }
 
-void color_section(Settings& s, const Readouts& r, const Catalog&, std::vector<Action>& actions) {
-  int q = s.color_quantity;
-  if (ImGui::Combo("colour by (C)", &q, k_quantities, IM_ARRAYSIZE(k_quantities)) &&
-      q != s.color_quantity)
-    actions.push_back({ActionKind::set_color, q});
-  const bool origin = s.color_quantity == 5;
-  ImGui::BeginDisabled(origin);
-  ImGui::Combo("palette", &s.palette, k_palettes, IM_ARRAYSIZE(k_palettes));
+void color_section(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {
+  const int q = choose("colour by (C)", c.quantities, s.color_quantity);
+  if (q >= 0 && q != s.color_quantity) actions.push_back({ActionKind::set_color, q});
+  ImGui::BeginDisabled(r.legend.categorical);  // origin: labels' own colours, no range
+  const int palette = choose("palette", c.palettes, s.palette);
+  if (palette >= 0) s.palette = palette;
   const bool log_possible = s.color_auto || s.color_lo > 0.0f;
   ImGui::BeginDisabled(!log_possible);
   if (ImGui::Checkbox("log scale", &s.color_log) && s.color_auto)

@@ -25,7 +25,9 @@ struct Catalog {
   std::vector<SolverChoice> solvers;
   std::vector<std::string> presets;
   std::vector<std::string> integrators;
-  std::vector<std::string> scenes;       // the shipped scene files' names (assets/scenes)
+  std::vector<std::string> quantities;  // what bodies can be coloured by (orrery::Quantity's order)
+  std::vector<std::string> palettes;    // gfx::Palette's order
+  std::vector<std::string> scenes;      // the shipped scene files' names (assets/scenes)
   std::vector<std::string> scene_paths;  // and their files
 };
 
