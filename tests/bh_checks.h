@@ -15,7 +15,7 @@
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
 #include "orrery/presets.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 
 namespace orrery::test {
 
@@ -70,22 +70,21 @@ inline std::vector<Vec4> exact_accelerations(const BodyState& s, float softening
   return a;
 }
 
-// The module's accelerations of state s, through a System on its side.
+// The module's accelerations of state s, through a Simulation on its side.
 inline std::vector<Vec4> module_accelerations(const std::string& solver, const BodyState& s,
                                               const SimParams& p) {
   auto g = make_solver(solver);
-  std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
-  System sys(storage, std::move(g), Integrator::leapfrog, p);
+  Simulation sys(s, std::move(g), Integrator::leapfrog, p);
   std::vector<Vec4> out(static_cast<std::size_t>(s.size()));
-  storage->view([&](const Vec4* pos, const Vec4*) {
+  [&](const Vec4* pos) {
     if (sys.gravity().on_device()) {
-      DeviceArray acc(static_cast<std::size_t>(s.size()));
+      GpuBuffer<Vec4> acc(static_cast<std::size_t>(s.size()));
       sys.gravity().accelerations(pos, acc.data(), s.size(), p);
       acc.download(out.data(), out.size());
     } else {
       sys.gravity().accelerations(pos, out.data(), s.size(), p);
     }
-  });
+  }(sys.bodies().pos);
   return out;
 }
 
@@ -139,18 +138,17 @@ inline void check_pipeline(const std::string& solver) {
   for (const std::string& name : integrator_names()) {
     SCOPED_TRACE(name);
     auto g = make_solver(solver);
-    std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
-    System sys(storage, std::move(g), parse_integrator(name), bh_params(0.5f));
+    Simulation sys(s, std::move(g), parse_integrator(name), bh_params(0.5f));
     EXPECT_FALSE(sys.gravity().all_pairs());
     const Diagnostics d0 = sys.measure();
     EXPECT_NEAR(d0.potential, potential_energy(s.pos, 0.1f), 2e-3 * std::abs(d0.potential));
-    sys.advance(20);
+    sys.step(20);
     const Diagnostics d1 = sys.measure();
     EXPECT_LT(std::abs(drift(d0, d1).energy), 1e-3);
     const double per_step = sys.interactions_per_step(3000);
     EXPECT_GT(per_step, 3000.0);
     EXPECT_LT(per_step, 3.0 * 3000.0 * 3000.0);
-    const BodyState e = storage->download();
+    const BodyState e = sys.state();
     EXPECT_LT(first_nonfinite(e.pos.data(), e.vel.data(), e.size()), 0);
   }
 }
@@ -160,13 +158,12 @@ inline void check_pipeline(const std::string& solver) {
 inline void check_cell_boxes(const std::string& solver) {
   const BodyState s = make_preset(Preset::collision, 5000, 12);
   auto g = make_solver(solver);
-  std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
-  System sys(storage, std::move(g), Integrator::leapfrog, bh_params(0.5f));
+  Simulation sys(s, std::move(g), Integrator::leapfrog, bh_params(0.5f));
   std::vector<CellBox> boxes;
   sys.gravity().cell_boxes(0, 1000, boxes);
   EXPECT_TRUE(boxes.empty()) << "no tree before the first pass";
-  sys.advance(1);  // the last pass ran at the new positions
-  const BodyState now = storage->download();
+  sys.step(1);  // the last pass ran at the new positions
+  const BodyState now = sys.state();
   sys.gravity().cell_boxes(0, 1000, boxes);
   ASSERT_EQ(boxes.size(), 1u);
   const CellBox root = boxes[0];

@@ -15,15 +15,15 @@
 #include "orrery/collisions.h"
 #include "orrery/diagnostics.h"
 #include "orrery/presets.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 #include "support.h"
 
 namespace orrery::test {
 
-inline std::unique_ptr<System> collision_system(const std::string& solver, const BodyState& s,
+inline std::unique_ptr<Simulation> collision_system(const std::string& solver, const BodyState& s,
                                                 const SimParams& p,
                                                 Integrator integrator = Integrator::leapfrog) {
-  return make_system(solver, s, p, integrator);
+  return make_simulation(solver, s, p, integrator);
 }
 
 inline SimParams bounce_params(float e, float box = 0.0f, bool gravity = false) {
@@ -45,8 +45,8 @@ inline void check_head_on(const std::string& solver, float e) {
   s.vel = {{1, 0, 0, 0.5f}, {-1, 0, 0, 0.5f}};
   auto sys = collision_system(solver, s, bounce_params(e));
   const Diagnostics d0 = sys->measure();
-  sys->advance(30);  // they touch after 10 steps
-  const BodyState end = sys->storage().download();
+  sys->step(30);  // they touch after 10 steps
+  const BodyState end = sys->state();
   const double k0 = kinetic(s), k1 = kinetic(end);
   EXPECT_NEAR(k1, e * e * k0, 1e-5 * k0);
   EXPECT_NEAR(end.vel[0].x, -e, 1e-5);
@@ -68,8 +68,8 @@ inline void check_wall_round_trip(const std::string& solver) {
   SimParams p = bounce_params(1.0f, 2.0f);
   p.dt = 0.005f;
   auto sys = collision_system(solver, s, p);
-  sys->advance(720);  // the period: 2 x (2 - 2 x 0.1) / 1 = 3.6 = 720 steps
-  const BodyState end = sys->storage().download();
+  sys->step(720);  // the period: 2 x (2 - 2 x 0.1) / 1 = 3.6 = 720 steps
+  const BodyState end = sys->state();
   EXPECT_NEAR(end.pos[0].x, 0.25f, 1e-4);
   EXPECT_EQ(end.pos[0].y, -0.3f);
   EXPECT_NEAR(end.vel[0].x, 1.0f, 1e-6);
@@ -91,7 +91,7 @@ inline void check_box_gas_conserves(const std::string& solver, int n, int steps 
   ASSERT_EQ(p.collisions.mode, CollisionMode::bounce);
   auto sys = collision_system(solver, s, p);
   const Diagnostics d0 = sys->measure();
-  sys->advance(steps);
+  sys->step(steps);
   const Diagnostics d1 = sys->measure();
   const CollisionTotals t = sys->collision_totals();
   EXPECT_GT(t.contacts, n);  // the gas collides: more than one contact a body over the run
@@ -101,7 +101,7 @@ inline void check_box_gas_conserves(const std::string& solver, int n, int steps 
   EXPECT_NEAR(d1.momentum.x - d0.momentum.x, t.wall_impulse.x, 1e-6 * scale);
   EXPECT_NEAR(d1.momentum.y - d0.momentum.y, t.wall_impulse.y, 1e-6 * scale);
   EXPECT_NEAR(d1.momentum.z - d0.momentum.z, t.wall_impulse.z, 1e-6 * scale);
-  const BodyState end = sys->storage().download();
+  const BodyState end = sys->state();
   const float half = 0.5f * p.collisions.box;
   int outside = 0;
   for (int i = 0; i < end.size(); ++i) {
@@ -121,7 +121,7 @@ inline void check_bounces_conserve_momentum(const std::string& solver, int n) {
   p.dt = 0.016f;
   auto sys = collision_system(solver, s, p);
   const Diagnostics d0 = sys->measure();
-  sys->advance(1000);
+  sys->step(1000);
   const Diagnostics d1 = sys->measure();
   EXPECT_GT(sys->collision_totals().contacts, n / 2);
   EXPECT_LE(length(Vec3d{d1.momentum.x - d0.momentum.x, d1.momentum.y - d0.momentum.y,
@@ -146,8 +146,8 @@ inline void check_merges_conserve(const std::string& solver, int n) {
   const Diagnostics d0 = sys->measure();
   int bodies = n;
   for (int k = 0; k < 200; ++k) {
-    sys->advance(1);
-    const BodyState now = sys->storage().download();
+    sys->step(1);
+    const BodyState now = sys->state();
     ASSERT_LE(now.size(), bodies);
     ASSERT_GE(2 * now.size(), bodies);  // each body merges at most once a step
     bodies = now.size();
@@ -177,15 +177,15 @@ inline void check_one_merge_per_body_per_step(const std::string& solver) {
   p.gravity = false;
   p.collisions.mode = CollisionMode::merge;
   auto sys = collision_system(solver, s, p);
-  sys->advance(1);
-  BodyState a = sys->storage().download();
+  sys->step(1);
+  BodyState a = sys->state();
   ASSERT_EQ(a.size(), 2);
   EXPECT_EQ(a.pos[0].w + a.pos[1].w, 3.0f);
   double volume = 0;
   for (const Vec4& v : a.vel) volume += std::pow(double(v.w), 3);
   EXPECT_NEAR(volume, 3 * 0.125, 1e-6);
-  sys->advance(1);
-  a = sys->storage().download();
+  sys->step(1);
+  a = sys->state();
   ASSERT_EQ(a.size(), 1);
   EXPECT_EQ(a.pos[0].w, 3.0f);
   EXPECT_NEAR(a.pos[0].x, 0.6f, 1e-6);  // the centre of mass
@@ -258,21 +258,21 @@ inline void check_everything_touches(const std::string& solver, int n) {
     auto sys = collision_system(solver, s, bounce_params(1.0f));
     EXPECT_EQ(sys->contacts().size(), static_cast<std::size_t>(n) * (n - 1) / 2);
     sys->collider().set_pair_limit(1000);
-    sys->advance(3);
+    sys->step(3);
     const CollisionTotals t = sys->collision_totals();
     EXPECT_EQ(t.truncated, 3);
-    const BodyState end = sys->storage().download();
+    const BodyState end = sys->state();
     for (const Vec4& q : end.pos) ASSERT_TRUE(std::isfinite(q.x) && std::isfinite(q.y));
   }
   SimParams p;
   p.collisions.mode = CollisionMode::merge;
   auto sys = collision_system(solver, s, p);
-  sys->advance(1);
-  EXPECT_GE(sys->storage().count(), (n + 1) / 2);  // each body merged at most once
-  EXPECT_LT(sys->storage().count(), n);
-  sys->advance(40);
-  EXPECT_EQ(sys->storage().count(), 1);
-  const BodyState end = sys->storage().download();
+  sys->step(1);
+  EXPECT_GE(sys->bodies().n, (n + 1) / 2);  // each body merged at most once
+  EXPECT_LT(sys->bodies().n, n);
+  sys->step(40);
+  EXPECT_EQ(sys->bodies().n, 1);
+  const BodyState end = sys->state();
   EXPECT_NEAR(end.pos[0].w, 400.0, 1e-3);
 }
 

@@ -17,7 +17,7 @@
 #include "orrery/diagnostics.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 
 namespace orrery::test {
 
@@ -28,7 +28,7 @@ constexpr float k_eps = 1e-6f;  // softening far below the orbit's scale (perice
 // symmetry of the orbit cancels the seed's Euler's first-order position error over a period.
 inline BodyState kepler(double e, double f = 1.0) { return kepler_pair(e, f); }
 
-// A System stepping a state with one gravity module (on its side: host or device).
+// A Simulation stepping a state with one gravity module (on its side: host or device).
 class Orbit {
  public:
   Orbit(const std::string& solver, const BodyState& s, Integrator kind, double dt,
@@ -38,17 +38,16 @@ class Orbit {
     p.softening = k_eps;
     p.damping = damping;
     std::unique_ptr<Solver> g = make_solver(solver);
-    std::shared_ptr<BodyStorage> st = make_storage_for(*g, s);
-    m_system = std::make_unique<System>(st, std::move(g), kind, p);
+    m_system = std::make_unique<Simulation>(s, std::move(g), kind, p);
     m_system->set_time_reversed(dt < 0);
   }
-  void run(int steps) { m_system->advance(steps); }
+  void run(int steps) { m_system->step(steps); }
   void reverse() { m_system->set_time_reversed(!m_system->time_reversed()); }
-  BodyState state() { return m_system->storage().download(); }
-  System& system() { return *m_system; }
+  BodyState state() { return m_system->state(); }
+  Simulation& system() { return *m_system; }
 
  private:
-  std::unique_ptr<System> m_system;
+  std::unique_ptr<Simulation> m_system;
 };
 
 inline double energy(const BodyState& s) {
@@ -165,7 +164,7 @@ inline void check_seed_euler_energy(const std::string& solver) {
 
 // L = mu sqrt(G M p) about the centre of mass (mu = 1/4 for two halves, p = 1 - e^2), kept by every
 // integrator (central forces) to float rounding; the centre of mass stays at the origin. The
-// System's own diagnostics agree with the host's double sums.
+// Simulation's own diagnostics agree with the host's double sums.
 inline void check_angular_momentum(const std::string& solver) {
   for (const std::string& name : integrator_names()) {
     SCOPED_TRACE(name);

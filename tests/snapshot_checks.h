@@ -1,5 +1,5 @@
 // Exact restart, shared by the CPU tests (CI) and the GPU tests: a run saved at step k and loaded
-// into a new System gives, after m more steps, the state of the run that never stopped, bit for
+// into a new Simulation gives, after m more steps, the state of the run that never stopped, bit for
 // bit.
 #pragma once
 
@@ -12,7 +12,7 @@
 
 #include "orrery/presets.h"
 #include "orrery/snapshot.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 #include "support.h"
 
 namespace orrery::test {
@@ -21,20 +21,20 @@ inline bool same_bits(const std::vector<Vec4>& a, const std::vector<Vec4>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(Vec4) * a.size()) == 0;
 }
 
-// k steps, saved to a file and loaded back into a new System (its settings from the file), then m
-// steps; against k + m steps of one System.
+// k steps, saved to a file and loaded back into a new Simulation (its settings from the file), then m
+// steps; against k + m steps of one Simulation.
 inline void check_exact_restart(const std::string& solver, Integrator integrator,
                                 const SimParams& p, const BodyState& start, int k, int m,
                                 int block = 0) {
-  auto whole = make_system(solver, start, p, integrator, block);
-  whole->advance(k);
-  whole->advance(m);
-  const BodyState expected = whole->storage().download();
+  auto whole = make_simulation(solver, start, p, integrator, block);
+  whole->step(k);
+  whole->step(m);
+  const BodyState expected = whole->state();
 
-  auto first = make_system(solver, start, p, integrator, block);
-  first->advance(k);
+  auto first = make_simulation(solver, start, p, integrator, block);
+  first->step(k);
   Snapshot saved;
-  saved.bodies = first->storage().download();
+  saved.bodies = first->state();
   saved.run = first->run_state();
   char dir[] = "/tmp/orrery-restart-XXXXXX";
   ASSERT_NE(::mkdtemp(dir), nullptr);
@@ -45,11 +45,11 @@ inline void check_exact_restart(const std::string& solver, Integrator integrator
   ::rmdir(dir);
   ASSERT_EQ(loaded.run.solver, solver);
   ASSERT_EQ(loaded.run.steps, k);
-  auto second = make_system(loaded.run.solver, loaded.bodies, loaded.run.params,
+  auto second = make_simulation(loaded.run.solver, loaded.bodies, loaded.run.params,
                             loaded.run.integrator, block);
   second->resume(loaded.run);
-  second->advance(m);
-  const BodyState got = second->storage().download();
+  second->step(m);
+  const BodyState got = second->state();
   EXPECT_TRUE(same_bits(got.pos, expected.pos)) << solver << " " << to_string(integrator);
   EXPECT_TRUE(same_bits(got.vel, expected.vel)) << solver << " " << to_string(integrator);
   EXPECT_EQ(second->step_count(), whole->step_count());

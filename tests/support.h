@@ -1,5 +1,5 @@
 // Helpers shared by the tests: reading a file, and running a gravity module through the step
-// pipeline's System.
+// pipeline's Simulation.
 #pragma once
 
 #include <fstream>
@@ -10,7 +10,7 @@
 
 #include "orrery/presets.h"
 #include "orrery/solver.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 
 namespace orrery::test {
 
@@ -22,23 +22,21 @@ inline std::string read_file(const std::string& path) {
   return s.str();
 }
 
-// A System on the side a registry solver runs (host or device storage holding s).
-inline std::unique_ptr<System> make_system(const std::string& solver, const BodyState& s,
+// A Simulation on the side a registry solver runs (host or device storage holding s).
+inline std::unique_ptr<Simulation> make_simulation(const std::string& solver, const BodyState& s,
                                            const SimParams& p, Integrator integrator,
                                            int block = 0) {
   std::unique_ptr<Solver> g = make_solver(solver, block);
-  std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
-  return std::make_unique<System>(storage, std::move(g), integrator, p);
+  return std::make_unique<Simulation>(s, std::move(g), integrator, p);
 }
 
 // Advances s by `steps` steps of a gravity module (its fused seed Euler step: the `euler`
-// integrator) through a System on the module's side (host or device), and returns the state.
+// integrator) through a Simulation on the module's side (host or device), and returns the state.
 inline BodyState run_system(std::unique_ptr<Solver> solver, const BodyState& s, int steps,
                             const SimParams& p, Integrator integrator = Integrator::euler) {
-  std::shared_ptr<BodyStorage> storage = make_storage_for(*solver, s);
-  System system(storage, std::move(solver), integrator, p);
-  system.advance(steps);
-  return storage->download();
+  Simulation system(s, std::move(solver), integrator, p);
+  system.step(steps);
+  return system.state();
 }
 
 // The same for a solver named in the registry.

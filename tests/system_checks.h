@@ -1,4 +1,4 @@
-// Checks of the System for any gravity module (tests/test_system.cpp runs them through `cpu-omp`,
+// Checks of the Simulation for any gravity module (tests/test_system.cpp runs them through `cpu-omp`,
 // tests/gpu/test_gpu_system.cpp through the CUDA modules): its diagnostics against independent
 // double sums on the host, the Plummer sphere staying in virial equilibrium under leapfrog, and
 // the bookkeeping of phases, force evaluations, time and step count.
@@ -14,26 +14,25 @@
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
 #include "orrery/presets.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 
 namespace orrery::test {
 
-inline std::unique_ptr<System> make_system(const std::string& solver, const BodyState& s,
+inline std::unique_ptr<Simulation> make_simulation(const std::string& solver, const BodyState& s,
                                            Integrator integrator, const SimParams& p) {
   std::unique_ptr<Solver> g = make_solver(solver);
-  std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
-  return std::make_unique<System>(storage, std::move(g), integrator, p);
+  return std::make_unique<Simulation>(s, std::move(g), integrator, p);
 }
 
 inline double rel(double a, double b) { return std::abs(a - b) / std::max(std::abs(b), 1e-300); }
 
-// The System's diagnostics (GPU modules: potentials in float per body, sums in double on the
+// The Simulation's diagnostics (GPU modules: potentials in float per body, sums in double on the
 // device) against the host's double-precision pair sums.
 inline void check_diagnostics_match_host(const std::string& solver, int n) {
   SimParams p;
   p.softening = 0.1f;
   const BodyState s = make_preset(Preset::plummer, n, 11);
-  auto sys = make_system(solver, s, Integrator::leapfrog, p);
+  auto sys = make_simulation(solver, s, Integrator::leapfrog, p);
   const Diagnostics d = sys->measure();
   EXPECT_NEAR(d.mass, 1.0, 1e-5);
   EXPECT_LT(rel(d.kinetic, kinetic_energy(s.pos, s.vel)), 1e-9);
@@ -57,13 +56,13 @@ inline void check_plummer_stays_virialised(const std::string& solver, int n) {
   p.dt = 0.1f;
   p.softening = 0.1f;
   const BodyState s = make_preset(Preset::plummer, n, 5);
-  auto sys = make_system(solver, s, Integrator::leapfrog, p);
+  auto sys = make_simulation(solver, s, Integrator::leapfrog, p);
   const Diagnostics d0 = sys->measure();
   EXPECT_NEAR(d0.virial(), 1.0, 0.05);
   const double t_cr = std::pow(d0.mass, 2.5) / std::pow(2.0 * std::abs(d0.total()), 1.5);
   EXPECT_NEAR(t_cr, 31.6, 2.0);
   const int steps = static_cast<int>(std::ceil(5.0 * t_cr / p.dt));
-  sys->advance(steps);
+  sys->step(steps);
   EXPECT_NEAR(sys->time(), steps * 0.1, 1e-3);
   const Diagnostics d1 = sys->measure();
   EXPECT_NEAR(d1.virial(), 1.0, 0.1) << "after " << steps << " steps";
@@ -76,17 +75,16 @@ inline void check_plummer_stays_virialised(const std::string& solver, int n) {
 inline void check_potentials_match_host(const std::string& solver, int n) {
   SimParams p;
   const BodyState s = make_preset(Preset::collision, n, 4);
-  auto sys = make_system(solver, s, Integrator::euler, p);
+  auto sys = make_simulation(solver, s, Integrator::euler, p);
   std::vector<Vec4> phi(static_cast<std::size_t>(n));
-  sys->storage().view([&](const Vec4* pos, const Vec4*) {
-    if (sys->gravity().on_device()) {
-      DeviceArray out(static_cast<std::size_t>(n));
-      sys->gravity().potentials(pos, out.data(), n, p);
-      out.download(phi.data(), phi.size());
-    } else {
-      sys->gravity().potentials(pos, phi.data(), n, p);
-    }
-  });
+  const Vec4* pos = sys->bodies().pos;
+  if (sys->gravity().on_device()) {
+    GpuBuffer<Vec4> out(static_cast<std::size_t>(n));
+    sys->gravity().potentials(pos, out.data(), n, p);
+    out.download(phi.data(), phi.size());
+  } else {
+    sys->gravity().potentials(pos, phi.data(), n, p);
+  }
   double worst = 0;
   for (int i = 0; i < n; ++i) {
     double want = 0;
@@ -110,17 +108,17 @@ inline void check_bookkeeping(const std::string& solver) {
   const int n = 500;
   const BodyState s = make_preset(Preset::random, n, 3);
   SimParams p;
-  auto sys = make_system(solver, s, Integrator::euler, p);
-  sys->advance(2);
+  auto sys = make_simulation(solver, s, Integrator::euler, p);
+  sys->step(2);
   PhaseTimes t = sys->phases().take();
   EXPECT_GT(t[Phase::force_integrate], 0.0);
   EXPECT_EQ(t[Phase::force], 0.0);
   EXPECT_EQ(sys->last_evaluations(), 1);
   EXPECT_DOUBLE_EQ(sys->interactions_per_step(n), double(n) * n);
   sys->set_integrator(Integrator::leapfrog);
-  sys->advance(1);
+  sys->step(1);
   EXPECT_EQ(sys->last_evaluations(), 2);
-  sys->advance(1);
+  sys->step(1);
   EXPECT_EQ(sys->last_evaluations(), 1);
   EXPECT_DOUBLE_EQ(sys->interactions_per_step(n), double(n) * n);
   t = sys->phases().take();
@@ -128,10 +126,10 @@ inline void check_bookkeeping(const std::string& solver) {
   EXPECT_GT(t[Phase::integrate], 0.0);
   EXPECT_EQ(t[Phase::force_integrate], 0.0);
   sys->state_changed();
-  sys->advance(1);
+  sys->step(1);
   EXPECT_EQ(sys->last_evaluations(), 2);
   sys->set_integrator(Integrator::yoshida4);
-  sys->advance(1);
+  sys->step(1);
   EXPECT_EQ(sys->last_evaluations(), 3);
   EXPECT_DOUBLE_EQ(sys->interactions_per_step(n), 3.0 * n * n);
   EXPECT_EQ(sys->step_count(), 6);
@@ -145,14 +143,14 @@ inline void check_bookkeeping(const std::string& solver) {
 inline void check_kept_forces_change_nothing(const std::string& solver) {
   const BodyState s = make_preset(Preset::collision, 700, 9);
   SimParams p;
-  auto kept = make_system(solver, s, Integrator::leapfrog, p);
-  auto fresh = make_system(solver, s, Integrator::leapfrog, p);
+  auto kept = make_simulation(solver, s, Integrator::leapfrog, p);
+  auto fresh = make_simulation(solver, s, Integrator::leapfrog, p);
   for (int k = 0; k < 6; ++k) {
-    kept->advance(1);
+    kept->step(1);
     fresh->state_changed();
-    fresh->advance(1);
+    fresh->step(1);
   }
-  const BodyState a = kept->storage().download(), b = fresh->storage().download();
+  const BodyState a = kept->state(), b = fresh->state();
   EXPECT_EQ(max_relative_error(a.pos, b.pos), 0.0);
   EXPECT_EQ(max_relative_error(a.vel, b.vel), 0.0);
 }

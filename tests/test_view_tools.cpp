@@ -14,7 +14,7 @@
 #include "orrery/fields.h"
 #include "orrery/input.h"
 #include "orrery/presets.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 #include "splat_support.h"
 #include "support.h"
 
@@ -126,18 +126,18 @@ TEST(Legend, RangeIsThePercentilesOfTheData) {
   EXPECT_FALSE(percentile_range({-1.0f, 0.0f}, 1.0f, 99.0f, true, lo, hi));
 }
 
-TEST(Quantities, SystemGivesSpeedAccelerationPotentialAndMassOnTheHost) {
+TEST(Quantities, SimulationGivesSpeedAccelerationPotentialAndMassOnTheHost) {
   const BodyState s = make_preset(Preset::plummer, 301, 5);
-  auto sys = test::make_system("cpu", s, SimParams{}, Integrator::euler);
+  auto sys = test::make_simulation("cpu", s, SimParams{}, Integrator::euler);
   const int n = s.size();
   std::vector<float> out(static_cast<std::size_t>(n));
   const float eps = SimParams{}.softening;
-  sys->quantity(Quantity::acceleration, s.pos.data(), s.vel.data(), n, out.data());
+  sys->quantity(Quantity::acceleration, sys->bodies(), out.data());
   for (int i : {0, 17, 300}) {
     const Vec3 a = host_body_acceleration(s.pos.data(), n, i, eps);
     EXPECT_NEAR(out[i], std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z), 1e-4f * out[i]) << i;
   }
-  sys->quantity(Quantity::potential, s.pos.data(), s.vel.data(), n, out.data());
+  sys->quantity(Quantity::potential, sys->bodies(), out.data());
   double phi = 0;  // body 5's potential depth, in double
   for (int j = 0; j < n; ++j) {
     if (j == 5) continue;
@@ -146,12 +146,12 @@ TEST(Quantities, SystemGivesSpeedAccelerationPotentialAndMassOnTheHost) {
     phi += s.pos[j].w / std::sqrt(dx * dx + dy * dy + dz * dz + eps * eps);
   }
   EXPECT_NEAR(out[5], phi, 1e-4 * phi);
-  sys->quantity(Quantity::speed, s.pos.data(), s.vel.data(), n, out.data());
+  sys->quantity(Quantity::speed, sys->bodies(), out.data());
   EXPECT_FLOAT_EQ(out[9], std::sqrt(s.vel[9].x * s.vel[9].x + s.vel[9].y * s.vel[9].y +
                                     s.vel[9].z * s.vel[9].z));
-  sys->quantity(Quantity::mass, s.pos.data(), s.vel.data(), n, out.data());
+  sys->quantity(Quantity::mass, sys->bodies(), out.data());
   EXPECT_FLOAT_EQ(out[9], s.pos[9].w);
-  EXPECT_THROW(sys->quantity(Quantity::origin, s.pos.data(), s.vel.data(), n, out.data()),
+  EXPECT_THROW(sys->quantity(Quantity::origin, sys->bodies(), out.data()),
                std::logic_error);
 }
 
@@ -160,10 +160,10 @@ TEST(Quantities, TwoBodyAccelerationIsAnalytic) {
   const Vec3 a = host_body_acceleration(s.pos.data(), 2, 0, 1e-4f);
   EXPECT_NEAR(a.x, 0.5f, 1e-5f);  // m / r^2 towards the other body
   EXPECT_NEAR(a.y, 0.0f, 1e-6f);
-  auto sys = test::make_system("cpu", s, SimParams{}, Integrator::euler);
-  const Vec3d c = sys->centre_of_mass(s.pos.data(), s.vel.data(), 2);
+  auto sys = test::make_simulation("cpu", s, SimParams{}, Integrator::euler);
+  const Vec3d c = sys->centre_of_mass(sys->bodies());
   EXPECT_NEAR(c.x, 0.0f, 1e-7f);
-  const Vec3 b = sys->body_acceleration(s.pos.data(), 2, 0);  // at the System's softening, 0.1
+  const Vec3 b = sys->read_body(sys->bodies(), 0).acc;  // at the Simulation's softening, 0.1
   EXPECT_NEAR(b.x, 0.5f / std::pow(1.01f, 1.5f), 1e-5f);
 }
 

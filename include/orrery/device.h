@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "orrery/gpu_buffer.h"
 #include "orrery/physics.h"
 
 namespace orrery {
@@ -29,29 +30,7 @@ std::size_t device_free_memory();
 // Throws std::runtime_error naming the missing CUDA device when there is none.
 void require_device();
 
-// Move-only device allocation of Vec4 elements.
-class DeviceArray {
- public:
-  DeviceArray() = default;
-  explicit DeviceArray(std::size_t count);
-  ~DeviceArray();
-  DeviceArray(DeviceArray&& o) noexcept;
-  DeviceArray& operator=(DeviceArray&& o) noexcept;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-
-  Vec4* data() const { return m_ptr; }
-  std::size_t size() const { return m_count; }
-  void upload(const Vec4* host, std::size_t count);
-  void download(Vec4* host, std::size_t count) const;
-
- private:
-  Vec4* m_ptr = nullptr;
-  std::size_t m_count = 0;
-};
-
 void device_synchronize();
-void device_copy(Vec4* dst, const Vec4* src, std::size_t count);  // device to device
 
 // The index of the first body whose position or velocity has a non-finite component, or -1, over
 // host arrays (FiniteProbe does the same on the device).

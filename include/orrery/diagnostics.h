@@ -1,4 +1,5 @@
-// Diagnostics on host-side state: momentum, energy, centre of mass, error norms.
+// Diagnostics: the readings of a Simulation (Diagnostics, Drift) and the direct host-side sums the
+// tests check them against (momentum, energy, centre of mass, error norms).
 #pragma once
 
 #include <cmath>
@@ -15,6 +16,27 @@ struct Vec3d {
 inline double length(const Vec3d& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 
 Vec3d total_momentum(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
+// Diagnostics of one state, summed in double (GPU state: reductions on the device, no full host
+// copy). The potential is softened with the run's eps.
+struct Diagnostics {
+  double mass = 0, kinetic = 0, potential = 0;
+  double energy_offset = 0;  // the energy collisions removed so far (CollisionTotals)
+  int bodies = 0;            // bodies in the simulation (merges remove some)
+  Vec3d momentum, angular_momentum, centre_of_mass;
+  double momentum_scale = 0;  // sum |m v|: what the total momentum is judged against
+  double ms = 0;              // what measuring cost (wall clock, waiting for the device)
+  // E + the collisions' offset: what is conserved.
+  double total() const { return kinetic + potential + energy_offset; }
+  double virial() const;  // 2K / |W|; 0 when W is 0
+};
+
+// Drift of a later state against an initial one: (E - E0)/|E0|, |P - P0| / momentum scale,
+// |L - L0| / |L0| (absolute |L - L0| when L0 is 0).
+struct Drift {
+  double energy = 0, momentum = 0, angular_momentum = 0;
+};
+Drift drift(const Diagnostics& start, const Diagnostics& now);
+
 // Sum of |m v| over bodies: the scale to judge the total momentum against.
 double momentum_scale(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
 double kinetic_energy(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);

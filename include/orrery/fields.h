@@ -67,21 +67,13 @@ ORRERY_HD unsigned density_count(const unsigned* table, int cx, int cy, int cz, 
 }
 
 // out[i] = the quantity of body i (speed, mass and density from the state alone; the others are
-// the System's: System::quantity()). Host arrays, or device arrays for the device_ version (the
-// default stream, asynchronous; the density waits for its spread).
+// the Simulation's: Simulation::quantity()), on host arrays (the device's are private to sim/).
 void host_speeds(const Vec4* vel, int n, float* out);
 void host_masses(const Vec4* pos, int n, float* out);
 void host_density(const Vec4* pos, int n, float* out);
 // |acc.xyz| and -pot.w.
 void host_magnitudes(const Vec4* acc, int n, float* out);
 void host_depths(const Vec4* pot, int n, float* out);
-void device_speeds(const Vec4* vel, int n, float* out);
-void device_masses(const Vec4* pos, int n, float* out);
-void device_magnitudes(const Vec4* acc, int n, float* out);
-void device_depths(const Vec4* pot, int n, float* out);
-// Device float arrays to and from the host.
-void device_download(const float* device_src, float* host_dst, std::size_t count);
-void device_upload(const float* host_src, float* device_dst, std::size_t count);
 
 // The [lo_pct, hi_pct] percentiles (0..100) of the finite values (log: of those > 0 only).
 // Returns false, leaving lo and hi, when none qualify. hi > lo on success (a constant quantity
@@ -90,25 +82,7 @@ bool percentile_range(std::vector<float> values, float lo_pct, float hi_pct, boo
                       float& hi);
 
 // The acceleration of body i from every body, summed directly in double (softening eps), from
-// host arrays (DeviceFields::body_acceleration: device arrays).
+// host arrays.
 Vec3 host_body_acceleration(const Vec4* pos, int n, int i, float softening);
-// Body i's position and velocity from device arrays (waits).
-void device_read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v);
-
-// The device passes that need scratch memory (kept and grown): the density grid's table and the
-// sums. Device arrays, the default stream; body_acceleration() waits for its result.
-class DeviceFields {
- public:
-  DeviceFields();
-  ~DeviceFields();
-  DeviceFields(const DeviceFields&) = delete;
-  DeviceFields& operator=(const DeviceFields&) = delete;
-  void density(const Vec4* pos, int n, float* out);
-  Vec3 body_acceleration(const Vec4* pos, int n, int i, float softening);
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> m_impl;
-};
 
 }  // namespace orrery

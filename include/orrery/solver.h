@@ -52,9 +52,10 @@ struct CellBox {
   float lo[3], hi[3];
 };
 
-// A gravity module: the accelerations (and potentials) of every body, plus the seed's fused
-// force + Euler launch that the `euler` integrator uses. CPU modules take host pointers; GPU
-// modules take device pointers (plain allocations or mapped GL buffers).
+// A gravity module (a "solver" on the command line): the accelerations (and potentials) of every
+// body, and optionally the seed's fused force + Euler launch, which the `euler` integrator uses
+// where a module has it. CPU modules take host pointers; GPU modules take device pointers (plain
+// allocations or mapped GL buffers).
 class Solver {
  public:
   virtual ~Solver() = default;
@@ -64,9 +65,11 @@ class Solver {
   virtual int block_size() const { return 0; }
   // A one-line description of the configuration in use (autotuned solvers report their choice).
   virtual std::string config() const;
-  // The fused step: forces and the seed's damped Euler in one pass, pos_in -> pos_out, velocities
-  // in place. pos_in and pos_out must not overlap.
-  virtual void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) = 0;
+  // The fused step, where has_fused_step(): forces and the seed's damped Euler in one pass,
+  // pos_in -> pos_out, velocities in place. pos_in and pos_out must not overlap. Modules without
+  // one (the tree codes) leave it: the Simulation then runs accelerations() and an Euler pass.
+  virtual bool has_fused_step() const { return false; }
+  virtual void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p);
   // acc[i] = (the acceleration of body i at positions pos, 0).
   virtual void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) = 0;
   // out[i] = (0, 0, 0, phi_i), phi_i = -sum_{j != i} m_j / sqrt(|r_ij|^2 + eps^2): each body's
@@ -91,7 +94,7 @@ class Solver {
   }
   // CPU solvers honour a control (progress, cancel) while one is set; GPU solvers ignore it.
   void set_control(StepControl* control) { m_control = control; }
-  // The System's phase timer: modules with stages of their own (the tree codes) mark them on it
+  // The Simulation's phase timer: modules with stages of their own (the tree codes) mark them on it
   // during their acceleration passes (not during potentials(), which the diagnostics time).
   void set_phases(PhaseTimer* phases) { m_phases = phases; }
 
@@ -112,7 +115,7 @@ struct SolverInfo {
   SolverMaker make = nullptr;  // given a supported block size (0 = the solver's choice)
   bool approximate = false;    // a tree code: its result depends on the opening angle theta
   // Device memory a body costs when this solver runs: the state (positions twice, velocities),
-  // the System's scratch (accelerations, potentials) and the solver's own (0 for CPU solvers).
+  // the Simulation's scratch (accelerations, potentials) and the solver's own (0 for CPU solvers).
   double device_bytes_per_body = 0;
 };
 

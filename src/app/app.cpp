@@ -171,7 +171,7 @@ void App::choose_path() {
   }
   if (m_path == gfx::DevicePath::staged) {
     try {  // a failed registration must not have left CUDA unusable
-      DeviceArray check(16);
+      GpuBuffer<Vec4> check(16);
       device_synchronize();
     } catch (const std::exception& e) {
       m_path = gfx::DevicePath::none;

@@ -51,9 +51,8 @@ bool Simulation::quantity_host(Quantity q, std::vector<float>& out) {
   const bool device = m_system->gravity().on_device();
   return with_state([&](const Vec4* pos, const Vec4* vel, int count) {
     if (!device) return m_system->quantity(q, pos, vel, count, out.data());
-    const std::size_t vec4s = (static_cast<std::size_t>(count) + 3) / 4;
-    if (m_values_scratch.size() < vec4s) m_values_scratch = DeviceArray(vec4s);
-    float* values = reinterpret_cast<float*>(m_values_scratch.data());
+    m_values_scratch.enlarge(static_cast<std::size_t>(count));
+    float* values = m_values_scratch.data();
     m_system->quantity(q, pos, vel, count, values);
     device_download(values, out.data(), static_cast<std::size_t>(count));
   });

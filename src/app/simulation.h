@@ -179,7 +179,7 @@ class Simulation {
   std::uint64_t m_epoch = 0;
   std::vector<float> m_origin;
   std::vector<std::string> m_origin_names;
-  DeviceArray m_values_scratch;  // device values to copy back (4 floats a Vec4)
+  GpuBuffer<float> m_values_scratch;  // device values to copy back
   int m_acc_index = -1;          // read_body's last direct-sum acceleration
   Vec3 m_acc_last{0, 0, 0};
   // Reads the newest state where it is (host or device pointers), outside any mapping.

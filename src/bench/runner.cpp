@@ -14,55 +14,18 @@
 
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
+#include "orrery/runner.h"
 
 namespace orrery::bench {
 namespace {
 
-// One run: a System on host or device storage (positions ping-pong, so every step reads the
-// previous step's output, never zeros), timed by the System's phase timer (CUDA events for GPU
-// solvers, steady_clock for CPU ones), checked for non-finite values after each step.
-class Run {
- public:
-  Run(const BodyState& initial, std::unique_ptr<Solver> solver, const Plan& plan)
-      : m_n(initial.size()) {
-    std::shared_ptr<BodyStorage> storage = make_storage_for(*solver, initial);
-    const bool device = solver->on_device();
-    m_system = std::make_unique<System>(storage, std::move(solver), plan.integrator, plan.params);
-    if (device) m_probe = std::make_unique<FiniteProbe>();
-  }
-
-  // One step; returns the time of each phase.
-  PhaseTimes step() {
-    m_system->advance(1);
-    return m_system->phases().take();
-  }
-
-  // The first body whose position or velocity is not finite now, or -1 (a kernel on the device).
-  long long first_nonfinite() {
-    long long bad = -1;
-    m_system->storage().view([&](const Vec4* pos, const Vec4* vel) {
-      const int n = m_system->storage().count();  // merges may have removed bodies
-      bad = m_probe ? m_probe->check(pos, vel, n) : orrery::first_nonfinite(pos, vel, n);
-    });
-    return bad;
-  }
-
-  // A diagnostics reading, timed apart from the steps; `ms` gets the diagnostics phase.
-  Diagnostics measure(double* ms = nullptr) {
-    const Diagnostics d = m_system->measure();
-    const PhaseTimes t = m_system->phases().take();
-    if (ms) *ms = t[Phase::diagnostics];
-    return d;
-  }
-
-  BodyState state() { return m_system->storage().download(); }
-  System& system() { return *m_system; }
-
- private:
-  int m_n;
-  std::unique_ptr<System> m_system;
-  std::unique_ptr<FiniteProbe> m_probe;
-};
+// One run: a Simulation holding the state on its gravity module's side (positions ping-pong, so
+// every step reads the previous step's output, never zeros), timed by its phase timer (CUDA
+// events for GPU solvers, steady_clock for CPU ones).
+std::unique_ptr<Simulation> make_run(const BodyState& initial, std::unique_ptr<Solver> solver,
+                                     const Plan& plan) {
+  return std::make_unique<Simulation>(initial, std::move(solver), plan.integrator, plan.params);
+}
 
 // Progress lines on stderr for a run that turns out to take more than a few seconds: after the
 // first step, the expected time of the whole run; then, every few seconds, steps done and time
@@ -114,15 +77,14 @@ double median(std::vector<double> v) {
 
 // Runs the comparison's steps, checking the state after each; says where it first became
 // non-finite ("became non-finite at step 2 (body 17)"), or returns "" when it stayed finite.
-std::string run_checked(Run& run) {
-  for (int k = 0; k < k_compare_steps; ++k) {
-    run.step();
-    const long long bad = run.first_nonfinite();
-    if (bad >= 0)
-      return "became non-finite at step " + std::to_string(k + 1) + " (body " +
-             std::to_string(bad) + ")";
-  }
-  return "";
+std::string run_checked(Simulation& sim) {
+  RunPlan p;
+  p.steps = k_compare_steps;
+  p.finite = FiniteCheck::every_step;
+  const RunResult r = Runner::run(sim, p);
+  if (r.finite()) return "";
+  return "became non-finite at step " + std::to_string(r.nonfinite_step) + " (body " +
+         std::to_string(r.nonfinite_body) + ")";
 }
 
 // The plan's preset at n bodies (or the loaded snapshot's bodies), with --radius applied.
@@ -142,11 +104,11 @@ std::string cpu_skip_line(const std::string& what, const std::string& solver, in
 }
 
 // --save and --export-csv: the run's last state.
-void keep_last_state(const Plan& plan, Run& run, int block) {
+void keep_last_state(const Plan& plan, Simulation& sim, int block) {
   if (plan.save.empty() && plan.export_csv.empty()) return;
   Snapshot s;
-  s.bodies = run.state();
-  s.run = run.system().run_state();
+  s.bodies = sim.state();
+  s.run = sim.run_state();
   s.run.block = block;
   if (!plan.save.empty()) {
     save_snapshot(plan.save, s);
@@ -181,37 +143,44 @@ double TimingResult::gflops() const {
 TimingResult time_one(const Plan& plan, const BodyState& initial, const std::string& name,
                       int block, int warmup, int steps, bool diagnostics) {
   const int n = initial.size();
-  Run run(initial, make_solver(name, block), plan);
-  if (plan.loaded && plan.loaded->run_recorded) run.system().resume(plan.loaded->run);
-  TimingResult r;
+  std::unique_ptr<Simulation> sim = make_run(initial, make_solver(name, block), plan);
+  if (plan.loaded && plan.loaded->run_recorded) sim->resume(plan.loaded->run);
+  const long long step0 = sim->step_count();
   const bool tracing = !plan.trace.empty();
-  if (diagnostics || tracing) r.start = run.measure();
-  if (tracing) r.trace.push_back({0, 0.0, *r.start});
-  const long long total = static_cast<long long>(warmup) + steps;
-  Progress progress(run_label(name, n, block), total);
-  std::vector<double> ms, inter;
-  std::array<std::vector<double>, k_phase_count> phase_ms;
-  for (long long k = 0; k < total; ++k) {
-    const int before = run.system().storage().count();  // merges shrink it step by step
-    const PhaseTimes t = run.step();
-    if (k >= warmup) {
-      ms.push_back(t.total());
-      inter.push_back(run.system().interactions_per_step(before));
-      for (int p = 0; p < k_phase_count; ++p) phase_ms[p].push_back(t.ms[p]);
-    }
-    const long long bad = run.first_nonfinite();
-    if (bad >= 0) {
-      r.nonfinite_step = k + 1;
-      r.nonfinite_body = bad;
-      break;
-    }
-    if (tracing && (k + 1) % plan.trace_every == 0)
-      r.trace.push_back({k + 1, run.system().time(), run.measure()});
-    progress.step_done(k + 1);
+  RunPlan rp;
+  rp.warmup = warmup;
+  rp.steps = steps;
+  rp.finite = FiniteCheck::every_step;
+  rp.phases = PhaseCollection::per_step;
+  rp.measure_start = diagnostics || tracing;
+  rp.measure_every = tracing ? plan.trace_every : 0;
+  rp.measure_end = diagnostics;
+  Progress progress(run_label(name, n, block), static_cast<long long>(warmup) + steps);
+  rp.progress = [&](long long done, long long) { progress.step_done(done); };
+  const RunResult run = Runner::run(*sim, rp);
+
+  TimingResult r;
+  std::size_t first = 0, last = run.readings.size();
+  if (rp.measure_start) r.start = run.readings[first++].d;
+  if (diagnostics && run.finite() && run.steps > 0) {
+    r.end = run.readings[--last].d;
+    r.diagnostics_ms = run.diagnostics_ms;
   }
-  if (diagnostics && r.nonfinite_step == 0) r.end = run.measure(&r.diagnostics_ms);
-  keep_last_state(plan, run, block);
-  const Solver& solver = run.system().gravity();
+  if (tracing) {
+    r.trace.push_back({0, 0.0, *r.start});
+    for (std::size_t i = first; i < last; ++i)
+      r.trace.push_back({run.readings[i].step - step0, run.readings[i].time, run.readings[i].d});
+  }
+  r.nonfinite_step = run.nonfinite_step;
+  r.nonfinite_body = run.nonfinite_body;
+  keep_last_state(plan, *sim, block);
+  std::vector<double> ms;
+  std::array<std::vector<double>, k_phase_count> phase_ms;
+  for (const PhaseTimes& t : run.step_phases) {
+    ms.push_back(t.total());
+    for (int p = 0; p < k_phase_count; ++p) phase_ms[p].push_back(t.ms[p]);
+  }
+  const Solver& solver = sim->gravity();
   r.solver = name;
   r.config = solver.config();
   r.integrator = to_string(plan.integrator);
@@ -224,13 +193,14 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   r.ms_max = ms.empty() ? NAN : *std::max_element(ms.begin(), ms.end());
   for (int p = 0; p < k_phase_count; ++p)
     r.phase_ms[p] = phase_ms[p].empty() ? 0.0 : median(phase_ms[p]);
-  r.interactions = inter.empty() ? run.system().interactions_per_step(n) : median(inter);
-  r.finite = r.nonfinite_step == 0;
-  r.bodies_end = run.system().storage().count();
+  r.interactions = run.step_interactions.empty() ? sim->interactions_per_step(n)
+                                                 : median(run.step_interactions);
+  r.finite = run.finite();
+  r.bodies_end = sim->bodies().n;
   const CollisionParams& c = plan.params.collisions;
   if (c.mode != CollisionMode::off || c.box > 0.0f)
-    r.contacts_per_step = static_cast<double>(run.system().collision_totals().contacts) /
-                          static_cast<double>(std::max<long long>(total, 1));
+    r.contacts_per_step = static_cast<double>(sim->collision_totals().contacts) /
+                          static_cast<double>(std::max<long long>(warmup + steps, 1));
   return r;
 }
 
@@ -272,20 +242,20 @@ std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out) {
       continue;
     }
     const BodyState initial = bench_state(plan, n);
-    Run ref_run(initial, make_solver("cpu"), plan);
-    const std::string ref_problem = run_checked(ref_run);
-    const BodyState ref = ref_run.state();
+    std::unique_ptr<Simulation> ref_run = make_run(initial, make_solver("cpu"), plan);
+    const std::string ref_problem = run_checked(*ref_run);
+    const BodyState ref = ref_run->state();
     for (const SolverPlan& sp : plan.solvers) {
       if (sp.info.name == "cpu") continue;  // the reference itself
       for (int block : sp.blocks) {
-        Run run(initial, make_solver(sp.info.name, block), plan);
-        const std::string problem = run_checked(run);
-        const BodyState got = run.state();
+        std::unique_ptr<Simulation> run = make_run(initial, make_solver(sp.info.name, block), plan);
+        const std::string problem = run_checked(*run);
+        const BodyState got = run->state();
         CompareResult r;
         r.solver = sp.info.name;
-        r.config = run.system().gravity().config();
+        r.config = run->gravity().config();
         r.n = n;
-        r.block = shown_block(run.system().gravity());
+        r.block = shown_block(run->gravity());
         r.steps = k_compare_steps;
         r.pos_error = max_relative_error(got.pos, ref.pos);
         r.vel_error = max_relative_error(got.vel, ref.vel);
@@ -391,9 +361,11 @@ std::vector<ConvergenceResult> run_convergence(const Plan& plan, Reporter& out) 
         p.params.dt = static_cast<float>(k_two_pi / steps);
         p.params.softening = 1e-6f;  // far below the pericentre, 0.5
         p.params.damping = 1.0f;
-        Run run(start, make_solver(sp.info.name, sp.blocks.front()), p);
-        run.system().advance(steps);
-        const BodyState end = run.state();
+        std::unique_ptr<Simulation> run = make_run(start, make_solver(sp.info.name, sp.blocks.front()), p);
+        RunPlan rp;
+        rp.steps = steps;
+        Runner::run(*run, rp);
+        const BodyState end = run->state();
         const double dx = (end.pos[1].x - end.pos[0].x) - (start.pos[1].x - start.pos[0].x);
         const double dy = (end.pos[1].y - end.pos[0].y) - (start.pos[1].y - start.pos[0].y);
         ConvergenceResult r{sp.info.name, name, steps, p.params.dt, std::sqrt(dx * dx + dy * dy)};

@@ -11,7 +11,7 @@
 #include "options.h"
 #include "orrery/accuracy.h"
 #include "orrery/phases.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 
 namespace orrery::bench {
 

@@ -98,8 +98,8 @@ void BodyBuffers::load(const std::vector<Vec4>& pos, const std::vector<Vec4>& ve
     m_interop =
         CudaGlBuffers({m_pos_vbo[0].id(), m_pos_vbo[1].id(), m_vel_vbo.id(), m_value_vbo.id()});
   if (m_path == DevicePath::staged) {
-    for (auto& d : m_dev_pos) d = DeviceArray(pos.size());
-    m_dev_vel = DeviceArray(vel.size());
+    for (auto& d : m_dev_pos) d = GpuBuffer<Vec4>(pos.size());
+    m_dev_vel = GpuBuffer<Vec4>(vel.size());
     m_dev_pos[0].upload(pos.data(), pos.size());
     m_dev_vel.upload(vel.data(), vel.size());
   }

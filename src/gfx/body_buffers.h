@@ -115,7 +115,7 @@ class BodyBuffers final : public BodyStorage {
   GlBuffer m_pos_vbo[2], m_vel_vbo, m_value_vbo;
   GlVertexArray m_vao[2];
   CudaGlBuffers m_interop;
-  DeviceArray m_dev_pos[2], m_dev_vel;          // staged path
+  GpuBuffer<Vec4> m_dev_pos[2], m_dev_vel;          // staged path
   std::vector<Vec4> m_host_pos[2], m_host_vel;  // CPU path, and the staging copy
 };
 

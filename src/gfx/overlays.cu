@@ -5,13 +5,12 @@
 #include <stdexcept>
 
 #include "gfx/overlays.h"
+#include "orrery/gpu_buffer.h"
 #include "sim/cuda_check.cuh"
 
 namespace orrery::gfx {
 namespace {
 
-constexpr int k_threads = 256;
-unsigned blocks_for(long n) { return static_cast<unsigned>((n + k_threads - 1) / k_threads); }
 
 __global__ void append_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel,
                               const float* __restrict__ values, int n,
@@ -77,19 +76,12 @@ void trail_splat_device(const TrailRing& t, const SpriteParams& p, float intensi
 
 int pick_device(const Vec4* pos, int n, const SpriteParams& p, float x, float y, float radius_px) {
   if (n <= 0) return -1;
-  unsigned long long* best = nullptr;
-  CUDA_CHECK_THROW(cudaMalloc(&best, sizeof *best));
+  GpuBuffer<unsigned long long> best(1);
   unsigned long long host = ~0ull;
-  try {
-    CUDA_CHECK_THROW(cudaMemcpy(best, &host, sizeof host, cudaMemcpyHostToDevice));
-    pick_kernel<<<blocks_for(n), k_threads>>>(pos, n, p, x, y, radius_px, best);
-    CUDA_CHECK_LAUNCH("pick_kernel");
-    CUDA_CHECK_THROW(cudaMemcpy(&host, best, sizeof host, cudaMemcpyDeviceToHost));
-  } catch (...) {
-    cudaFree(best);
-    throw;
-  }
-  cudaFree(best);
+  best.upload(&host, 1);
+  pick_kernel<<<blocks_for(n), k_threads>>>(pos, n, p, x, y, radius_px, best.data());
+  CUDA_CHECK_LAUNCH("pick_kernel");
+  best.download(&host, 1);
   return host == ~0ull ? -1 : static_cast<int>(host & 0xffffffffull);
 }
 

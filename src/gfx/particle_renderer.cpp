@@ -174,8 +174,8 @@ CudaGlBuffers& ParticleRenderer::splat_image(int width, int height, GLuint direc
     m_splat_reg = CudaGlBuffers();  // unregister before the texture goes
     m_splat_w = m_splat_h = 0;      // until the registration below succeeds
     const std::size_t pixels = static_cast<std::size_t>(width) * height;
-    m_splat_hdr = DeviceArray(pixels);
-    m_splat_rgba8 = DeviceArray((pixels + 3) / 4);
+    m_splat_hdr.resize(pixels * 4);  // RGBA float
+    m_splat_rgba8.resize(pixels * 4);
     m_splat_picture = direct_texture ? RenderTarget() : RenderTarget(width, height, GL_RGBA8);
     m_splat_reg =
         CudaGlBuffers::texture(direct_texture ? direct_texture : m_splat_picture.texture());
@@ -193,8 +193,8 @@ void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, const float* valu
     throw std::logic_error("ParticleRenderer::splat: splat_image() of this size is not mapped");
   if (!m_splat_timer) m_splat_timer = std::make_unique<GpuTimer>();
   if (m_splat_timer_pending) m_splat_ms = m_splat_timer->elapsed_ms();  // last frame's splat
-  float* hdr = reinterpret_cast<float*>(m_splat_hdr.data());
-  auto* bytes = reinterpret_cast<std::uint8_t*>(m_splat_rgba8.data());
+  float* hdr = m_splat_hdr.data();
+  std::uint8_t* bytes = m_splat_rgba8.data();
   m_splat_timer->start();
   splat_device(pos, vel, count, p, hdr, values);
   if (trails) trail_splat_device(*trails, p, trail_intensity, hdr);

@@ -91,7 +91,8 @@ class ParticleRenderer {
   SpriteParams m_hdr_params;
   // The CUDA path: the HDR image and its tone-mapped bytes in device memory (4 pixels a Vec4),
   // and the picture texture registered with CUDA; re-created when the size changes.
-  DeviceArray m_splat_hdr, m_splat_rgba8;
+  GpuBuffer<float> m_splat_hdr;
+  GpuBuffer<std::uint8_t> m_splat_rgba8;
   RenderTarget m_splat_picture;  // unused when writing the target's texture directly
   CudaGlBuffers m_splat_reg;
   int m_splat_w = 0, m_splat_h = 0;

@@ -15,7 +15,6 @@ namespace {
 // A block splats k_bodies bodies with k_threads threads: one warp projects them and lays their
 // pixel boxes end to end (a prefix sum), then every thread takes pixels of that joint list. Large
 // sprites (a galaxy's core, up to 128 px across) are spread over the whole block, small ones share.
-constexpr int k_threads = 256;
 constexpr int k_bodies = 32;
 
 __device__ __forceinline__ void add_pixel(float* rgba, long index, float r, float g, float b) {

@@ -42,14 +42,12 @@ void Trails::configure(int k, int m, int n) {
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   check_gl("creating the trail buffer");
-  m_device_sample = DeviceArray();
+  m_device_sample = GpuBuffer<int>();
   if (m_interop) {
     m_reg = CudaGlBuffers({m_buffer.id()});
     if (!m_sample.empty()) {
-      std::vector<Vec4> packed((m_sample.size() + 3) / 4, Vec4{0, 0, 0, 0});
-      std::memcpy(packed.data(), m_sample.data(), sizeof(int) * m_sample.size());
-      m_device_sample = DeviceArray(packed.size());
-      m_device_sample.upload(packed.data(), packed.size());
+      m_device_sample.resize(m_sample.size());
+      m_device_sample.upload(m_sample.data(), m_sample.size());
     }
   }
 }
@@ -63,7 +61,7 @@ void Trails::append_device(const Vec4* pos, const Vec4* vel, const float* values
                            const ColorMap& c) {
   if (m_k == 0) return;
   const int* sample =
-      m_sample.empty() ? nullptr : reinterpret_cast<const int*>(m_device_sample.data());
+      m_sample.empty() ? nullptr : m_device_sample.data();
   trail_append_device(pos, vel, values, n, sample, c, device_ring().ring, m_m, m_head);
   advance_head();
 }

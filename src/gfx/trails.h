@@ -53,7 +53,7 @@ class Trails {
   GlTexture m_tex;
   CudaGlBuffers m_reg;
   std::vector<int> m_sample;    // empty: every body
-  DeviceArray m_device_sample;  // the sample's indices, 4 to a Vec4
+  GpuBuffer<int> m_device_sample;  // the sample's indices
   std::vector<Vec4> m_host;     // the host mirror (only when appending from the host)
 };
 

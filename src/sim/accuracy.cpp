@@ -16,7 +16,7 @@ AccuracyStats measure_accuracy(Solver& gravity, const BodyState& s, const SimPar
   const int n = s.size();
   std::vector<Vec4> acc(static_cast<std::size_t>(n));
   if (gravity.on_device()) {
-    DeviceArray pos(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
+    GpuBuffer<Vec4> pos(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n));
     pos.upload(s.pos.data(), s.pos.size());
     gravity.accelerations(pos.data(), out.data(), n, p);
     device_synchronize();

@@ -16,19 +16,18 @@
 
 #include "contact.h"
 #include "cuda_check.cuh"
-#include "device_scratch.cuh"
+#include "cuda_handles.cuh"
+#include "orrery/gpu_buffer.h"
 #include "orrery/collisions.h"
 #include "orrery/device.h"
 
 namespace orrery {
 namespace {
 
-constexpr int k_threads = 256;
 constexpr int k_local_pairs = 8;  // pairs a thread keeps before the warp's one append
 constexpr int k_rounds_max = Collider::k_bounce_rounds;
 constexpr int k_counted_max = 1 << 19;  // see DeviceCollider::counted()
 
-int blocks_for(long long n) { return static_cast<int>((n + k_threads - 1) / k_threads); }
 
 // The counters of one step and the running totals, in device memory (one copy read back).
 struct Stats {
@@ -325,23 +324,17 @@ class DeviceCollider final : public Collider {
  public:
   DeviceCollider() {
     require_device();
-    CUDA_CHECK_THROW(cudaMalloc(&m_stats, sizeof(Stats)));
+    m_stats_buffer.resize(1);
+    m_stats = m_stats_buffer.data();
     CUDA_CHECK_THROW(cudaMemset(m_stats, 0, sizeof(Stats)));
-    CUDA_CHECK_THROW(cudaMallocHost(&m_host, sizeof(Stats)));
+    m_host = PinnedHost<Stats>(1);
     *m_host = Stats{};
-    CUDA_CHECK_THROW(cudaHostAlloc(&m_host_count, sizeof(unsigned long long), cudaHostAllocMapped));
+    m_host_count = PinnedHost<unsigned long long>(1, true);
     *m_host_count = 0;
-    CUDA_CHECK_THROW(cudaHostGetDevicePointer(&m_device_count, m_host_count, 0));
-    CUDA_CHECK_THROW(cudaEventCreateWithFlags(&m_count_event, cudaEventDisableTiming));
+    m_device_count = m_host_count.device_pointer();
+    m_count_event = CudaEvent(cudaEventDisableTiming);
   }
-  ~DeviceCollider() override {
-    m_replays.clear();
-    if (m_capture) cudaStreamDestroy(m_capture);
-    if (m_count_event) cudaEventDestroy(m_count_event);
-    if (m_stats) cudaFree(m_stats);
-    if (m_host) cudaFreeHost(m_host);
-    if (m_host_count) cudaFreeHost(m_host_count);
-  }
+  ~DeviceCollider() override { m_replays.clear(); }
   DeviceCollider(const DeviceCollider&) = delete;
   DeviceCollider& operator=(const DeviceCollider&) = delete;
   bool on_device() const override { return true; }
@@ -365,7 +358,7 @@ class DeviceCollider final : public Collider {
       mark(Phase::contacts);
       issue_search(n, 0);
       mark(Phase::resolve);
-      if (!bounce) CUDA_CHECK_THROW(cudaMemsetAsync(m_alive.get(), 1, static_cast<std::size_t>(n)));
+      if (!bounce) CUDA_CHECK_THROW(cudaMemsetAsync(m_alive.data(), 1, static_cast<std::size_t>(n)));
       issue_rounds(pos, vel, c, softening, 0);
       note_count();
       if (!bounce) n = compact(pos, vel, n);
@@ -398,14 +391,14 @@ class DeviceCollider final : public Collider {
     std::vector<int2> raw(static_cast<std::size_t>(std::min(found, kept_limit())));
     if (!raw.empty())
       CUDA_CHECK_THROW(
-          cudaMemcpy(raw.data(), m_pairs.get(), sizeof(int2) * raw.size(), cudaMemcpyDeviceToHost));
+          cudaMemcpy(raw.data(), m_pairs.data(), sizeof(int2) * raw.size(), cudaMemcpyDeviceToHost));
     for (const int2& p : raw) out.push_back({p.x, p.y});
     std::sort(out.begin(), out.end());
     return out;
   }
 
   CollisionTotals totals() override {
-    CUDA_CHECK_THROW(cudaMemcpy(m_host, m_stats, sizeof(Stats), cudaMemcpyDeviceToHost));
+    CUDA_CHECK_THROW(cudaMemcpy(m_host.get(), m_stats, sizeof(Stats), cudaMemcpyDeviceToHost));
     CollisionTotals t;
     t.energy_offset = m_host->removed;
     t.wall_impulse = Vec3d{m_host->impulse[0], m_host->impulse[1], m_host->impulse[2]};
@@ -441,35 +434,35 @@ class DeviceCollider final : public Collider {
     const std::size_t b = static_cast<std::size_t>(n);
     if (b > m_keys.size()) {
       m_replays.clear();  // the graphs hold the old scratch's addresses
-      m_keys.reserve(b), m_rank.reserve(b), m_index.reserve(b);
-      m_sorted.reserve(b), m_choice.reserve(b), m_alive.reserve(b);
-      m_hist.reserve(contact::k_radius_bins);
+      m_keys.enlarge(b), m_rank.enlarge(b), m_index.enlarge(b);
+      m_sorted.enlarge(b), m_choice.enlarge(b), m_alive.enlarge(b);
+      m_hist.enlarge(contact::k_radius_bins);
     }
     // The buckets and the sentinel: counts (zero between steps) and their scan, or the start
     // entries that the radix sort's path checks against the sorted keys.
     const std::size_t slots = std::size_t{contact::bucket_mask(n)} + 2;
     if (slots > m_start.size()) {
       m_replays.clear();
-      m_start.reserve(slots);
-      CUDA_CHECK_THROW(cudaMemset(m_start.get(), 0xff, sizeof(std::uint32_t) * slots));
+      m_start.enlarge(slots);
+      CUDA_CHECK_THROW(cudaMemset(m_start.data(), 0xff, sizeof(std::uint32_t) * slots));
     }
     if (counted(n) && slots > m_count.size()) {
       m_replays.clear();
-      m_count.reserve(slots);
-      CUDA_CHECK_THROW(cudaMemset(m_count.get(), 0, sizeof(std::uint32_t) * slots));
+      m_count.enlarge(slots);
+      CUDA_CHECK_THROW(cudaMemset(m_count.data(), 0, sizeof(std::uint32_t) * slots));
       std::size_t bytes = 0;
-      CUDA_CHECK_THROW(cub::DeviceScan::ExclusiveSum(nullptr, bytes, m_count.get(), m_start.get(),
+      CUDA_CHECK_THROW(cub::DeviceScan::ExclusiveSum(nullptr, bytes, m_count.data(), m_start.data(),
                                                      static_cast<std::int64_t>(slots)));
-      m_scan_temp.reserve(bytes);
+      m_scan_temp.enlarge(bytes);
     }
     if (!counted(n) && b > m_sorted_keys.size()) {
       m_replays.clear();
-      m_sorted_keys.reserve(b);
+      m_sorted_keys.enlarge(b);
       std::size_t bytes = 0;
-      CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, bytes, m_keys.get(),
-                                                       m_sorted_keys.get(), m_rank.get(),
-                                                       m_index.get(), n, 0, 32));
-      m_sort_temp.reserve(bytes);
+      CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, bytes, m_keys.data(),
+                                                       m_sorted_keys.data(), m_rank.data(),
+                                                       m_index.data(), n, 0, 32));
+      m_sort_temp.enlarge(bytes);
     }
     if (m_pairs.size() < 4 * b)
       grow_pairs(static_cast<long long>(std::max<std::size_t>(4 * b, 4096)));
@@ -478,16 +471,16 @@ class DeviceCollider final : public Collider {
     const std::size_t c = static_cast<std::size_t>(std::min(std::max(count, 1LL), m_limit));
     if (c <= m_pairs.size()) return;
     m_replays.clear();
-    m_pairs.reserve(c);
-    m_pair_key.reserve(c);
+    m_pairs.enlarge(c);
+    m_pair_key.enlarge(c);
   }
   // The last step's count, read back without waiting (when it has arrived): a list that was too
   // short grows for the next step (that step's extra pairs were left out, and counted).
   void check_last_count() {
-    if (!m_count_pending || cudaEventQuery(m_count_event) != cudaSuccess) return;
+    if (!m_count_pending || cudaEventQuery(m_count_event.get()) != cudaSuccess) return;
     m_count_pending = false;
     const long long found =
-        static_cast<long long>(*static_cast<volatile unsigned long long*>(m_host_count));
+        static_cast<long long>(*static_cast<volatile unsigned long long*>(m_host_count.get()));
     if (found > static_cast<long long>(m_pairs.size())) grow_pairs(found + found / 4);
   }
 
@@ -499,11 +492,11 @@ class DeviceCollider final : public Collider {
     check_last_count();
     mark(Phase::grid);
     if (!(fresh_cell || !m_cell_valid || n != m_cell_n)) return;
-    CUDA_CHECK_THROW(cudaMemsetAsync(m_hist.get(), 0, sizeof(unsigned) * contact::k_radius_bins));
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_hist.data(), 0, sizeof(unsigned) * contact::k_radius_bins));
     const int hist_blocks = std::min(blocks_for(n), 4 * std::max(1, device_info().sm_count));
-    histogram_kernel<<<hist_blocks, k_threads>>>(vel, n, m_hist.get());
+    histogram_kernel<<<hist_blocks, k_threads>>>(vel, n, m_hist.data());
     CUDA_CHECK_LAUNCH("histogram_kernel");
-    cell_kernel<<<1, contact::k_radius_bins>>>(m_hist.get(), m_stats);
+    cell_kernel<<<1, contact::k_radius_bins>>>(m_hist.data(), m_stats);
     CUDA_CHECK_LAUNCH("cell_kernel");
     m_cell_valid = true;
     m_cell_n = n;
@@ -515,26 +508,26 @@ class DeviceCollider final : public Collider {
     const std::uint32_t mask = contact::bucket_mask(n);
     const bool by_count = counted(n);
     hash_kernel<<<blocks_for(n), k_threads, 0, s>>>(
-        pos, vel, n, mask, m_stats, m_keys.get(), m_rank.get(), by_count ? m_count.get() : nullptr);
+        pos, vel, n, mask, m_stats, m_keys.data(), m_rank.data(), by_count ? m_count.data() : nullptr);
     CUDA_CHECK_LAUNCH("hash_kernel");
     if (by_count) {
       std::size_t temp = m_scan_temp.size();
-      CUDA_CHECK_THROW(cub::DeviceScan::ExclusiveSum(m_scan_temp.get(), temp, m_count.get(),
-                                                     m_start.get(), std::int64_t{mask} + 2, s));
-      scatter_kernel<<<blocks_for(n), k_threads, 0, s>>>(pos, vel, m_keys.get(), m_rank.get(),
-                                                         m_start.get(), n, m_sorted.get(),
-                                                         m_index.get(), m_count.get());
+      CUDA_CHECK_THROW(cub::DeviceScan::ExclusiveSum(m_scan_temp.data(), temp, m_count.data(),
+                                                     m_start.data(), std::int64_t{mask} + 2, s));
+      scatter_kernel<<<blocks_for(n), k_threads, 0, s>>>(pos, vel, m_keys.data(), m_rank.data(),
+                                                         m_start.data(), n, m_sorted.data(),
+                                                         m_index.data(), m_count.data());
       CUDA_CHECK_LAUNCH("scatter_kernel");
       return;
     }
     int end_bit = 1;
     while ((std::uint64_t{1} << end_bit) <= std::uint64_t{mask} + 1) ++end_bit;
     std::size_t temp = m_sort_temp.size();
-    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(m_sort_temp.get(), temp, m_keys.get(),
-                                                     m_sorted_keys.get(), m_rank.get(),
-                                                     m_index.get(), n, 0, end_bit, s));
-    ranges_kernel<<<blocks_for(n), k_threads, 0, s>>>(pos, vel, m_sorted_keys.get(), m_index.get(),
-                                                      n, mask, m_sorted.get(), m_start.get(),
+    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(m_sort_temp.data(), temp, m_keys.data(),
+                                                     m_sorted_keys.data(), m_rank.data(),
+                                                     m_index.data(), n, 0, end_bit, s));
+    ranges_kernel<<<blocks_for(n), k_threads, 0, s>>>(pos, vel, m_sorted_keys.data(), m_index.data(),
+                                                      n, mask, m_sorted.data(), m_start.data(),
                                                       m_stats);
     CUDA_CHECK_LAUNCH("ranges_kernel");
   }
@@ -547,8 +540,8 @@ class DeviceCollider final : public Collider {
     while (bits < 2 && (2LL << bits) * n <= room) ++bits;
     const auto kernel = counted(n) ? search_kernel<true> : search_kernel<false>;
     kernel<<<blocks_for(static_cast<long long>(n) << bits), k_threads, 0, s>>>(
-        m_sorted.get(), m_index.get(), m_start.get(), m_sorted_keys.get(), n, bits,
-        contact::bucket_mask(n), m_stats, m_pairs.get(), m_pairs.size(), m_choice.get());
+        m_sorted.data(), m_index.data(), m_start.data(), m_sorted_keys.data(), n, bits,
+        contact::bucket_mask(n), m_stats, m_pairs.data(), m_pairs.size(), m_choice.data());
     CUDA_CHECK_LAUNCH("search_kernel");
   }
 
@@ -556,7 +549,7 @@ class DeviceCollider final : public Collider {
   // tells check_last_count() when it is there (unless one is on its way).
   void note_count() {
     if (m_count_pending) return;
-    CUDA_CHECK_THROW(cudaEventRecord(m_count_event));
+    CUDA_CHECK_THROW(cudaEventRecord(m_count_event.get()));
     m_count_pending = true;
   }
 
@@ -568,13 +561,13 @@ class DeviceCollider final : public Collider {
     const int grid =
         std::min(blocks_for(static_cast<long long>(keep)), 2 * std::max(1, device_info().sm_count));
     for (int round = 1; round <= (bounce ? k_bounce_rounds : 1); ++round) {
-      choose_kernel<<<grid, k_threads, 0, s>>>(m_pairs.get(), keep, pos, vel, round, bounce,
-                                               m_choice.get(), m_pair_key.get(), m_stats,
+      choose_kernel<<<grid, k_threads, 0, s>>>(m_pairs.data(), keep, pos, vel, round, bounce,
+                                               m_choice.data(), m_pair_key.data(), m_stats,
                                                m_device_count);
       CUDA_CHECK_LAUNCH("choose_kernel");
-      resolve_kernel<<<grid, k_threads, 0, s>>>(m_pairs.get(), keep, m_pair_key.get(),
-                                                m_choice.get(), pos, vel, round, bounce,
-                                                c.restitution, eps, m_alive.get(), m_stats);
+      resolve_kernel<<<grid, k_threads, 0, s>>>(m_pairs.data(), keep, m_pair_key.data(),
+                                                m_choice.data(), pos, vel, round, bounce,
+                                                c.restitution, eps, m_alive.data(), m_stats);
       CUDA_CHECK_LAUNCH("resolve_kernel");
     }
   }
@@ -637,18 +630,18 @@ class DeviceCollider final : public Collider {
 
   template <class Issue>
   Graph capture(Issue&& issue) {
-    if (!m_capture) CUDA_CHECK_THROW(cudaStreamCreateWithFlags(&m_capture, cudaStreamNonBlocking));
-    CUDA_CHECK_THROW(cudaStreamBeginCapture(m_capture, cudaStreamCaptureModeThreadLocal));
+    if (!m_capture.get()) m_capture = CudaStream(cudaStreamNonBlocking);
+    CUDA_CHECK_THROW(cudaStreamBeginCapture(m_capture.get(), cudaStreamCaptureModeThreadLocal));
     cudaGraph_t graph = nullptr;
     try {
-      issue(m_capture);
+      issue(m_capture.get());
     } catch (...) {
-      cudaStreamEndCapture(m_capture, &graph);
+      cudaStreamEndCapture(m_capture.get(), &graph);
       if (graph) cudaGraphDestroy(graph);
       cudaGetLastError();
       throw;
     }
-    CUDA_CHECK_THROW(cudaStreamEndCapture(m_capture, &graph));
+    CUDA_CHECK_THROW(cudaStreamEndCapture(m_capture.get(), &graph));
     cudaGraphExec_t exec = nullptr;
     const cudaError_t made = cudaGraphInstantiate(&exec, graph, 0);
     cudaGraphDestroy(graph);
@@ -664,46 +657,47 @@ class DeviceCollider final : public Collider {
     CUDA_CHECK_THROW(cudaStreamSynchronize(0));
     if (m_host->merged == 0) return n;
     const std::size_t b = static_cast<std::size_t>(n);
-    m_tmp_pos.reserve(b), m_tmp_vel.reserve(b), m_selected.reserve(1);
+    m_tmp_pos.enlarge(b), m_tmp_vel.enlarge(b), m_selected.enlarge(1);
     std::size_t bytes = 0;
-    CUDA_CHECK_THROW(cub::DeviceSelect::Flagged(nullptr, bytes, pos, m_alive.get(), m_tmp_pos.get(),
-                                                m_selected.get(), n));
-    m_select_temp.reserve(bytes);
+    CUDA_CHECK_THROW(cub::DeviceSelect::Flagged(nullptr, bytes, pos, m_alive.data(), m_tmp_pos.data(),
+                                                m_selected.data(), n));
+    m_select_temp.enlarge(bytes);
     for (int pass = 0; pass < 2; ++pass) {
       Vec4* data = pass ? vel : pos;
-      Vec4* tmp = pass ? m_tmp_vel.get() : m_tmp_pos.get();
+      Vec4* tmp = pass ? m_tmp_vel.data() : m_tmp_pos.data();
       bytes = m_select_temp.size();
-      CUDA_CHECK_THROW(cub::DeviceSelect::Flagged(m_select_temp.get(), bytes, data, m_alive.get(),
-                                                  tmp, m_selected.get(), n));
+      CUDA_CHECK_THROW(cub::DeviceSelect::Flagged(m_select_temp.data(), bytes, data, m_alive.data(),
+                                                  tmp, m_selected.data(), n));
     }
     const int left = n - static_cast<int>(m_host->merged);
     CUDA_CHECK_THROW(
-        cudaMemcpyAsync(pos, m_tmp_pos.get(), sizeof(Vec4) * left, cudaMemcpyDeviceToDevice));
+        cudaMemcpyAsync(pos, m_tmp_pos.data(), sizeof(Vec4) * left, cudaMemcpyDeviceToDevice));
     CUDA_CHECK_THROW(
-        cudaMemcpyAsync(vel, m_tmp_vel.get(), sizeof(Vec4) * left, cudaMemcpyDeviceToDevice));
+        cudaMemcpyAsync(vel, m_tmp_vel.data(), sizeof(Vec4) * left, cudaMemcpyDeviceToDevice));
     return left;
   }
 
+  GpuBuffer<Stats> m_stats_buffer;
   Stats* m_stats = nullptr;
-  Stats* m_host = nullptr;                       // pinned
-  unsigned long long* m_host_count = nullptr;    // pinned, mapped: a step's pair count, written by
+  PinnedHost<Stats> m_host;
+  PinnedHost<unsigned long long> m_host_count;   // mapped: a step's pair count, written by
   unsigned long long* m_device_count = nullptr;  // the first round through this address
-  cudaEvent_t m_count_event = nullptr;
-  cudaStream_t m_capture = nullptr;  // where the graphs are captured (never run on)
+  CudaEvent m_count_event;
+  CudaStream m_capture;  // where the graphs are captured (never run on)
   std::vector<Replay> m_replays;     // the latest first-seen or captured states, oldest first
   bool m_replay_ok = true;           // false after a capture failed: launches from then on
   bool m_count_pending = false;
   bool m_cell_valid = false;  // the device's cell size belongs to this state's radii
   int m_cell_n = 0;
   long long m_limit = k_default_pair_limit;
-  DeviceScratch<unsigned> m_hist;
-  DeviceScratch<std::uint32_t> m_keys, m_sorted_keys, m_count, m_start;
-  DeviceScratch<int> m_rank, m_index,
+  GpuBuffer<unsigned> m_hist;
+  GpuBuffer<std::uint32_t> m_keys, m_sorted_keys, m_count, m_start;
+  GpuBuffer<int> m_rank, m_index,
       m_selected;  // rank: a body's rank in its bucket, or its index
-  DeviceScratch<Vec4> m_sorted, m_tmp_pos, m_tmp_vel;
-  DeviceScratch<unsigned long long> m_choice, m_pair_key;
-  DeviceScratch<unsigned char> m_alive, m_scan_temp, m_sort_temp, m_select_temp;
-  DeviceScratch<int2> m_pairs;
+  GpuBuffer<Vec4> m_sorted, m_tmp_pos, m_tmp_vel;
+  GpuBuffer<unsigned long long> m_choice, m_pair_key;
+  GpuBuffer<unsigned char> m_alive, m_scan_temp, m_sort_temp, m_select_temp;
+  GpuBuffer<int2> m_pairs;
 };
 
 }  // namespace

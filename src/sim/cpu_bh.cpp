@@ -27,12 +27,6 @@ class CpuBhSolver final : public Solver {
   bool all_pairs() const override { return false; }
   double interactions(int) const override { return m_interactions; }
 
-  void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
-    if (m_acc.size() < static_cast<std::size_t>(n)) m_acc.resize(static_cast<std::size_t>(n));
-    field(pos_in, m_acc.data(), n, p, false);
-    if (m_phases) m_phases->begin(Phase::integrate);
-    host_euler(pos_in, pos_out, vel, m_acc.data(), n, p.dt, p.damping);
-  }
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
     field(pos, acc, n, p, false);
   }
@@ -82,7 +76,6 @@ class CpuBhSolver final : public Solver {
 
   std::string m_name = "cpu-bh";
   HostOctree m_tree;
-  std::vector<Vec4> m_acc;
   double m_interactions = 0;  // body-body and body-cell, of the last walk
 };
 

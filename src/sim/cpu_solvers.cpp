@@ -25,6 +25,7 @@ class CpuSolver final : public Solver {
  public:
   const std::string& name() const override { return m_name; }
   bool on_device() const override { return false; }
+  bool has_fused_step() const override { return true; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     const float eps2 = p.softening * p.softening;
     StepControl* control = m_control;

@@ -4,11 +4,15 @@
 // serves 32 consecutive bodies with one traversal and a box opening test. docs/barnes-hut.md
 // explains the choices and measures them.
 #include <algorithm>
+#include <type_traits>
+#include <vector>
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
 #include <string>
 
 #include "cuda_check.cuh"
+#include "cuda_handles.cuh"
+#include "orrery/gpu_buffer.h"
 #include "cuda_solvers.h"
 #include "octree.h"
 #include "orrery/device.h"
@@ -17,7 +21,6 @@
 namespace orrery {
 namespace {
 
-constexpr int k_threads = 256;
 constexpr int k_walk_warps = 4;  // warps a block of the walk
 // A node of at most this many bodies is summed body by body when opened (a leaf bucket).
 constexpr int k_bucket = 16;
@@ -25,7 +28,6 @@ constexpr int k_bucket = 16;
 // at most this many nodes; a group that needs more is walked again by the retry pass).
 constexpr int k_frontier = 4096;
 
-int blocks_for(long long n) { return static_cast<int>((n + k_threads - 1) / k_threads); }
 
 struct Box {
   float3 lo, hi;
@@ -518,14 +520,8 @@ class CudaBhSolver final : public Solver {
  public:
   explicit CudaBhSolver(int frontier = k_frontier) : m_frontier_limit(frontier) {
     require_device();
-    CUDA_CHECK_THROW(cudaMallocHost(&m_host_counts, sizeof(unsigned long long) * 3));
+    m_host_counts = PinnedHost<unsigned long long>(3);
     m_host_counts[0] = m_host_counts[1] = m_host_counts[2] = 0;
-  }
-  ~CudaBhSolver() override {
-    free_all();
-    if (m_boxes_out) cudaFree(m_boxes_out);
-    if (m_box_count) cudaFree(m_box_count);
-    if (m_host_counts) cudaFreeHost(m_host_counts);
   }
   const std::string& name() const override { return m_name; }
   bool on_device() const override { return true; }
@@ -543,23 +539,17 @@ class CudaBhSolver final : public Solver {
     // Scratch kept and grown like the rest (the overlay asks every frame).
     const int cap =
         static_cast<int>(std::min<std::size_t>(limit, static_cast<std::size_t>(m_built)));
-    if (cap > m_box_capacity) {
-      if (m_boxes_out) cudaFree(m_boxes_out);
-      m_boxes_out = nullptr;
-      m_box_capacity = 0;
-      CUDA_CHECK_THROW(cudaMalloc(&m_boxes_out, sizeof(CellBox) * static_cast<std::size_t>(cap)));
-      m_box_capacity = cap;
-    }
-    if (!m_box_count) CUDA_CHECK_THROW(cudaMalloc(&m_box_count, sizeof(int)));
-    CUDA_CHECK_THROW(cudaMemsetAsync(m_box_count, 0, sizeof(int)));
-    boxes_kernel<<<blocks_for(m_built - 1), k_threads>>>(m_built, m_tree, max_level, m_boxes_out,
-                                                         m_box_count, cap);
+    m_boxes_out.enlarge(static_cast<std::size_t>(cap));
+    m_box_count.enlarge(1);
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_box_count.data(), 0, sizeof(int)));
+    boxes_kernel<<<blocks_for(m_built - 1), k_threads>>>(m_built, m_tree, max_level,
+                                                         m_boxes_out.data(), m_box_count.data(), cap);
     CUDA_CHECK_LAUNCH("boxes_kernel");
     int found = 0;
-    CUDA_CHECK_THROW(cudaMemcpy(&found, m_box_count, sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK_THROW(cudaMemcpy(&found, m_box_count.data(), sizeof(int), cudaMemcpyDeviceToHost));
     out.resize(static_cast<std::size_t>(std::min(found, cap)));
     if (!out.empty())
-      CUDA_CHECK_THROW(cudaMemcpy(out.data(), m_boxes_out, sizeof(CellBox) * out.size(),
+      CUDA_CHECK_THROW(cudaMemcpy(out.data(), m_boxes_out.data(), sizeof(CellBox) * out.size(),
                                   cudaMemcpyDeviceToHost));
   }
   // Groups walked again by the retry pass since the solver was made (waits for the device).
@@ -574,12 +564,6 @@ class CudaBhSolver final : public Solver {
     return static_cast<double>(m_host_counts[0] + m_host_counts[1]);
   }
 
-  void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
-    reserve(n);
-    field<false>(pos_in, m_acc, n, p);
-    mark(Phase::integrate);
-    device_euler(pos_in, pos_out, vel, m_acc, n, p.dt, p.damping);
-  }
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
     reserve(n);
     field<false>(pos, acc, n, p);
@@ -637,7 +621,7 @@ class CudaBhSolver final : public Solver {
                                        out, m_retry_frontier, m_retry_capacity, m_counts,
                                        m_retried);
     CUDA_CHECK_LAUNCH("retry_kernel");
-    CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_counts, m_counts, sizeof(unsigned long long) * 2,
+    CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_counts.get(), m_counts, sizeof(unsigned long long) * 2,
                                      cudaMemcpyDeviceToHost));
   }
 
@@ -646,13 +630,16 @@ class CudaBhSolver final : public Solver {
     if (n <= m_capacity) return;
     free_all();
     const std::size_t b = static_cast<std::size_t>(n), in = b > 1 ? b - 1 : 1;
-    auto alloc = [](auto*& ptr, std::size_t count) {
-      CUDA_CHECK_THROW(cudaMalloc(&ptr, sizeof(*ptr) * count));
+    // Every array lives in one GpuBuffer of m_owned; the members are views into them.
+    auto alloc = [&](auto*& ptr, std::size_t count) {
+      GpuBuffer<unsigned char> b(sizeof(*ptr) * count);  // cudaMalloc's 256-byte alignment
+      ptr = reinterpret_cast<std::remove_reference_t<decltype(ptr)>>(b.data());
+      m_owned.push_back(std::move(b));
     };
     m_partials = 2 * std::max(1, device_info().sm_count);
     alloc(m_boxes, static_cast<std::size_t>(m_partials));
     alloc(m_keys_in, b), alloc(m_keys, b), alloc(m_index_in, b), alloc(m_index, b);
-    alloc(m_sorted, b), alloc(m_acc, b);
+    alloc(m_sorted, b);
     alloc(m_tree.child, in), alloc(m_tree.parent, in), alloc(m_tree.leaf_parent, b);
     alloc(m_tree.range, in), alloc(m_tree.com, in), alloc(m_tree.quad, in);
     alloc(m_tree.quad2_open, in), alloc(m_tree.lo, in), alloc(m_tree.hi, in);
@@ -674,22 +661,14 @@ class CudaBhSolver final : public Solver {
     m_sort_bytes = 0;
     CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, m_sort_bytes, m_keys_in, m_keys,
                                                      m_index_in, m_index, n, 0, 63));
-    CUDA_CHECK_THROW(cudaMalloc(&m_sort_temp, m_sort_bytes));
+    alloc(m_sort_temp, m_sort_bytes);
     m_capacity = n;
   }
 
   void free_all() {
-    void* all[] = {m_boxes,        m_keys_in,          m_keys,          m_index_in,
-                   m_index,        m_sorted,           m_acc,           m_tree.child,
-                   m_tree.parent,  m_tree.leaf_parent, m_tree.range,    m_tree.com,
-                   m_tree.quad,    m_tree.quad2_open,  m_tree.lo,       m_tree.hi,
-                   m_tree.arrived, m_tree.level,       m_counts,        m_sort_temp,
-                   m_groups,       m_group_counters,   m_retry,         m_retry_count,
-                   m_retried,      m_frontier,         m_retry_frontier};
-    for (void* p : all)
-      if (p) cudaFree(p);
+    m_owned.clear();
     m_boxes = nullptr, m_keys_in = m_keys = nullptr, m_index_in = m_index = nullptr;
-    m_sorted = m_acc = nullptr, m_tree = Tree{}, m_counts = nullptr;
+    m_sorted = nullptr, m_tree = Tree{}, m_counts = nullptr;
     m_sort_temp = nullptr, m_groups = nullptr, m_group_counters = nullptr;
     m_retry = nullptr, m_retry_count = m_retried = nullptr;
     m_frontier = m_retry_frontier = nullptr;
@@ -699,17 +678,17 @@ class CudaBhSolver final : public Solver {
   std::string m_name = "cuda-bh";
   bool m_marking = false;
   int m_built = 0;                 // bodies of the last tree built
-  CellBox* m_boxes_out = nullptr;  // the overlay's boxes, kept and grown
-  int* m_box_count = nullptr;
-  int m_box_capacity = 0;
+  GpuBuffer<CellBox> m_boxes_out;  // the overlay's boxes, kept and grown
+  GpuBuffer<int> m_box_count;
+  std::vector<GpuBuffer<unsigned char>> m_owned;  // every array below
   int m_capacity = 0, m_partials = 0;
   Box* m_boxes = nullptr;
   std::uint64_t *m_keys_in = nullptr, *m_keys = nullptr;
   int *m_index_in = nullptr, *m_index = nullptr;
-  Vec4 *m_sorted = nullptr, *m_acc = nullptr;
+  Vec4* m_sorted = nullptr;
   Tree m_tree{};
   unsigned long long* m_counts = nullptr;
-  unsigned long long* m_host_counts = nullptr;
+  PinnedHost<unsigned long long> m_host_counts;
   int2* m_groups = nullptr;
   int* m_group_counters = nullptr;
   int2* m_retry = nullptr;
@@ -718,7 +697,7 @@ class CudaBhSolver final : public Solver {
   int m_frontier_capacity = 0, m_retry_capacity = 0;
   std::size_t m_frontier_limit;
   int m_walk_blocks = 0;
-  void* m_sort_temp = nullptr;
+  unsigned char* m_sort_temp = nullptr;
   std::size_t m_sort_bytes = 0;
 };
 

@@ -74,9 +74,9 @@ FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const
   std::size_t partial_size = 0;
   for (const auto& c : cands) partial_size = std::max(partial_size, fast_partial_size(c, n));
   // Scratch copies, so tuning never touches the caller's state; real bodies, never zeros.
-  DeviceArray out(n), v(n), partial(partial_size);
+  GpuBuffer<Vec4> out(n), v(n), partial(partial_size);
   if (vel) {
-    device_copy(v.data(), vel, n);
+    gpu_memory::copy(v.data(), vel, sizeof(Vec4) * n);
   } else {  // tuning for the acceleration pass, which has no velocities
     const std::vector<Vec4> zero(static_cast<std::size_t>(n), Vec4{0.0f, 0.0f, 0.0f, 0.0f});
     v.upload(zero.data(), zero.size());
@@ -127,6 +127,7 @@ class CudaFastSolver final : public Solver {
     return m_name + " " + to_string(m_cfg) + " (autotuned for N=" + std::to_string(m_tuned_n) + ")";
   }
 
+  bool has_fused_step() const override { return true; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     prepare(pos_in, vel, n, p);
     launch_fast(m_cfg, pos_in, pos_out, vel, m_partial.data(), n, n, p);
@@ -149,7 +150,7 @@ class CudaFastSolver final : public Solver {
       m_tuned_n = n;
     }
     const std::size_t need = fast_partial_size(m_cfg, n);
-    if (m_partial.size() < need) m_partial = DeviceArray(need);
+    if (m_partial.size() < need) m_partial = GpuBuffer<Vec4>(need);
   }
 
   std::string m_name = "cuda-fast";
@@ -157,7 +158,7 @@ class CudaFastSolver final : public Solver {
   bool m_forced = false;
   int m_tuned_n = 0;
   FastConfig m_cfg;
-  DeviceArray m_partial;
+  GpuBuffer<Vec4> m_partial;
 };
 
 }  // namespace

@@ -105,6 +105,7 @@ class CudaTiledSolver final : public Solver {
   bool on_device() const override { return true; }
   int block_size() const override { return m_block; }
 
+  bool has_fused_step() const override { return true; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     launch(pos_in, pos_out, vel, nullptr, n, p);
   }

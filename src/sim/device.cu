@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cuda_check.cuh"
+#include "cuda_handles.cuh"
 #include "orrery/device.h"
 
 namespace orrery {
@@ -55,51 +56,46 @@ void require_device() {
                              device_info().reason + ")");
 }
 
-DeviceArray::DeviceArray(std::size_t count) : m_count(count) {
+namespace gpu_memory {
+
+void* allocate(std::size_t bytes) {
   require_device();
-  if (count > 0) CUDA_CHECK_THROW(cudaMalloc(&m_ptr, count * sizeof(Vec4)));
-}
-
-DeviceArray::~DeviceArray() {
-  if (m_ptr) {
-    const cudaError_t e = cudaFree(m_ptr);
-    if (e != cudaSuccess)
-      std::fprintf(stderr, "orrery: cudaFree failed: %s\n", cudaGetErrorString(e));
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, bytes);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // an allocation failure is not sticky: later calls start clean
+    throw std::runtime_error("cannot allocate " + std::to_string(bytes) +
+                             " bytes of device memory: " + cudaGetErrorString(e));
   }
+  return p;
 }
 
-DeviceArray::DeviceArray(DeviceArray&& o) noexcept : m_ptr(o.m_ptr), m_count(o.m_count) {
-  o.m_ptr = nullptr;
-  o.m_count = 0;
+void release(void* p) noexcept {
+  if (!p) return;
+  const cudaError_t e = cudaFree(p);
+  if (e != cudaSuccess) std::fprintf(stderr, "orrery: cudaFree failed: %s\n", cudaGetErrorString(e));
 }
 
-DeviceArray& DeviceArray::operator=(DeviceArray&& o) noexcept {
-  if (this != &o) {
-    DeviceArray tmp(std::move(*this));
-    m_ptr = o.m_ptr;
-    m_count = o.m_count;
-    o.m_ptr = nullptr;
-    o.m_count = 0;
-  }
-  return *this;
+void upload(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
 }
 
-void DeviceArray::upload(const Vec4* host, std::size_t count) {
-  if (count > m_count) throw std::out_of_range("DeviceArray::upload: more elements than allocated");
-  CUDA_CHECK_THROW(cudaMemcpy(m_ptr, host, count * sizeof(Vec4), cudaMemcpyHostToDevice));
+void download(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
 }
 
-void DeviceArray::download(Vec4* host, std::size_t count) const {
-  if (count > m_count)
-    throw std::out_of_range("DeviceArray::download: more elements than allocated");
-  CUDA_CHECK_THROW(cudaMemcpy(host, m_ptr, count * sizeof(Vec4), cudaMemcpyDeviceToHost));
+void copy(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+}
+
+}  // namespace gpu_memory
+
+void throw_gpu_buffer_range(std::size_t count, std::size_t size) {
+  throw std::out_of_range("GpuBuffer: " + std::to_string(count) + " elements asked of " +
+                          std::to_string(size));
 }
 
 void device_synchronize() { CUDA_CHECK_THROW(cudaDeviceSynchronize()); }
-
-void device_copy(Vec4* dst, const Vec4* src, std::size_t count) {
-  CUDA_CHECK_THROW(cudaMemcpy(dst, src, count * sizeof(Vec4), cudaMemcpyDeviceToDevice));
-}
 
 namespace {
 
@@ -131,36 +127,31 @@ long long to_index(int first) { return first == 0x7fffffff ? -1 : first; }
 }  // namespace
 
 struct FiniteProbe::Impl {
-  int* first_dev = nullptr;
-  int* first_host = nullptr;  // pinned, so the copy is asynchronous
-  cudaEvent_t done = nullptr;
+  GpuBuffer<int> first_dev{1};
+  PinnedHost<int> first_host{1};  // so the copy is asynchronous
+  CudaEvent done{cudaEventDisableTiming};
 };
 
-FiniteProbe::FiniteProbe() : m_impl(std::make_unique<Impl>()) {
+FiniteProbe::FiniteProbe() {
   require_device();
-  CUDA_CHECK_THROW(cudaMalloc(&m_impl->first_dev, sizeof(int)));
-  CUDA_CHECK_THROW(cudaMallocHost(&m_impl->first_host, sizeof(int)));
-  CUDA_CHECK_THROW(cudaEventCreateWithFlags(&m_impl->done, cudaEventDisableTiming));
+  m_impl = std::make_unique<Impl>();
 }
 
-FiniteProbe::~FiniteProbe() {
-  if (m_impl->done) cudaEventDestroy(m_impl->done);
-  if (m_impl->first_host) cudaFreeHost(m_impl->first_host);
-  if (m_impl->first_dev) cudaFree(m_impl->first_dev);
-}
+FiniteProbe::~FiniteProbe() = default;
 
 void FiniteProbe::launch(const Vec4* pos, const Vec4* vel, int n) {
   if (m_pending || n < 1) return;
-  launch_first_nonfinite(pos, vel, n, m_impl->first_dev);
+  launch_first_nonfinite(pos, vel, n, m_impl->first_dev.data());
   CUDA_CHECK_THROW(
-      cudaMemcpyAsync(m_impl->first_host, m_impl->first_dev, sizeof(int), cudaMemcpyDeviceToHost));
-  CUDA_CHECK_THROW(cudaEventRecord(m_impl->done));
+      cudaMemcpyAsync(m_impl->first_host.get(), m_impl->first_dev.data(), sizeof(int),
+                      cudaMemcpyDeviceToHost));
+  CUDA_CHECK_THROW(cudaEventRecord(m_impl->done.get()));
   m_pending = true;
 }
 
 bool FiniteProbe::poll(long long& first) {
   if (!m_pending) return false;
-  const cudaError_t e = cudaEventQuery(m_impl->done);
+  const cudaError_t e = cudaEventQuery(m_impl->done.get());
   if (e == cudaErrorNotReady) return false;
   CUDA_CHECK_THROW(e);
   m_pending = false;
@@ -171,7 +162,7 @@ bool FiniteProbe::poll(long long& first) {
 long long FiniteProbe::wait() {
   long long first = -1;
   if (!m_pending) return first;
-  CUDA_CHECK_THROW(cudaEventSynchronize(m_impl->done));
+  CUDA_CHECK_THROW(cudaEventSynchronize(m_impl->done.get()));
   poll(first);
   return first;
 }
@@ -182,27 +173,23 @@ long long FiniteProbe::check(const Vec4* pos, const Vec4* vel, int n) {
 }
 
 struct GpuTimer::Impl {
-  cudaEvent_t start = nullptr, stop = nullptr;
+  CudaEvent start{cudaEventDefault}, stop{cudaEventDefault};
 };
 
-GpuTimer::GpuTimer() : m_impl(std::make_unique<Impl>()) {
+GpuTimer::GpuTimer() {
   require_device();
-  CUDA_CHECK_THROW(cudaEventCreate(&m_impl->start));
-  CUDA_CHECK_THROW(cudaEventCreate(&m_impl->stop));
+  m_impl = std::make_unique<Impl>();
 }
 
-GpuTimer::~GpuTimer() {
-  if (m_impl->start) cudaEventDestroy(m_impl->start);
-  if (m_impl->stop) cudaEventDestroy(m_impl->stop);
-}
+GpuTimer::~GpuTimer() = default;
 
-void GpuTimer::start() { CUDA_CHECK_THROW(cudaEventRecord(m_impl->start)); }
-void GpuTimer::stop() { CUDA_CHECK_THROW(cudaEventRecord(m_impl->stop)); }
+void GpuTimer::start() { CUDA_CHECK_THROW(cudaEventRecord(m_impl->start.get())); }
+void GpuTimer::stop() { CUDA_CHECK_THROW(cudaEventRecord(m_impl->stop.get())); }
 
 float GpuTimer::elapsed_ms() {
-  CUDA_CHECK_THROW(cudaEventSynchronize(m_impl->stop));
+  CUDA_CHECK_THROW(cudaEventSynchronize(m_impl->stop.get()));
   float ms = 0.0f;
-  CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, m_impl->start, m_impl->stop));
+  CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, m_impl->start.get(), m_impl->stop.get()));
   return ms;
 }
 

@@ -22,7 +22,7 @@ std::string join_names(const std::vector<SolverInfo>& v) {
   return s;
 }
 
-// State and System scratch, per body: positions twice, velocities, accelerations, potentials.
+// State and Simulation scratch, per body: positions twice, velocities, accelerations, potentials.
 constexpr double k_state_bytes = 5.0 * sizeof(Vec4);
 
 #ifdef ORRERY_HAVE_CUDA

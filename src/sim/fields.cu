@@ -6,14 +6,13 @@
 #include <cmath>
 
 #include "cuda_check.cuh"
-#include "device_scratch.cuh"
+#include "orrery/gpu_buffer.h"
 #include "orrery/fields.h"
+#include "device_passes.h"
 
 namespace orrery {
 namespace {
 
-constexpr int k_threads = 256;
-int blocks_for(long long n) { return static_cast<int>((n + k_threads - 1) / k_threads); }
 
 enum class Pass { speed, mass, magnitude, depth };
 
@@ -109,30 +108,22 @@ void device_magnitudes(const Vec4* acc, int n, float* out) {
 }
 void device_depths(const Vec4* pot, int n, float* out) { elementwise<Pass::depth>(pot, n, out); }
 
-void device_download(const float* device_src, float* host_dst, std::size_t count) {
-  CUDA_CHECK_THROW(cudaMemcpy(host_dst, device_src, sizeof(float) * count, cudaMemcpyDeviceToHost));
-}
-
-void device_upload(const float* host_src, float* device_dst, std::size_t count) {
-  CUDA_CHECK_THROW(cudaMemcpy(device_dst, host_src, sizeof(float) * count, cudaMemcpyHostToDevice));
-}
-
 void device_read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v) {
   CUDA_CHECK_THROW(cudaMemcpy(&p, pos + i, sizeof(Vec4), cudaMemcpyDeviceToHost));
   CUDA_CHECK_THROW(cudaMemcpy(&v, vel + i, sizeof(Vec4), cudaMemcpyDeviceToHost));
 }
 
 struct DeviceFields::Impl {
-  DeviceScratch<unsigned> table;
-  DeviceScratch<double> sums;
+  GpuBuffer<unsigned> table;
+  GpuBuffer<double> sums;
   // Six sums of moments_kernel or body_acceleration_kernel, read back.
   template <class Launch>
   void sum6(Launch launch, double out[6]) {
-    sums.reserve(6);
-    CUDA_CHECK_THROW(cudaMemsetAsync(sums.get(), 0, 6 * sizeof(double)));
-    launch(sums.get());
+    sums.enlarge(6);
+    CUDA_CHECK_THROW(cudaMemsetAsync(sums.data(), 0, 6 * sizeof(double)));
+    launch(sums.data());
     CUDA_CHECK_LAUNCH("a sum of the fields");
-    CUDA_CHECK_THROW(cudaMemcpy(out, sums.get(), 6 * sizeof(double), cudaMemcpyDeviceToHost));
+    CUDA_CHECK_THROW(cudaMemcpy(out, sums.data(), 6 * sizeof(double), cudaMemcpyDeviceToHost));
   }
 };
 
@@ -146,11 +137,11 @@ void DeviceFields::density(const Vec4* pos, int n, float* out) {
   const DensityGrid g = density_grid(s, s + 3, n);
   const GridArgs args{g.origin[0], g.origin[1], g.origin[2], g.inv_cell, g.per_volume, g.mask};
   const std::size_t slots = static_cast<std::size_t>(g.mask) + 1;
-  m_impl->table.reserve(slots);
-  CUDA_CHECK_THROW(cudaMemsetAsync(m_impl->table.get(), 0, slots * sizeof(unsigned)));
-  count_kernel<<<blocks_for(n), k_threads>>>(pos, n, args, m_impl->table.get());
+  m_impl->table.enlarge(slots);
+  CUDA_CHECK_THROW(cudaMemsetAsync(m_impl->table.data(), 0, slots * sizeof(unsigned)));
+  count_kernel<<<blocks_for(n), k_threads>>>(pos, n, args, m_impl->table.data());
   CUDA_CHECK_LAUNCH("count_kernel");
-  gather_kernel<<<blocks_for(n), k_threads>>>(pos, n, args, m_impl->table.get(), out);
+  gather_kernel<<<blocks_for(n), k_threads>>>(pos, n, args, m_impl->table.data(), out);
   CUDA_CHECK_LAUNCH("gather_kernel");
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "orrery/input.h"
 #include "stage_ops.h"
@@ -30,6 +31,77 @@ void check_integrator(Integrator i, const SimParams& p) {
     throw InputError(std::string(to_string(i)) +
                      " takes no damping (it is symplectic and time-reversible only without it); "
                      "use --damping 1 or --integrator euler");
+}
+
+void check_reversible(Integrator i, const SimParams& p) {
+  if (i == Integrator::euler && p.damping < 1.0f)
+    throw InputError("time cannot run backwards with euler and damping " +
+                     std::to_string(p.damping).substr(0, 4) +
+                     " < 1 (damping loses what reversal needs); use leapfrog or yoshida4, or "
+                     "damping 1");
+}
+
+namespace {
+
+class Euler final : public IntegratorScheme {
+ public:
+  Integrator kind() const override { return Integrator::euler; }
+  bool step(StepPasses& s, const Vec4* in, Vec4* out, float dt, const SimParams& p) const override {
+    s.force_euler(in, out, dt, p.damping);
+    s.collide(out);
+    return false;
+  }
+};
+
+// Kick dt/2, drift dt, (collisions), kick dt/2; the last kick's forces are the next step's first.
+class Leapfrog final : public IntegratorScheme {
+ public:
+  Integrator kind() const override { return Integrator::leapfrog; }
+  bool step(StepPasses& s, const Vec4* in, Vec4* out, float dt, const SimParams&) const override {
+    if (!s.forces_kept()) s.forces(in);
+    s.kick(0.5f * dt);
+    s.drift(in, out, dt);
+    s.collide(out);
+    s.forces(out);
+    s.kick(0.5f * dt);
+    return true;
+  }
+};
+
+// Three drift-kick-drift leapfrogs of w1 dt, w0 dt, w1 dt.
+class Yoshida4 final : public IntegratorScheme {
+ public:
+  Integrator kind() const override { return Integrator::yoshida4; }
+  bool step(StepPasses& s, const Vec4* in, Vec4* out, float dt, const SimParams&) const override {
+    const double w1 = yoshida_w1(), w0 = yoshida_w0();
+    const float d1 = static_cast<float>(0.5 * w1 * dt), d2 = static_cast<float>(0.5 * (w0 + w1) * dt);
+    s.drift(in, out, d1);
+    s.forces(out);
+    s.kick(static_cast<float>(w1 * dt));
+    s.drift(out, out, d2);
+    s.forces(out);
+    s.kick(static_cast<float>(w0 * dt));
+    s.drift(out, out, d2);
+    s.forces(out);
+    s.kick(static_cast<float>(w1 * dt));
+    s.drift(out, out, d1);
+    s.collide(out);
+    return false;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<IntegratorScheme> make_scheme(Integrator i) {
+  switch (i) {
+    case Integrator::euler:
+      return std::make_unique<Euler>();
+    case Integrator::leapfrog:
+      return std::make_unique<Leapfrog>();
+    case Integrator::yoshida4:
+      return std::make_unique<Yoshida4>();
+  }
+  throw std::logic_error("make_scheme: unknown integrator");
 }
 
 double yoshida_w1() { return 1.0 / (2.0 - std::cbrt(2.0)); }

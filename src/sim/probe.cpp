@@ -1,12 +1,11 @@
-// Sizing the default N: steps timed at growing powers of two through a System on the solver's side.
+// Sizing the default N: steps timed at growing powers of two through a Simulation on the solver's side.
 #include "orrery/probe.h"
 
 #include <chrono>
 #include <cmath>
 #include <memory>
 
-#include "orrery/device.h"
-#include "orrery/system.h"
+#include "orrery/runner.h"
 
 namespace orrery {
 
@@ -14,17 +13,13 @@ namespace {
 
 // ms per step of `solver` at n bodies of `preset`, after one warm-up step (cuda-fast tunes then).
 double time_step(const std::string& solver, int block, Preset preset, int n) {
-  using Clock = std::chrono::steady_clock;
-  const BodyState s = make_preset(preset, n, 1);
-  std::unique_ptr<Solver> g = make_solver(solver, block);
-  std::shared_ptr<BodyStorage> storage = make_storage_for(*g, s);
-  System sys(storage, std::move(g), Integrator::euler, SimParams{});
-  sys.advance(1);
-  if (sys.gravity().on_device()) device_synchronize();
-  const auto t0 = Clock::now();
-  sys.advance(2);
-  if (sys.gravity().on_device()) device_synchronize();
-  return 0.5 * std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  Simulation sim(make_preset(preset, n, 1), make_solver(solver, block), Integrator::euler,
+                 SimParams{});
+  RunPlan plan;
+  plan.warmup = 1;
+  plan.steps = 2;
+  plan.wall_clock = true;
+  return 0.5 * Runner::run(sim, plan).wall_ms;
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
-// Private: the element-wise passes of the integrators and the sums of the diagnostics, on host
-// arrays and on device arrays (the device ones are defined with the CUDA code; a CPU-only build
-// has no device state to run them on), and the event pool of the phase timer.
+// Private: the element-wise passes of the integrators and the sums of the diagnostics on host
+// arrays (device_passes.h has the device ones), and the event pool of the phase timer.
 #pragma once
 
 #include <memory>
@@ -11,18 +10,13 @@ namespace orrery {
 
 // vel += acc h.
 void host_kick(Vec4* vel, const Vec4* acc, int n, float h);
-void device_kick(Vec4* vel, const Vec4* acc, int n, float h);
 // out = in + vel h (xyz; the mass in w is carried over); out may be in.
 void host_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
-void device_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
 // a[i] = 0 for i < n.
 void host_zero(Vec4* a, int n);
-void device_zero(Vec4* a, int n);
 // The seed's damped Euler from precomputed accelerations, in -> out (physics.h's integrate()).
 void host_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
                 float damping);
-void device_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
-                  float damping);
 
 // The diagnostics' sums over bodies, in double: pot holds each body's potential in w.
 struct Sums {
@@ -33,23 +27,6 @@ struct Sums {
 };
 Sums host_sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n);
 
-// Device reductions with a fixed grid, partial sums per block summed on the host in a fixed order
-// (the same state gives the same bits); scratch allocated once and grown.
-class DeviceReducer {
- public:
-  DeviceReducer();
-  ~DeviceReducer();
-  DeviceReducer(const DeviceReducer&) = delete;
-  DeviceReducer& operator=(const DeviceReducer&) = delete;
-  // pot may be null: then potential2 stays 0.
-  Sums sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n);
-  // The all-pairs potential energy W = -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), each pair once.
-  double pair_potential_energy(const Vec4* pos, int n, float softening);
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> m_impl;
-};
 
 // A pool of CUDA events on the default stream, reused after clear().
 class EventPool {

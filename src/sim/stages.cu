@@ -5,20 +5,20 @@
 
 #include "cpu_solvers.h"
 #include "cuda_check.cuh"
+#include "cuda_handles.cuh"
 #include "orrery/device.h"
+#include "device_passes.h"
 #include "stage_ops.h"
 
 namespace orrery {
 namespace {
 
-constexpr int k_threads = 256;
 
 __device__ __forceinline__ double warp_sum_double(double v) {
   for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
 }
 
-int blocks_for(int n) { return (n + k_threads - 1) / k_threads; }
 
 __global__ void kick_kernel(Vec4* __restrict__ vel, const Vec4* __restrict__ acc, int n, float h) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -261,22 +261,17 @@ void device_potentials(const Vec4* pos, Vec4* out, int n, float softening) {
 }
 
 struct DeviceReducer::Impl {
-  double* partial = nullptr;
+  GpuBuffer<double> partial;
   int blocks = 0;
   std::vector<double> host;
-  double* pairs = nullptr;  // the pair pass's partial sums, grown to the largest grid seen
-  std::size_t pairs_size = 0;
+  GpuBuffer<double> pairs;  // the pair pass's partial sums, grown to the largest grid seen
   std::vector<double> pairs_host;
-  ~Impl() {
-    if (partial) cudaFree(partial);
-    if (pairs) cudaFree(pairs);
-  }
 };
 
 DeviceReducer::DeviceReducer() : m_impl(std::make_unique<Impl>()) {
   require_device();
   m_impl->blocks = 2 * std::max(1, device_info().sm_count);
-  CUDA_CHECK_THROW(cudaMalloc(&m_impl->partial, sizeof(double) * k_fields * m_impl->blocks));
+  m_impl->partial.resize(static_cast<std::size_t>(k_fields) * m_impl->blocks);
   m_impl->host.resize(static_cast<std::size_t>(k_fields) * m_impl->blocks);
 }
 
@@ -284,9 +279,9 @@ DeviceReducer::~DeviceReducer() = default;
 
 Sums DeviceReducer::sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n) {
   const int blocks = std::min(m_impl->blocks, blocks_for(n));
-  sums_kernel<<<blocks, k_threads>>>(pos, vel, pot, n, m_impl->partial);
+  sums_kernel<<<blocks, k_threads>>>(pos, vel, pot, n, m_impl->partial.data());
   CUDA_CHECK_LAUNCH("sums_kernel");
-  CUDA_CHECK_THROW(cudaMemcpy(m_impl->host.data(), m_impl->partial,
+  CUDA_CHECK_THROW(cudaMemcpy(m_impl->host.data(), m_impl->partial.data(),
                               sizeof(double) * k_fields * blocks, cudaMemcpyDeviceToHost));
   Sums s;
   for (int b = 0; b < blocks; ++b) {
@@ -308,29 +303,22 @@ double DeviceReducer::pair_potential_energy(const Vec4* pos, int n, float soften
   const int wave = std::max(1, device_info().sm_count) * (2048 / k_threads);
   const int shares = std::max(1, std::min((2 * wave + rows - 1) / rows, tiles));
   const std::size_t count = static_cast<std::size_t>(rows) * shares;
-  if (count > m.pairs_size) {
-    if (m.pairs) cudaFree(m.pairs);
-    m.pairs = nullptr;
-    CUDA_CHECK_THROW(cudaMalloc(&m.pairs, sizeof(double) * count));
-    m.pairs_size = count;
-  }
+  m.pairs.enlarge(count);
   pair_potential_kernel<<<dim3(rows, shares), k_threads>>>(pos, n, tiles, softening * softening,
-                                                           m.pairs);
+                                                           m.pairs.data());
   CUDA_CHECK_LAUNCH("pair_potential_kernel");
   m.pairs_host.resize(count);
   CUDA_CHECK_THROW(
-      cudaMemcpy(m.pairs_host.data(), m.pairs, sizeof(double) * count, cudaMemcpyDeviceToHost));
+      cudaMemcpy(m.pairs_host.data(), m.pairs.data(), sizeof(double) * count, cudaMemcpyDeviceToHost));
   double w = 0.0;
   for (double v : m.pairs_host) w += v;  // a fixed order: the same state gives the same bits
   return -w;
 }
 
 struct EventPool::Impl {
-  std::vector<cudaEvent_t> events;
+  std::vector<CudaEvent> events;
   int next = 0;
-  ~Impl() {
-    for (cudaEvent_t e : events) cudaEventDestroy(e);
-  }
+  cudaEvent_t at(int index) const { return events[static_cast<std::size_t>(index)].get(); }
 };
 
 EventPool::EventPool() : m_impl(std::make_unique<Impl>()) {}
@@ -339,29 +327,26 @@ EventPool::~EventPool() = default;
 int EventPool::record() {
   Impl& p = *m_impl;
   if (p.next == static_cast<int>(p.events.size())) {
-    cudaEvent_t e = nullptr;
-    CUDA_CHECK_THROW(cudaEventCreate(&e));
-    p.events.push_back(e);
+    p.events.emplace_back(cudaEventDefault);
   }
-  CUDA_CHECK_THROW(cudaEventRecord(p.events[static_cast<std::size_t>(p.next)]));
+  CUDA_CHECK_THROW(cudaEventRecord(p.at(p.next)));
   return p.next++;
 }
 
 bool EventPool::done(int index) const {
-  const cudaError_t e = cudaEventQuery(m_impl->events[static_cast<std::size_t>(index)]);
+  const cudaError_t e = cudaEventQuery(m_impl->at(index));
   if (e == cudaErrorNotReady) return false;
   CUDA_CHECK_THROW(e);
   return true;
 }
 
 void EventPool::wait(int index) {
-  CUDA_CHECK_THROW(cudaEventSynchronize(m_impl->events[static_cast<std::size_t>(index)]));
+  CUDA_CHECK_THROW(cudaEventSynchronize(m_impl->at(index)));
 }
 
 float EventPool::elapsed_ms(int from, int to) {
   float ms = 0.0f;
-  CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, m_impl->events[static_cast<std::size_t>(from)],
-                                        m_impl->events[static_cast<std::size_t>(to)]));
+  CUDA_CHECK_THROW(cudaEventElapsedTime(&ms, m_impl->at(from), m_impl->at(to)));
   return ms;
 }
 

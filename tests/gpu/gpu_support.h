@@ -16,7 +16,7 @@
 #include "orrery/device.h"
 #include "orrery/presets.h"
 #include "orrery/solver.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 
 namespace orrery::test {
 
@@ -50,7 +50,7 @@ struct DeviceRun {
   bool input_untouched_after_first;  // the first step left its input positions as they were
 };
 
-// The CUDA modules that the shared integrator and System checks run through, and a test name for
+// The CUDA modules that the shared integrator and Simulation checks run through, and a test name for
 // each ("cuda_fast").
 inline auto cuda_modules() { return ::testing::Values("cuda-dynamic", "cuda-static", "cuda-fast"); }
 inline std::string module_name(const ::testing::TestParamInfo<const char*>& info) {
@@ -60,7 +60,7 @@ inline std::string module_name(const ::testing::TestParamInfo<const char*>& info
   return s;
 }
 
-// A solver the test keeps (to read its configuration after the run), lent to a System.
+// A solver the test keeps (to read its configuration after the run), lent to a Simulation.
 class Lent final : public Solver {
  public:
   explicit Lent(Solver& s) : m_s(s) {}
@@ -68,6 +68,7 @@ class Lent final : public Solver {
   bool on_device() const override { return m_s.on_device(); }
   int block_size() const override { return m_s.block_size(); }
   std::string config() const override { return m_s.config(); }
+  bool has_fused_step() const override { return m_s.has_fused_step(); }
   void step(const Vec4* in, Vec4* out, Vec4* vel, int n, const SimParams& p) override {
     m_s.step(in, out, vel, n, p);
   }
@@ -82,27 +83,28 @@ class Lent final : public Solver {
   Solver& m_s;
 };
 
-// Runs `steps` steps of a GPU solver from `start` through a System (the `euler` integrator: the
+// Runs `steps` steps of a GPU solver from `start` through a Simulation (the `euler` integrator: the
 // module's fused launch) on device buffers. The first output buffer starts as NaN, so a body the
 // kernel leaves unwritten cannot pass.
 inline DeviceRun run_on_device(Solver& solver, const BodyState& start, int steps,
                                const SimParams& p) {
   int n = start.size();
-  DeviceArray a(n), b(n), vel(n);
+  GpuBuffer<Vec4> a(n), b(n), vel(n);
   a.upload(start.pos.data(), n);
   vel.upload(start.vel.data(), n);
   const std::vector<Vec4> poison(n, Vec4{NAN, NAN, NAN, NAN});
   b.upload(poison.data(), n);
   DeviceRun r{BodyState{std::vector<Vec4>(n), std::vector<Vec4>(n)}, true};
-  System system(nullptr, std::make_unique<Lent>(solver), Integrator::euler, p);
-  system.step_arrays(a.data(), b.data(), vel.data(), n, 1);
+  Simulation system(std::make_unique<Lent>(solver), Integrator::euler, p);
+  Bodies lent{a.data(), b.data(), vel.data(), n, true};
+  system.step(1, lent);
   device_synchronize();
   a.download(r.end.pos.data(), n);
   r.input_untouched_after_first =
       std::memcmp(r.end.pos.data(), start.pos.data(), n * sizeof(Vec4)) == 0;
   // The rest from b, the newest positions; they end in a after an odd number of steps.
   const int rest = steps - 1;
-  if (rest > 0) system.step_arrays(b.data(), a.data(), vel.data(), n, rest);
+  if (rest > 0) system.step(rest, lent);
   device_synchronize();
   (rest % 2 ? a : b).download(r.end.pos.data(), n);
   vel.download(r.end.vel.data(), n);

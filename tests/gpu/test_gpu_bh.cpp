@@ -58,7 +58,7 @@ TEST_F(CudaBh, AgreesWithCpuBh) {
 // frontier of 8 entries sends nearly every group there, and the result is the same to the bit.
 TEST_F(CudaBh, AWalkThatOutgrowsItsFrontierIsRedoneNotCut) {
   const BodyState s = make_preset(Preset::collision, 5000, 10);
-  DeviceArray pos(s.pos.size()), a(s.pos.size()), b(s.pos.size());
+  GpuBuffer<Vec4> pos(s.pos.size()), a(s.pos.size()), b(s.pos.size());
   pos.upload(s.pos.data(), s.pos.size());
   const SimParams p = bh_params(0.5f);
   auto normal = make_solver("cuda-bh");

@@ -1,5 +1,5 @@
 // The collision stage on the device (skipped without one): the checks of tests/collision_checks.h
-// through a CUDA module's System, and the GPU collider against the CPU one - the same contacts, and
+// through a CUDA module's Simulation, and the GPU collider against the CPU one - the same contacts, and
 // the same state after steps of small scenes.
 #include <gtest/gtest.h>
 
@@ -64,9 +64,9 @@ TEST_F(GpuCollisions, MatchesTheCpuCollider) {
     p.collisions = CollisionParams{mode, 0.8f, mode == CollisionMode::bounce ? k_box_side : 0.0f};
     auto gpu = collision_system(k_gpu, s, p);
     auto cpu = collision_system("cpu", s, p);
-    gpu->advance(10);
-    cpu->advance(10);
-    const BodyState a = gpu->storage().download(), b = cpu->storage().download();
+    gpu->step(10);
+    cpu->step(10);
+    const BodyState a = gpu->state(), b = cpu->state();
     ASSERT_EQ(a.size(), b.size());
     EXPECT_LT(max_relative_error(a.pos, b.pos), 1e-4);
     EXPECT_LT(max_relative_error(a.vel, b.vel), 1e-3);

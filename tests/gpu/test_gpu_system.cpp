@@ -1,4 +1,4 @@
-// The System's checks of tests/system_checks.h through the CUDA modules (skipped without a
+// The Simulation's checks of tests/system_checks.h through the CUDA modules (skipped without a
 // device): device diagnostics against the host's double sums, the Plummer sphere under leapfrog,
 // and the bookkeeping; and the CUDA modules' integrators against `cpu`'s.
 #include <gtest/gtest.h>
@@ -44,11 +44,11 @@ TEST_P(GpuSystem, IntegratorsMatchCpu) {
       const BodyState s = make_preset(Preset::collision, n, 21);
       SimParams p;
       p.dt = 0.01f;
-      auto gpu = make_system(GetParam(), s, parse_integrator(name), p);
-      auto cpu = make_system("cpu", s, parse_integrator(name), p);
-      gpu->advance(3);
-      cpu->advance(3);
-      const BodyState a = gpu->storage().download(), b = cpu->storage().download();
+      auto gpu = make_simulation(GetParam(), s, parse_integrator(name), p);
+      auto cpu = make_simulation("cpu", s, parse_integrator(name), p);
+      gpu->step(3);
+      cpu->step(3);
+      const BodyState a = gpu->state(), b = cpu->state();
       EXPECT_LT(max_relative_error(a.pos, b.pos), 1e-4);
       EXPECT_LT(max_relative_error(a.vel, b.vel), 1e-3);
     }

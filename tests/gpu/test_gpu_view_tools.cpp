@@ -1,5 +1,5 @@
 // The watching tools on the GPU against their CPU references: colour by each quantity in the CUDA
-// splat, per-body quantities from the System, the density grid, picking, trails' append and splat,
+// splat, per-body quantities from the Simulation, the density grid, picking, trails' append and splat,
 // one body's acceleration and the centre of mass. Sizes are not multiples of any block.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include "orrery/device.h"
 #include "orrery/fields.h"
 #include "orrery/presets.h"
-#include "orrery/system.h"
+#include "orrery/simulation.h"
 
 namespace orrery {
 namespace {
@@ -23,21 +23,21 @@ namespace {
 #define NEED_DEVICE() \
   if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason
 
-// Floats through a Vec4 device array (4 to a Vec4).
+// Device floats with host copies in and out.
 struct DeviceFloats {
-  DeviceArray a;
-  explicit DeviceFloats(std::size_t n) : a((n + 3) / 4 + 1) {}
-  float* data() const { return reinterpret_cast<float*>(a.data()); }
-  void upload(const std::vector<float>& v) { device_upload(v.data(), data(), v.size()); }
+  GpuBuffer<float> a;
+  explicit DeviceFloats(std::size_t n) : a(n + 1) {}
+  float* data() const { return a.data(); }
+  void upload(const std::vector<float>& v) { a.upload(v.data(), v.size()); }
   std::vector<float> download(std::size_t n) const {
     std::vector<float> v(n);
-    device_download(data(), v.data(), n);
+    a.download(v.data(), n);
     return v;
   }
 };
 
-DeviceArray to_device(const std::vector<Vec4>& v) {
-  DeviceArray d(std::max<std::size_t>(v.size(), 1));
+GpuBuffer<Vec4> to_device(const std::vector<Vec4>& v) {
+  GpuBuffer<Vec4> d(std::max<std::size_t>(v.size(), 1));
   if (!v.empty()) d.upload(v.data(), v.size());
   return d;
 }
@@ -48,7 +48,7 @@ TEST(GpuViewTools, SplatColoursEveryQuantityAsTheCpu) {
   test::make_scene(3001, 320, 200, pos, vel);
   std::vector<float> values(pos.size());
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = 0.01f * static_cast<float>(i % 97);
-  const DeviceArray dpos = to_device(pos), dvel = to_device(vel);
+  const GpuBuffer<Vec4> dpos = to_device(pos), dvel = to_device(vel);
   DeviceFloats dval(values.size());
   dval.upload(values);
   for (int q = 0; q < 6; ++q)
@@ -60,7 +60,7 @@ TEST(GpuViewTools, SplatColoursEveryQuantityAsTheCpu) {
       p.color.lo = p.color.log_scale ? 0.01f : 0.0f;
       p.color.hi = 0.9f;
       const std::size_t px = 320 * 200;
-      DeviceArray img(px);
+      GpuBuffer<Vec4> img(px);
       gfx::splat_device(dpos.data(), dvel.data(), static_cast<int>(pos.size()), p,
                         reinterpret_cast<float*>(img.data()), dval.data());
       std::vector<float> gpu(4 * px), cpu(4 * px);
@@ -73,20 +73,17 @@ TEST(GpuViewTools, SplatColoursEveryQuantityAsTheCpu) {
     }
 }
 
-TEST(GpuViewTools, SystemQuantitiesMatchTheCpu) {
+TEST(GpuViewTools, SimulationQuantitiesMatchTheCpu) {
   NEED_DEVICE();
   const BodyState s = make_preset(Preset::plummer, 10007, 3);
   const int n = s.size();
-  auto host = test::make_system("cpu", s, SimParams{}, Integrator::euler);
-  auto dev = test::make_system("cuda-static", s, SimParams{}, Integrator::euler);
-  const DeviceArray dpos = to_device(s.pos), dvel = to_device(s.vel);
-  DeviceFloats out(static_cast<std::size_t>(n));
-  std::vector<float> want(static_cast<std::size_t>(n));
+  auto host = test::make_simulation("cpu", s, SimParams{}, Integrator::euler);
+  auto dev = test::make_simulation("cuda-static", s, SimParams{}, Integrator::euler);
+  std::vector<float> want(static_cast<std::size_t>(n)), got(want.size());
   for (Quantity q : {Quantity::speed, Quantity::acceleration, Quantity::density, Quantity::mass,
                      Quantity::potential}) {
-    host->quantity(q, s.pos.data(), s.vel.data(), n, want.data());
-    dev->quantity(q, dpos.data(), dvel.data(), n, out.data());
-    const std::vector<float> got = out.download(static_cast<std::size_t>(n));
+    host->quantity(q, host->bodies(), want.data());
+    dev->quantity_to_host(q, dev->bodies(), got.data());
     int off = 0;
     for (int i = 0; i < n; ++i) {
       const float tol = q == Quantity::density ? 0.0f : 2e-4f * std::fabs(want[i]) + 1e-6f;
@@ -100,7 +97,7 @@ TEST(GpuViewTools, SystemQuantitiesMatchTheCpu) {
 TEST(GpuViewTools, PickingMatchesTheCpuAtAMillionBodies) {
   NEED_DEVICE();
   const BodyState s = make_preset(Preset::collision, 1048577, 9);
-  const DeviceArray dpos = to_device(s.pos);
+  const GpuBuffer<Vec4> dpos = to_device(s.pos);
   gfx::SpriteParams p = test::camera_params(1280, 720, 80.0f);
   int found = 0;
   for (int k = 0; k < 40; ++k) {
@@ -120,8 +117,8 @@ TEST(GpuViewTools, TrailsAppendAndSplatAsTheCpu) {
   for (int b = 0; b < m; ++b) sample[b] = (b * 7919) % n;
   std::vector<Vec4> packed((m + 3) / 4);
   std::memcpy(packed.data(), sample.data(), sizeof(int) * m);
-  const DeviceArray dsample = to_device(packed);
-  DeviceArray dring(static_cast<std::size_t>(k) * m);
+  const GpuBuffer<Vec4> dsample = to_device(packed);
+  GpuBuffer<Vec4> dring(static_cast<std::size_t>(k) * m);
   std::vector<Vec4> ring(static_cast<std::size_t>(k) * m);
   gfx::ColorMap c;
   c.lo = 0.0f, c.hi = 3.0f;
@@ -129,7 +126,7 @@ TEST(GpuViewTools, TrailsAppendAndSplatAsTheCpu) {
   BodyState s = make_preset(Preset::collision, n, 4);
   for (int step = 0; step < k + 3; ++step) {
     for (Vec4& q : s.pos) q.x += 0.05f, q.y += 0.02f * step;
-    const DeviceArray dpos = to_device(s.pos), dvel = to_device(s.vel);
+    const GpuBuffer<Vec4> dpos = to_device(s.pos), dvel = to_device(s.vel);
     gfx::trail_append_device(dpos.data(), dvel.data(), nullptr, n,
                              reinterpret_cast<const int*>(dsample.data()), c, dring.data(), m,
                              head);
@@ -145,7 +142,7 @@ TEST(GpuViewTools, TrailsAppendAndSplatAsTheCpu) {
   }
   const gfx::SpriteParams p = test::camera_params(400, 300, 60.0f);
   const std::size_t px = 400 * 300;
-  DeviceArray img(px);
+  GpuBuffer<Vec4> img(px);
   std::vector<Vec4> zero(px, Vec4{0, 0, 0, 0});
   img.upload(zero.data(), px);
   gfx::TrailRing dt{dring.data(), m, k, head, k};
@@ -162,26 +159,24 @@ TEST(GpuViewTools, TrailsAppendAndSplatAsTheCpu) {
 TEST(GpuViewTools, OneBodysAccelerationAndTheCentreOfMass) {
   NEED_DEVICE();
   const BodyState s = make_preset(Preset::plummer, 65537, 8);
-  const DeviceArray dpos = to_device(s.pos), dvel = to_device(s.vel);
-  auto host = test::make_system("cpu", s, SimParams{}, Integrator::euler);  // softening 0.1
-  auto dev = test::make_system("cuda-static", s, SimParams{}, Integrator::euler);
+  auto host = test::make_simulation("cpu", s, SimParams{}, Integrator::euler);  // softening 0.1
+  auto dev = test::make_simulation("cuda-static", s, SimParams{}, Integrator::euler);
   for (int i : {0, 4097, 65536}) {
-    const Vec3 want = host->body_acceleration(s.pos.data(), s.size(), i);
-    const Vec3 got = dev->body_acceleration(dpos.data(), s.size(), i);
+    const Vec3 want = host->read_body(host->bodies(), i).acc;
+    const Vec3 got = dev->read_body(dev->bodies(), i).acc;
     const float scale = std::sqrt(want.x * want.x + want.y * want.y + want.z * want.z);
     EXPECT_NEAR(got.x, want.x, 1e-5f * scale);
     EXPECT_NEAR(got.y, want.y, 1e-5f * scale);
     EXPECT_NEAR(got.z, want.z, 1e-5f * scale);
   }
-  const Vec3d want = host->centre_of_mass(s.pos.data(), s.vel.data(), s.size());
-  const Vec3d got = dev->centre_of_mass(dpos.data(), dvel.data(), s.size());
+  const Vec3d want = host->centre_of_mass(host->bodies());
+  const Vec3d got = dev->centre_of_mass(dev->bodies());
   EXPECT_NEAR(got.x, want.x, 1e-5f);
   EXPECT_NEAR(got.y, want.y, 1e-5f);
   EXPECT_NEAR(got.z, want.z, 1e-5f);
-  Vec4 p, v;
-  device_read_body(dpos.data(), dvel.data(), 4097, p, v);
-  EXPECT_EQ(std::memcmp(&p, &s.pos[4097], sizeof p), 0);
-  EXPECT_EQ(std::memcmp(&v, &s.vel[4097], sizeof v), 0);
+  const Simulation::BodyReading r = dev->read_body(dev->bodies(), 4097);
+  EXPECT_EQ(std::memcmp(&r.pos, &s.pos[4097], sizeof r.pos), 0);
+  EXPECT_EQ(std::memcmp(&r.vel, &s.vel[4097], sizeof r.vel), 0);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ namespace {
 std::vector<float> splat_on_device(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel,
                                    const gfx::SpriteParams& p) {
   const std::size_t n = pos.size(), pixels = static_cast<std::size_t>(p.width) * p.height;
-  DeviceArray dpos(n > 0 ? n : 1), dvel(n > 0 ? n : 1), image(pixels);
+  GpuBuffer<Vec4> dpos(n > 0 ? n : 1), dvel(n > 0 ? n : 1), image(pixels);
   if (n > 0) {
     dpos.upload(pos.data(), n);
     dvel.upload(vel.data(), n);
@@ -77,7 +77,7 @@ TEST(SplatGpu, ToneMapMatchesCpu) {
   std::vector<float> hdr(4 * w * h);
   for (int k = 0; k < w * h; ++k)
     for (int c = 0; c < 4; ++c) hdr[4 * k + c] = 0.001f * static_cast<float>((k * (c + 3)) % 4000);
-  DeviceArray dhdr(w * h), dout((w * h + 3) / 4);
+  GpuBuffer<Vec4> dhdr(w * h), dout((w * h + 3) / 4);
   dhdr.upload(reinterpret_cast<const Vec4*>(hdr.data()), w * h);
   const std::vector<Vec4> poison((w * h + 3) / 4, Vec4{NAN, NAN, NAN, NAN});
   dout.upload(poison.data(), poison.size());
@@ -96,7 +96,7 @@ TEST(SplatGpu, ToneMapMatchesCpu) {
 
 TEST(SplatGpu, BadInputThrows) {
   if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
-  DeviceArray a(4), image(16);
+  GpuBuffer<Vec4> a(4), image(16);
   gfx::SpriteParams p = test::camera_params(4, 4);
   p.height = 0;
   EXPECT_THROW(gfx::splat_device(a.data(), a.data(), 4, p, reinterpret_cast<float*>(image.data())),

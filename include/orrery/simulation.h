@@ -1,0 +1,141 @@
+// The Simulation: one SimParams, the state, a gravity module, an integrator and a collider (chosen
+// independently, as REBOUND's modules are), the diagnostics, the phase timers, time and step
+// count. step() runs on the state it owns or on storage a caller lends for the call (orrery/
+// bodies.h); nothing here knows who lent it or calls back to them. The Runner (orrery/runner.h)
+// is the one loop around step().
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "orrery/bodies.h"
+#include "orrery/diagnostics.h"
+#include "orrery/fields.h"
+#include "orrery/integrators.h"
+#include "orrery/phases.h"
+#include "orrery/presets.h"
+#include "orrery/snapshot.h"
+#include "orrery/solver.h"
+
+namespace orrery {
+
+class Backend;
+
+class Simulation {
+ public:
+  // Throws InputError when the integrator refuses the parameters (damping with a symplectic one),
+  // std::runtime_error for a GPU module with no device.
+  Simulation(std::unique_ptr<Solver> gravity, Integrator integrator, const SimParams& params);
+  // The same, holding `state` on the module's side (host or device memory).
+  Simulation(const BodyState& state, std::unique_ptr<Solver> gravity, Integrator integrator,
+             const SimParams& params);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // The state the Simulation owns: replaced by set_state() (a new run: time and step count go
+  // back to 0); bodies() are its arrays (bodies().pos the newest positions), state() a host copy.
+  void set_state(const BodyState& s);
+  Bodies& bodies() { return m_own; }
+  BodyState state();
+  // A host copy of lent arrays of this side (waits for the device).
+  BodyState state(const Bodies& b);
+
+  // k steps (k >= 0) of the owned state, or of arrays a caller lends (on the gravity module's
+  // side): b.pos ends holding the newest positions, b.n the bodies left (merges). Counts the steps
+  // and the time.
+  void step(int k = 1) { step(k, m_own); }
+  void step(int k, Bodies& b);
+
+  // Replacements. A new gravity module must run on the side of the arrays stepped next: the owned
+  // state moves with it. set_integrator and set_params throw InputError (keeping the old value)
+  // when the integrator refuses the parameters, or time runs backwards where it cannot.
+  void set_gravity(std::unique_ptr<Solver> gravity);
+  void set_integrator(Integrator integrator);
+  void set_params(const SimParams& params);
+  // Time runs backwards while set: every step uses -dt (the parameters keep dt > 0). Throws
+  // InputError for euler with damping < 1.
+  void set_time_reversed(bool reversed);
+  bool time_reversed() const { return m_reversed; }
+  // The state was replaced or restored from outside (a new or restored lent state): forces kept
+  // from the last step no longer belong to it. `clock`: the time and step count it belongs to.
+  struct Clock {
+    double time = 0;
+    long long steps = 0;
+  };
+  void state_changed();
+  void state_changed(const Clock& clock);
+  Clock clock() const { return Clock{m_time, m_steps}; }
+
+  // The run as a snapshot records it (block 0: the caller knows the block it asked for); waits.
+  RunState run_state();
+  // Continues a saved run on the current state: its time, step count, direction of time and
+  // collision totals. The solver, integrator and parameters are the caller's to set.
+  void resume(const RunState& r);
+
+  // What the collision stage has done since the state was set (waits for the device).
+  CollisionTotals collision_totals();
+  // The touching pairs of the given (or owned) state, through the collision stage's grid.
+  std::vector<Contact> contacts(const Bodies& b);
+  std::vector<Contact> contacts() { return contacts(m_own); }
+
+  // Diagnostics of the given (or owned) state, timed as the `diagnostics` phase.
+  Diagnostics measure(const Bodies& b);
+  Diagnostics measure() { return measure(m_own); }
+  // The first body with a non-finite position or velocity, or -1 (waits).
+  long long first_nonfinite(const Bodies& b);
+
+  // out[i] = quantity q of body i (n floats on the module's side): speed, mass and density from
+  // the state; the acceleration from the module (the last step's own where it kept them for these
+  // positions, else one more evaluation, not timed as a step); the potential depth from the
+  // module's potentials(). Origin is not the Simulation's: std::logic_error.
+  void quantity(Quantity q, const Bodies& b, float* out);
+  // The same into host memory, wherever the state is.
+  void quantity_to_host(Quantity q, const Bodies& b, float* out);
+  // Body i's position, velocity and direct-sum acceleration (in double, at the run's softening,
+  // whatever the gravity module), and the bodies' centre of mass. Both wait for the device.
+  struct BodyReading {
+    Vec4 pos, vel;
+    Vec3 acc;
+  };
+  BodyReading read_body(const Bodies& b, int i);
+  Vec3d centre_of_mass(const Bodies& b);
+
+  Solver& gravity() { return *m_gravity; }
+  const Solver& gravity() const { return *m_gravity; }
+  bool on_device() const;
+  Integrator integrator() const { return m_integrator; }
+  const SimParams& params() const { return m_params; }
+  double time() const { return m_time; }
+  long long step_count() const { return m_steps; }
+  PhaseTimer& phases() { return *m_phases; }
+  // Force evaluations of the last step (leapfrog reuses the previous step's last one), and the
+  // body-body interactions they did, from the gravity module.
+  int last_evaluations() const { return m_last_evals; }
+  double interactions_per_step(int n) const;
+  // The collision stage on the module's side (made on first use).
+  Collider& collider();
+
+ private:
+  class Passes;
+  void check(Integrator integrator, const SimParams& params, bool reversed) const;
+  void attach_phases(bool fresh);
+  void step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n);
+
+  std::unique_ptr<Solver> m_gravity;
+  std::unique_ptr<Backend> m_backend;  // on the gravity module's side
+  Integrator m_integrator;
+  std::unique_ptr<IntegratorScheme> m_scheme;
+  SimParams m_params;
+  std::unique_ptr<PhaseTimer> m_phases;
+  std::unique_ptr<Collider> m_collider;  // made on the module's side when first needed
+  CollisionTotals m_totals_before;       // a replaced collider's totals of this run
+  Bodies m_own;
+  double m_time = 0.0;
+  long long m_steps = 0;
+  bool m_reversed = false;
+  bool m_acc_valid = false;  // the backend's accelerations are those of the newest positions
+  int m_last_evals = 0;
+};
+
+}  // namespace orrery

@@ -1,0 +1,61 @@
+// Private, CUDA builds only: the device passes behind the CUDA backend - the integrators' kicks and
+// drifts, the per-body quantities, the diagnostics' reductions and the fields that need scratch.
+// Device arrays, the default stream.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "orrery/physics.h"
+#include "stage_ops.h"
+
+namespace orrery {
+
+void device_kick(Vec4* vel, const Vec4* acc, int n, float h);
+void device_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
+void device_zero(Vec4* a, int n);
+void device_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
+                  float damping);
+
+void device_speeds(const Vec4* vel, int n, float* out);
+void device_masses(const Vec4* pos, int n, float* out);
+void device_magnitudes(const Vec4* acc, int n, float* out);
+void device_depths(const Vec4* pot, int n, float* out);
+// Body i's position and velocity (waits).
+void device_read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v);
+
+// Device reductions with a fixed grid, partial sums per block summed on the host in a fixed order
+// (the same state gives the same bits); scratch allocated once and grown.
+class DeviceReducer {
+ public:
+  DeviceReducer();
+  ~DeviceReducer();
+  DeviceReducer(const DeviceReducer&) = delete;
+  DeviceReducer& operator=(const DeviceReducer&) = delete;
+  // pot may be null: then potential2 stays 0.
+  Sums sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n);
+  // The all-pairs potential energy W = -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), each pair once.
+  double pair_potential_energy(const Vec4* pos, int n, float softening);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+// The device passes that need scratch memory (kept and grown): the density grid's table and the
+// sums. Device arrays, the default stream; body_acceleration() waits for its result.
+class DeviceFields {
+ public:
+  DeviceFields();
+  ~DeviceFields();
+  DeviceFields(const DeviceFields&) = delete;
+  DeviceFields& operator=(const DeviceFields&) = delete;
+  void density(const Vec4* pos, int n, float* out);
+  Vec3 body_acceleration(const Vec4* pos, int n, int i, float softening);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace orrery

@@ -1,0 +1,365 @@
+// The Simulation: the step over owned or lent arrays through the backend chosen for the gravity
+// module's side, the integrator objects' passes, diagnostics, quantities, time and step count.
+#include "orrery/simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "backend.h"
+
+namespace orrery {
+namespace {
+
+Vec3d vec(const double (&v)[3]) { return Vec3d{v[0], v[1], v[2]}; }
+
+Vec3d centre(const Sums& s) {
+  return s.mass > 0 ? Vec3d{s.mr[0] / s.mass, s.mr[1] / s.mass, s.mr[2] / s.mass} : Vec3d{};
+}
+Vec3d minus(const Vec3d& a, const Vec3d& b) { return Vec3d{a.x - b.x, a.y - b.y, a.z - b.z}; }
+
+}  // namespace
+
+double Diagnostics::virial() const {
+  return potential != 0.0 ? 2.0 * kinetic / std::fabs(potential) : 0.0;
+}
+
+Drift drift(const Diagnostics& a, const Diagnostics& b) {
+  Drift d;
+  const double e0 = a.total();
+  d.energy = e0 != 0.0 ? (b.total() - e0) / std::fabs(e0) : b.total() - e0;
+  const double pscale = std::max(a.momentum_scale, 1e-300);
+  d.momentum = length(minus(b.momentum, a.momentum)) / pscale;
+  const double l0 = length(a.angular_momentum);
+  d.angular_momentum = length(minus(b.angular_momentum, a.angular_momentum)) / (l0 > 0 ? l0 : 1.0);
+  return d;
+}
+
+void Sums::add(const Sums& o) {
+  mass += o.mass, kinetic += o.kinetic, potential2 += o.potential2;
+  momentum_scale += o.momentum_scale;
+  for (int k = 0; k < 3; ++k) p[k] += o.p[k], l[k] += o.l[k], mr[k] += o.mr[k];
+}
+
+// The passes an integrator steps with over one step's arrays; every stage a named phase.
+class Simulation::Passes final : public StepPasses {
+ public:
+  Passes(Simulation& s, Vec4* vel, int& n) : m_s(s), m_b(*s.m_backend), m_vel(vel), m_n(n) {}
+  void kick(float h) override {
+    m_s.m_phases->begin(Phase::integrate);
+    m_b.kick(m_vel, m_b.acc(), m_n, h);
+  }
+  void drift(const Vec4* in, Vec4* out, float h) override {
+    m_s.m_phases->begin(Phase::integrate);
+    m_b.drift(in, out, m_vel, m_n, h);
+  }
+  void forces(const Vec4* pos) override {
+    m_s.m_phases->begin(Phase::force);
+    m_s.m_gravity->accelerations(pos, m_b.acc(), m_n, m_s.m_params);
+    ++m_s.m_last_evals;
+  }
+  bool forces_kept() const override { return m_s.m_acc_valid; }
+  void force_euler(const Vec4* in, Vec4* out, float dt, float damping) override {
+    Solver& g = *m_s.m_gravity;
+    if (g.has_fused_step()) {  // the seed's single launch
+      m_s.m_phases->begin(Phase::force_integrate);
+      SimParams p = m_s.m_params;
+      p.dt = dt;
+      g.step(in, out, m_vel, m_n, p);
+      ++m_s.m_last_evals;
+      return;
+    }
+    forces(in);
+    m_s.m_phases->begin(Phase::integrate);
+    m_b.euler(in, out, m_vel, m_b.acc(), m_n, dt, damping);
+  }
+  void collide(Vec4* pos) override {
+    const SimParams& p = m_s.m_params;
+    if (p.collisions.mode == CollisionMode::off && p.collisions.box == 0.0f) return;
+    m_n = m_s.collider().resolve(pos, m_vel, m_n, p.collisions, p.gravity ? p.softening : 0.0f);
+  }
+
+ private:
+  Simulation& m_s;
+  Backend& m_b;
+  Vec4* m_vel;
+  int& m_n;
+};
+
+Simulation::Simulation(std::unique_ptr<Solver> gravity, Integrator integrator,
+                       const SimParams& params)
+    : m_gravity(std::move(gravity)),
+      m_backend(make_backend(m_gravity->on_device())),
+      m_integrator(integrator),
+      m_scheme(make_scheme(integrator)),
+      m_params(params) {
+  check(integrator, params, false);
+  attach_phases(true);
+}
+
+Simulation::Simulation(const BodyState& state, std::unique_ptr<Solver> gravity,
+                       Integrator integrator, const SimParams& params)
+    : Simulation(std::move(gravity), integrator, params) {
+  set_state(state);
+}
+
+Simulation::~Simulation() = default;
+
+bool Simulation::on_device() const { return m_backend->on_device(); }
+
+void Simulation::check(Integrator integrator, const SimParams& params, bool reversed) const {
+  validate(params);
+  check_integrator(integrator, params);
+  if (reversed) check_reversible(integrator, params);
+}
+
+void Simulation::set_state(const BodyState& s) {
+  m_own = m_backend->hold(s);
+  state_changed(Clock{});
+  if (m_collider) m_collider->reset_totals();
+  m_totals_before = CollisionTotals{};
+}
+
+BodyState Simulation::state() { return state(m_own); }
+BodyState Simulation::state(const Bodies& b) { return m_backend->fetch(b); }
+
+// Gives the gravity module the phase timer, a new one when the module runs on the other side
+// (CUDA events or the clock) than the timer, the old one's marks dropped.
+void Simulation::attach_phases(bool fresh) {
+  if (fresh || m_phases->on_device() != m_gravity->on_device()) {
+    if (m_phases && m_phases->pending()) m_phases->take();
+    m_phases = std::make_unique<PhaseTimer>(m_gravity->on_device());
+  }
+  m_gravity->set_phases(m_phases.get());
+}
+
+void Simulation::set_gravity(std::unique_ptr<Solver> gravity) {
+  if (gravity->on_device() != m_backend->on_device()) {
+    std::unique_ptr<Backend> next = make_backend(gravity->on_device());
+    if (m_own.n > 0) {
+      const BodyState s = m_backend->fetch(m_own);
+      m_own = next->hold(s);
+    }
+    m_backend = std::move(next);
+  }
+  m_gravity = std::move(gravity);
+  m_acc_valid = false;
+  attach_phases(false);
+}
+
+void Simulation::set_integrator(Integrator integrator) {
+  check(integrator, m_params, m_reversed);
+  m_scheme = make_scheme(integrator);
+  m_integrator = integrator;
+  m_acc_valid = false;
+}
+
+void Simulation::set_params(const SimParams& params) {
+  check(m_integrator, params, m_reversed);
+  if (params.softening != m_params.softening || params.gravity != m_params.gravity)
+    m_acc_valid = false;
+  m_params = params;
+}
+
+void Simulation::set_time_reversed(bool reversed) {
+  if (reversed) check_reversible(m_integrator, m_params);
+  m_reversed = reversed;
+}
+
+void Simulation::state_changed() { m_acc_valid = false; }
+
+void Simulation::state_changed(const Clock& clock) {
+  m_acc_valid = false;
+  m_time = clock.time;
+  m_steps = clock.steps;
+}
+
+Collider& Simulation::collider() {
+  const bool dev = m_backend->on_device();
+  if (!m_collider || m_collider->on_device() != dev) {
+    if (m_collider) m_totals_before.add(m_collider->totals());  // this run's, across the change
+    m_collider = m_backend->make_collider();
+  }
+  m_collider->set_phases(m_phases.get());
+  return *m_collider;
+}
+
+// One step, in -> out (out != in), velocities in place; n shrinks with merges.
+void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
+  Passes passes(*this, vel, n);
+  const float dt = m_reversed ? -m_params.dt : m_params.dt;
+  m_last_evals = 0;
+  if (!m_params.gravity) {  // no forces: every integrator is the drift (euler damps as well)
+    m_phases->begin(Phase::integrate);
+    if (m_integrator == Integrator::euler && m_params.damping < 1.0f) {
+      m_backend->zero(m_backend->acc(), n);
+      m_backend->euler(in, out, vel, m_backend->acc(), n, dt, m_params.damping);
+    } else {
+      m_backend->drift(in, out, vel, n, dt);
+    }
+    passes.collide(out);
+    m_acc_valid = false;
+    return;
+  }
+  m_acc_valid = m_scheme->step(passes, in, out, dt, m_params);
+}
+
+void Simulation::step(int k, Bodies& b) {
+  if (k < 1) return;
+  if (b.n < 1) throw std::invalid_argument("the simulation has no bodies");
+  if (b.on_device != m_backend->on_device())
+    throw std::logic_error("Simulation::step: the arrays are not on the gravity module's side");
+  m_backend->reserve(b.n);
+  for (int s = 0; s < k; ++s) {
+    step_once(b.pos, b.next, b.vel, b.n);
+    b.flip();
+  }
+  m_phases->end();
+  m_steps += k;
+  m_time += static_cast<double>(k) * (m_reversed ? -m_params.dt : m_params.dt);
+}
+
+namespace {
+// The gravity module's own phase marks (tree codes) stay out of the step's while it works for
+// something other than a step.
+struct PhasesOff {
+  Solver& g;
+  PhaseTimer* timer;
+  PhasesOff(Solver& gravity, PhaseTimer* t) : g(gravity), timer(t) { g.set_phases(nullptr); }
+  ~PhasesOff() { g.set_phases(timer); }
+};
+}  // namespace
+
+void Simulation::quantity(Quantity q, const Bodies& b, float* out) {
+  const int n = b.n;
+  if (n <= 0) return;
+  m_backend->reserve(n);
+  Backend& be = *m_backend;
+  switch (q) {
+    case Quantity::speed:
+      return be.speeds(b.vel, n, out);
+    case Quantity::mass:
+      return be.masses(b.pos, n, out);
+    case Quantity::density:
+      return be.density(b.pos, n, out);
+    case Quantity::acceleration:
+    case Quantity::potential: {
+      PhasesOff off(*m_gravity, m_phases.get());
+      if (q == Quantity::potential) {
+        m_gravity->potentials(b.pos, be.pot(), n, m_params);
+        be.depths(be.pot(), n, out);
+      } else if (!m_params.gravity) {
+        be.zero(be.pot(), n);
+        be.magnitudes(be.pot(), n, out);
+      } else if (m_acc_valid) {
+        be.magnitudes(be.acc(), n, out);
+      } else {
+        m_gravity->accelerations(b.pos, be.pot(), n, m_params);
+        be.magnitudes(be.pot(), n, out);
+      }
+      return;
+    }
+    case Quantity::origin:
+      break;
+  }
+  throw std::logic_error("Simulation::quantity: origin is a label the caller keeps");
+}
+
+void Simulation::quantity_to_host(Quantity q, const Bodies& b, float* out) {
+  if (b.n <= 0) return;
+  float* values = m_backend->float_scratch(b.n);
+  quantity(q, b, values);
+  m_backend->fetch(values, out, b.n);
+}
+
+Simulation::BodyReading Simulation::read_body(const Bodies& b, int i) {
+  if (i < 0 || i >= b.n) throw std::out_of_range("Simulation::read_body: no body " + std::to_string(i));
+  m_backend->reserve(b.n);
+  BodyReading r;
+  m_backend->read_body(b.pos, b.vel, i, r.pos, r.vel);
+  r.acc = m_backend->body_acceleration(b.pos, b.n, i, m_params.softening);
+  return r;
+}
+
+Vec3d Simulation::centre_of_mass(const Bodies& b) {
+  return centre(m_backend->sums(b.pos, b.vel, nullptr, b.n));
+}
+
+long long Simulation::first_nonfinite(const Bodies& b) {
+  return m_backend->first_nonfinite(b.pos, b.vel, b.n);
+}
+
+Diagnostics Simulation::measure(const Bodies& b) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int n = b.n;
+  const Vec4 *pos = b.pos, *vel = b.vel;
+  m_backend->reserve(n);
+  Backend& be = *m_backend;
+  m_phases->begin(Phase::diagnostics);
+  Sums s;
+  std::optional<double> pair;
+  if (m_params.gravity && m_gravity->all_pairs())
+    pair = be.pair_potential_energy(pos, n, m_params.softening);
+  if (!m_params.gravity) {  // no potential energy
+    s = be.sums(pos, vel, nullptr, n);
+  } else if (pair) {
+    s = be.sums(pos, vel, nullptr, n);
+    s.potential2 = 2.0 * *pair;
+  } else {
+    m_gravity->potentials(pos, be.pot(), n, m_params);
+    s = be.sums(pos, vel, be.pot(), n);
+  }
+  m_phases->end();
+  Diagnostics d;
+  d.mass = s.mass;
+  d.kinetic = s.kinetic;
+  d.potential = 0.5 * s.potential2;
+  d.momentum = vec(s.p);
+  d.angular_momentum = vec(s.l);
+  d.centre_of_mass = centre(s);
+  d.momentum_scale = s.momentum_scale;
+  d.bodies = n;
+  d.energy_offset = collision_totals().energy_offset;
+  d.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return d;
+}
+
+RunState Simulation::run_state() {
+  RunState r;
+  r.time = m_time;
+  r.steps = m_steps;
+  r.solver = m_gravity->name();
+  r.integrator = m_integrator;
+  r.params = m_params;
+  r.time_reversed = m_reversed;
+  r.totals = collision_totals();
+  return r;
+}
+
+void Simulation::resume(const RunState& r) {
+  m_time = r.time;
+  m_steps = r.steps;
+  m_reversed = r.time_reversed;
+  if (m_collider) m_collider->reset_totals();
+  m_totals_before = r.totals;
+}
+
+CollisionTotals Simulation::collision_totals() {
+  CollisionTotals t = m_totals_before;
+  if (m_collider) t.add(m_collider->totals());
+  return t;
+}
+
+std::vector<Contact> Simulation::contacts(const Bodies& b) {
+  return collider().find_contacts(b.pos, b.vel, b.n);
+}
+
+double Simulation::interactions_per_step(int n) const {
+  if (!m_params.gravity) return 0.0;
+  const int evals = m_last_evals > 0 ? m_last_evals : force_evaluations(m_integrator);
+  return evals * m_gravity->interactions(n);
+}
+
+}  // namespace orrery
