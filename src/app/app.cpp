@@ -85,9 +85,9 @@ App::App(const Options& options, OutputFile screenshot)
       n_note = buf;
     }
   }
-  m_sim = std::make_unique<Simulation>(m_path, parse_integrator(m_opts.integrator), m_valid_params);
-  m_sim->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
-  m_sim->set_solver(m_opts.solver, m_settings.block);
+  m_run = std::make_unique<RunController>(m_path, parse_integrator(m_opts.integrator), m_valid_params);
+  m_run->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
+  m_run->set_solver(m_opts.solver, m_settings.block);
   if (!m_opts.note.empty()) say(m_opts.note);
   if (m_opts.loaded) {
     BodyState bodies = m_opts.loaded->bodies;
@@ -96,7 +96,7 @@ App::App(const Options& options, OutputFile screenshot)
     RunState run = m_opts.loaded->run;
     run.params = m_valid_params;
     run.integrator = parse_integrator(m_opts.integrator);
-    m_sim->load(bodies, &run);
+    m_run->load(bodies, &run);
     m_loaded = m_opts.loaded;
     const std::string& p = m_opts.loaded_path;
     m_loaded_preset = m_opts.loaded_scene;
@@ -107,10 +107,10 @@ App::App(const Options& options, OutputFile screenshot)
           std::to_string(bodies.size()) + " bodies, step " + std::to_string(run.steps) + ", time " +
           std::to_string(run.time) + ")");
   } else {
-    m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
+    m_run->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
                  m_opts.scene.radius);
   }
-  m_state_epoch = m_sim->epoch();
+  m_state_epoch = m_run->epoch();
   init_view_tools();
   say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) +
       ", n " + std::to_string(m_settings.n) + (m_opts.n > 0 || m_opts.loaded ? "" : n_note) +
@@ -246,7 +246,7 @@ int App::run() {
   if (m_diag_readings > 0)
     std::snprintf(diag, sizeof diag, "%lld readings, mean %.3f ms each (%s)", m_diag_readings,
                   m_diag_total_ms / static_cast<double>(m_diag_readings),
-                  m_sim->timed_with_events() ? "CUDA events" : "CPU clock");
+                  m_run->timed_with_events() ? "CUDA events" : "CPU clock");
   else if (m_settings.diagnostics)
     std::snprintf(diag, sizeof diag, "no reading");
   char line[768];
@@ -257,8 +257,8 @@ int App::run() {
                 m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
                 m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(),
                 draw, ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),
-                m_sim->count(), m_sim->buffers().path_name(), draw_name(),
-                to_string(m_sim->integrator()), diag);
+                m_run->count(), m_run->buffers().path_name(), draw_name(),
+                to_string(m_run->integrator()), diag);
   say(line);
   if (!m_output_error.empty()) {  // after the summary: nothing the run measured is lost
     std::fprintf(stderr, "orrery: error: %s\n", m_output_error.c_str());
@@ -290,7 +290,7 @@ void App::frame(long long index, bool last) {
     m_camera.pan(in.pan_dx, in.pan_dy, h);
     m_camera.zoom(in.zoom);
   }
-  if (m_sim->epoch() != m_state_epoch) on_new_state();
+  if (m_run->epoch() != m_state_epoch) on_new_state();
   follow_and_read();  // the camera follows the body as it was after the last frame's steps
 
   const gfx::RenderStyle st = style();
@@ -304,11 +304,11 @@ void App::frame(long long index, bool last) {
   check_blowup();
 
   m_stats.fill(m_readouts);
-  m_readouts.solver_config = m_sim->solver().config();
-  m_readouts.tree_code = !m_sim->solver().all_pairs();
-  m_readouts.render_path = m_sim->buffers().path_name();
+  m_readouts.solver_config = m_run->solver().config();
+  m_readouts.tree_code = !m_run->solver().all_pairs();
+  m_readouts.render_path = m_run->buffers().path_name();
   m_readouts.path_note = m_path_note;
-  m_readouts.sim_ms_from_events = m_sim->timed_with_events();
+  m_readouts.sim_ms_from_events = m_run->timed_with_events();
   m_readouts.gpu_name =
       device_present() ? device_info().name : "none (" + device_info().reason + ")";
   m_readouts.gl_renderer = m_gl_description;
@@ -322,8 +322,8 @@ void App::frame(long long index, bool last) {
   m_readouts.splat_available = m_splat_ok;
   m_readouts.draw_method = draw_name();
   m_readouts.activity.clear();
-  if (m_sim->stepping()) {
-    m_readouts.activity = activity_text(m_sim->step_progress(), m_sim->step_running_s());
+  if (m_run->stepping()) {
+    m_readouts.activity = activity_text(m_run->step_progress(), m_run->step_running_s());
   }
   fill_diagnostics();
   // An auto range follows the state: refitted about twice a second of frames.
@@ -349,8 +349,8 @@ void App::frame(long long index, bool last) {
     if (m_trails)
       trails = {m_trails->texture(), m_trails->bodies(), m_trails->length(),
                 m_trails->head(),    m_trails->filled(), trail_intensity(st)};
-    m_renderer->draw(m_sim->buffers().vertex_array(), m_sim->count(), sp, st.exposure, target,
-                     m_sim->buffers().version(), m_trails ? &trails : nullptr);
+    m_renderer->draw(m_run->buffers().vertex_array(), m_run->count(), sp, st.exposure, target,
+                     m_run->buffers().version(), m_trails ? &trails : nullptr);
   }
   draw_tree(target, sp);
   draw_walls(target, sp);
@@ -390,7 +390,7 @@ void App::frame(long long index, bool last) {
     m_window->swap_buffers();
   else
     glFlush();
-  m_stats.record(sim_ms, m_sim->last_interactions());
+  m_stats.record(sim_ms, m_run->last_interactions());
 }
 
 // The tree overlay: the tree code's cells of its last pass (read while no CPU step runs), over
@@ -398,16 +398,16 @@ void App::frame(long long index, bool last) {
 void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
   m_readouts.tree_boxes = 0;
   if (!m_settings.tree_overlay) return;
-  if (m_sim->solver().all_pairs()) {  // switched to an exact solver: nothing to draw
+  if (m_run->solver().all_pairs()) {  // switched to an exact solver: nothing to draw
     m_settings.tree_overlay = false;
     return;
   }
   if (!m_overlay) m_overlay = std::make_unique<gfx::BoxOverlay>();
   // The boxes change only with a new pass (the buffers' version), the depth or the module: read
   // them (a device copy for cuda-bh) and upload them only then, not every frame.
-  const TreeView view{m_sim->buffers().version(), m_settings.tree_depth, &m_sim->solver()};
-  if (!m_sim->stepping() && !(view == m_tree_view)) {
-    m_sim->tree_boxes(m_settings.tree_depth, m_boxes);
+  const TreeView view{m_run->buffers().version(), m_settings.tree_depth, &m_run->solver()};
+  if (!m_run->stepping() && !(view == m_tree_view)) {
+    m_run->tree_boxes(m_settings.tree_depth, m_boxes);
     m_overlay->set_boxes(m_boxes);
     m_tree_view = view;
   }
@@ -432,12 +432,12 @@ void App::draw_walls(GLuint target, const gfx::SpriteParams& sp) {
 // The collision stage's counts for the panel (every few frames: on the GPU a reading waits).
 void App::fill_collisions() {
   ui::CollisionReadout& out = m_readouts.collisions;
-  out.bodies = m_sim->count();
+  out.bodies = m_run->count();
   const CollisionParams& c = m_valid_params.collisions;
   if (c.mode == CollisionMode::off && c.box == 0.0f) return;
-  const std::optional<CollisionTotals> t = m_sim->collision_totals();
+  const std::optional<CollisionTotals> t = m_run->collision_totals();
   if (!t) return;
-  const long long steps = m_sim->step_count();
+  const long long steps = m_run->step_count();
   if (steps < m_collision_steps || t->contacts < m_collision_contacts)  // a reset since
     m_collision_steps = 0, m_collision_contacts = 0;
   if (steps > m_collision_steps)
@@ -453,8 +453,8 @@ void App::fill_collisions() {
 // The newest diagnostics reading and the drifts since the first, for the panel.
 void App::fill_diagnostics() {
   ui::DiagnosticsReadout& out = m_readouts.diagnostics;
-  const auto& history = m_sim->diagnostics_history();
-  const auto& start = m_sim->diagnostics_start();
+  const auto& history = m_run->diagnostics_history();
+  const auto& start = m_run->diagnostics_start();
   out.available = start.has_value() && !history.empty();
   if (!out.available) {
     out.energy.clear();
@@ -492,7 +492,7 @@ void App::fill_diagnostics() {
   }
   // The cost: the diagnostics phase when it was timed with the steps (CUDA events), else the
   // reading's own clock (CPU: measured on the worker thread, nothing else in it).
-  out.cost_from_events = m_sim->timed_with_events();
+  out.cost_from_events = m_run->timed_with_events();
   if (!out.cost_from_events) {
     out.cost_ms = d.ms;
     m_diag_total_ms += d.ms;
@@ -502,7 +502,7 @@ void App::fill_diagnostics() {
 
 // This frame's phases (the steps' from the System, read a frame late on the GPU), with draw and UI.
 void App::record_phases(float ui_ms) {
-  const std::optional<PhaseTimes>& t = m_sim->last_phases();
+  const std::optional<PhaseTimes>& t = m_run->last_phases();
   ui::PhaseFrame f;
   if (t) {
     f.force = static_cast<float>((*t)[Phase::force]);
@@ -514,7 +514,7 @@ void App::record_phases(float ui_ms) {
     f.walk = static_cast<float>((*t)[Phase::walk]);
     f.collide =
         static_cast<float>((*t)[Phase::grid] + (*t)[Phase::contacts] + (*t)[Phase::resolve]);
-    if (f.diagnostics > 0.0f && m_sim->timed_with_events()) {
+    if (f.diagnostics > 0.0f && m_run->timed_with_events()) {
       m_readouts.diagnostics.cost_ms = f.diagnostics;
       m_diag_total_ms += f.diagnostics;
       ++m_diag_readings;
@@ -522,7 +522,7 @@ void App::record_phases(float ui_ms) {
   }
   f.draw = std::max(m_draw_timer.last_ms(), 0.0f) + std::max(m_readouts.splat_ms, 0.0f);
   f.ui = ui_ms;
-  m_readouts.phases_from_events = m_sim->timed_with_events();
+  m_readouts.phases_from_events = m_run->timed_with_events();
   std::vector<ui::PhaseFrame>& h = m_readouts.phases;
   if (h.size() >= k_phase_frames) h.erase(h.begin());
   h.push_back(f);
@@ -530,7 +530,7 @@ void App::record_phases(float ui_ms) {
 
 // A non-finite state pauses the run with one line naming the step, and the panel offers Reset.
 void App::check_blowup() {
-  const std::optional<Blowup> b = m_sim->take_blowup();
+  const std::optional<Blowup> b = m_run->take_blowup();
   if (!b) return;
   m_settings.paused = true;
   std::string at = "at step " + std::to_string(b->step);
@@ -554,7 +554,7 @@ void App::keep_params_valid() {
   p.collisions.restitution = m_settings.restitution;
   p.collisions.box = m_settings.walls ? m_settings.box : 0.0f;
   try {
-    m_sim->set_params(p);  // the shared rules, and the integrator's (damping: euler only)
+    m_run->set_params(p);  // the shared rules, and the integrator's (damping: euler only)
     m_valid_params = p;
   } catch (const std::exception& e) {
     say(std::string("orrery: refused: ") + e.what());
@@ -570,7 +570,7 @@ void App::keep_params_valid() {
     m_settings.steps_per_frame = m_valid_steps;
   }
   m_valid_steps = m_settings.steps_per_frame;
-  m_sim->set_diagnostics_every(m_settings.diagnostics ? std::max(m_settings.diag_every, 1) : 0);
+  m_run->set_diagnostics_every(m_settings.diagnostics ? std::max(m_settings.diag_every, 1) : 0);
 }
 
 // The frame's steps (unless paused) and, with the CUDA splat, its picture, in one mapping of the
@@ -579,36 +579,47 @@ void App::keep_params_valid() {
 float App::device_work(int steps, const gfx::SpriteParams& sp, const gfx::RenderStyle& st,
                        bool& splatted) {
   // The frame's device work on the newest state, in the steps' mapping (the interop path): the
-  // colour values and trails, then the CUDA splat.
-  gfx::Companion work;
+  // colour values and trails, then the CUDA splat; the picture and the trails' ring are mapped in
+  // the same call as the VBOs.
+  gfx::CudaGlBuffers::Group extra;
   gfx::CudaGlBuffers* image = splat_image(sp.width, sp.height);
-  if (image) work.regs.push_back({image, {gfx::MapAccess::write_discard}});
+  if (image) extra.push_back({image, {gfx::MapAccess::write_discard}});
   gfx::CudaGlBuffers* ring = m_trails ? m_trails->registration() : nullptr;
-  if (ring) work.regs.push_back({ring, {gfx::MapAccess::read_write}});
-  const int n = m_sim->count();
+  if (ring) extra.push_back({ring, {gfx::MapAccess::read_write}});
   const bool values = values_needed();
-  work.view = [&](const Vec4* pos, const Vec4* vel) {
-    extras_on_device(pos, vel);
+  const bool interop = m_path == gfx::DevicePath::interop;
+  const bool extras = interop && (image || ring || (values && values_on_device()));
+  const auto draw_extras = [&](gfx::Mapping& m) {
+    extras_on_device(m);
     if (!image) return;
     gfx::TrailRing trail;
     if (ring) trail = m_trails->device_ring();
-    m_renderer->splat(pos, vel, values ? m_sim->buffers().mapped_values() : nullptr, n, sp,
-                      st.exposure, ring ? &trail : nullptr, trail_intensity(st));
+    m_renderer->splat(m.bodies().pos, m.bodies().vel, values ? m.values() : nullptr,
+                      m_run->count(), sp, st.exposure, ring ? &trail : nullptr,
+                      trail_intensity(st));
   };
-  const bool interop = m_path == gfx::DevicePath::interop;
-  const bool any = image || ring || (values && values_on_device());
-  const gfx::Companion* companion = interop && any ? &work : nullptr;
   splatted = image != nullptr;
-  float sim_ms = -1.0f;
-  if (!m_settings.paused || m_step_once) {
-    m_sim->advance(steps, companion);
-    sim_ms = m_sim->last_sim_ms();
-  } else {
-    m_sim->idle(companion);
-    sim_ms = m_sim->last_sim_ms();
-  }
+  const bool stepping = !m_settings.paused || m_step_once;
   m_step_once = false;
-  return sim_ms;
+  if (m_run->solver().on_device() && (stepping || extras)) {  // map, step, draw overlays, unmap
+    gfx::Mapping m = m_run->buffers().map(stepping ? steps : 0,
+                                          extras ? extra : gfx::CudaGlBuffers::Group{});
+    if (stepping)
+      m_run->step_mapped(steps, m);
+    else
+      m_run->idle();
+    if (extras) draw_extras(m);
+  } else {  // a CPU run on the worker; the overlays on the published state
+    if (stepping)
+      m_run->step_host(steps);
+    else
+      m_run->idle();
+    if (extras) {
+      gfx::Mapping m = m_run->buffers().map_for_drawing(extra);
+      draw_extras(m);
+    }
+  }
+  return m_run->last_sim_ms();
 }
 
 gfx::CudaGlBuffers* App::splat_image(int w, int h) {
@@ -648,14 +659,14 @@ gfx::RenderStyle App::style() const {
   st.radius = m_settings.point_radius;
   st.exposure = m_settings.exposure;
   st.color = color_map();
-  st.mass_ref = m_sim->mass_reference();
+  st.mass_ref = m_run->mass_reference();
   st.spheres = m_valid_params.collisions.mode != CollisionMode::off;
   // Centre the scene in the space right of the panel (half the panel's width), while it shows.
   st.center_shift_px = m_settings.show_panel ? 0.5f * m_panel_right : 0.0f;
   // Fewer bodies draw brighter so the picture reads the same at any N: as 1/sqrt(N) up to 65536,
   // then as N^-0.75, since past that the disks' centres, where sprites pile up, saturate first
   // (a 4M-body collision was white).
-  const float n = static_cast<float>(std::max(m_sim->count(), 1));
+  const float n = static_cast<float>(std::max(m_run->count(), 1));
   float scale = std::sqrt(16384.0f / n);
   if (n > 65536.0f) scale = 0.5f * std::pow(65536.0f / n, 0.75f);
   st.intensity = 0.6f * m_settings.brightness * std::min(scale, 8.0f);

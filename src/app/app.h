@@ -20,7 +20,7 @@
 #include "gfx/window.h"
 #include "orrery/input.h"
 #include "recorder.h"
-#include "simulation.h"
+#include "run_controller.h"
 #include "ui/imgui_layer.h"
 #include "ui/settings.h"
 
@@ -104,7 +104,7 @@ class App {
   void on_new_state();
   bool values_needed() const;
   bool values_on_device() const;
-  void extras_on_device(const Vec4* pos, const Vec4* vel);
+  void extras_on_device(gfx::Mapping& m);
   void extras_on_host();
   float trail_intensity(const gfx::RenderStyle& st) const;
   void pick_at(float x, float y_from_top, const gfx::SpriteParams& sp);
@@ -144,7 +144,7 @@ class App {
   TreeView m_tree_view;
   gfx::GlGpuTimer m_draw_timer;
   float m_panel_right = 0.0f;  // the panel's right edge in pixels, last frame
-  std::unique_ptr<Simulation> m_sim;
+  std::unique_ptr<RunController> m_run;
   gfx::OrbitCamera m_camera;
   ui::Catalog m_catalog;
   ui::Settings m_settings;

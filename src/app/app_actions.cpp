@@ -82,12 +82,12 @@ void App::apply(const ui::Action& a) {
       break;
     case K::reverse_time:
       try {
-        m_sim->set_time_reversed(!m_sim->time_reversed());
+        m_run->set_time_reversed(!m_run->time_reversed());
       } catch (const std::exception& e) {
         say(std::string("orrery: refused: ") + e.what());
         break;
       }
-      m_settings.time_reversed = m_sim->time_reversed();
+      m_settings.time_reversed = m_run->time_reversed();
       say(m_settings.time_reversed ? "time runs backwards" : "time runs forwards");
       break;
     case K::quick_save:
@@ -203,8 +203,8 @@ void App::apply(const ui::Action& a) {
       say(std::string("draw ") + draw_name());
       break;
     case K::toggle_tree:
-      if (m_sim->solver().all_pairs()) {
-        say("tree overlay: " + m_sim->solver().name() + " has no tree (cpu-bh and cuda-bh do)");
+      if (m_run->solver().all_pairs()) {
+        say("tree overlay: " + m_run->solver().name() + " has no tree (cpu-bh and cuda-bh do)");
         break;
       }
       m_settings.tree_overlay = !m_settings.tree_overlay;
@@ -227,7 +227,7 @@ void App::switch_solver(int index, int block) {
     block = supports(c, m_settings.block) ? m_settings.block : default_block_size(c.name);
   if (!c.gpu) block = 0;
   try {
-    m_sim->set_solver(c.name, block);
+    m_run->set_solver(c.name, block);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot switch to %s: %s\n", c.name.c_str(), e.what());
     return;
@@ -243,7 +243,7 @@ void App::switch_integrator(int index) {
   if (index < 0 || index >= static_cast<int>(m_catalog.integrators.size())) return;
   const std::string& name = m_catalog.integrators[static_cast<std::size_t>(index)];
   try {
-    m_sim->set_integrator(parse_integrator(name));
+    m_run->set_integrator(parse_integrator(name));
   } catch (const std::exception& e) {
     say(std::string("orrery: refused: ") + e.what());
     return;
@@ -269,16 +269,16 @@ void App::cycle_block(int dir) {
 
 void App::restart(int preset, int n, const char* what) {
   try {
-    m_sim->reset(static_cast<Preset>(preset), n, m_settings.seed, m_opts.scene.radius);
+    m_run->reset(static_cast<Preset>(preset), n, m_settings.seed, m_opts.scene.radius);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot restart with %d bodies: %s\n", n, e.what());
-    m_sim->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
+    m_run->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
                  m_opts.scene.radius);
     m_settings.n_edit = m_settings.n;
     return;
   }
-  if (m_sim->time_reversed()) {  // a new state runs forwards
-    m_sim->set_time_reversed(false);
+  if (m_run->time_reversed()) {  // a new state runs forwards
+    m_run->set_time_reversed(false);
     m_settings.time_reversed = false;
   }
   if (preset != m_settings.preset) {  // the new preset's gravity and collisions (options over them)
@@ -310,15 +310,15 @@ void App::run_sweep() {
   }
   std::vector<ui::SweepPoint> points;
   try {
-    points = m_sim->sweep_blocks(c.name, c.block_sizes);
+    points = m_run->sweep_blocks(c.name, c.block_sizes);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: block-size sweep failed: %s\n", e.what());
     return;
   }
   m_stats.restart_window();  // the sweep's own time is no frame rate
   m_readouts.sweep = points;
-  m_readouts.sweep_label = c.name + ", N = " + std::to_string(m_sim->count());
-  std::string line = "sweep " + c.name + " n " + std::to_string(m_sim->count()) + ":";
+  m_readouts.sweep_label = c.name + ", N = " + std::to_string(m_run->count());
+  std::string line = "sweep " + c.name + " n " + std::to_string(m_run->count()) + ":";
   const ui::SweepPoint* best = nullptr;
   for (const ui::SweepPoint& p : points) {
     char buf[48];

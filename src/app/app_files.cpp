@@ -22,7 +22,7 @@ void App::note_file(const std::string& line, bool error) {
 
 bool App::save_state(const std::string& path) {
   try {
-    return save_state(path, m_sim->snapshot(m_settings.block));
+    return save_state(path, m_run->snapshot(m_settings.block));
   } catch (const std::exception& e) {
     note_file(std::string("cannot save: ") + e.what(), true);
     return false;
@@ -68,9 +68,9 @@ void App::load_state(const std::string& path) {
 // are refused.
 void App::start_from(const Snapshot& snap) {
   const RunState* run = snap.run_recorded ? &snap.run : nullptr;
-  m_sim->load(snap.bodies, run);
-  if (!run && m_sim->time_reversed()) m_sim->set_time_reversed(false);  // a new state: forwards
-  m_settings.time_reversed = m_sim->time_reversed();  // a snapshot's direction comes with it
+  m_run->load(snap.bodies, run);
+  if (!run && m_run->time_reversed()) m_run->set_time_reversed(false);  // a new state: forwards
+  m_settings.time_reversed = m_run->time_reversed();  // a snapshot's direction comes with it
   m_settings.n = m_settings.n_edit = snap.bodies.size();
   if (run) {
     m_valid_params = run->params;
@@ -91,7 +91,7 @@ void App::write_run_outputs() {
   if (m_opts.save.empty() && m_opts.export_csv.empty()) return;
   Snapshot s;  // one read of the state for both files
   try {
-    s = m_sim->snapshot(m_settings.block);
+    s = m_run->snapshot(m_settings.block);
   } catch (const std::exception& e) {
     m_output_error = e.what();
     return;
@@ -170,7 +170,7 @@ void App::open_scene(const std::string& path) {
     snap->bodies = scene_bodies(sc, sc.n > 0 && here ? sc.n : m_settings.n);
     if (!here)
       say("orrery: the scene's solver " + sc.solver + " cannot run here; keeping " +
-          m_sim->solver().name());
+          m_run->solver().name());
     if (snap->bodies.size() > k_max_bodies)
       throw InputError(std::to_string(snap->bodies.size()) + " bodies, more than the viewer's " +
                        std::to_string(k_max_bodies));
@@ -206,9 +206,9 @@ void App::save_current_scene() {
   sc.n = m_settings.n;
   sc.seed = m_settings.seed;
   sc.radius = m_opts.scene.radius;
-  sc.solver = m_sim->solver().name();
+  sc.solver = m_run->solver().name();
   sc.block = m_settings.block;
-  sc.integrator = m_sim->integrator();
+  sc.integrator = m_run->integrator();
   sc.params = m_valid_params;
   sc.steps_per_frame = m_valid_steps;
   const std::string path = "orrery-scene-" + timestamp_text() + ".json";

@@ -83,11 +83,11 @@ void App::fit_color_range(bool announce) {
   std::vector<float> values;
   float lo = 0, hi = 0;
   bool have = false;
-  if (quantity_stored(q) && m_values_quantity == m_settings.color_quantity && !m_sim->stepping()) {
-    m_sim->buffers().download_values(values);  // made this frame already: no second evaluation
+  if (quantity_stored(q) && m_values_quantity == m_settings.color_quantity && !m_run->stepping()) {
+    m_run->buffers().download_values(values);  // made this frame already: no second evaluation
     have = true;
   }
-  if (!have) have = m_sim->quantity_host(q, values);
+  if (!have) have = m_run->quantity_host(q, values);
   if (values.size() > k_fit_sample) {  // a strided sample is plenty for percentiles
     const std::size_t stride = values.size() / k_fit_sample;
     for (std::size_t i = 0; i < k_fit_sample; ++i) values[i] = values[i * stride];
@@ -118,7 +118,7 @@ void App::configure_trails() {
   }
   try {
     if (!m_trails) m_trails = std::make_unique<gfx::Trails>(m_path == gfx::DevicePath::interop);
-    m_trails->configure(m_settings.trail_length, m_settings.trail_bodies, m_sim->count());
+    m_trails->configure(m_settings.trail_length, m_settings.trail_bodies, m_run->count());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot keep trails: %s\n", e.what());
     m_trails.reset();
@@ -134,7 +134,7 @@ void App::configure_trails() {
 }
 
 void App::on_new_state() {
-  m_state_epoch = m_sim->epoch();
+  m_state_epoch = m_run->epoch();
   m_values_quantity = -1;
   if (m_trails) configure_trails();
   m_settings.picked = -1;
@@ -149,44 +149,44 @@ bool App::values_needed() const {
 }
 
 bool App::values_on_device() const {
-  return m_path == gfx::DevicePath::interop && m_sim->solver().on_device() &&
+  return m_path == gfx::DevicePath::interop && m_run->solver().on_device() &&
          m_settings.color_quantity != static_cast<int>(Quantity::origin);
 }
 
-void App::extras_on_device(const Vec4* pos, const Vec4* vel) {
-  const std::uint64_t version = m_sim->buffers().version();
+void App::extras_on_device(gfx::Mapping& m) {
+  const std::uint64_t version = m_run->buffers().version();
   const auto q = static_cast<Quantity>(m_settings.color_quantity);
   if (values_needed() && values_on_device() &&
       (version != m_values_version || m_values_quantity != m_settings.color_quantity)) {
-    m_sim->quantity_mapped(q, pos, vel);
+    m_run->quantity_mapped(q, m);
     m_values_version = version;
     m_values_quantity = m_settings.color_quantity;
   }
   if (m_trails && m_trails->registration() && version != m_trail_version) {
-    const float* values = values_needed() ? m_sim->buffers().mapped_values() : nullptr;
-    m_trails->append_device(pos, vel, values, m_sim->count(), color_map());
+    const float* values = values_needed() ? m.values() : nullptr;
+    m_trails->append_device(m.bodies().pos, m.bodies().vel, values, m_run->count(), color_map());
     m_trail_version = version;
   }
 }
 
 void App::extras_on_host() {
-  const std::uint64_t version = m_sim->buffers().version();
+  const std::uint64_t version = m_run->buffers().version();
   const auto q = static_cast<Quantity>(m_settings.color_quantity);
   const bool fresh = q == Quantity::origin ? m_values_quantity != m_settings.color_quantity
                                            : version != m_values_version ||
                                                  m_values_quantity != m_settings.color_quantity;
-  if (values_needed() && !values_on_device() && !m_sim->stepping() && fresh) {
-    if (m_sim->quantity_host(q, m_values_host)) {
-      m_sim->buffers_mut().upload_values(m_values_host.data(), m_sim->count());
+  if (values_needed() && !values_on_device() && !m_run->stepping() && fresh) {
+    if (m_run->quantity_host(q, m_values_host)) {
+      m_run->buffers().upload_values(m_values_host.data(), m_run->count());
       m_values_version = version;
       m_values_quantity = m_settings.color_quantity;
     }
   }
   if (m_trails && !m_trails->registration() && version != m_trail_version &&
-      m_sim->buffers().host_current() && !m_sim->stepping()) {
-    const bool values = values_needed() && m_values_host.size() >= std::size_t(m_sim->count());
-    m_trails->append_host(m_sim->buffers().host_pos(), m_sim->buffers().host_vel(),
-                          values ? m_values_host.data() : nullptr, m_sim->count(), color_map());
+      m_run->buffers().host_current() && !m_run->stepping()) {
+    const bool values = values_needed() && m_values_host.size() >= std::size_t(m_run->count());
+    m_trails->append_host(m_run->buffers().host_pos(), m_run->buffers().host_vel(),
+                          values ? m_values_host.data() : nullptr, m_run->count(), color_map());
     m_trail_version = version;
   }
 }
@@ -199,7 +199,7 @@ float App::trail_intensity(const gfx::RenderStyle& st) const {
 
 void App::pick_at(float x, float y_from_top, const gfx::SpriteParams& sp) {
   const int found =
-      m_sim->pick(sp, x, static_cast<float>(sp.height) - y_from_top, k_pick_radius_px);
+      m_run->pick(sp, x, static_cast<float>(sp.height) - y_from_top, k_pick_radius_px);
   m_settings.picked = found;
   if (found < 0) {
     m_readouts.pick = ui::PickReadout{};
@@ -211,13 +211,13 @@ void App::pick_at(float x, float y_from_top, const gfx::SpriteParams& sp) {
 }
 
 void App::follow_and_read() {
-  if (m_settings.picked >= m_sim->count()) m_settings.picked = -1;  // merged away
-  std::optional<Simulation::BodyReading> body;
-  if (m_settings.picked >= 0) body = m_sim->read_body(m_settings.picked);
+  if (m_settings.picked >= m_run->count()) m_settings.picked = -1;  // merged away
+  std::optional<RunController::BodyReading> body;
+  if (m_settings.picked >= 0) body = m_run->read_body(m_settings.picked);
   if (m_settings.follow == 1 && body) {
     m_camera.set_target({body->pos.x, body->pos.y, body->pos.z});
   } else if (m_settings.follow == 2) {
-    if (const auto c = m_sim->centre_of_mass()) m_camera.set_target({c->x, c->y, c->z});
+    if (const auto c = m_run->centre_of_mass()) m_camera.set_target({c->x, c->y, c->z});
   }
   ui::PickReadout& r = m_readouts.pick;
   if (!body) {
@@ -254,7 +254,7 @@ void App::fill_legend() {
   l.palette = m_settings.palette;
   l.log_scale = m_settings.color_log;
   l.categorical = q == Quantity::origin;
-  l.categories = l.categorical ? m_sim->origin_names() : std::vector<std::string>{};
+  l.categories = l.categorical ? m_run->origin_names() : std::vector<std::string>{};
   l.colors.clear();
   if (l.categorical) {
     for (std::size_t k = 0; k < l.categories.size(); ++k)
@@ -264,7 +264,7 @@ void App::fill_legend() {
     const float* table = gfx::k_palette_host + 3 * gfx::k_palette_entries * l.palette;
     l.colors.assign(table, table + 3 * gfx::k_palette_entries);
   }
-  l.note = l.categorical && !m_sim->origin_valid()
+  l.note = l.categorical && !m_run->origin_valid()
                ? "merges removed bodies: the labels no longer follow them"
                : "";
 }

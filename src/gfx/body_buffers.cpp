@@ -19,27 +19,12 @@ void update_buffer(GLuint id, const Vec4* data, int count) {
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
-// Unmaps on scope exit (in one call), so a throwing solver never leaves the buffers mapped.
-struct UnmapGuard {
-  std::vector<CudaGlBuffers*> regs;
-  ~UnmapGuard() { CudaGlBuffers::unmap_all(regs); }
-};
-
-// The VBOs' group entry, with the companion's after it when there is one.
+// The VBOs' group entry, with the extra buffers after it.
 CudaGlBuffers::Group map_group(CudaGlBuffers& vbos, std::vector<MapAccess> access,
-                               const Companion* companion) {
+                               const CudaGlBuffers::Group& extra) {
   CudaGlBuffers::Group group{{&vbos, std::move(access)}};
-  if (companion)
-    for (const auto& entry : companion->regs) group.push_back(entry);
+  for (const auto& entry : extra) group.push_back(entry);
   return group;
-}
-
-// Everything a map_group() maps, to unmap.
-std::vector<CudaGlBuffers*> mapped_regs(CudaGlBuffers& vbos, const Companion* companion) {
-  std::vector<CudaGlBuffers*> regs{&vbos};
-  if (companion)
-    for (const auto& entry : companion->regs) regs.push_back(entry.first);
-  return regs;
 }
 
 }  // namespace
@@ -125,85 +110,85 @@ void BodyBuffers::set_on_device(bool on_device) {
   m_on_device = on_device;
 }
 
-void BodyBuffers::advance(int steps, const StepRun& run, const Companion* companion) {
-  if (steps < 1 || m_count == 0) return;
-  ++m_version;
-  const int a = m_cur, b = 1 - m_cur, fresh = steps % 2 ? b : a;
-  if (!m_on_device) {
-    const HostArrays h = host_arrays();
-    run(h.a, h.b, h.vel);
-    publish_host(steps, companion);
-  } else if (m_path == DevicePath::staged) {
-    run(m_dev_pos[a].data(), m_dev_pos[b].data(), m_dev_vel.data());
-    m_cur = fresh;
-    m_dev_pos[m_cur].download(m_host_pos[m_cur].data(), m_count);
-    m_dev_vel.download(m_host_vel.data(), m_count);
-    upload_to_gl(m_host_pos[m_cur], m_host_vel);
-    if (companion) view_on_device(*companion);  // throws: no companion off the interop path
-  } else {
-    advance_interop(steps, run, companion);
-  }
+Mapping::Mapping(BodyBuffers& owner, Bodies b, std::vector<CudaGlBuffers*> mapped, float* values)
+    : m_owner(&owner), m_bodies(b), m_mapped(std::move(mapped)), m_values(values) {}
+
+Mapping::Mapping(Mapping&& o) noexcept
+    : m_owner(o.m_owner),
+      m_bodies(o.m_bodies),
+      m_mapped(std::move(o.m_mapped)),
+      m_values(o.m_values) {
+  o.m_mapped.clear();
 }
 
-BodyBuffers::HostArrays BodyBuffers::host_arrays() {
-  if (m_on_device) throw std::logic_error("BodyBuffers::host_arrays: the state is on the device");
-  return {m_host_pos[m_cur].data(), m_host_pos[1 - m_cur].data(), m_host_vel.data()};
-}
+Mapping::~Mapping() { CudaGlBuffers::unmap_all(m_mapped); }
 
-void BodyBuffers::publish_host(int steps, const Companion* companion) {
-  ++m_version;
-  if (steps % 2) m_cur = 1 - m_cur;
-  upload_to_gl(m_host_pos[m_cur], m_host_vel);
-  if (companion) view_on_device(*companion);
-}
+void Mapping::commit() { m_owner->commit(m_bodies); }
 
-void BodyBuffers::advance_interop(int steps, const StepRun& run, const Companion* companion) {
-  const int a = m_cur, b = 1 - m_cur, fresh = steps % 2 ? b : a;
+Mapping BodyBuffers::map(int steps, const CudaGlBuffers::Group& extra) {
+  if (m_count == 0) throw std::logic_error("BodyBuffers::map: no bodies");
+  if (!m_on_device) return Mapping(*this, host_bodies(), {}, nullptr);
+  if (m_path == DevicePath::staged)
+    return Mapping(*this,
+                   Bodies{m_dev_pos[m_cur].data(), m_dev_pos[1 - m_cur].data(), m_dev_vel.data(),
+                          m_count, true},
+                   {}, nullptr);
+  const int a = m_cur, b = 1 - m_cur;
   std::vector<MapAccess> access(4, MapAccess::read_write);
   if (steps == 1) {
     access[a] = MapAccess::read_only;
     access[b] = MapAccess::write_discard;
+  } else if (steps == 0) {
+    access = {MapAccess::read_only, MapAccess::read_only, MapAccess::read_only,
+              MapAccess::read_write};
   }
-  CudaGlBuffers::map_all(map_group(m_interop, access, companion));  // one call for all
-  UnmapGuard guard{mapped_regs(m_interop, companion)};
-  const auto pos = [&](int k) { return static_cast<Vec4*>(m_interop.pointer(k)); };
-  run(pos(a), pos(b), pos(2));
-  m_cur = fresh;
-  if (companion) companion->view(pos(fresh), pos(2));
+  return map_interop(std::move(access), extra);
 }
 
-void BodyBuffers::view_on_device(const Companion& companion) {
+Mapping BodyBuffers::map_for_drawing(const CudaGlBuffers::Group& extra) {
   if (m_path != DevicePath::interop || !m_interop.registered())
-    throw std::logic_error("BodyBuffers::view_on_device: the VBOs are not registered with CUDA");
-  CudaGlBuffers::map_all(map_group(
-      m_interop,
-      {MapAccess::read_only, MapAccess::read_only, MapAccess::read_only, MapAccess::read_write},
-      &companion));
-  UnmapGuard guard{mapped_regs(m_interop, &companion)};
-  companion.view(static_cast<const Vec4*>(m_interop.pointer(m_cur)),
-                 static_cast<const Vec4*>(m_interop.pointer(2)));
+    throw std::logic_error("BodyBuffers::map_for_drawing: the VBOs are not registered with CUDA");
+  return map_interop({MapAccess::read_only, MapAccess::read_only, MapAccess::read_only,
+                      MapAccess::read_write},
+                     extra);
 }
 
-void BodyBuffers::view(const StateView& view) {
-  if (!m_on_device) {
-    view(m_host_pos[m_cur].data(), m_host_vel.data());
-  } else if (m_path == DevicePath::staged) {
-    view(m_dev_pos[m_cur].data(), m_dev_vel.data());
-  } else {
-    view_on_device(Companion{{}, view});
-  }
+Mapping BodyBuffers::map_interop(std::vector<MapAccess> access, const CudaGlBuffers::Group& extra) {
+  CudaGlBuffers::map_all(map_group(m_interop, std::move(access), extra));  // one call for all
+  std::vector<CudaGlBuffers*> regs{&m_interop};
+  for (const auto& entry : extra) regs.push_back(entry.first);
+  const auto pos = [&](int k) { return static_cast<Vec4*>(m_interop.pointer(k)); };
+  return Mapping(*this, Bodies{pos(m_cur), pos(1 - m_cur), pos(2), m_count, true}, std::move(regs),
+                 static_cast<float*>(m_interop.pointer(3)));
 }
 
-void BodyBuffers::set_count(int n) {
-  if (n < 1 || n > m_count) throw std::logic_error("BodyBuffers::set_count: only fewer bodies");
-  m_count = n;
+void BodyBuffers::commit(const Bodies& b) {
+  if (b.n < 1 || b.n > m_count) throw std::logic_error("BodyBuffers: only fewer bodies");
   ++m_version;
+  m_count = b.n;
+  if (!m_on_device) return publish_host(b);
+  if (m_path == DevicePath::staged) {
+    if (b.pos != m_dev_pos[m_cur].data()) m_cur = 1 - m_cur;
+    m_dev_pos[m_cur].download(m_host_pos[m_cur].data(), m_count);
+    m_dev_vel.download(m_host_vel.data(), m_count);
+    upload_to_gl(m_host_pos[m_cur], m_host_vel);
+    return;
+  }
+  if (b.pos != m_interop.pointer(m_cur)) m_cur = 1 - m_cur;
 }
 
-float* BodyBuffers::mapped_values() const {
-  if (m_path != DevicePath::interop || !m_interop.mapped())
-    throw std::logic_error("BodyBuffers::mapped_values: the buffers are not mapped");
-  return static_cast<float*>(m_interop.pointer(3));
+Bodies BodyBuffers::host_bodies() {
+  if (m_on_device) throw std::logic_error("BodyBuffers::host_bodies: the state is on the device");
+  return Bodies{m_host_pos[m_cur].data(), m_host_pos[1 - m_cur].data(), m_host_vel.data(), m_count,
+                false};
+}
+
+void BodyBuffers::publish_host(const Bodies& b) {
+  ++m_version;
+  if (b.n < 1 || b.n > m_count) throw std::logic_error("BodyBuffers: only fewer bodies");
+  m_count = b.n;
+  if (b.pos != m_host_pos[m_cur].data()) m_cur = 1 - m_cur;
+  upload_to_gl(m_host_pos[m_cur], m_host_vel);
 }
 
 void BodyBuffers::upload_values(const float* values, int n) {
@@ -237,7 +222,7 @@ void BodyBuffers::read_published_body(int i, Vec4& pos, Vec4& vel) const {
 
 bool BodyBuffers::host_current() const { return !m_on_device || m_path == DevicePath::staged; }
 
-BodyState BodyBuffers::download() {
+BodyState BodyBuffers::download() const {
   BodyState s;
   download(s.pos, s.vel);
   return s;

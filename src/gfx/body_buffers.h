@@ -9,9 +9,10 @@
 
 #include "cuda_gl.h"
 #include "gl_objects.h"
+#include "orrery/bodies.h"
 #include "orrery/device.h"
 #include "orrery/physics.h"
-#include "orrery/system.h"
+#include "orrery/presets.h"
 
 namespace orrery::gfx {
 
@@ -23,23 +24,35 @@ enum class DevicePath {
 };
 const char* to_string(DevicePath p);
 
-// Runs every step of a frame: a -> b -> a -> ... (velocities in place). The newest positions end
-// in b after an odd number of steps, in a after an even one.
-using StepRun = std::function<void(Vec4* a, Vec4* b, Vec4* vel)>;
-// Reads the newest state in place: device pointers to the positions and velocities.
-using DeviceView = std::function<void(const Vec4* pos, const Vec4* vel)>;
+// The bodies' arrays as the frame lends them to the simulation (orrery/bodies.h): on the interop
+// path the VBOs mapped for CUDA, with other registered buffers (the CUDA splat's picture, the
+// trails' ring) in the same map call; on the staged path the device arrays; on the host the host
+// arrays. The frame steps them, draws its overlays on them, and the mapping goes (unmapping).
+class BodyBuffers;
+class Mapping {
+ public:
+  Mapping(Mapping&& o) noexcept;
+  Mapping& operator=(Mapping&&) = delete;
+  Mapping(const Mapping&) = delete;
+  ~Mapping();
+  // The arrays: bodies().pos holds the newest positions.
+  Bodies& bodies() { return m_bodies; }
+  // Makes the newest positions (bodies().pos after steps) and the count current, and publishes
+  // them (staged: copied into the VBOs); called once after steps.
+  void commit();
+  // The per-body values VBO while mapped (interop path only; else null).
+  float* values() const { return m_values; }
 
-// Work that reads the newest state on the device and writes other registered GL buffers (the
-// CUDA splat's image, the trails): on the interop path `regs` are mapped in the same call as the
-// VBOs, and `view` runs after the steps, before the unmap (mapped_values() is valid there).
-struct Companion {
-  CudaGlBuffers::Group regs;
-  DeviceView view;
+ private:
+  friend class BodyBuffers;
+  Mapping(BodyBuffers& owner, Bodies b, std::vector<CudaGlBuffers*> mapped, float* values);
+  BodyBuffers* m_owner;
+  Bodies m_bodies;
+  std::vector<CudaGlBuffers*> m_mapped;
+  float* m_values;
 };
 
-// The VBOs are also the System's body storage (orrery/system.h): its steps run in the frame's
-// mapping, with the companion set for the frame.
-class BodyBuffers final : public BodyStorage {
+class BodyBuffers final {
  public:
   explicit BodyBuffers(DevicePath path) : m_path(path) {}
 
@@ -47,41 +60,25 @@ class BodyBuffers final : public BodyStorage {
   void load(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
   // Where the next steps run: on the device (GPU solvers) or the host; moves the state across.
   void set_on_device(bool on_device);
-  bool on_device() const override { return m_on_device; }
-  // Maps or selects the storage, calls run for `steps` steps, then publishes the newest positions
-  // and the velocities to GL (unmap, or copy). With one step the interop maps the read buffer
-  // read-only and the write buffer write-discard; with more, both read-write. A companion runs
-  // after the steps (interop path only), mapped with the VBOs when the solver is on the device.
-  void advance(int steps, const StepRun& run, const Companion* companion = nullptr);
+  bool on_device() const { return m_on_device; }
+  // The arrays of the side the state is on for `steps` steps (0: to read). Interop path: the VBOs
+  // mapped (one step: the read buffer read-only, the write buffer write-discard; more: both
+  // read-write; reading: read-only, the values read-write) with `extra` in the same call.
+  Mapping map(int steps, const CudaGlBuffers::Group& extra = {});
+  // Interop path only: the VBOs mapped read-only for CUDA with `extra`, whichever side the solver
+  // runs (the CUDA splat of a CPU run's published state).
+  Mapping map_for_drawing(const CudaGlBuffers::Group& extra);
   // The host path in two halves, so CPU steps can run on another thread while the frame loop goes
-  // on drawing the published state: the arrays to step (the newest positions in `a`), then,
-  // after `steps` steps on them, publish the newest state to GL. Nothing else may touch the
-  // buffers in between.
-  struct HostArrays {
-    Vec4* a;
-    Vec4* b;
-    Vec4* vel;
-  };
-  HostArrays host_arrays();
-  void publish_host(int steps, const Companion* companion = nullptr);
-  // Interop path only: maps the VBOs read-only for CUDA and the companion's buffer in one call,
-  // runs the companion on the newest state, and unmaps. Whichever side the solver runs.
-  void view_on_device(const Companion& companion);
+  // on drawing the published state: the arrays to step, then, after steps on them, publish the
+  // newest state (b.pos) to GL. Nothing else may touch the buffers in between.
+  Bodies host_bodies();
+  void publish_host(const Bodies& b);
   // Copies the current state to the host.
   void download(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const;
+  BodyState download() const;
 
-  // BodyStorage: advance() with the companion set by set_companion(); view() maps read-only on
-  // the interop path.
-  void set_companion(const Companion* companion) { m_companion = companion; }
-  void run(int steps, const StepArrays& run) override { advance(steps, run, m_companion); }
-  void view(const StateView& view) override;
-  BodyState download() override;
-  // The first n bodies stay (merges); the buffers keep their size.
-  void set_count(int n) override;
-
-  // The per-body values the sprites read for a stored colour quantity (attribute 2): while the
-  // interop path's buffers are mapped (in a companion), their device pointer; else set through GL.
-  float* mapped_values() const;
+  // The per-body values the sprites read for a stored colour quantity (attribute 2), set through
+  // GL (a Mapping's values() on the interop path).
   void upload_values(const float* values, int n);
   void download_values(std::vector<float>& out) const;
   // The published state as GL holds it (the VBOs; safe while a CPU run writes the host arrays):
@@ -96,18 +93,19 @@ class BodyBuffers final : public BodyStorage {
   GLuint vertex_array() const { return m_vao[m_cur].id(); }
   // Changes whenever what the VBOs hold may have changed (load, steps, publish); never 0.
   std::uint64_t version() const { return m_version; }
-  int count() const override { return m_count; }
+  int count() const { return m_count; }
   DevicePath path() const { return m_path; }
   // The path the bodies take now: "zero-copy interop", "staged copy" or "CPU".
   const char* path_name() const;
 
  private:
+  friend class Mapping;
+  void commit(const Bodies& b);
   void upload_to_gl(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);
   void read_gl(std::vector<Vec4>& pos, std::vector<Vec4>& vel) const;
-  void advance_interop(int steps, const StepRun& run, const Companion* companion);
+  Mapping map_interop(std::vector<MapAccess> access, const CudaGlBuffers::Group& extra);
 
   DevicePath m_path;
-  const Companion* m_companion = nullptr;
   bool m_on_device = false;
   int m_count = 0;
   int m_cur = 0;  // which position buffer holds the newest positions

@@ -1,6 +1,7 @@
-// The running system as the viewer drives it: the step pipeline's System on the body buffers, the
-// CPU worker that keeps the window alive during long CPU steps, the check for non-finite states,
-// the diagnostics every K frames and the per-phase timings.
+// The run controller: the viewer's hop between the frame and the Simulation. It owns the
+// Simulation and the body buffers, steps the arrays the frame lends it (GPU: the frame's mapping)
+// or runs CPU steps on a worker thread that publishes a copy, and keeps what the panel shows: the
+// non-finite check, the diagnostics every K frames and the per-phase timings.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,8 @@
 #include "orrery/device.h"
 #include "orrery/fields.h"
 #include "orrery/presets.h"
-#include "orrery/system.h"
+#include "orrery/runner.h"
+#include "orrery/simulation.h"
 #include "ui/settings.h"
 
 namespace orrery::app {
@@ -34,10 +36,10 @@ struct DiagnosticsSample {
   Diagnostics d;
 };
 
-class Simulation {
+class RunController {
  public:
   // Throws InputError when the integrator refuses the parameters.
-  Simulation(gfx::DevicePath path, Integrator integrator, const SimParams& params);
+  RunController(gfx::DevicePath path, Integrator integrator, const SimParams& params);
 
   // New bodies from a preset; every buffer is re-created (and re-registered with CUDA). A CPU run
   // in flight is cancelled. Time, step count and the diagnostics' history start again.
@@ -66,26 +68,26 @@ class Simulation {
   void set_params(const SimParams& params);
   // Diagnostics every `frames` frames of steps (0: off).
   void set_diagnostics_every(int frames) { m_diag_every = frames; }
-  // GPU solvers: runs `steps` steps in the buffers (through the System; phases timed with CUDA
-  // events read at the next advance, so the CPU never waits for the solver here: last_sim_ms() is
-  // one frame behind). CPU solvers: starts `steps` steps on a worker thread when none is in
-  // flight, and waits a few milliseconds for them; whenever a run has ended its state is
-  // published. A companion (the CUDA splat) runs on the newest state, in the same mapping.
-  void advance(int steps, const gfx::Companion* companion = nullptr);
-  // Paused: publishes a CPU run that has ended, starts none, and runs the companion.
-  void idle(const gfx::Companion* companion = nullptr);
-  // Times `name` at each block size through a System on scratch device arrays holding the current
-  // state.
+  // GPU solvers: `steps` steps of the frame's mapping (map(steps) of buffers()), committed to the
+  // buffers; phases timed with CUDA events read at the next call, so the CPU never waits for the
+  // solver here (last_sim_ms() is one frame behind).
+  void step_mapped(int steps, gfx::Mapping& m);
+  // CPU solvers: starts `steps` steps on a worker thread when none is in flight, and waits a few
+  // milliseconds for them; a run that has ended is published to the buffers.
+  void step_host(int steps);
+  // Paused: publishes a CPU run that has ended and starts none; collects the GPU's readings.
+  void idle();
+  // Times `name` at each block size through a Simulation holding a copy of the current state.
   std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks);
 
-  const Solver& solver() const { return m_system->gravity(); }
+  const Solver& solver() const { return m_sim->gravity(); }
   // What the collision stage has done since the reset (none while a CPU step runs; GPU: waits).
   std::optional<CollisionTotals> collision_totals();
   // A tree code's cells down to `max_level` (none while a CPU step runs, or for exact solvers).
   void tree_boxes(int max_level, std::vector<CellBox>& out);
-  Integrator integrator() const { return m_system->integrator(); }
+  Integrator integrator() const { return m_sim ? m_sim->integrator() : m_pending_integrator; }
   const gfx::BodyBuffers& buffers() const { return *m_buffers; }
-  gfx::BodyBuffers& buffers_mut() { return *m_buffers; }
+  gfx::BodyBuffers& buffers() { return *m_buffers; }
   int count() const { return m_buffers->count(); }
   // The newest solver time and the steps it covered; negative when there is none to report: no
   // run ended this frame, before the first reading, and for the first steps of a new solver or
@@ -96,14 +98,14 @@ class Simulation {
   double last_interactions() const { return m_last_interactions; }
   // The phases of those steps (and of a diagnostics reading among them); none with last_sim_ms.
   const std::optional<PhaseTimes>& last_phases() const { return m_last_phases; }
-  bool timed_with_events() const { return m_system->gravity().on_device(); }
+  bool timed_with_events() const { return m_sim->gravity().on_device(); }
   // A CPU run in flight, and the fraction of it done.
   bool stepping() const { return m_job.active(); }
   float step_progress() const { return m_job.progress(); }
   double step_running_s() const { return m_job.running_s(); }
-  // Steps and simulation time since the last reset.
-  long long step_count() const { return m_system->step_count(); }
-  double sim_time() const { return m_system->time(); }
+  // Steps and simulation time since the last reset (while a CPU run is in flight: before it).
+  long long step_count() const { return m_job.active() ? m_clock.steps : m_sim->step_count(); }
+  double sim_time() const { return m_job.active() ? m_clock.time : m_sim->time(); }
   // The first reading after a reset or integrator change (the reference of the drifts), and every
   // reading since (at most k_diag_history, oldest dropped).
   const std::optional<DiagnosticsSample>& diagnostics_start() const { return m_diag_start; }
@@ -113,10 +115,10 @@ class Simulation {
   std::optional<Blowup> take_blowup();
   // Per-body quantities (orrery/fields.h) of the newest state. Not while a CPU run is in flight
   // (returns false). quantity_host: on the host, wherever the state is (the device's are copied
-  // back); origin from the labels. quantity_mapped: inside a companion on the interop path, into
-  // the mapped values buffer, on the device (false when the solver runs on the host).
+  // back); origin from the labels. quantity_mapped: into the mapping's values buffer, on the
+  // device (false when the solver runs on the host or the mapping has no values buffer).
   bool quantity_host(Quantity q, std::vector<float>& out);
-  bool quantity_mapped(Quantity q, const Vec4* pos, const Vec4* vel);
+  bool quantity_mapped(Quantity q, gfx::Mapping& m);
   // The origin labels of the state (origin_labels()) and their names; empty after merges removed
   // bodies (the labels no longer follow them).
   const std::vector<float>& origin() const { return m_origin; }
@@ -129,10 +131,7 @@ class Simulation {
   // One body's position and velocity and its direct-sum acceleration (while a CPU run is in
   // flight: the published body and the last acceleration read, NaN if none), and the centre of
   // mass (none while a CPU run is in flight), of the newest state.
-  struct BodyReading {
-    Vec4 pos, vel;
-    Vec3 acc;
-  };
+  using BodyReading = Simulation::BodyReading;
   std::optional<BodyReading> read_body(int index);
   std::optional<Vec3> centre_of_mass();
   // The body nearest window pixel (x, y) (origin bottom-left) within radius_px under these sprite
@@ -150,16 +149,22 @@ class Simulation {
  private:
   void collect_phases();
   void collect_probe();
-  void settle_job(const gfx::Companion* companion, double wait_ms);
+  void settle_job(double wait_ms);
   void cancel_job();
   void record_diagnostics(const Diagnostics& d, long long step, double time);
+  void record(const RunResult& r);
   void restart_diagnostics();
   bool diagnostics_due();
+  const SimParams& current_params() const;
+  void apply_pending();
 
-  std::shared_ptr<gfx::BodyBuffers> m_buffers;
-  std::unique_ptr<System> m_system;  // made by the first set_solver()
-  Integrator m_integrator;
-  SimParams m_params;  // applied to the System when no CPU run is in flight
+  std::unique_ptr<gfx::BodyBuffers> m_buffers;
+  std::unique_ptr<Simulation> m_sim;  // made by the first set_solver()
+  // Waiting to be applied: before the Simulation exists, and the panel's parameters while a CPU
+  // run is in flight (applied before the next run).
+  Integrator m_pending_integrator;
+  std::optional<SimParams> m_pending_params;
+  Simulation::Clock m_clock;  // the published state's, while a CPU run is in flight
   std::unique_ptr<FiniteProbe> m_probe;
   CpuJob m_job;
   bool m_phases_pending = false;  // GPU phases recorded, not read yet
@@ -179,7 +184,6 @@ class Simulation {
   std::uint64_t m_epoch = 0;
   std::vector<float> m_origin;
   std::vector<std::string> m_origin_names;
-  GpuBuffer<float> m_values_scratch;  // device values to copy back
   int m_acc_index = -1;          // read_body's last direct-sum acceleration
   Vec3 m_acc_last{0, 0, 0};
   // Reads the newest state where it is (host or device pointers), outside any mapping.

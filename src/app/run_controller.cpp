@@ -1,0 +1,364 @@
+// RunController: preset loading, solver and integrator switching, stepping through the Simulation
+// and the Runner (CPU runs on a worker thread), the non-finite check, diagnostics, phase timings
+// and the block-size sweep.
+#include "run_controller.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "gfx/overlays.h"
+#include "orrery/runner.h"
+
+namespace orrery::app {
+RunController::RunController(gfx::DevicePath path, Integrator integrator, const SimParams& params)
+    : m_buffers(std::make_unique<gfx::BodyBuffers>(path)),
+      m_pending_integrator(integrator),
+      m_pending_params(params) {
+  validate(params);
+  check_integrator(integrator, params);
+  if (path != gfx::DevicePath::none) m_probe = std::make_unique<FiniteProbe>();
+}
+
+void RunController::reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius) {
+  // May throw (an N the GPU cannot hold, or a bad N): the old state stays then.
+  if (m_sim) check_device_memory(solver_info(m_sim->gravity().name()), n);
+  BodyState s = make_preset(preset, n, seed);
+  if (radius) set_radius(s.vel, *radius);
+  load(s, nullptr);
+  set_origin(&preset, s);
+}
+
+void RunController::set_origin(const Preset* preset, const BodyState& s) {
+  m_origin = orrery::origin_labels(preset, s);
+  m_origin_names = orrery::origin_names(preset);
+}
+
+// Reads the newest state where it is (host arrays, device arrays, or the VBOs mapped read-only),
+// outside the frame's mapping; not while a CPU run is in flight.
+template <class F>
+bool RunController::with_state(F&& f) {
+  if (m_job.active()) return false;
+  gfx::Mapping m = m_buffers->map(0);
+  f(m.bodies());
+  return true;
+}
+
+bool RunController::quantity_host(Quantity q, std::vector<float>& out) {
+  if (q == Quantity::origin) {
+    if (!origin_valid()) return false;
+    out = m_origin;
+    return true;
+  }
+  out.resize(static_cast<std::size_t>(m_buffers->count()));
+  return with_state([&](const Bodies& b) { m_sim->quantity_to_host(q, b, out.data()); });
+}
+
+bool RunController::quantity_mapped(Quantity q, gfx::Mapping& m) {
+  if (!m_sim->on_device() || q == Quantity::origin || !m.values()) return false;
+  m_sim->quantity(q, m.bodies(), m.values());
+  return true;
+}
+
+std::optional<RunController::BodyReading> RunController::read_body(int index) {
+  std::optional<BodyReading> r;
+  if (index < 0 || index >= m_buffers->count()) return r;
+  if (m_job.active()) {  // a CPU run in flight: the published body, the last acceleration read
+    BodyReading b;
+    m_buffers->read_published_body(index, b.pos, b.vel);
+    b.acc = index == m_acc_index ? m_acc_last : Vec3{NAN, NAN, NAN};
+    return b;
+  }
+  with_state([&](const Bodies& b) {
+    r = m_sim->read_body(b, index);
+    m_acc_index = index, m_acc_last = r->acc;
+  });
+  return r;
+}
+
+std::optional<Vec3> RunController::centre_of_mass() {
+  std::optional<Vec3> c;
+  with_state([&](const Bodies& b) {
+    const Vec3d d = m_sim->centre_of_mass(b);
+    c = Vec3{static_cast<float>(d.x), static_cast<float>(d.y), static_cast<float>(d.z)};
+  });
+  return c;
+}
+
+int RunController::pick(const gfx::SpriteParams& p, float x, float y, float radius_px) {
+  int picked = -1;
+  if (m_job.active()) {  // a CPU run in flight: the published positions
+    std::vector<Vec4> pos;
+    m_buffers->read_published_positions(pos);
+    return gfx::pick_cpu(pos.data(), static_cast<int>(pos.size()), p, x, y, radius_px);
+  }
+  with_state([&](const Bodies& b) {
+    picked = b.on_device ? gfx::pick_device(b.pos, b.n, p, x, y, radius_px)
+                         : gfx::pick_cpu(b.pos, b.n, p, x, y, radius_px);
+  });
+  return picked;
+}
+
+void RunController::load(const BodyState& s, const RunState* run) {
+  const int n = s.size();
+  if (m_sim) check_device_memory(solver_info(m_sim->gravity().name()), n);
+  if (run) {
+    validate(run->params);
+    check_integrator(run->integrator, run->params);
+  }
+  cancel_job();
+  collect_phases();              // the old state's last reading, before the new state's first
+  if (m_probe) m_probe->wait();  // the old state's check, whose result no longer matters
+  m_warming_up = true;
+  m_buffers->load(s.pos, s.vel);  // fills every copy, whichever side the solver runs on
+  m_sim->state_changed(Simulation::Clock{});
+  m_sim->resume(RunState{});  // time, steps, direction and collision totals from 0
+  double mass = 0.0;
+  for (const Vec4& p : s.pos) mass += p.w;
+  m_mass_ref = static_cast<float>(mass / n);
+  m_probe_step = m_last_finite_step = 0;
+  m_frames_since_check = 0;
+  m_blowup.reset();
+  m_blown = false;
+  if (run) {
+    // euler takes any parameters: through it to the run's pair, whatever the current one is.
+    m_sim->set_time_reversed(false);
+    m_sim->set_integrator(Integrator::euler);
+    m_sim->set_params(run->params);
+    m_sim->set_integrator(run->integrator);
+    m_sim->resume(*run);
+    m_pending_params.reset();
+  }
+  restart_diagnostics();
+  set_origin(nullptr, s);
+  ++m_epoch;
+}
+
+Snapshot RunController::snapshot(int block) {
+  Snapshot s;
+  s.bodies = m_buffers->download();
+  s.run = m_sim->run_state();
+  if (m_job.active()) s.run.time = m_clock.time, s.run.steps = m_clock.steps;
+  s.run.block = block;
+  return s;
+}
+
+void RunController::set_solver(const std::string& name, int block) {
+  if (m_buffers->count() > 0) check_device_memory(solver_info(name), m_buffers->count());
+  std::unique_ptr<Solver> next = make_solver(name, block);
+  cancel_job();
+  collect_phases();  // the old solver's last reading, before the new solver's first
+  m_warming_up = true;
+  m_buffers->set_on_device(next->on_device());
+  if (!m_sim) {
+    m_sim = std::make_unique<Simulation>(std::move(next), m_pending_integrator, *m_pending_params);
+    m_pending_params.reset();
+  } else {
+    m_sim->set_gravity(std::move(next));
+  }
+}
+
+void RunController::set_time_reversed(bool reversed) {
+  if (reversed) check_reversible(m_sim->integrator(), current_params());
+  cancel_job();  // the state before the run in flight: the new direction starts from it
+  collect_phases();
+  apply_pending();
+  m_sim->set_time_reversed(reversed);
+  m_warming_up = true;
+}
+
+bool RunController::time_reversed() const { return m_sim->time_reversed(); }
+
+void RunController::set_integrator(Integrator integrator) {
+  const SimParams p = current_params();
+  check_integrator(integrator, p);  // before cancelling anything
+  if (m_sim->time_reversed()) check_reversible(integrator, p);
+  cancel_job();
+  collect_phases();
+  apply_pending();
+  m_sim->set_integrator(integrator);
+  m_warming_up = true;  // leapfrog's first step evaluates the forces twice
+  restart_diagnostics();
+}
+
+void RunController::set_params(const SimParams& params) {
+  validate(params);
+  check_integrator(m_sim->integrator(), params);
+  if (m_sim->time_reversed()) check_reversible(m_sim->integrator(), params);
+  if (m_job.active())
+    m_pending_params = params;  // the worker steps with the Simulation's: applied after it
+  else
+    m_sim->set_params(params);
+}
+
+const SimParams& RunController::current_params() const {
+  return m_pending_params ? *m_pending_params : m_sim->params();
+}
+
+void RunController::apply_pending() {
+  if (!m_pending_params || m_job.active()) return;
+  m_sim->set_params(*m_pending_params);
+  m_pending_params.reset();
+}
+
+void RunController::cancel_job() {
+  if (m_job.active()) m_job.cancel();
+}
+
+void RunController::restart_diagnostics() {
+  m_diag_start.reset();
+  m_diag_history.clear();
+  m_frames_since_diag = 0;
+}
+
+bool RunController::diagnostics_due() {
+  if (m_diag_every <= 0) return false;
+  if (++m_frames_since_diag < m_diag_every) return false;
+  m_frames_since_diag = 0;
+  return true;
+}
+
+void RunController::record_diagnostics(const Diagnostics& d, long long step, double time) {
+  const DiagnosticsSample s{step, time, d};
+  if (!m_diag_start) m_diag_start = s;
+  if (m_diag_history.size() >= k_diag_history) m_diag_history.erase(m_diag_history.begin());
+  m_diag_history.push_back(s);
+}
+
+void RunController::record(const RunResult& r) {
+  for (const RunReading& x : r.readings) record_diagnostics(x.d, x.step, x.time);
+}
+
+void RunController::step_host(int steps) {
+  m_last_ms = -1.0f;
+  m_last_phases.reset();
+  if (!m_job.active()) {
+    apply_pending();
+    m_clock = m_sim->clock();
+    const bool want_start = m_diag_every > 0 && !m_diag_start;
+    m_job.start(*m_sim, steps, m_buffers->host_bodies(), want_start, diagnostics_due());
+  }
+  settle_job(k_cpu_wait_ms);
+}
+
+void RunController::step_mapped(int steps, gfx::Mapping& m) {
+  m_last_ms = -1.0f;
+  m_last_phases.reset();
+  collect_phases();  // the previous frame's steps: finished by now, or nearly
+  collect_probe();
+  apply_pending();
+  const bool check = !m_blown && ++m_frames_since_check >= k_finite_check_frames;
+  RunPlan plan;
+  plan.steps = steps;
+  plan.measure_start = m_diag_every > 0 && !m_diag_start;
+  plan.measure_end = diagnostics_due();
+  plan.phases = PhaseCollection::left;  // read a frame late: the CPU never waits for them here
+  if (check) plan.finite = FiniteCheck::launch, plan.probe = m_probe.get();
+  const int n = m.bodies().n;
+  const RunResult r = Runner::run(*m_sim, m.bodies(), plan);  // inside the frame's mapping
+  m.commit();
+  if (r.probe_launched) {
+    m_frames_since_check = 0;
+    m_probe_step = m_sim->step_count();
+  }
+  record(r);
+  m_pending_steps = steps;
+  m_pending_interactions = steps * m_sim->interactions_per_step(n);
+  m_phases_pending = true;
+}
+
+void RunController::idle() {
+  m_last_ms = -1.0f;
+  m_last_phases.reset();
+  if (m_job.active()) settle_job(0.0);
+  if (m_sim->on_device()) {
+    collect_phases();
+    collect_probe();
+  }
+}
+
+// Publishes a CPU run that has ended within `wait_ms`.
+void RunController::settle_job(double wait_ms) {
+  if (!m_job.wait_for(wait_ms)) return;
+  const RunResult& r = m_job.finish();
+  if (r.steps > 0) m_buffers->publish_host(m_job.bodies());
+  apply_pending();
+  const PhaseTimes t = m_sim->phases().take();
+  record(r);
+  const bool first = m_warming_up;
+  m_warming_up = false;
+  if (!first && r.steps > 0) {
+    m_last_ms = static_cast<float>(t.total() - t[Phase::diagnostics]);
+    m_last_phases = t;
+  }
+  m_last_steps = r.steps;
+  m_last_interactions = r.interactions;
+  if (r.nonfinite_body >= 0 && !m_blown) {
+    const long long step = m_sim->step_count();
+    m_blowup = Blowup{step, step - 1, r.nonfinite_body};
+    m_blown = true;
+  }
+}
+
+void RunController::collect_phases() {
+  if (!m_phases_pending) return;
+  m_phases_pending = false;
+  const PhaseTimes t = m_sim->phases().take();
+  m_last_steps = m_pending_steps;
+  m_last_interactions = m_pending_interactions;
+  // A first step's time says nothing about the next ones.
+  if (!m_warming_up) {
+    m_last_ms = static_cast<float>(t.total() - t[Phase::diagnostics]);
+    m_last_phases = t;
+  }
+  m_warming_up = false;
+}
+
+void RunController::collect_probe() {
+  long long first = -1;
+  if (!m_probe || !m_probe->poll(first)) return;
+  if (first < 0) {
+    m_last_finite_step = m_probe_step;
+  } else if (!m_blown) {
+    m_blowup = Blowup{m_probe_step, m_last_finite_step, first};
+    m_blown = true;
+  }
+}
+
+std::optional<CollisionTotals> RunController::collision_totals() {
+  if (m_job.active()) return std::nullopt;
+  return m_sim->collision_totals();
+}
+
+void RunController::tree_boxes(int max_level, std::vector<CellBox>& out) {
+  out.clear();
+  if (m_job.active()) return;  // the worker owns the tree while it steps
+  m_sim->gravity().cell_boxes(max_level, k_max_tree_boxes, out);
+}
+
+std::optional<Blowup> RunController::take_blowup() {
+  std::optional<Blowup> b;
+  b.swap(m_blowup);
+  return b;
+}
+
+std::vector<ui::SweepPoint> RunController::sweep_blocks(const std::string& name,
+                                                        const std::vector<int>& blocks) {
+  cancel_job();
+  collect_phases();
+  apply_pending();
+  const BodyState state = m_buffers->download();
+  std::vector<ui::SweepPoint> out;
+  for (int block : blocks) {
+    Simulation sweep(state, make_solver(name, block), m_sim->integrator(), m_sim->params());
+    RunPlan once;  // warm-up (and cuda-fast's autotuning)
+    const double first = std::max(Runner::run(sweep, once).phases.total(), 1e-3);
+    RunPlan timed;
+    timed.steps = std::clamp(static_cast<int>(60.0 / first), 2, 50);  // about 60 ms per block
+    const RunResult r = Runner::run(sweep, timed);
+    out.push_back({block, static_cast<float>(r.phases.total() / timed.steps)});
+  }
+  return out;
+}
+
+}  // namespace orrery::app
