@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Issue 20's checks and figures on the GPU machine, from the repo root after `. .gpu/prelude.sh`:
+# the GPU and GL tests, the viewer checks (tests/viewer/gpu_check.sh), compute-sanitizer on the
+# Simulation's device paths, then the redesign's before/after figures interleaved twice in one
+# run: cuda-static and cuda-fast at 65,536 and 1,048,576, cuda-bh at 1,048,576 plummer, the
+# collision phases at 1,048,576 box, and the viewer's headless frame at 65,536 (cuda-static).
+#   scripts/gpu_redesign.sh NEW_SLIM OLD_SLIM OUT_DIR   (slims from scripts/gpu_slim.sh; OLD_SLIM
+#   needs only src/bench/orrery-bench, src/app/orrery and src/app/shaders)
+set -u
+new=$(cd "$1" && pwd)
+old=$(cd "$2" && pwd)
+out=$(mkdir -p "$3" && cd "$3" && pwd)
+table=()
+row() { table+=("$(printf '%-44s %s' "$1" "$2")"); }
+"$new/tests/orrery_gpu_tests" >"$out/gpu-tests.log" 2>&1
+row "orrery_gpu_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) ' "$out/gpu-tests.log" | tr '\n' ' ')"
+ORRERY_SHADER_DIR=$new/src/app/shaders "$new/tests/orrery_gfx_tests" >"$out/gfx-tests.log" 2>&1
+row "orrery_gfx_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) ' "$out/gfx-tests.log" | tr '\n' ' ')"
+tests/viewer/gpu_check.sh "$new" "$out/viewer" >"$out/viewer-check.log" 2>&1
+row "viewer checks (exit $?)" "$(grep -c '^PASS' "$out/viewer-check.log") PASS, $(grep -c '^FAIL' "$out/viewer-check.log") FAIL"
+timeout 120 compute-sanitizer --tool memcheck --leak-check full "$new/tests/orrery_gpu_tests" \
+  --gtest_filter='Cuda/GpuSystem.*:*GpuCollisions*:GpuViewTools.Simulation*:GpuViewTools.OneBody*' \
+  >"$out/memcheck.log" 2>&1
+row "memcheck (exit $?)" "$(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED) ' "$out/memcheck.log" | tr '\n' ' ')"
+summary() { grep -o 'mean [0-9.]* FPS ([0-9.]* ms/frame), sim [0-9.]* ms/frame' "$1"; }
+for rep in 1 2; do
+  for v in old new; do
+    d=$old
+    [ $v = new ] && d=$new
+    b=$d/src/bench/orrery-bench
+    "$b" --solver cuda-static,cuda-fast --n 65536,1048576 --steps 10 --warmup 2 \
+      >"$out/allpairs-$v-$rep.txt" 2>&1
+    while read -r s n blk ms rest; do
+      row "$v #$rep $s N=$n" "$ms ms/step"
+    done < <(grep -E '^cuda-(static|fast) ' "$out/allpairs-$v-$rep.txt")
+    "$b" --solver cuda-bh --preset plummer --n 1048576 --steps 10 --warmup 2 --phases \
+      >"$out/bh-$v-$rep.txt" 2>&1
+    row "$v #$rep cuda-bh plummer 1M" "$(grep -E '^cuda-bh ' "$out/bh-$v-$rep.txt" | awk '{print $4 " ms/step"}')"
+    "$b" --solver cuda-fast --preset box --n 1048576 --steps 100 --warmup 10 --phases \
+      >"$out/box-$v-$rep.txt" 2>&1
+    row "$v #$rep box 1M (phases)" "$(grep -E '^cuda-fast ' "$out/box-$v-$rep.txt" | cut -c1-120)"
+    env -u DISPLAY "$d/src/app/orrery" --headless --solver cuda-static --n 65536 --frames 300 \
+      >"$out/frame-$v-$rep.log" 2>&1
+    row "$v #$rep viewer 65536 cuda-static" "$(summary "$out/frame-$v-$rep.log")"
+  done
+done
+grep -E '^(PASS|FAIL|SKIP)' "$out/viewer-check.log"
+printf '%s\n' "${table[@]}"
