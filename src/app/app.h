@@ -51,12 +51,27 @@ class App {
   void choose_path();
   void choose_draw();
   const char* draw_name() const;
-  float device_work(int steps, const gfx::SpriteParams& sp, const gfx::RenderStyle& st,
-                    bool& splatted);
+  // One frame's view of the scene and what the frame made: the target's size, the drawing style
+  // and sprite parameters, whether the CUDA picture was made, the solver and UI times.
+  struct FrameView {
+    int w = 0, h = 0;
+    gfx::RenderStyle style;
+    gfx::SpriteParams sprites;
+    bool splatted = false;
+    float sim_ms = -1.0f, ui_ms = 0.0f;
+  };
+  // The frame (app_frame.cpp): poll, new frame, advance, build the UI, render, finish.
+  void frame(long long index, bool last);
+  void poll(long long index);
+  FrameView new_frame();
+  float device_work(FrameView& v);
+  void build_ui(long long index, FrameView& v);
+  void fill_readouts(long long index);
+  void render(FrameView& v);
+  void finish_frame(long long index, bool last, const FrameView& v);
   gfx::CudaGlBuffers* splat_image(int w, int h);
   void build_catalog();
   int catalog_index(const std::string& name) const;  // -1 when not listed
-  void frame(long long index, bool last);
   void handle_keys();
   void apply(const ui::Action& a);
   void switch_solver(int index, int block);

@@ -48,12 +48,12 @@ done
 check "gl sprites = cuda splat" same-frame.log $? "^png_diff: mean"
 
 # 2. Headless scripted switches: GPU -> CPU -> GPU residency moves, block sizes, a sweep, F12.
-#    Solver order: cpu, cpu-omp, cuda-dynamic, cuda-static, cuda-fast (default).
+#    Solver order: cpu, cpu-omp, cpu-bh, cuda-dynamic, cuda-static, cuda-fast (default), cuda-bh.
 env -u DISPLAY "$orrery" --headless --n 16384 --frames 40 \
   --keys S,b,b,B,sweep,S,S,s,s,s,b,sweep,d,d,space,.,r,5,f12,esc \
   --screenshot "$out/headless-switches.png" >switches.log 2>&1
 check "headless switches" switches.log $? "^solver cuda-static block 256$" "^solver cuda-static block 512$" \
-  "^sweep cuda-static n 16384: 32 .* 1024 .*best" "^solver cpu-omp$" "^solver cuda-dynamic block 256$" \
+  "^sweep cuda-static n 16384: 32 .* 1024 .*best" "^solver cpu-bh$" "^solver cuda-dynamic block 256$" \
   "^solver cuda-fast block" "^sweep cuda-fast n 16384" "^draw gl-sprites$" "^draw cuda-splat$" \
   "^preset collision$" "^screenshot orrery-" "^quit$"
 
@@ -70,7 +70,7 @@ if [ -n "${DISPLAY:-}" ]; then
     --keys S,S,s,s --screenshot "$out/xvfb-mesa.png" >xvfb-mesa.log 2>&1
   check "xvfb mesa staged copy" xvfb-mesa.log $? "OpenGL: llvmpipe" "render path: staged copy" \
     "drawing: gl-sprites" \
-    "^solver cpu-omp$" "summary: 60 frames .*path staged copy"
+    "^solver cpu-bh$" "summary: 60 frames .*path staged copy"
 else
   echo "SKIP xvfb checks: no DISPLAY (stage with ../shared/gpu/stage --xvfb)"
 fi

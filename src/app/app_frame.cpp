@@ -1,0 +1,283 @@
+// The frame loop's frame: input, the run's steps and the device work in one mapping, the UI, the
+// GL drawing and overlays, the frame's outputs.
+#include <GL/glew.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "app.h"
+#include "gfx/screenshot.h"
+#include "orrery/device.h"
+#include "ui/panel.h"
+
+namespace orrery::app {
+
+// One frame, as imgui's example_glfw_opengl3 loop reads: poll, new frame, advance the run, build
+// the UI, render, then the frame's outputs and the swap.
+void App::frame(long long index, bool last) {
+  poll(index);
+  FrameView v = new_frame();
+  v.sim_ms = device_work(v);
+  extras_on_host();
+  check_blowup();
+  build_ui(index, v);
+  render(v);
+  finish_frame(index, last, v);
+}
+
+// Window events, keys, the scripted keys (--keys: one a frame from the second) and the actions.
+void App::poll(long long index) {
+  if (m_window) {
+    m_window->poll_events();
+    if (m_window->should_close()) m_quit = true;
+  }
+  handle_keys();
+  const auto scripted = static_cast<std::size_t>(index - 1);
+  if (index >= 1 && scripted < m_opts.script.size()) m_actions.push_back(m_opts.script[scripted]);
+  std::vector<ui::Action> actions;
+  actions.swap(m_actions);
+  for (const ui::Action& a : actions) apply(a);
+}
+
+// The UI's new frame, the camera from this frame's input (before the splat, which draws with it),
+// following, and a click's pick.
+App::FrameView App::new_frame() {
+  FrameView v;
+  target_size(v.w, v.h);
+  m_imgui->begin_frame(v.w, v.h, m_stats.last_frame_ms() * 1e-3f);
+  ui::CameraInput in;
+  if (m_window) {
+    in = m_imgui->camera_input();
+    m_camera.orbit(in.orbit_dx, in.orbit_dy);
+    m_camera.pan(in.pan_dx, in.pan_dy, v.h);
+    m_camera.zoom(in.zoom);
+  }
+  if (m_run->epoch() != m_state_epoch) on_new_state();
+  follow_and_read();  // the camera follows the body as it was after the last frame's steps
+  v.style = style();
+  v.sprites = gfx::sprite_params(m_camera, v.style, v.w, v.h);
+  if (in.click) pick_at(in.click_x, in.click_y, v.sprites);
+  mark_pick(v.sprites);
+  return v;
+}
+
+// The readouts and the panel (or the overlay), timed as the UI's work.
+void App::build_ui(long long index, FrameView& v) {
+  const auto start = std::chrono::steady_clock::now();
+  fill_readouts(index);
+  if (m_settings.show_panel)
+    m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
+  else
+    ui::draw_overlay(m_settings, m_readouts, m_catalog);
+  keep_params_valid();
+  v.ui_ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void App::fill_readouts(long long index) {
+  m_stats.fill(m_readouts);
+  m_readouts.solver_config = m_run->solver().config();
+  m_readouts.tree_code = !m_run->solver().all_pairs();
+  m_readouts.render_path = m_run->buffers().path_name();
+  m_readouts.path_note = m_path_note;
+  m_readouts.sim_ms_from_events = m_run->timed_with_events();
+  m_readouts.gpu_name =
+      device_present() ? device_info().name : "none (" + device_info().reason + ")";
+  m_readouts.gl_renderer = m_gl_description;
+  if (device_present() && (m_readouts.gpu_memory.empty() || index % 60 == 0)) {
+    const double total = static_cast<double>(device_info().total_mem) / 1073741824.0;
+    const double used = total - static_cast<double>(device_free_memory()) / 1073741824.0;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f of %.1f GiB in use", used, total);
+    m_readouts.gpu_memory = buf;
+  }
+  m_readouts.splat_available = m_splat_ok;
+  m_readouts.draw_method = draw_name();
+  m_readouts.activity.clear();
+  if (m_run->stepping())
+    m_readouts.activity = activity_text(m_run->step_progress(), m_run->step_running_s());
+  fill_diagnostics();
+  // An auto range follows the state: refitted about twice a second of frames.
+  if (m_settings.color_auto && index % k_refit_frames == k_refit_frames - 1) fit_color_range(false);
+  fill_legend();
+  if (index % 10 == 0 || m_readouts.collisions.bodies == 0) fill_collisions();
+}
+
+// GL: copy the CUDA picture, or draw GL sprites and tone-map; the overlays; then the panel.
+void App::render(FrameView& v) {
+  using Clock = std::chrono::steady_clock;
+  const GLuint target = target_framebuffer();
+  m_draw_timer.begin();
+  if (v.splatted) {
+    m_renderer->draw_splatted(target, v.w, v.h);
+  } else {
+    gfx::TrailDraw trails;
+    if (m_trails)
+      trails = {m_trails->texture(), m_trails->bodies(), m_trails->length(),
+                m_trails->head(),    m_trails->filled(), trail_intensity(v.style)};
+    m_renderer->draw(m_run->buffers().vertex_array(), m_run->count(), v.sprites, v.style.exposure,
+                     target, m_run->buffers().version(), m_trails ? &trails : nullptr);
+  }
+  draw_tree(target, v.sprites);
+  draw_walls(target, v.sprites);
+  const auto render_start = Clock::now();
+  m_imgui->end_frame();
+  v.ui_ms += std::chrono::duration<float, std::milli>(Clock::now() - render_start).count();
+  m_draw_timer.end();
+  // The splat runs on CUDA's stream, before and outside the GL timer: its time adds to GL's.
+  m_readouts.splat_ms = v.splatted ? m_renderer->last_splat_ms() : -1.0f;
+  m_stats.record_draw(m_draw_timer.last_ms(), m_readouts.splat_ms);
+  gfx::check_gl("drawing a frame");
+  record_phases(v.ui_ms);
+}
+
+// Recording, the run's outputs after the last frame, screenshots, then the swap.
+void App::finish_frame(long long index, bool last, const FrameView& v) {
+  if (index == 0 && !m_opts.record.empty()) start_recording(m_opts.record);
+  if (m_recorder) record_frame();
+  if (last || m_quit) {
+    write_run_outputs();
+    stop_recording();
+  }
+  if ((last || m_quit) && m_screenshot.is_open()) {
+    try {
+      save_screenshot(m_screenshot);
+    } catch (const std::exception& e) {
+      m_output_error = e.what();
+    }
+  }
+  if (m_screenshot_now) {
+    m_screenshot_now = false;
+    try {
+      OutputFile file = OutputFile::open(timestamped_name(".png"), "screenshot");
+      save_screenshot(file);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "orrery: %s\n", e.what());
+    }
+  }
+  if (m_window)
+    m_window->swap_buffers();
+  else
+    glFlush();
+  m_stats.record(v.sim_ms, m_run->last_interactions());
+}
+
+// The frame's steps (unless paused) and, with the CUDA splat, its picture, in one mapping of the
+// VBOs and the picture. Returns the solver time to record (negative: none); v.splatted says
+// whether the CUDA picture was made.
+float App::device_work(FrameView& v) {
+  const int steps = m_settings.paused ? 1 : m_settings.steps_per_frame;
+  const gfx::SpriteParams& sp = v.sprites;
+  const gfx::RenderStyle& st = v.style;
+  // The frame's device work on the newest state, in the steps' mapping (the interop path): the
+  // colour values and trails, then the CUDA splat; the picture and the trails' ring are mapped in
+  // the same call as the VBOs.
+  gfx::CudaGlBuffers::Group extra;
+  gfx::CudaGlBuffers* image = splat_image(sp.width, sp.height);
+  if (image) extra.push_back({image, {gfx::MapAccess::write_discard}});
+  gfx::CudaGlBuffers* ring = m_trails ? m_trails->registration() : nullptr;
+  if (ring) extra.push_back({ring, {gfx::MapAccess::read_write}});
+  const bool values = values_needed();
+  const bool interop = m_path == gfx::DevicePath::interop;
+  const bool extras = interop && (image || ring || (values && values_on_device()));
+  const auto draw_extras = [&](gfx::Mapping& m) {
+    extras_on_device(m);
+    if (!image) return;
+    gfx::TrailRing trail;
+    if (ring) trail = m_trails->device_ring();
+    m_renderer->splat(m.bodies().pos, m.bodies().vel, values ? m.values() : nullptr,
+                      m_run->count(), sp, st.exposure, ring ? &trail : nullptr,
+                      trail_intensity(st));
+  };
+  v.splatted = image != nullptr;
+  const bool stepping = !m_settings.paused || m_step_once;
+  m_step_once = false;
+  if (m_run->solver().on_device() && (stepping || extras)) {  // map, step, draw overlays, unmap
+    gfx::Mapping m = m_run->buffers().map(stepping ? steps : 0,
+                                          extras ? extra : gfx::CudaGlBuffers::Group{});
+    if (stepping)
+      m_run->step_mapped(steps, m);
+    else
+      m_run->idle();
+    if (extras) draw_extras(m);
+  } else {  // a CPU run on the worker; the overlays on the published state
+    if (stepping)
+      m_run->step_host(steps);
+    else
+      m_run->idle();
+    if (extras) {
+      gfx::Mapping m = m_run->buffers().map_for_drawing(extra);
+      draw_extras(m);
+    }
+  }
+  return m_run->last_sim_ms();
+}
+
+gfx::CudaGlBuffers* App::splat_image(int w, int h) {
+  if (!m_settings.cuda_splat || w <= 0 || h <= 0) return nullptr;
+  try {
+    // Headless, CUDA writes the offscreen image itself; a window's framebuffer gets a blit.
+    return &m_renderer->splat_image(w, h, m_window ? 0 : m_offscreen.texture());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "orrery: the CUDA splat cannot draw (%s); drawing GL sprites\n", e.what());
+    m_settings.cuda_splat = false;
+    m_splat_ok = false;
+    say(std::string("draw ") + draw_name());
+    return nullptr;
+  }
+}
+
+// The tree overlay: the tree code's cells of its last pass (read while no CPU step runs), over
+// the picture.
+void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
+  m_readouts.tree_boxes = 0;
+  if (!m_settings.tree_overlay) return;
+  if (m_run->solver().all_pairs()) {  // switched to an exact solver: nothing to draw
+    m_settings.tree_overlay = false;
+    return;
+  }
+  if (!m_overlay) m_overlay = std::make_unique<gfx::BoxOverlay>();
+  // The boxes change only with a new pass (the buffers' version), the depth or the module: read
+  // them (a device copy for cuda-bh) and upload them only then, not every frame.
+  const TreeView view{m_run->buffers().version(), m_settings.tree_depth, &m_run->solver()};
+  if (!m_run->stepping() && !(view == m_tree_view)) {
+    m_run->tree_boxes(m_settings.tree_depth, m_boxes);
+    m_overlay->set_boxes(m_boxes);
+    m_tree_view = view;
+  }
+  m_overlay->draw(target, sp);
+  m_readouts.tree_boxes = m_overlay->count();
+}
+
+// The walls of the box, when there are some: the cube's edges over the picture.
+void App::draw_walls(GLuint target, const gfx::SpriteParams& sp) {
+  const float box = m_valid_params.collisions.box;
+  if (!(box > 0.0f)) return;
+  if (!m_walls) m_walls = std::make_unique<gfx::BoxOverlay>();
+  if (box != m_walls_side) {
+    const float h = 0.5f * box;
+    m_walls->set_boxes({CellBox{{-h, -h, -h}, {h, h, h}}});
+    m_walls_side = box;
+  }
+  static constexpr float k_wall_color[4] = {0.85f, 0.80f, 0.60f, 0.55f};
+  m_walls->draw(target, sp, k_wall_color);
+}
+
+void App::save_screenshot(OutputFile& file) {
+  int w = 0, h = 0;
+  target_size(w, h);
+  gfx::save_png(file, target_framebuffer(), w, h);
+  say("screenshot " + file.path());
+}
+
+void App::target_size(int& w, int& h) const {
+  if (m_window) {
+    m_window->framebuffer_size(w, h);
+  } else {
+    w = m_offscreen.width();
+    h = m_offscreen.height();
+  }
+}
+
+GLuint App::target_framebuffer() const { return m_window ? 0 : m_offscreen.framebuffer(); }
+
+}  // namespace orrery::app
