@@ -1,0 +1,197 @@
+// orrery-bench as a hostile user and a snapshot user meet it: decimal numbers, empty items, one
+// file named twice, unwritable outputs, non-finite runs, progress lines; snapshots saved, loaded
+// and exported through the command line, and bad files.
+// good input gives the table, the skip lines, the comparison and the CSV/JSON files.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "orrery/device.h"
+#include "orrery/physics.h"
+#include "bench_cli_support.h"
+
+namespace orrery {
+namespace {
+
+using namespace test;
+
+// Issue 8's defects, each as it was reported against commit 93ed71b.
+TEST(BenchCliHardening, NumbersAreDecimal) {  // defect 3: --steps 010 ran 8 steps
+  REQUIRE_BENCH();
+  const Outcome o = run_bench({"--solver", "cpu", "--n", "010", "--steps", "010", "--warmup", "0"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("median of 10 steps"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\ncpu                   10 "), std::string::npos) << o.out;
+}
+
+TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
+  REQUIRE_BENCH();
+  expect_usage_error({"--n", "64,,128", "--steps", "1"}, "empty item");
+  expect_usage_error({"--n", "8", "--solver", "cpu,", "--steps", "1"}, "empty item");
+  expect_usage_error({"--n", "8", "--warmup", "", "--steps", "1"}, "--warmup: empty");
+  expect_usage_error({"--n", "--", "--steps", "1"}, "not a number");  // defect 10
+  expect_usage_error({"--n", "8", "--seed", "18446744073709551616"}, "out of range");
+  expect_usage_error({"--n", "8", "--dt", "1e39"}, "range of a float");
+}
+
+TEST(BenchCliHardening, OneFileNamedTwiceIsRefusedBeforeTheRun) {  // defect 5
+  REQUIRE_BENCH();
+  const std::string name = "orrery_same_" + std::to_string(getpid()) + ".out";
+  const std::string a = ::testing::TempDir() + name, b = ::testing::TempDir() + "./" + name;
+  const Outcome o =
+      run_bench({"--solver", "cpu", "--n", "8", "--steps", "1", "--csv", a, "--json", b});
+  EXPECT_EQ(o.exit_code, 2) << o.err;
+  EXPECT_NE(o.err.find("name the same file"), std::string::npos) << o.err;
+  EXPECT_EQ(o.out, "");  // nothing ran
+  EXPECT_NE(access(a.c_str(), F_OK), 0) << "the refused run left " << a;
+}
+
+TEST(BenchCliHardening, UnwritableOutputsFailBeforeTheRun) {  // defect 7
+  REQUIRE_BENCH();
+  for (const char* path : {"/proc/x.csv", "/nonexistent-dir/x.csv", "/"}) {
+    const Outcome o = run_bench({"--solver", "cpu", "--n", "8", "--steps", "1", "--csv", path});
+    EXPECT_EQ(o.exit_code, 2) << path << ": " << o.err;
+    EXPECT_EQ(count(o.err, "\n"), 1u) << o.err;
+    EXPECT_NE(o.err.find(std::string("--csv ") + path), std::string::npos) << o.err;
+    EXPECT_EQ(o.out, "") << "ran before refusing " << path;
+  }
+}
+
+TEST(BenchCliHardening, AFailedWriteAfterTheRunKeepsTheTable) {  // nothing measured is lost
+  REQUIRE_BENCH();
+  if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full";
+  const Outcome o =
+      run_bench({"--solver", "cpu", "--n", "8", "--steps", "1", "--csv", "/dev/full"});
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_NE(o.out.find("\ncpu "), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("cannot write /dev/full"), std::string::npos) << o.err;
+}
+
+TEST(BenchCliHardening, SofteningBelowTheBoundIsRefused) {  // defect 8
+  REQUIRE_BENCH();
+  expect_usage_error({"--n", "8", "--softening", "1e-13", "--steps", "1"}, "1e-10");
+}
+
+TEST(BenchCliHardening, NonFiniteRunsNameTheSolverAndTheStep) {  // defect 8
+  REQUIRE_BENCH();
+  const Outcome o = run_bench(
+      {"--solver", "cpu-omp", "--n", "50", "--steps", "5", "--warmup", "0", "--dt", "1e30"});
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_NE(o.err.find("cpu-omp at N=50: positions or velocities became non-finite at step 1"),
+            std::string::npos)
+      << o.err;
+  // --compare says when the reference itself is the one that is non-finite.
+  const Outcome c = run_bench({"--compare", "--solver", "cpu-omp", "--n", "50", "--dt", "1e30"});
+  EXPECT_EQ(c.exit_code, 1) << c.err;
+  EXPECT_NE(c.out.find("the cpu reference itself became non-finite at step 1"), std::string::npos)
+      << c.out;
+}
+
+TEST(BenchCliHardening, LongRunsPrintProgress) {  // defect 10: --warmup 2147483647 was silent
+  REQUIRE_BENCH();
+  const Outcome o =
+      run_bench({"--solver", "cpu", "--n", "512", "--warmup", "2147483647", "--steps", "1"}, 4.0);
+  EXPECT_NE(o.err.find("orrery-bench: cpu at N=512: step 1 of 2147483648, about"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find(" s left"), std::string::npos) << o.err;
+}
+
+
+
+// Snapshots through orrery-bench (issue 12): 5 steps saved, loaded and 5 more give the very file
+// that 10 steps in one run give; CSV export; TIPSY in and out.
+TEST(BenchCliSnapshots, SaveLoadRestartsExactly) {
+  REQUIRE_BENCH();
+  const std::string a = temp_path("a.orrery"), b = temp_path("b.orrery"), c = temp_path("c.orrery");
+  const std::string csv = temp_path("a.csv"), tipsy = temp_path("a.tipsy");
+  const std::vector<std::string> run = {"--solver", "cpu",  "--preset",     "disk",
+                                        "--n",      "300",  "--integrator", "leapfrog",
+                                        "--dt",     "0.01", "--warmup",     "0"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  Outcome o = run_bench(with({"--steps", "5", "--save", a, "--export-csv", csv}));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.err.find("saved " + a), std::string::npos) << o.err;
+  o = run_bench({"--load", a, "--steps", "5", "--warmup", "0", "--save", b});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("loaded: Orrery snapshot, 300 bodies, step 5"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("integrator leapfrog, dt 0.01"), std::string::npos) << o.out;  // the file's
+  o = run_bench(with({"--steps", "10", "--save", c}));
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const std::string sb = read_file(b), sc = read_file(c);
+  EXPECT_EQ(sb.size(), 256u + 32u * 300u + 8u);
+  EXPECT_TRUE(sb == sc) << "the restarted run differs from the one that never stopped";
+  EXPECT_EQ(count(read_file(csv), "\n"), 301u);
+  // TIPSY out and back in (the time comes back; the settings are the command line's).
+  o = run_bench({"--load", a, "--steps", "1", "--warmup", "0", "--save", tipsy});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  o = run_bench({"--load", tipsy, "--solver", "cpu", "--steps", "1", "--warmup", "0"});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("loaded: TIPSY snapshot, 300 bodies"), std::string::npos) << o.out;
+  for (const std::string& f : {a, b, c, csv, tipsy}) std::remove(f.c_str());
+}
+
+TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
+  REQUIRE_BENCH();
+  const std::string good = temp_path("good.orrery"), cut = temp_path("cut.orrery");
+  ASSERT_EQ(
+      run_bench({"--solver", "cpu", "--n", "20", "--steps", "1", "--warmup", "0", "--save", good})
+          .exit_code,
+      0);
+  const std::string bytes = read_file(good);
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const std::vector<std::string> quick = {"--steps", "1", "--warmup", "0"};
+  const BadInput cases[] = {
+      {{"--load", "/nonexistent-dir/x.orrery"}, "/nonexistent-dir/x.orrery: cannot open"},
+      {{"--load", cut}, cut + ": truncated"},
+      {{"--load", "/dev/zero"}, "not a regular file"},
+      {{"--load", good, "--n", "8"}, "leave out --n"},
+      {{"--load", good, "--compare"}, "--load"},
+      {{"--n", "8", "--solver", "cpu", "--save", "/nonexistent-dir/x.orrery"}, "--save"},
+      {{"--n", "8", "--solver", "cpu", "--export-csv", "/nonexistent-dir/x.csv"}, "--export-csv"},
+      {{"--n", "8", "--save", temp_path("x.orrery")}, "one solver"},
+      {{"--n", "8,9", "--solver", "cpu", "--save", temp_path("x.orrery")}, "one solver"},
+      {{"--n", "8", "--solver", "cpu", "--save", ::testing::TempDir()}, "is a folder"},
+      // Scene files.
+      {{"--scene", "/nonexistent-dir/s.json"}, "/nonexistent-dir/s.json: cannot open"},
+      {{"--scene", good}, "not JSON"},
+      {{"--scene", std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/box.json", "--preset", "disk"},
+       "--scene"},
+  };
+  for (const BadInput& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), quick.begin(), quick.end());
+    expect_usage_error(args, c.names);
+  }
+  EXPECT_EQ(read_file(good), bytes);  // untouched by the refused runs
+  // A shipped scene runs with its settings, N from the command line.
+  const Outcome o =
+      run_bench({"--scene", std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/box.json", "--solver",
+                 "cpu", "--n", "500", "--steps", "2", "--warmup", "0"});
+  EXPECT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("gravity off, collisions bounce, restitution 1, walls box 20"),
+            std::string::npos)
+      << o.out;
+  std::remove(good.c_str());
+  std::remove(cut.c_str());
+}
+
+}  // namespace
+}  // namespace orrery
+
