@@ -12,7 +12,8 @@
 
 namespace orrery {
 
-// The options as typed; none: not given.
+// The options as typed (--collisions, --restitution, --box, --gravity, --radius); none: not
+// given. Both programs register them through src/cli/run_options.h.
 struct SceneTexts {
   std::optional<std::string> collisions, restitution, box, gravity, radius;
 };
@@ -23,22 +24,6 @@ struct SceneOverrides {
   std::optional<float> restitution, box, radius;
   std::optional<bool> gravity;
 };
-
-// Registers --collisions, --restitution, --radius, --box and --gravity, as text, on a CLI11 app
-// (both programs take them alike).
-template <class CliApp>
-void add_scene_options(CliApp& app, SceneTexts& t) {
-  app.add_option("--collisions", t.collisions,
-                 "collision stage: off, bounce or merge (default: the preset's; box: bounce, "
-                 "accretion: merge, the others off)");
-  app.add_option("--restitution", t.restitution,
-                 "bounce restitution e in [0, 1], for walls too (default 1: elastic)");
-  app.add_option("--radius", t.radius, "every body's radius, >= 0 (default: the preset's radii)");
-  app.add_option("--box", t.box,
-                 "side of a cube of reflecting walls centred at the origin, > 0 (default: the "
-                 "preset's; box: 20, the others none)");
-  app.add_option("--gravity", t.gravity, "on or off (default: the preset's; box: off)");
-}
 
 // Checks each option (InputError naming it and its text: "--restitution '1.5': out of range").
 SceneOverrides parse_scene_options(const SceneTexts& t);

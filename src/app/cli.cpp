@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "cli/run_options.h"
 #include "gfx/colormap.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
@@ -245,24 +246,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
           " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)");
   cli.add_option("--block", t.block,
                  "threads per block for GPU solvers (default: the solver's; one it supports)");
-  cli.add_option("--preset", o.preset,
-                 "initial conditions: random, shell, expand, disk, collision, plummer, box (a gas "
-                 "of balls in walls, gravity off) or accretion (a cold cloud whose bodies merge)")
-      ->capture_default_str();
-  add_scene_options(cli, t.scene);
-  cli.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
-  cli.add_option("--dt", t.dt, "time step, finite and > 0 (default 0.016)");
-  cli.add_option("--softening", t.softening, "softening length eps, >= 1e-10 (default 0.1)");
-  cli.add_option("--damping", t.damping,
-                 "velocity damping per step, in [0, 1] (default 1; euler only)");
+  orrery::cli::RunTexts run;
+  orrery::cli::add_run_options(cli, run, o.preset);
   cli.add_option("--theta", t.theta,
                  "opening angle of the tree codes (cpu-bh), in [0, 2] (default 0.5; 0 opens every "
                  "cell: the exact sum)");
-  cli.add_option("--integrator", o.integrator,
-                 "time integrator: euler (the seed's damped Euler, fused with the force pass), "
-                 "leapfrog (kick-drift-kick, 2nd order, time-reversible) or yoshida4 (4th order); "
-                 "I cycles")
-      ->capture_default_str();
   cli.add_option("--steps-per-frame", t.steps_per_frame,
                  "simulation steps per drawn frame, 1 to 1000 (default 1)");
   cli.add_option("--width", t.width, "window or image width, 64 to 16384 (default 1280)");
@@ -284,20 +272,6 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "where the zero-copy path runs, else gl); D switches")
       ->check(CLI::IsMember({"auto", "gl", "cuda"}))
       ->capture_default_str();
-  std::string load, scene;
-  cli.add_option("--scene", scene,
-                 "start from a scene file (assets/scenes/*.json, listed in the panel): a preset "
-                 "with N, seed, scale and velocity scale, or a snapshot, and the run's solver, "
-                 "integrator and parameters (options typed here go over them)");
-  cli.add_option("--load", load,
-                 "start from a snapshot instead of a preset (Orrery's format or TIPSY, told by the "
-                 "content; an Orrery snapshot also brings its solver, block, integrator, "
-                 "parameters, time and step count, under the options typed here)");
-  cli.add_option("--save", o.save,
-                 "after the last frame, save the run: TIPSY when the name ends in .tipsy, else "
-                 "Orrery's format (F5 / F9 quick-save to orrery-quick.orrery)");
-  cli.add_option("--export-csv", o.export_csv,
-                 "after the last frame, write the bodies as CSV: x,y,z,vx,vy,vz,mass,radius");
   cli.add_option("--record", o.record,
                  "record every drawn frame from the first to the last: FILE.mp4 (H.264 through "
                  "ffmpeg) or FILE.y4m (uncompressed, no ffmpeg needed); V starts and stops a "
@@ -336,6 +310,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       "a summary line.");
   try {
     cli.parse(argc, argv);
+    if (run.preset) o.preset = *run.preset;
+    if (run.integrator) o.integrator = *run.integrator;
+    if (run.save) o.save = *run.save;
+    if (run.export_csv) o.export_csv = *run.export_csv;
+    t.seed = run.seed, t.dt = run.dt, t.softening = run.softening, t.damping = run.damping;
+    t.scene = run.scene_settings;
+    const std::string scene = run.scene.value_or(""), load = run.load.value_or("");
     o.vsync = vsync == "on";
     parse_numbers(t, o);
     if (o.color_range && o.color_scale == "log" && !(o.color_range->first > 0.0f))

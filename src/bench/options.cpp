@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "cli/run_options.h"
 #include "orrery/device.h"
 
 namespace orrery::bench {
@@ -398,14 +399,8 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   app.add_option("--steps", raw.steps, "timed steps per run (the median is reported)")
       ->capture_default_str();
   app.add_option("--warmup", raw.warmup, "untimed steps before timing")->capture_default_str();
-  app.add_option("--preset", raw.preset,
-                 "initial conditions: random, shell, expand, disk, collision, plummer")
-      ->capture_default_str();
-  app.add_option("--dt", raw.dt, "time step (finite, > 0)")->capture_default_str();
-  app.add_option("--softening", raw.softening, "softening length eps (>= 1e-10)")
-      ->capture_default_str();
-  app.add_option("--damping", raw.damping, "velocity damping per step, in [0, 1]")
-      ->capture_default_str();
+  cli::RunTexts run;
+  cli::add_run_options(app, run, raw.preset);
   app.add_option("--theta", raw.thetas,
                  "opening angles of the tree codes (cpu-bh), each in [0, 2]; 0 opens every cell. "
                  "Tree codes run at each; exact solvers once")
@@ -414,31 +409,11 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
                "instead of timing: each selected solver's relative acceleration error against an "
                "exact double-precision sum (every body up to N = 131072, 8192 sampled targets "
                "above): median, RMS, 99th percentile, max, interactions per body");
-  add_scene_options(app, raw.scene);
-  app.add_option("--seed", raw.seed, "seed of the preset, in [0, 2^64)")->capture_default_str();
   app.add_option("--csv", raw.csv, "also write the results to this CSV file");
-  app.add_option("--load", raw.load,
-                 "start from a snapshot (Orrery's format or TIPSY, told by the content) instead of "
-                 "a preset; an Orrery snapshot also brings its solver, block, integrator, dt, "
-                 "softening, damping, theta, collisions, time and step count (options typed here "
-                 "go over them)");
-  app.add_option("--scene", raw.scene_file,
-                 "start from a scene file (assets/scenes/*.json: a preset with N, seed, scale and "
-                 "velocity scale, or a snapshot, and the run's settings; options typed here go "
-                 "over them)");
-  app.add_option("--save", raw.save,
-                 "after the run (one solver, block and N), save its last state: TIPSY when the "
-                 "name ends in .tipsy, else Orrery's format (docs/formats.md)");
-  app.add_option("--export-csv", raw.export_csv,
-                 "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius");
   app.add_option("--json", raw.json, "also write the results to this JSON file");
   app.add_option("--cpu-max-n", raw.cpu_max_n,
                  "largest N the CPU solvers run at (and --compare checks at); larger ones are "
                  "skipped with a line saying so")
-      ->capture_default_str();
-  app.add_option("--integrator", raw.integrator,
-                 "time integrator: euler (the seed's damped Euler, fused with the force pass), "
-                 "leapfrog (kick-drift-kick) or yoshida4 (4th order); the last two take no damping")
       ->capture_default_str();
   app.add_flag("--diagnostics", raw.diagnostics,
                "measure E, P and L before the warm-up and after the timed steps (GPU: reductions "
@@ -464,6 +439,17 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
       "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
   try {
     app.parse(argc, argv);
+    if (run.preset) raw.preset = *run.preset;
+    if (run.seed) raw.seed = *run.seed;
+    if (run.dt) raw.dt = *run.dt;
+    if (run.softening) raw.softening = *run.softening;
+    if (run.damping) raw.damping = *run.damping;
+    if (run.integrator) raw.integrator = *run.integrator;
+    raw.scene = run.scene_settings;
+    raw.scene_file = run.scene.value_or("");
+    raw.load = run.load.value_or("");
+    raw.save = run.save.value_or("");
+    raw.export_csv = run.export_csv.value_or("");
     raw.ns_given = app.count("--n") > 0;
     raw.dt_given = app.count("--dt") > 0, raw.softening_given = app.count("--softening") > 0;
     raw.damping_given = app.count("--damping") > 0, raw.theta_given = app.count("--theta") > 0;
