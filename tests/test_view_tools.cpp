@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gfx/colormap.h"
-#include "gfx/overlays.h"
+#include "gfx/trails_picking.h"
 #include "gfx/splat.h"
 #include "orrery/fields.h"
 #include "orrery/input.h"

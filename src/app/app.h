@@ -110,7 +110,7 @@ class App {
   void stop_recording();
   // Watching tools (app_view.cpp): colour by quantity, its range and legend; trails; picking and
   // following. Values and trails are made inside the frame's mapping on the device
-  // (extras_on_device) or after the steps on the host (extras_on_host).
+  // (values_and_trails_on_device) or after the steps on the host (values_and_trails_on_host).
   void init_view_tools();
   gfx::ColorMap color_map() const;
   void set_color(int quantity, bool announce);
@@ -119,8 +119,8 @@ class App {
   void on_new_state();
   bool values_needed() const;
   bool values_on_device() const;
-  void extras_on_device(gfx::Mapping& m);
-  void extras_on_host();
+  void values_and_trails_on_device(gfx::Mapping& m);
+  void values_and_trails_on_host();
   float trail_intensity(const gfx::RenderStyle& st) const;
   void pick_at(float x, float y_from_top, const gfx::SpriteParams& sp);
   void follow_and_read();

@@ -18,7 +18,7 @@ void App::frame(long long index, bool last) {
   poll(index);
   FrameView v = new_frame();
   v.sim_ms = device_work(v);
-  extras_on_host();
+  values_and_trails_on_host();
   check_blowup();
   build_ui(index, v);
   render(v);
@@ -180,7 +180,7 @@ float App::device_work(FrameView& v) {
   const bool interop = m_path == gfx::DevicePath::interop;
   const bool extras = interop && (image || ring || (values && values_on_device()));
   const auto draw_extras = [&](gfx::Mapping& m) {
-    extras_on_device(m);
+    values_and_trails_on_device(m);
     if (!image) return;
     gfx::TrailRing trail;
     if (ring) trail = m_trails->device_ring();

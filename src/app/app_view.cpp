@@ -153,7 +153,7 @@ bool App::values_on_device() const {
          m_settings.color_quantity != static_cast<int>(Quantity::origin);
 }
 
-void App::extras_on_device(gfx::Mapping& m) {
+void App::values_and_trails_on_device(gfx::Mapping& m) {
   const std::uint64_t version = m_run->buffers().version();
   const auto q = static_cast<Quantity>(m_settings.color_quantity);
   if (values_needed() && values_on_device() &&
@@ -169,7 +169,7 @@ void App::extras_on_device(gfx::Mapping& m) {
   }
 }
 
-void App::extras_on_host() {
+void App::values_and_trails_on_host() {
   const std::uint64_t version = m_run->buffers().version();
   const auto q = static_cast<Quantity>(m_settings.color_quantity);
   const bool fresh = q == Quantity::origin ? m_values_quantity != m_settings.color_quantity

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "gfx/overlays.h"
+#include "gfx/trails_picking.h"
 #include "orrery/runner.h"
 
 namespace orrery::app {
@@ -238,7 +238,7 @@ void RunController::step_host(int steps) {
     const bool want_start = m_diag_every > 0 && !m_diag_start;
     m_job.start(*m_sim, steps, m_buffers->host_bodies(), want_start, diagnostics_due());
   }
-  settle_job(k_cpu_wait_ms);
+  publish_finished_run(k_cpu_wait_ms);
 }
 
 void RunController::step_mapped(int steps, gfx::Mapping& m) {
@@ -270,7 +270,7 @@ void RunController::step_mapped(int steps, gfx::Mapping& m) {
 void RunController::idle() {
   m_last_ms = -1.0f;
   m_last_phases.reset();
-  if (m_job.active()) settle_job(0.0);
+  if (m_job.active()) publish_finished_run(0.0);
   if (m_sim->on_device()) {
     collect_phases();
     collect_probe();
@@ -278,7 +278,7 @@ void RunController::idle() {
 }
 
 // Publishes a CPU run that has ended within `wait_ms`.
-void RunController::settle_job(double wait_ms) {
+void RunController::publish_finished_run(double wait_ms) {
   if (!m_job.wait_for(wait_ms)) return;
   const RunResult& r = m_job.finish();
   if (r.steps > 0) m_buffers->publish_host(m_job.bodies());

@@ -149,7 +149,7 @@ class RunController {
  private:
   void collect_phases();
   void collect_probe();
-  void settle_job(double wait_ms);
+  void publish_finished_run(double wait_ms);
   void cancel_job();
   void record_diagnostics(const Diagnostics& d, long long step, double time);
   void record(const RunResult& r);

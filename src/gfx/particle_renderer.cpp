@@ -8,7 +8,7 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <stdexcept>
 
-#include "overlays.h"
+#include "trails_picking.h"
 #include "shader_files.h"
 #include "splat.h"
 

@@ -10,7 +10,7 @@
 #include "cuda_gl.h"
 #include "gl_objects.h"
 #include "orrery/device.h"
-#include "overlays.h"
+#include "trails_picking.h"
 
 namespace orrery::gfx {
 

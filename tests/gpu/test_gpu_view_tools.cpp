@@ -10,7 +10,7 @@
 
 #include "../splat_support.h"
 #include "../support.h"
-#include "gfx/overlays.h"
+#include "gfx/trails_picking.h"
 #include "gfx/splat.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "gfx/overlays.h"
+#include "gfx/trails_picking.h"
 #include "orrery/gpu_buffer.h"
 #include "sim/cuda_check.cuh"
 

@@ -1,5 +1,5 @@
 // Trails and picking on the CPU: the reference the CUDA versions are tested against.
-#include "gfx/overlays.h"
+#include "gfx/trails_picking.h"
 
 #include <cmath>
 #include <limits>
