@@ -21,22 +21,20 @@ namespace orrery::app {
 
 App::App(const Options& options, OutputFile screenshot)
     : m_opts(options), m_screenshot(std::move(screenshot)) {
-  if (m_opts.headless) {
-    m_egl = std::make_unique<gfx::EglContext>();
-    say("orrery: headless context: " + m_egl->description());
-  } else {
-    m_window = std::make_unique<gfx::Window>(
-        gfx::WindowConfig{m_opts.width, m_opts.height, m_opts.vsync, "Orrery"});
+  const gfx::SurfaceConfig surface{m_opts.width, m_opts.height, m_opts.vsync, "Orrery"};
+  m_surface = m_opts.headless ? gfx::make_headless_surface(surface)
+                              : gfx::make_window_surface(surface);
+  if (m_opts.headless) say("orrery: " + m_surface->description());
+  if (GLFWwindow* w = m_surface->window()) {
     // Ours first: ImGui's GLFW backend chains to the callbacks installed before it.
-    glfwSetWindowUserPointer(m_window->handle(), this);
-    glfwSetKeyCallback(m_window->handle(), &App::on_key);
+    glfwSetWindowUserPointer(w, this);
+    glfwSetKeyCallback(w, &App::on_key);
   }
   m_gl_description = gfx::gl_description();
   say("orrery: OpenGL: " + m_gl_description);
   gfx::require_offscreen_size(m_opts.width, m_opts.height);  // before anything runs
   choose_path();
-  m_imgui = std::make_unique<ui::ImGuiLayer>(m_window ? m_window->handle() : nullptr);
-  if (m_opts.headless) m_offscreen = gfx::RenderTarget(m_opts.width, m_opts.height, GL_RGBA8);
+  m_imgui = std::make_unique<ui::ImGuiLayer>(m_surface->window());
   m_renderer = std::make_unique<gfx::ParticleRenderer>();
   build_catalog();
 

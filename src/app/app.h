@@ -13,11 +13,10 @@
 #include "gfx/body_buffers.h"
 #include "gfx/box_overlay.h"
 #include "gfx/camera.h"
-#include "gfx/egl_context.h"
 #include "gfx/gl_objects.h"
 #include "gfx/particle_renderer.h"
 #include "gfx/trails.h"
-#include "gfx/window.h"
+#include "gfx/surface.h"
 #include "orrery/input.h"
 #include "recorder.h"
 #include "run_controller.h"
@@ -134,13 +133,11 @@ class App {
 
   Options m_opts;
   // Declaration order is destruction order reversed: GL and CUDA objects go before the context.
-  std::unique_ptr<gfx::Window> m_window;
-  std::unique_ptr<gfx::EglContext> m_egl;
+  std::unique_ptr<gfx::Surface> m_surface;  // a window, or headless: EGL and a render target
   std::string m_gl_description;
   gfx::DevicePath m_path = gfx::DevicePath::none;
   std::string m_path_note;
   std::unique_ptr<ui::ImGuiLayer> m_imgui;
-  gfx::RenderTarget m_offscreen;  // headless: what gets drawn and saved
   std::unique_ptr<gfx::ParticleRenderer> m_renderer;
   std::unique_ptr<gfx::BoxOverlay> m_overlay;  // made when first shown
   std::vector<CellBox> m_boxes;

@@ -129,16 +129,15 @@ void App::apply(const ui::Action& a) {
       say(m_settings.show_panel ? "panel shown" : "panel hidden");
       break;
     case K::toggle_fullscreen:
-      if (!m_window) {
+      if (!m_surface->toggle_fullscreen()) {
         say("fullscreen: not available headless");
         break;
       }
-      m_window->toggle_fullscreen();
-      say(m_window->fullscreen() ? "fullscreen on" : "fullscreen off");
+      say(m_surface->fullscreen() ? "fullscreen on" : "fullscreen off");
       break;
     case K::set_vsync:
       m_settings.vsync = a.value != 0;
-      if (m_window) m_window->set_vsync(m_settings.vsync);
+      m_surface->set_vsync(m_settings.vsync);
       say(m_settings.vsync ? "vsync on" : "vsync off");
       break;
     case K::screenshot:

@@ -27,10 +27,8 @@ void App::frame(long long index, bool last) {
 
 // Window events, keys, the scripted keys (--keys: one a frame from the second) and the actions.
 void App::poll(long long index) {
-  if (m_window) {
-    m_window->poll_events();
-    if (m_window->should_close()) m_quit = true;
-  }
+  m_surface->poll_events();
+  if (m_surface->should_close()) m_quit = true;
   handle_keys();
   const auto scripted = static_cast<std::size_t>(index - 1);
   if (index >= 1 && scripted < m_opts.script.size()) m_actions.push_back(m_opts.script[scripted]);
@@ -46,7 +44,7 @@ App::FrameView App::new_frame() {
   target_size(v.w, v.h);
   m_imgui->begin_frame(v.w, v.h, m_stats.last_frame_ms() * 1e-3f);
   ui::CameraInput in;
-  if (m_window) {
+  if (m_surface->window()) {  // input only where there is a window
     in = m_imgui->camera_input();
     m_camera.orbit(in.orbit_dx, in.orbit_dy);
     m_camera.pan(in.pan_dx, in.pan_dy, v.h);
@@ -154,10 +152,7 @@ void App::finish_frame(long long index, bool last, const FrameView& v) {
       std::fprintf(stderr, "orrery: %s\n", e.what());
     }
   }
-  if (m_window)
-    m_window->swap_buffers();
-  else
-    glFlush();
+  m_surface->present();
   m_stats.record(v.sim_ms, m_run->last_interactions());
 }
 
@@ -216,7 +211,7 @@ gfx::CudaGlBuffers* App::splat_image(int w, int h) {
   if (!m_settings.cuda_splat || w <= 0 || h <= 0) return nullptr;
   try {
     // Headless, CUDA writes the offscreen image itself; a window's framebuffer gets a blit.
-    return &m_renderer->splat_image(w, h, m_window ? 0 : m_offscreen.texture());
+    return &m_renderer->splat_image(w, h, m_surface->direct_texture());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: the CUDA splat cannot draw (%s); drawing GL sprites\n", e.what());
     m_settings.cuda_splat = false;
@@ -269,15 +264,8 @@ void App::save_screenshot(OutputFile& file) {
   say("screenshot " + file.path());
 }
 
-void App::target_size(int& w, int& h) const {
-  if (m_window) {
-    m_window->framebuffer_size(w, h);
-  } else {
-    w = m_offscreen.width();
-    h = m_offscreen.height();
-  }
-}
+void App::target_size(int& w, int& h) const { m_surface->size(w, h); }
 
-GLuint App::target_framebuffer() const { return m_window ? 0 : m_offscreen.framebuffer(); }
+GLuint App::target_framebuffer() const { return m_surface->framebuffer(); }
 
 }  // namespace orrery::app
