@@ -11,6 +11,7 @@
 #include <string>
 
 #include "orrery/input.h"
+#include "orrery/output_file.h"
 #include "orrery/solver.h"
 #include "support.h"
 

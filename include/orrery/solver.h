@@ -1,4 +1,4 @@
-// The Solver interface, simulation parameters and the factory that lists and builds solvers.
+// The Solver interface (a gravity module) and the factory that lists and builds solvers.
 #pragma once
 
 #include <atomic>
@@ -7,38 +7,11 @@
 #include <string_view>
 #include <vector>
 
-#include "orrery/collisions.h"
 #include "orrery/phases.h"
+#include "orrery/params.h"
 #include "orrery/physics.h"
 
 namespace orrery {
-
-// The smallest softening accepted. Every solver adds each body's own term with r = 0, where the
-// result is 0 only while m eps^-3 is finite in float: at eps = 1e-10, eps^2 = 1e-20 is a normal
-// float and eps^-3 = 1e30, so the self term stays finite for any mass below 3.4e8 (float's max is
-// 3.4e38). Smaller eps turns the self term into 0 x inf = NaN (eps = 1e-13 did).
-constexpr float k_min_softening = 1e-10f;
-
-// The largest Barnes-Hut opening angle accepted: beyond it the tree's error grows past any use.
-constexpr float k_max_theta = 2.0f;
-
-struct SimParams {
-  float dt = 0.016f;           // time step
-  float softening = 0.1f;      // eps; the interaction uses eps^2
-  float damping = 1.0f;        // velocity damping per step, in [0, 1]
-  float theta = 0.5f;          // tree codes' opening angle, in [0, 2] (0: every cell opened, exact)
-  bool gravity = true;         // off: no forces (a gas of balls with collisions alone)
-  CollisionParams collisions;  // the collision stage and the walls
-};
-
-// Throws InputError (an std::invalid_argument) with a one-line message naming the bad value:
-// dt finite and > 0, softening finite and >= k_min_softening, damping in [0, 1], theta in
-// [0, k_max_theta]; the collision parameters by their validate().
-void validate(const SimParams& p);
-// Parses one parameter option's text (parse_float's rules) into `p`'s field and checks it by
-// validate()'s rule for that field; the InputError names the option ("--softening '1e-20': ...").
-void parse_param(std::string_view text, std::string_view option, float SimParams::*field,
-                 SimParams& p);
 
 // Lets a long CPU step report progress and stop early (the viewer runs CPU steps on a worker
 // thread). A cancelled step returns with its outputs partly written: the caller discards them.

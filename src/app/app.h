@@ -18,6 +18,7 @@
 #include "gfx/trails.h"
 #include "gfx/surface.h"
 #include "orrery/input.h"
+#include "orrery/output_file.h"
 #include "recorder.h"
 #include "run_controller.h"
 #include "ui/imgui_layer.h"

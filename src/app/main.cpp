@@ -7,6 +7,7 @@
 #include "app.h"
 #include "cli.h"
 #include "orrery/input.h"
+#include "orrery/output_file.h"
 
 int main(int argc, char** argv) {
   const orrery::app::ParseResult parsed = orrery::app::parse_command_line(argc, argv);

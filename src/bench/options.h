@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "orrery/input.h"
+#include "orrery/output_file.h"
 #include "orrery/integrators.h"
 #include "orrery/presets.h"
 #include "orrery/scene.h"

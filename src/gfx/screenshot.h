@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "orrery/input.h"
+#include "orrery/output_file.h"
 
 namespace orrery::gfx {
 
