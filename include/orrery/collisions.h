@@ -27,6 +27,10 @@ struct CollisionParams {
   float restitution = 1.0f;  // e in [0, 1]: normal relative speed after = e x before (walls too)
   float box = 0.0f;          // side of the reflecting cube centred at the origin; 0: no walls
 };
+inline bool operator==(const CollisionParams& a, const CollisionParams& b) {
+  return a.mode == b.mode && a.restitution == b.restitution && a.box == b.box;
+}
+inline bool operator!=(const CollisionParams& a, const CollisionParams& b) { return !(a == b); }
 // Throws InputError with one line: restitution in [0, 1] and finite, box finite and >= 0.
 void validate(const CollisionParams& c);
 // "--collisions", "--restitution", "--box", "--gravity" and "--radius" as both programs read them

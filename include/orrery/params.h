@@ -26,6 +26,12 @@ struct SimParams {
   CollisionParams collisions;  // the collision stage and the walls
 };
 
+inline bool operator==(const SimParams& a, const SimParams& b) {
+  return a.dt == b.dt && a.softening == b.softening && a.damping == b.damping &&
+         a.theta == b.theta && a.gravity == b.gravity && a.collisions == b.collisions;
+}
+inline bool operator!=(const SimParams& a, const SimParams& b) { return !(a == b); }
+
 // Throws InputError (an std::invalid_argument) with a one-line message naming the bad value:
 // dt finite and > 0, softening finite and >= k_min_softening, damping in [0, 1], theta in
 // [0, k_max_theta]; the collision parameters by their validate().

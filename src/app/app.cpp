@@ -43,12 +43,7 @@ App::App(const Options& options, OutputFile screenshot)
   m_settings.point_radius = m_opts.point_radius;
   choose_draw();
   m_settings.seed = m_opts.seed;
-  m_settings.dt = m_opts.params.dt;
-  m_settings.softening = m_opts.params.softening;
-  m_settings.damping = m_opts.params.damping;
-  m_settings.theta = m_opts.params.theta;
-  show_scene(m_opts.params);
-  m_valid_params = m_opts.params;
+  show_params(m_opts.params);
   m_valid_steps = m_opts.steps_per_frame;
   m_settings.steps_per_frame = m_opts.steps_per_frame;
   m_settings.preset = static_cast<int>(parse_preset(m_opts.preset));
@@ -83,7 +78,7 @@ App::App(const Options& options, OutputFile screenshot)
       n_note = buf;
     }
   }
-  m_run = std::make_unique<RunController>(m_path, parse_integrator(m_opts.integrator), m_valid_params);
+  m_run = std::make_unique<RunController>(m_path, parse_integrator(m_opts.integrator), m_opts.params);
   m_run->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
   m_run->set_solver(m_opts.solver, m_settings.block);
   if (!m_opts.note.empty()) say(m_opts.note);
@@ -92,7 +87,7 @@ App::App(const Options& options, OutputFile screenshot)
     if (m_opts.scene.radius) set_radius(bodies.vel, *m_opts.scene.radius);
     // The command line's settings (the file's where none were typed), and the file's time.
     RunState run = m_opts.loaded->run;
-    run.params = m_valid_params;
+    run.params = m_run->params();
     run.integrator = parse_integrator(m_opts.integrator);
     m_run->load(bodies, &run);
     m_loaded = m_opts.loaded;
@@ -113,7 +108,7 @@ App::App(const Options& options, OutputFile screenshot)
   say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) +
       ", n " + std::to_string(m_settings.n) + (m_opts.n > 0 || m_opts.loaded ? "" : n_note) +
       ", preset " + (m_loaded ? std::string("(from the file)") : m_opts.preset) + ", integrator " +
-      m_opts.integrator + ", " + params_text(m_valid_params));
+      m_opts.integrator + ", " + params_text(m_run->params()));
 }
 
 App::~App() = default;
@@ -269,7 +264,7 @@ int App::run() {
 void App::fill_collisions() {
   ui::CollisionReadout& out = m_readouts.collisions;
   out.bodies = m_run->count();
-  const CollisionParams& c = m_valid_params.collisions;
+  const CollisionParams& c = m_run->params().collisions;
   if (c.mode == CollisionMode::off && c.box == 0.0f) return;
   const std::optional<CollisionTotals> t = m_run->collision_totals();
   if (!t) return;
@@ -389,16 +384,13 @@ void App::keep_params_valid() {
   p.collisions.mode = static_cast<CollisionMode>(m_settings.collisions);
   p.collisions.restitution = m_settings.restitution;
   p.collisions.box = m_settings.walls ? m_settings.box : 0.0f;
-  try {
-    m_run->set_params(p);  // the shared rules, and the integrator's (damping: euler only)
-    m_valid_params = p;
-  } catch (const std::exception& e) {
-    say(std::string("orrery: refused: ") + e.what());
-    m_settings.dt = m_valid_params.dt;
-    m_settings.softening = m_valid_params.softening;
-    m_settings.damping = m_valid_params.damping;
-    m_settings.theta = m_valid_params.theta;
-    show_scene(m_valid_params);
+  if (p != m_run->params()) {  // checked once, when the panel changed them
+    try {
+      m_run->set_params(p);  // the shared rules, and the integrator's (damping: euler only)
+    } catch (const std::exception& e) {
+      say(std::string("orrery: refused: ") + e.what());
+      show_params(m_run->params());
+    }
   }
   if (m_settings.steps_per_frame < 1 || m_settings.steps_per_frame > 1000) {
     say("orrery: refused: steps per frame " + std::to_string(m_settings.steps_per_frame) +
@@ -415,7 +407,7 @@ gfx::RenderStyle App::style() const {
   st.exposure = m_settings.exposure;
   st.color = color_map();
   st.mass_ref = m_run->mass_reference();
-  st.spheres = m_valid_params.collisions.mode != CollisionMode::off;
+  st.spheres = m_run->params().collisions.mode != CollisionMode::off;
   // Centre the scene in the space right of the panel (half the panel's width), while it shows.
   st.center_shift_px = m_settings.show_panel ? 0.5f * m_panel_right : 0.0f;
   // Fewer bodies draw brighter so the picture reads the same at any N: as 1/sqrt(N) up to 65536,
@@ -431,7 +423,16 @@ gfx::RenderStyle App::style() const {
   return st;
 }
 
-SimParams App::sim_params() const { return m_valid_params; }
+SimParams App::sim_params() const { return m_run->params(); }
+
+// The panel's parameter controls from parameters.
+void App::show_params(const SimParams& p) {
+  m_settings.dt = p.dt;
+  m_settings.softening = p.softening;
+  m_settings.damping = p.damping;
+  m_settings.theta = p.theta;
+  show_scene(p);
+}
 
 // The panel's gravity and collision controls from parameters.
 void App::show_scene(const SimParams& p) {

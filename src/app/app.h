@@ -92,6 +92,7 @@ class App {
   gfx::RenderStyle style() const;
   SimParams sim_params() const;
   void show_scene(const SimParams& p);
+  void show_params(const SimParams& p);
   void say(const std::string& line) const;  // one line to stdout, flushed
   // Files (app_files.cpp): a line to stdout (stderr for an error) and the panel.
   void note_file(const std::string& line, bool error);
@@ -183,7 +184,6 @@ class App {
   std::vector<unsigned char> m_frame_rgb;
   std::chrono::steady_clock::time_point m_record_said;  // the last progress line
   std::string m_output_error;  // why it could not be written (the run still ends with its summary)
-  SimParams m_valid_params;    // the last time step, softening and damping that passed validate()
   int m_valid_steps = 1;       // the last valid steps per frame
   static constexpr std::size_t k_phase_frames = 120;
   long long m_diag_readings = 0;  // for the summary: diagnostics readings and their cost

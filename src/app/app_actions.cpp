@@ -281,7 +281,7 @@ void App::restart(int preset, int n, const char* what) {
     m_settings.time_reversed = false;
   }
   if (preset != m_settings.preset) {  // the new preset's gravity and collisions (options over them)
-    SimParams p = m_valid_params;
+    SimParams p = m_run->params();
     apply_scene(static_cast<Preset>(preset), m_opts.scene, p);
     show_scene(p);
   }

@@ -73,12 +73,7 @@ void App::start_from(const Snapshot& snap) {
   m_settings.time_reversed = m_run->time_reversed();  // a snapshot's direction comes with it
   m_settings.n = m_settings.n_edit = snap.bodies.size();
   if (run) {
-    m_valid_params = run->params;
-    m_settings.dt = run->params.dt;
-    m_settings.softening = run->params.softening;
-    m_settings.damping = run->params.damping;
-    m_settings.theta = run->params.theta;
-    show_scene(run->params);
+    show_params(run->params);
     m_settings.integrator = static_cast<int>(run->integrator);
   }
   if (!m_readouts.alert.empty()) {  // a paused, non-finite state is gone
@@ -209,7 +204,7 @@ void App::save_current_scene() {
   sc.solver = m_run->solver().name();
   sc.block = m_settings.block;
   sc.integrator = m_run->integrator();
-  sc.params = m_valid_params;
+  sc.params = m_run->params();
   sc.steps_per_frame = m_valid_steps;
   const std::string path = "orrery-scene-" + timestamp_text() + ".json";
   try {

@@ -245,7 +245,7 @@ void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
 
 // The walls of the box, when there are some: the cube's edges over the picture.
 void App::draw_walls(GLuint target, const gfx::SpriteParams& sp) {
-  const float box = m_valid_params.collisions.box;
+  const float box = m_run->params().collisions.box;
   if (!(box > 0.0f)) return;
   if (!m_walls) m_walls = std::make_unique<gfx::BoxOverlay>();
   if (box != m_walls_side) {

@@ -159,7 +159,7 @@ void RunController::set_solver(const std::string& name, int block) {
 }
 
 void RunController::set_time_reversed(bool reversed) {
-  if (reversed) check_reversible(m_sim->integrator(), current_params());
+  if (reversed) check_reversible(m_sim->integrator(), params());
   cancel_job();  // the state before the run in flight: the new direction starts from it
   collect_phases();
   apply_pending();
@@ -170,7 +170,7 @@ void RunController::set_time_reversed(bool reversed) {
 bool RunController::time_reversed() const { return m_sim->time_reversed(); }
 
 void RunController::set_integrator(Integrator integrator) {
-  const SimParams p = current_params();
+  const SimParams p = params();
   check_integrator(integrator, p);  // before cancelling anything
   if (m_sim->time_reversed()) check_reversible(integrator, p);
   cancel_job();
@@ -191,7 +191,7 @@ void RunController::set_params(const SimParams& params) {
     m_sim->set_params(params);
 }
 
-const SimParams& RunController::current_params() const {
+const SimParams& RunController::params() const {
   return m_pending_params ? *m_pending_params : m_sim->params();
 }
 

@@ -64,6 +64,8 @@ class RunController {
   // euler with damping < 1 (not reversible); a CPU run in flight is cancelled first.
   void set_time_reversed(bool reversed);
   bool time_reversed() const;
+  // The run's parameters (those waiting for a CPU run in flight, when there are some).
+  const SimParams& params() const;
   // Checked against the integrator now (throws InputError); applied from the next run of steps.
   void set_params(const SimParams& params);
   // Diagnostics every `frames` frames of steps (0: off).
@@ -155,7 +157,6 @@ class RunController {
   void record(const RunResult& r);
   void restart_diagnostics();
   bool diagnostics_due();
-  const SimParams& current_params() const;
   void apply_pending();
 
   std::unique_ptr<gfx::BodyBuffers> m_buffers;
