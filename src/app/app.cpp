@@ -46,8 +46,8 @@ App::App(const Options& options, OutputFile screenshot)
   show_params(m_opts.params);
   m_valid_steps = m_opts.steps_per_frame;
   m_settings.steps_per_frame = m_opts.steps_per_frame;
-  m_settings.preset = static_cast<int>(parse_preset(m_opts.preset));
-  m_settings.integrator = static_cast<int>(parse_integrator(m_opts.integrator));
+  m_settings.preset = parse_preset(m_opts.preset);
+  m_settings.integrator = parse_integrator(m_opts.integrator);
   const bool gpu = m_path != gfx::DevicePath::none;
   m_settings.n = m_opts.n > 0 ? m_opts.n : (gpu ? 16384 : 2048);
   std::string n_note = gpu ? " (default with a CUDA device; --n changes it)"
@@ -100,7 +100,7 @@ App::App(const Options& options, OutputFile screenshot)
           std::to_string(bodies.size()) + " bodies, step " + std::to_string(run.steps) + ", time " +
           std::to_string(run.time) + ")");
   } else {
-    m_run->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
+    m_run->reset(m_settings.preset, m_settings.n, m_settings.seed,
                  m_opts.scene.radius);
   }
   m_state_epoch = m_run->epoch();
@@ -381,7 +381,7 @@ void App::keep_params_valid() {
   p.damping = m_settings.damping;
   p.theta = m_settings.theta;
   p.gravity = m_settings.gravity;
-  p.collisions.mode = static_cast<CollisionMode>(m_settings.collisions);
+  p.collisions.mode = m_settings.collisions;
   p.collisions.restitution = m_settings.restitution;
   p.collisions.box = m_settings.walls ? m_settings.box : 0.0f;
   if (p != m_run->params()) {  // checked once, when the panel changed them
@@ -437,7 +437,7 @@ void App::show_params(const SimParams& p) {
 // The panel's gravity and collision controls from parameters.
 void App::show_scene(const SimParams& p) {
   m_settings.gravity = p.gravity;
-  m_settings.collisions = static_cast<int>(p.collisions.mode);
+  m_settings.collisions = p.collisions.mode;
   m_settings.restitution = p.collisions.restitution;
   m_settings.walls = p.collisions.box > 0.0f;
   if (p.collisions.box > 0.0f) m_settings.box = p.collisions.box;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,7 +78,7 @@ class App {
   void switch_solver(int index, int block);
   void cycle_block(int dir);
   void switch_integrator(int index);
-  void restart(int preset, int n, const char* what);
+  void restart(Preset preset, int n, const char* what);
   void run_sweep();
   void save_screenshot(OutputFile& file);
   void check_blowup();
@@ -177,7 +178,7 @@ class App {
   std::unique_ptr<gfx::Trails> m_trails;  // while trails are on
   std::uint64_t m_trail_version = 0;      // the buffers' version last appended
   std::uint64_t m_values_version = 0;     // the buffers' version the values were made from
-  int m_values_quantity = -1;             // the quantity they hold (-1: none yet)
+  std::optional<Quantity> m_values_quantity;  // the quantity they hold (none yet)
   std::vector<float> m_values_host;       // the host path's values
   std::uint64_t m_state_epoch = 0;        // the simulation's state the tools were set for
   std::unique_ptr<Recorder> m_recorder;

@@ -111,13 +111,13 @@ void App::apply(const ui::Action& a) {
       break;
     case K::set_preset:
       m_loaded.reset();
-      restart(a.value, m_settings.n, "preset");
+      restart(static_cast<Preset>(a.value), m_settings.n, "preset");
       break;
     case K::set_integrator:
       switch_integrator(a.value);
       break;
     case K::next_integrator:
-      switch_integrator((m_settings.integrator + 1) %
+      switch_integrator((static_cast<int>(m_settings.integrator) + 1) %
                         static_cast<int>(m_catalog.integrators.size()));
       break;
     case K::apply_n:
@@ -148,11 +148,11 @@ void App::apply(const ui::Action& a) {
       break;
     case K::reset_camera:
       m_camera.reset();
-      m_settings.follow = 0;
+      m_settings.follow = ui::Follow::nothing;
       say("camera reset");
       break;
     case K::next_color:
-      set_color(m_settings.color_quantity + (a.value < 0 ? -1 : 1), true);
+      set_color(static_cast<int>(m_settings.color_quantity) + (a.value < 0 ? -1 : 1), true);
       break;
     case K::set_color:
       set_color(a.value, true);
@@ -176,13 +176,16 @@ void App::apply(const ui::Action& a) {
         say("follow: pick a body first (click it)");
         break;
       }
-      m_settings.follow = m_settings.follow == 1 ? 0 : 1;
-      say(m_settings.follow ? "follow body " + std::to_string(m_settings.picked)
+      m_settings.follow = m_settings.follow == ui::Follow::picked_body ? ui::Follow::nothing
+                                                                    : ui::Follow::picked_body;
+      say(m_settings.follow != ui::Follow::nothing ? "follow body " + std::to_string(m_settings.picked)
                             : std::string("follow off"));
       break;
     case K::follow_centre:
-      m_settings.follow = m_settings.follow == 2 ? 0 : 2;
-      say(m_settings.follow ? "follow the centre of mass" : "follow off");
+      m_settings.follow = m_settings.follow == ui::Follow::centre_of_mass
+                              ? ui::Follow::nothing
+                              : ui::Follow::centre_of_mass;
+      say(m_settings.follow != ui::Follow::nothing ? "follow the centre of mass" : "follow off");
       break;
     case K::pick_centre: {
       int w = 0, h = 0;
@@ -247,7 +250,7 @@ void App::switch_integrator(int index) {
     say(std::string("orrery: refused: ") + e.what());
     return;
   }
-  m_settings.integrator = index;
+  m_settings.integrator = parse_integrator(name);
   say("integrator " + name);
 }
 
@@ -266,12 +269,12 @@ void App::cycle_block(int dir) {
   switch_solver(m_settings.solver, list[static_cast<std::size_t>((pos + dir + count) % count)]);
 }
 
-void App::restart(int preset, int n, const char* what) {
+void App::restart(Preset preset, int n, const char* what) {
   try {
-    m_run->reset(static_cast<Preset>(preset), n, m_settings.seed, m_opts.scene.radius);
+    m_run->reset(preset, n, m_settings.seed, m_opts.scene.radius);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot restart with %d bodies: %s\n", n, e.what());
-    m_run->reset(static_cast<Preset>(m_settings.preset), m_settings.n, m_settings.seed,
+    m_run->reset(m_settings.preset, m_settings.n, m_settings.seed,
                  m_opts.scene.radius);
     m_settings.n_edit = m_settings.n;
     return;
@@ -282,7 +285,7 @@ void App::restart(int preset, int n, const char* what) {
   }
   if (preset != m_settings.preset) {  // the new preset's gravity and collisions (options over them)
     SimParams p = m_run->params();
-    apply_scene(static_cast<Preset>(preset), m_opts.scene, p);
+    apply_scene(preset, m_opts.scene, p);
     show_scene(p);
   }
   m_settings.preset = preset;

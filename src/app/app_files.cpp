@@ -74,7 +74,7 @@ void App::start_from(const Snapshot& snap) {
   m_settings.n = m_settings.n_edit = snap.bodies.size();
   if (run) {
     show_params(run->params);
-    m_settings.integrator = static_cast<int>(run->integrator);
+    m_settings.integrator = run->integrator;
   }
   if (!m_readouts.alert.empty()) {  // a paused, non-finite state is gone
     m_readouts.alert.clear();
@@ -185,7 +185,7 @@ void App::open_scene(const std::string& path) {
   m_loaded_preset = sc.snapshot.empty();
   m_settings.steps_per_frame = m_valid_steps = sc.steps_per_frame;
   if (sc.snapshot.empty()) {  // what R's preset, N and seed are, and Save scene writes
-    m_settings.preset = static_cast<int>(sc.preset);
+    m_settings.preset = sc.preset;
     m_settings.seed = sc.seed;
   }
   note_file("scene " + (sc.name.empty() ? path : sc.name) + " (" +
@@ -197,7 +197,7 @@ void App::save_current_scene() {
   SceneFile sc;
   sc.name = "Saved " + timestamp_text();  // "YYYYmmdd-HHMMSS"
   sc.description = "Saved from the viewer's panel.";
-  sc.preset = static_cast<Preset>(m_settings.preset);
+  sc.preset = m_settings.preset;
   sc.n = m_settings.n;
   sc.seed = m_settings.seed;
   sc.radius = m_opts.scene.radius;

@@ -52,7 +52,7 @@ void App::init_view_tools() {
 
 gfx::ColorMap App::color_map() const {
   gfx::ColorMap c;
-  c.quantity = m_settings.color_quantity;
+  c.quantity = static_cast<int>(m_settings.color_quantity);
   c.palette = m_settings.palette;
   c.log_scale = m_settings.color_log ? 1 : 0;
   c.lo = m_settings.color_lo;
@@ -63,9 +63,9 @@ gfx::ColorMap App::color_map() const {
 void App::set_color(int quantity, bool announce) {
   const int count = static_cast<int>(quantity_names().size());
   quantity = ((quantity % count) + count) % count;
-  m_settings.color_quantity = quantity;
-  quantity_defaults(static_cast<Quantity>(quantity), m_settings.palette, m_settings.color_log);
-  m_values_quantity = -1;  // values to compute
+  m_settings.color_quantity = static_cast<Quantity>(quantity);
+  quantity_defaults(m_settings.color_quantity, m_settings.palette, m_settings.color_log);
+  m_values_quantity.reset();  // values to compute
   if (m_settings.color_auto) fit_color_range(false);
   if (announce) {
     char buf[160];
@@ -78,7 +78,7 @@ void App::set_color(int quantity, bool announce) {
 }
 
 void App::fit_color_range(bool announce) {
-  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  const auto q = m_settings.color_quantity;
   if (q == Quantity::origin) return;  // labels: no range
   std::vector<float> values;
   float lo = 0, hi = 0;
@@ -135,27 +135,27 @@ void App::configure_trails() {
 
 void App::on_new_state() {
   m_state_epoch = m_run->epoch();
-  m_values_quantity = -1;
+  m_values_quantity.reset();
   if (m_trails) configure_trails();
   m_settings.picked = -1;
   m_readouts.pick = ui::PickReadout{};
-  if (m_settings.follow == 1) m_settings.follow = 0;
+  if (m_settings.follow == ui::Follow::picked_body) m_settings.follow = ui::Follow::nothing;
   if (m_settings.color_auto) fit_color_range(false);
 }
 
 bool App::values_needed() const {
-  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  const auto q = m_settings.color_quantity;
   return quantity_stored(q);
 }
 
 bool App::values_on_device() const {
   return m_path == gfx::DevicePath::interop && m_run->solver().on_device() &&
-         m_settings.color_quantity != static_cast<int>(Quantity::origin);
+         m_settings.color_quantity != Quantity::origin;
 }
 
 void App::values_and_trails_on_device(gfx::Mapping& m) {
   const std::uint64_t version = m_run->buffers().version();
-  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  const auto q = m_settings.color_quantity;
   if (values_needed() && values_on_device() &&
       (version != m_values_version || m_values_quantity != m_settings.color_quantity)) {
     m_run->quantity_mapped(q, m);
@@ -171,7 +171,7 @@ void App::values_and_trails_on_device(gfx::Mapping& m) {
 
 void App::values_and_trails_on_host() {
   const std::uint64_t version = m_run->buffers().version();
-  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  const auto q = m_settings.color_quantity;
   const bool fresh = q == Quantity::origin ? m_values_quantity != m_settings.color_quantity
                                            : version != m_values_version ||
                                                  m_values_quantity != m_settings.color_quantity;
@@ -203,7 +203,7 @@ void App::pick_at(float x, float y_from_top, const gfx::SpriteParams& sp) {
   m_settings.picked = found;
   if (found < 0) {
     m_readouts.pick = ui::PickReadout{};
-    if (m_settings.follow == 1) m_settings.follow = 0;
+    if (m_settings.follow == ui::Follow::picked_body) m_settings.follow = ui::Follow::nothing;
     say("pick: no body within " + std::to_string(static_cast<int>(k_pick_radius_px)) + " px");
     return;
   }
@@ -214,9 +214,9 @@ void App::follow_and_read() {
   if (m_settings.picked >= m_run->count()) m_settings.picked = -1;  // merged away
   std::optional<RunController::BodyReading> body;
   if (m_settings.picked >= 0) body = m_run->read_body(m_settings.picked);
-  if (m_settings.follow == 1 && body) {
+  if (m_settings.follow == ui::Follow::picked_body && body) {
     m_camera.set_target({body->pos.x, body->pos.y, body->pos.z});
-  } else if (m_settings.follow == 2) {
+  } else if (m_settings.follow == ui::Follow::centre_of_mass) {
     if (const auto c = m_run->centre_of_mass()) m_camera.set_target({c->x, c->y, c->z});
   }
   ui::PickReadout& r = m_readouts.pick;
@@ -246,7 +246,7 @@ void App::mark_pick(const gfx::SpriteParams& sp) {
 
 void App::fill_legend() {
   ui::LegendReadout& l = m_readouts.legend;
-  const auto q = static_cast<Quantity>(m_settings.color_quantity);
+  const auto q = m_settings.color_quantity;
   l.label = quantity_label(q);
   l.unit = quantity_unit(q);
   l.lo = m_settings.color_lo;

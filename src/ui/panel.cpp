@@ -61,7 +61,8 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
   const char* preset = c.presets[static_cast<std::size_t>(s.preset)].c_str();
   if (ImGui::BeginCombo("preset", preset)) {
     for (int i = 0; i < static_cast<int>(c.presets.size()); ++i)
-      if (ImGui::Selectable(c.presets[static_cast<std::size_t>(i)].c_str(), i == s.preset))
+      if (ImGui::Selectable(c.presets[static_cast<std::size_t>(i)].c_str(),
+                            i == static_cast<int>(s.preset)))
         actions.push_back({ActionKind::set_preset, i});
     ImGui::EndCombo();
   }
@@ -78,8 +79,8 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
   if (ImGui::BeginCombo("integrator", integrator)) {
     for (int i = 0; i < static_cast<int>(c.integrators.size()); ++i)
       if (ImGui::Selectable(c.integrators[static_cast<std::size_t>(i)].c_str(),
-                            i == s.integrator) &&
-          i != s.integrator)
+                            i == static_cast<int>(s.integrator)) &&
+          i != static_cast<int>(s.integrator))
         actions.push_back({ActionKind::set_integrator, i});
     ImGui::EndCombo();
   }
@@ -90,7 +91,7 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
   ImGui::SliderFloat("time step", &s.dt, 0.0005f, 0.05f, "%.4g", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("softening", &s.softening, 0.01f, 2.0f, "%.4g", ImGuiSliderFlags_Logarithmic);
   // Damping belongs to euler: the symplectic integrators take none.
-  const bool damped = s.integrator == 0;
+  const bool damped = s.integrator == Integrator::euler;
   ImGui::BeginDisabled(!damped);
   ImGui::SliderFloat("damping", &s.damping, 0.9f, 1.0f, "%.4f");
   ImGui::EndDisabled();
@@ -128,12 +129,13 @@ void collisions_section(Settings& s, const Readouts& r) {
   ImGui::Checkbox("gravity", &s.gravity);
   help_marker("Off: no forces, bodies move in straight lines between collisions (a gas).");
   const char* modes[] = {"off", "bounce", "merge"};
-  ImGui::Combo("collisions", &s.collisions, modes, 3);
+  int mode = static_cast<int>(s.collisions);
+  if (ImGui::Combo("collisions", &mode, modes, 3)) s.collisions = static_cast<CollisionMode>(mode);
   help_marker(
       "Bodies are balls of their radius. bounce: hard-sphere impulses with restitution e, "
       "contacts resolved in parallel rounds of handshakes; merge: touching bodies become one "
       "(mass, momentum and volume kept), each at most once a step.");
-  ImGui::BeginDisabled(s.collisions != 1 && !s.walls);
+  ImGui::BeginDisabled(s.collisions != CollisionMode::bounce && !s.walls);
   ImGui::SliderFloat("restitution", &s.restitution, 0.0f, 1.0f, "%.2f");
   ImGui::EndDisabled();
   ImGui::Checkbox("walls", &s.walls);
@@ -142,7 +144,7 @@ void collisions_section(Settings& s, const Readouts& r) {
   ImGui::SliderFloat("side", &s.box, 1.0f, 200.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
   ImGui::EndDisabled();
   const CollisionReadout& c = r.collisions;
-  if (s.collisions == 0 && !s.walls) return;
+  if (s.collisions == CollisionMode::off && !s.walls) return;
   ImGui::Text("bodies %d of %d", c.bodies, s.n);
   ImGui::Text("contacts %.1f a step", c.contacts_per_step);
   ImGui::Text("merges %lld   wall bounces %lld", c.merges, c.wall_hits);
@@ -224,7 +226,7 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
   status_lines(r, &actions);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(s, c, actions);
-  ImGui::SetNextItemOpen(s.collisions != 0 || s.walls || !s.gravity, ImGuiCond_Once);
+  ImGui::SetNextItemOpen(s.collisions != CollisionMode::off || s.walls || !s.gravity, ImGuiCond_Once);
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(s, r);
   // Measurements in tabs, so the panel stays within a 720-pixel window.
   if (ImGui::CollapsingHeader("Measurements", ImGuiTreeNodeFlags_DefaultOpen) &&

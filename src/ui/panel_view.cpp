@@ -86,8 +86,9 @@ void draw_legend_window(const Readouts& r) {
 }
 
 void color_section(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {
-  const int q = choose("colour by (C)", c.quantities, s.color_quantity);
-  if (q >= 0 && q != s.color_quantity) actions.push_back({ActionKind::set_color, q});
+  const int q = choose("colour by (C)", c.quantities, static_cast<int>(s.color_quantity));
+  if (q >= 0 && q != static_cast<int>(s.color_quantity))
+    actions.push_back({ActionKind::set_color, q});
   ImGui::BeginDisabled(r.legend.categorical);  // origin: labels' own colours, no range
   const int palette = choose("palette", c.palettes, s.palette);
   if (palette >= 0) s.palette = palette;
@@ -152,11 +153,11 @@ void picked_section(Settings& s, const Readouts& r, std::vector<Action>& actions
     ImGui::TextDisabled("(acceleration: direct sum over every body)");
   }
   ImGui::BeginDisabled(!p.valid);
-  if (ImGui::Button(s.follow == 1 ? "Stop following (F)" : "Follow (F)"))
+  if (ImGui::Button(s.follow == Follow::picked_body ? "Stop following (F)" : "Follow (F)"))
     actions.push_back({ActionKind::follow_picked});
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button(s.follow == 2 ? "Stop (G)" : "Centre of mass (G)"))
+  if (ImGui::Button(s.follow == Follow::centre_of_mass ? "Stop (G)" : "Centre of mass (G)"))
     actions.push_back({ActionKind::follow_centre});
   ImGui::SameLine();
   if (ImGui::Button("Reset view (Home)")) actions.push_back({ActionKind::reset_camera});

@@ -5,11 +5,19 @@
 #include <string>
 #include <vector>
 
+#include "orrery/collisions.h"
+#include "orrery/fields.h"
+#include "orrery/integrators.h"
+#include "orrery/presets.h"
+
 namespace orrery::ui {
 
 // The viewer's largest N (--n and the panel): 2^27 bodies. Whether they fit is the GPU's memory's
 // call: an N a solver cannot hold is refused before allocating, naming the memory it needs.
 constexpr long long k_max_bodies = 1LL << 27;
+
+// What the camera follows.
+enum class Follow { nothing, picked_body, centre_of_mass };
 
 // A solver as the panel lists it (filled in by the app from the solver registry).
 struct SolverChoice {
@@ -37,15 +45,15 @@ struct Settings {
   int block = 0;   // threads per block; 0 for CPU solvers or "auto"
   int n = 2048;
   int n_edit = 2048;   // the N typed in the panel, applied by "Apply"
-  int preset = 4;      // index into Catalog::presets
-  int integrator = 0;  // index into Catalog::integrators (0: euler, the one that takes damping)
+  Preset preset = Preset::collision;
+  Integrator integrator = Integrator::euler;
   std::uint64_t seed = 1;
   float dt = 0.016f;
   float softening = 0.1f;
   float damping = 1.0f;
   float theta = 0.5f;  // tree codes' opening angle
   bool gravity = true;
-  int collisions = 0;  // index into collision_mode_names(): off, bounce, merge
+  CollisionMode collisions = CollisionMode::off;
   float restitution = 1.0f;
   bool walls = false;  // a cube of reflecting walls of side `box`
   float box = 20.0f;
@@ -63,7 +71,7 @@ struct Settings {
   bool diagnostics = true;    // measure E, P, L every diag_every frames
   int diag_every = 10;
   // Colour by quantity (orrery::Quantity and gfx::Palette indices), its scale and range.
-  int color_quantity = 0;
+  Quantity color_quantity = Quantity::speed;
   int palette = 0;
   bool color_log = false;
   bool color_auto = true;  // the range from the percentiles below, refitted on each new state
@@ -76,7 +84,7 @@ struct Settings {
   float trail_brightness = 1.0f;
   // Picking and following: the picked body (-1: none), and what the camera follows.
   int picked = -1;
-  int follow = 0;  // 0: nothing, 1: the picked body, 2: the centre of mass
+  Follow follow = Follow::nothing;
 };
 
 // The maximum trail sample and length the panel and --trails accept.
