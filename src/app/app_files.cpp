@@ -7,6 +7,8 @@
 #include <stdexcept>
 
 #include "app.h"
+
+#include "orrery/run_settings.h"
 #include "gfx/screenshot.h"
 
 namespace orrery::app {
@@ -67,7 +69,15 @@ void App::load_state(const std::string& path) {
 // the solver stays. Throws, keeping the old state, when the GPU cannot hold it or the parameters
 // are refused.
 void App::start_from(const Snapshot& snap) {
-  const RunState* run = snap.run_recorded ? &snap.run : nullptr;
+  // The file's integrator and parameters by the command line's rule, nothing typed over them;
+  // the solver stays (F9 keeps the one running).
+  RunState resolved = snap.run;
+  const RunSettings s = resolve_settings(settings_of(snap.run), TypedSettings{}, "snapshot",
+                                         [](const std::string&) { return false; })
+                            .settings;
+  resolved.integrator = s.integrator;
+  resolved.params = s.params;
+  const RunState* run = snap.run_recorded ? &resolved : nullptr;
   m_run->load(snap.bodies, run);
   if (!run && m_run->time_reversed()) m_run->set_time_reversed(false);  // a new state: forwards
   m_settings.time_reversed = m_run->time_reversed();  // a snapshot's direction comes with it
@@ -160,21 +170,23 @@ void App::open_scene(const std::string& path) {
   try {
     sc = load_scene(path);
     snap->run_recorded = true;  // the scene's settings, from step 0
+    // The scene's settings by the command line's rule, with nothing typed over them.
+    const ResolvedSettings r =
+        resolve_settings(settings_of(sc), TypedSettings{}, "scene",
+                         [&](const std::string& s) { return catalog_index(s) >= 0; });
     // A GPU scene where its solver cannot run keeps the current N, not the scene's.
-    const bool here = sc.solver.empty() || catalog_index(sc.solver) >= 0;
+    const bool here = r.note.empty();
     snap->bodies = scene_bodies(sc, sc.n > 0 && here ? sc.n : m_settings.n);
-    if (!here)
-      say("orrery: the scene's solver " + sc.solver + " cannot run here; keeping " +
-          m_run->solver().name());
+    if (!here) say("orrery: " + r.note + "; keeping " + m_run->solver().name());
     if (snap->bodies.size() > k_max_bodies)
       throw InputError(std::to_string(snap->bodies.size()) + " bodies, more than the viewer's " +
                        std::to_string(k_max_bodies));
-    snap->run.params = sc.params;
-    snap->run.integrator = sc.integrator;
+    snap->run.params = r.settings.params;
+    snap->run.integrator = r.settings.integrator;
     // The scene's solver first (where it runs here), so its memory check covers the new N.
-    const int index = sc.solver.empty() ? -1 : catalog_index(sc.solver);
+    const int index = r.settings.solver.empty() ? -1 : catalog_index(r.settings.solver);
     if (index >= 0 && index != m_settings.solver)
-      switch_solver(index, sc.block > 0 ? sc.block : -1);
+      switch_solver(index, r.settings.block > 0 ? r.settings.block : -1);
     start_from(*snap);
   } catch (const std::exception& e) {
     note_file(std::string("cannot open the scene: ") + e.what() + " (the run goes on unchanged)",

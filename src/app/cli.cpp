@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "cli/run_options.h"
+#include "orrery/run_settings.h"
 #include "gfx/colormap.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
@@ -98,23 +99,35 @@ bool runs_here(const std::string& solver) {
   return false;
 }
 
-// A file's run settings where the command line gave none: its solver and block where the solver
-// runs here (else a note), its integrator, and its parameters under the typed ones.
-void adopt_settings(const std::string& what, const std::string& solver, int block,
-                    Integrator integrator, const SimParams& params, const Given& given,
+// What the command line typed of a run's settings, for resolve_settings (the integrator stays
+// as typed text: check_values names it in its error).
+TypedSettings typed_settings(const Given& given, const Texts& t, const Options& o) {
+  TypedSettings typed;
+  if (given.solver) typed.solver = o.solver;
+  if (given.block) typed.block = o.block;
+  SimParams p;
+  typed_params(t, p);
+  if (t.dt) typed.dt = p.dt;
+  if (t.softening) typed.softening = p.softening;
+  if (t.damping) typed.damping = p.damping;
+  if (t.theta) typed.theta = p.theta;
+  typed.scene = o.scene;
+  return typed;
+}
+
+// A file's run settings where the command line gave none (orrery/run_settings.h's rule): its
+// solver and block where the solver runs here (else a note), its integrator, and its parameters
+// under the typed ones.
+void adopt_settings(const std::string& what, const RunSettings& file, const Given& given,
                     const Texts& t, Options& o) {
-  if (!given.solver && !solver.empty()) {
-    if (runs_here(solver)) {
-      o.solver = solver;
-      if (!given.block) o.block = block;
-    } else {
-      o.note = "orrery: the " + what + "'s solver " + solver + " cannot run here; using " +
-               default_solver_name();
-    }
+  const ResolvedSettings r = resolve_settings(file, typed_settings(given, t, o), what, runs_here);
+  if (!r.note.empty()) o.note = "orrery: " + r.note + "; using " + default_solver_name();
+  if (!given.solver && !r.settings.solver.empty()) {
+    o.solver = r.settings.solver;
+    o.block = r.settings.block;
   }
-  if (!given.integrator) o.integrator = to_string(integrator);
-  o.params = params;
-  typed_params(t, o.params);
+  if (!given.integrator) o.integrator = to_string(r.settings.integrator);
+  o.params = r.settings.params;
 }
 
 // The bodies a file brings, as the viewer's N; throws InputError beyond what it can draw.
@@ -133,8 +146,7 @@ void load_into(const std::string& path, const Given& given, const Texts& t, Opti
   auto snap = std::make_shared<const Snapshot>(load_snapshot(path));
   o.n = viewer_count("--load", path, snap->bodies.size());
   if (snap->run_recorded) {
-    const RunState& r = snap->run;
-    adopt_settings("snapshot", r.solver, r.block, r.integrator, r.params, given, t, o);
+    adopt_settings("snapshot", settings_of(snap->run), given, t, o);
   }
   o.loaded = std::move(snap);
   o.loaded_path = path;
@@ -154,7 +166,7 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
   snap.run_recorded = false;
   snap.bodies = scene_bodies(sc, o.n > 0 ? o.n : (device_present() ? 16384 : 2048));
   o.n = viewer_count("--scene", path, snap.bodies.size());
-  adopt_settings("scene", sc.solver, sc.block, sc.integrator, sc.params, given, t, o);
+  adopt_settings("scene", settings_of(sc), given, t, o);
   if (!t.steps_per_frame) o.steps_per_frame = sc.steps_per_frame;
   // Its bodies start the run as a loaded state: R comes back to them.
   o.loaded = std::make_shared<const Snapshot>(std::move(snap));

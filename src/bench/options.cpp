@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/run_options.h"
+#include "orrery/run_settings.h"
 #include "orrery/device.h"
 
 namespace orrery::bench {
@@ -158,19 +159,35 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
                      plan.solvers.end());
 }
 
-// A file's settings (a snapshot's or a scene's), with the options typed on the command line over
-// them.
-SimParams file_params(const RawOptions& raw, SimParams p, const SimParams& typed,
-                      const SceneOverrides& scene, std::vector<float>& thetas) {
-  if (raw.dt_given) p.dt = typed.dt;
-  if (raw.softening_given) p.softening = typed.softening;
-  if (raw.damping_given) p.damping = typed.damping;
-  if (raw.theta_given)
-    p.theta = typed.theta;
-  else
-    thetas = {p.theta};
-  apply_overrides(scene, p);
-  return p;
+// What the command line typed of a run's settings (resolve_settings puts it over a file's): the
+// first of the solvers and blocks stands for "typed" (a file's settings then give way).
+TypedSettings typed_settings(const RawOptions& raw, const SimParams& typed,
+                             const SceneOverrides& scene) {
+  TypedSettings t;
+  if (raw.solver_given && !raw.solvers.empty()) t.solver = raw.solvers.front();
+  if (raw.block_given) t.block = 0;
+  if (raw.dt_given) t.dt = typed.dt;
+  if (raw.softening_given) t.softening = typed.softening;
+  if (raw.damping_given) t.damping = typed.damping;
+  if (raw.theta_given) t.theta = typed.theta;
+  t.scene = scene;
+  return t;
+}
+
+// A file's solver and block where the command line gave none (the file's block goes with its
+// solver), its integrator unless typed, and its parameters under the typed ones.
+void adopt_file(const RunSettings& file, const std::string& what, RawOptions& raw, Plan& plan,
+                const SceneOverrides& scene) {
+  const ResolvedSettings r = resolve_settings(file, typed_settings(raw, plan.params, scene), what);
+  if (!raw.solver_given && !r.settings.solver.empty()) {
+    raw.solvers = {r.settings.solver}, raw.solver_given = true;
+    if (!raw.block_given && r.settings.block > 0)
+      raw.blocks = {std::to_string(r.settings.block)}, raw.block_given = true;
+  }
+  if (!raw.integrator_given)
+    raw.integrator = to_string(r.settings.integrator), raw.integrator_given = true;
+  plan.params = r.settings.params;
+  if (!raw.theta_given) plan.thetas = {plan.params.theta};
 }
 
 // --save and --export-csv keep one run's last state: one solver, block, N and theta; their places
@@ -269,11 +286,6 @@ Plan make_plan(const RawOptions& raw_in) {
       if (!raw.ns_given && sc.n > 0) raw.ns = {std::to_string(sc.n)};
       plan.scene = scene_file;
     }
-    if (!raw.solver_given && !sc.solver.empty()) raw.solvers = {sc.solver}, raw.solver_given = true;
-    if (!raw.block_given && sc.block > 0)
-      raw.blocks = {std::to_string(sc.block)}, raw.block_given = true;
-    if (!raw.integrator_given)
-      raw.integrator = to_string(sc.integrator), raw.integrator_given = true;
   }
   if (!raw.load.empty()) {
     if (raw.ns_given || (raw.scene_file.empty() && (raw.preset_given || raw.seed_given)))
@@ -283,10 +295,6 @@ Plan make_plan(const RawOptions& raw_in) {
           "--load: cannot be combined with --compare, --max-n, --convergence or --accuracy");
     plan.loaded = std::make_shared<const Snapshot>(load_snapshot(raw.load));
     raw.ns = {std::to_string(plan.loaded->bodies.size())};
-    const Snapshot& s = *plan.loaded;
-    if (s.run_recorded && !raw.solver_given && !s.run.solver.empty()) raw.solvers = {s.run.solver};
-    if (s.run_recorded && !raw.block_given && s.run.block > 0)
-      raw.blocks = {std::to_string(s.run.block)};
   }
   if (raw.ns.empty()) throw UsageError("--n: no body count given");
   for (const std::string& text : raw.ns) append_unique(plan.ns, parse_body_count(text));
@@ -310,13 +318,14 @@ Plan make_plan(const RawOptions& raw_in) {
   }
   if (plan.thetas.empty()) throw UsageError("--theta: no value given");
   plan.params.theta = plan.thetas.front();
-  if (plan.loaded)  // Orrery's format: the run's; TIPSY: the defaults
-    plan.params =
-        file_params(raw, plan.loaded->run_recorded ? plan.loaded->run.params : SimParams{},
-                    plan.params, scene, plan.thetas);
-  if (scene_file) {  // the scene's, over a snapshot's
-    plan.params = file_params(raw, scene_file->params, plan.params, scene, plan.thetas);
+  // A file's settings under the typed ones: a scene's (over its snapshot's), else a loaded
+  // snapshot's (Orrery's format: its run's; TIPSY: the defaults).
+  if (scene_file) {
+    adopt_file(settings_of(*scene_file), "scene", raw, plan, scene);
     if (scene_file->radius && !plan.radius) plan.radius = scene_file->radius;
+  } else if (plan.loaded) {
+    adopt_file(plan.loaded->run_recorded ? settings_of(plan.loaded->run) : RunSettings{},
+               "snapshot", raw, plan, scene);
   }
   plan.seed = parse_u64(raw.seed, "--seed");
   plan.csv = raw.csv;
@@ -327,8 +336,6 @@ Plan make_plan(const RawOptions& raw_in) {
   } catch (const InputError& e) {
     throw UsageError(std::string("--integrator: ") + e.what());
   }
-  if (plan.loaded && plan.loaded->run_recorded && !raw.integrator_given)
-    plan.integrator = plan.loaded->run.integrator;
   try {
     check_integrator(plan.integrator, plan.params);
   } catch (const InputError& e) {

@@ -1,0 +1,53 @@
+// A run's settings (gravity module, block, integrator, parameters) and the one rule for how a
+// file's settings - a snapshot's run, or a scene's - meet what a caller typed over them. Both
+// programs' command lines, the viewer's F9 and scene loading, and the Python module resolve
+// through here.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "orrery/integrators.h"
+#include "orrery/params.h"
+#include "orrery/scene.h"
+#include "orrery/scene_file.h"
+#include "orrery/snapshot.h"
+
+namespace orrery {
+
+struct RunSettings {
+  std::string solver;  // empty: the caller's default
+  int block = 0;       // 0: the solver's default
+  Integrator integrator = Integrator::euler;
+  SimParams params;
+};
+
+// What a caller typed; none: not typed.
+struct TypedSettings {
+  std::optional<std::string> solver;
+  std::optional<int> block;
+  std::optional<Integrator> integrator;
+  std::optional<float> dt, softening, damping, theta;
+  SceneOverrides scene;  // collisions, restitution, box, gravity (the radius is the bodies')
+};
+
+// The settings a snapshot's run or a scene file brings.
+RunSettings settings_of(const RunState& r);
+RunSettings settings_of(const SceneFile& sc);
+
+struct ResolvedSettings {
+  RunSettings settings;
+  std::string note;  // set when the file's solver cannot run here and gave way
+};
+
+// The file's settings with the typed ones over them: the file's solver (with its block, unless a
+// block was typed) where none was typed and `runs_here` says it runs (an empty `runs_here`: any);
+// else the solver stays as typed or empty, and `note` names the file's (`what`: "snapshot",
+// "scene"). The file's integrator unless typed; its parameters with the typed ones and the scene
+// overrides over them.
+ResolvedSettings resolve_settings(const RunSettings& file, const TypedSettings& typed,
+                                  const std::string& what,
+                                  const std::function<bool(const std::string&)>& runs_here = {});
+
+}  // namespace orrery

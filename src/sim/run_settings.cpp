@@ -1,0 +1,39 @@
+// The one rule for a file's run settings under the typed ones.
+#include "orrery/run_settings.h"
+
+namespace orrery {
+
+RunSettings settings_of(const RunState& r) {
+  return RunSettings{r.solver, r.block, r.integrator, r.params};
+}
+
+RunSettings settings_of(const SceneFile& sc) {
+  return RunSettings{sc.solver, sc.block, sc.integrator, sc.params};
+}
+
+ResolvedSettings resolve_settings(const RunSettings& file, const TypedSettings& typed,
+                                  const std::string& what,
+                                  const std::function<bool(const std::string&)>& runs_here) {
+  ResolvedSettings r;
+  RunSettings& s = r.settings;
+  s.solver = typed.solver.value_or("");
+  s.block = typed.block.value_or(0);
+  if (!typed.solver && !file.solver.empty()) {
+    if (!runs_here || runs_here(file.solver)) {
+      s.solver = file.solver;
+      if (!typed.block) s.block = file.block;
+    } else {
+      r.note = "the " + what + "'s solver " + file.solver + " cannot run here";
+    }
+  }
+  s.integrator = typed.integrator.value_or(file.integrator);
+  s.params = file.params;
+  if (typed.dt) s.params.dt = *typed.dt;
+  if (typed.softening) s.params.softening = *typed.softening;
+  if (typed.damping) s.params.damping = *typed.damping;
+  if (typed.theta) s.params.theta = *typed.theta;
+  apply_overrides(typed.scene, s.params);
+  return r;
+}
+
+}  // namespace orrery
