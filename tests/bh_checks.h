@@ -1,4 +1,4 @@
-// Checks of a Barnes-Hut gravity module (tests/test_barnes_hut.cpp runs them through `cpu-bh`;
+// Checks of a Barnes-Hut solver (tests/test_barnes_hut.cpp runs them through `cpu-bh`;
 // the GPU tree will run them too): accuracy against the exact double sum, theta -> 0 against
 // all-pairs, the robustness cases, every integrator, interaction counts and potentials.
 #pragma once
@@ -77,12 +77,12 @@ inline std::vector<Vec4> module_accelerations(const std::string& solver, const B
   Simulation sys(s, std::move(g), Integrator::leapfrog, p);
   std::vector<Vec4> out(static_cast<std::size_t>(s.size()));
   [&](const Vec4* pos) {
-    if (sys.gravity().on_device()) {
+    if (sys.solver().on_device()) {
       GpuBuffer<Vec4> acc(static_cast<std::size_t>(s.size()));
-      sys.gravity().accelerations(pos, acc.data(), s.size(), p);
+      sys.solver().accelerations(pos, acc.data(), s.size(), p);
       acc.download(out.data(), out.size());
     } else {
-      sys.gravity().accelerations(pos, out.data(), s.size(), p);
+      sys.solver().accelerations(pos, out.data(), s.size(), p);
     }
   }(sys.bodies().pos);
   return out;
@@ -139,7 +139,7 @@ inline void check_pipeline(const std::string& solver) {
     SCOPED_TRACE(name);
     auto g = make_solver(solver);
     Simulation sys(s, std::move(g), parse_integrator(name), bh_params(0.5f));
-    EXPECT_FALSE(sys.gravity().all_pairs());
+    EXPECT_FALSE(sys.solver().all_pairs());
     const Diagnostics d0 = sys.measure();
     EXPECT_NEAR(d0.potential, potential_energy(s.pos, 0.1f), 2e-3 * std::abs(d0.potential));
     sys.step(20);
@@ -160,11 +160,11 @@ inline void check_cell_boxes(const std::string& solver) {
   auto g = make_solver(solver);
   Simulation sys(s, std::move(g), Integrator::leapfrog, bh_params(0.5f));
   std::vector<CellBox> boxes;
-  sys.gravity().cell_boxes(0, 1000, boxes);
+  sys.solver().cell_boxes(0, 1000, boxes);
   EXPECT_TRUE(boxes.empty()) << "no tree before the first pass";
   sys.step(1);  // the last pass ran at the new positions
   const BodyState now = sys.state();
-  sys.gravity().cell_boxes(0, 1000, boxes);
+  sys.solver().cell_boxes(0, 1000, boxes);
   ASSERT_EQ(boxes.size(), 1u);
   const CellBox root = boxes[0];
   for (const Vec4& p : now.pos) {
@@ -174,14 +174,14 @@ inline void check_cell_boxes(const std::string& solver) {
       ASSERT_LE(c[k], root.hi[k] + 1e-4f * std::abs(root.hi[k]) + 1e-4f);
     }
   }
-  sys.gravity().cell_boxes(3, 100000, boxes);
+  sys.solver().cell_boxes(3, 100000, boxes);
   EXPECT_GT(boxes.size(), 9u);
   for (const CellBox& b : boxes)
     for (int k = 0; k < 3; ++k) {
       EXPECT_GE(b.lo[k], root.lo[k] - 1e-3f);
       EXPECT_LE(b.hi[k], root.hi[k] + 1e-3f);
     }
-  sys.gravity().cell_boxes(3, 5, boxes);
+  sys.solver().cell_boxes(3, 5, boxes);
   EXPECT_EQ(boxes.size(), 5u) << "the limit holds";
 }
 

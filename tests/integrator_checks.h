@@ -1,4 +1,4 @@
-// The integrator checks of the step pipeline, for any gravity module: measured orders of
+// The integrator checks of the step pipeline, for any solver: measured orders of
 // convergence on a Kepler orbit of eccentricity 0.5, leapfrog's radius and bounded energy error on
 // a circular orbit, time reversal, the seed's Euler's first-order but bounded energy error,
 // angular momentum, and refused damping. tests/test_integrators.cpp runs them through `cpu`,
@@ -28,7 +28,7 @@ constexpr float k_eps = 1e-6f;  // softening far below the orbit's scale (perice
 // symmetry of the orbit cancels the seed's Euler's first-order position error over a period.
 inline BodyState kepler(double e, double f = 1.0) { return kepler_pair(e, f); }
 
-// A Simulation stepping a state with one gravity module (on its side: host or device).
+// A Simulation stepping a state with one solver (on its side: host or device).
 class Orbit {
  public:
   Orbit(const std::string& solver, const BodyState& s, Integrator kind, double dt,

@@ -1,4 +1,4 @@
-// Helpers shared by the tests: reading a file, and running a gravity module through the step
+// Helpers shared by the tests: reading a file, and running a solver through the step
 // pipeline's Simulation.
 #pragma once
 
@@ -30,7 +30,7 @@ inline std::unique_ptr<Simulation> make_simulation(const std::string& solver, co
   return std::make_unique<Simulation>(s, std::move(g), integrator, p);
 }
 
-// Advances s by `steps` steps of a gravity module (its fused seed Euler step: the `euler`
+// Advances s by `steps` steps of a solver (its fused seed Euler step: the `euler`
 // integrator) through a Simulation on the module's side (host or device), and returns the state.
 inline BodyState run_system(std::unique_ptr<Solver> solver, const BodyState& s, int steps,
                             const SimParams& p, Integrator integrator = Integrator::euler) {

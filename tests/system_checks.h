@@ -1,4 +1,4 @@
-// Checks of the Simulation for any gravity module (tests/test_system.cpp runs them through `cpu-omp`,
+// Checks of the Simulation for any solver (tests/test_system.cpp runs them through `cpu-omp`,
 // tests/gpu/test_gpu_system.cpp through the CUDA modules): its diagnostics against independent
 // double sums on the host, the Plummer sphere staying in virial equilibrium under leapfrog, and
 // the bookkeeping of phases, force evaluations, time and step count.
@@ -78,12 +78,12 @@ inline void check_potentials_match_host(const std::string& solver, int n) {
   auto sys = make_simulation(solver, s, Integrator::euler, p);
   std::vector<Vec4> phi(static_cast<std::size_t>(n));
   const Vec4* pos = sys->bodies().pos;
-  if (sys->gravity().on_device()) {
+  if (sys->solver().on_device()) {
     GpuBuffer<Vec4> out(static_cast<std::size_t>(n));
-    sys->gravity().potentials(pos, out.data(), n, p);
+    sys->solver().potentials(pos, out.data(), n, p);
     out.download(phi.data(), phi.size());
   } else {
-    sys->gravity().potentials(pos, phi.data(), n, p);
+    sys->solver().potentials(pos, phi.data(), n, p);
   }
   double worst = 0;
   for (int i = 0; i < n; ++i) {

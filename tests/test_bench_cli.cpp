@@ -178,7 +178,7 @@ TEST(BenchCli, CompareChecksAgainstCpu) {
 }
 
 // The step pipeline through the bench: every integrator, the phase columns, the diagnostics'
-// drift, and the interactions per step from the gravity module.
+// drift, and the interactions per step from the solver.
 TEST(BenchCli, IntegratorsPhasesAndDiagnostics) {
   REQUIRE_BENCH();
   const std::string csv = temp_path("p.csv"), json = temp_path("p.json");

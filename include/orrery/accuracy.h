@@ -1,4 +1,4 @@
-// The accuracy of a gravity module's accelerations against an exact double-precision sum: the
+// The accuracy of a solver's accelerations against an exact double-precision sum: the
 // relative error |a - a_exact| / |a_exact| over every body up to a size, over a random sample of
 // targets above it.
 #pragma once

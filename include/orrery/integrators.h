@@ -1,6 +1,6 @@
 // The time integrators: the seed's damped Euler, leapfrog (kick-drift-kick) and Yoshida's
 // fourth-order composition of leapfrog. Each is an object that steps over the passes a Simulation
-// (orrery/simulation.h) gives it, whatever the gravity module and wherever the arrays live.
+// (orrery/simulation.h) gives it, whatever the solver and wherever the arrays live.
 #pragma once
 
 #include <memory>

@@ -11,7 +11,7 @@
 namespace orrery {
 
 enum class Phase {
-  force,            // a gravity module's acceleration pass
+  force,            // a solver's acceleration pass
   integrate,        // an integrator's kicks and drifts
   force_integrate,  // the fused force + Euler launch (one pass, reported as one phase)
   bounds,           // tree codes: the bounding box of the bodies

@@ -54,7 +54,7 @@ struct RunResult {
   long long nonfinite_body = -1;
   bool probe_launched = false;  // FiniteCheck::launch: a check is in flight on the newest state
   std::vector<RunReading> readings;
-  // PhaseCollection::per_step: each timed step's phases and interactions (the gravity module's
+  // PhaseCollection::per_step: each timed step's phases and interactions (the solver's
   // count at the bodies it started with); whole: the timed steps' phases together.
   std::vector<PhaseTimes> step_phases;
   std::vector<double> step_interactions;

@@ -1,4 +1,4 @@
-// The Simulation: one SimParams, the state, a gravity module, an integrator and a collider (chosen
+// The Simulation: one SimParams, the state, a solver, an integrator and a collider (chosen
 // independently, as REBOUND's modules are), the diagnostics, the phase timers, time and step
 // count. step() runs on the state it owns or on storage a caller lends for the call (orrery/
 // bodies.h); nothing here knows who lent it or calls back to them. The Runner (orrery/runner.h)
@@ -25,9 +25,9 @@ class Simulation {
  public:
   // Throws InputError when the integrator refuses the parameters (damping with a symplectic one),
   // std::runtime_error for a GPU module with no device.
-  Simulation(std::unique_ptr<Solver> gravity, Integrator integrator, const SimParams& params);
+  Simulation(std::unique_ptr<Solver> solver, Integrator integrator, const SimParams& params);
   // The same, holding `state` on the module's side (host or device memory).
-  Simulation(const BodyState& state, std::unique_ptr<Solver> gravity, Integrator integrator,
+  Simulation(const BodyState& state, std::unique_ptr<Solver> solver, Integrator integrator,
              const SimParams& params);
   ~Simulation();
   Simulation(const Simulation&) = delete;
@@ -41,16 +41,16 @@ class Simulation {
   // A host copy of lent arrays of this side (waits for the device).
   BodyState state(const Bodies& b);
 
-  // k steps (k >= 0) of the owned state, or of arrays a caller lends (on the gravity module's
+  // k steps (k >= 0) of the owned state, or of arrays a caller lends (on the solver's
   // side): b.pos ends holding the newest positions, b.n the bodies left (merges). Counts the steps
   // and the time.
   void step(int k = 1) { step(k, m_own); }
   void step(int k, Bodies& b);
 
-  // Replacements. A new gravity module must run on the side of the arrays stepped next: the owned
+  // Replacements. A new solver must run on the side of the arrays stepped next: the owned
   // state moves with it. set_integrator and set_params throw InputError (keeping the old value)
   // when the integrator refuses the parameters, or time runs backwards where it cannot.
-  void set_gravity(std::unique_ptr<Solver> gravity);
+  void set_solver(std::unique_ptr<Solver> solver);
   void set_integrator(Integrator integrator);
   void set_params(const SimParams& params);
   // Time runs backwards while set: every step uses -dt (the parameters keep dt > 0). Throws
@@ -93,7 +93,7 @@ class Simulation {
   // The same into host memory, wherever the state is.
   void quantity_to_host(Quantity q, const Bodies& b, float* out);
   // Body i's position, velocity and direct-sum acceleration (in double, at the run's softening,
-  // whatever the gravity module), and the bodies' centre of mass. Both wait for the device.
+  // whatever the solver), and the bodies' centre of mass. Both wait for the device.
   struct BodyReading {
     Vec4 pos, vel;
     Vec3 acc;
@@ -101,8 +101,8 @@ class Simulation {
   BodyReading read_body(const Bodies& b, int i);
   Vec3d centre_of_mass(const Bodies& b);
 
-  Solver& gravity() { return *m_gravity; }
-  const Solver& gravity() const { return *m_gravity; }
+  Solver& solver() { return *m_solver; }
+  const Solver& solver() const { return *m_solver; }
   bool on_device() const;
   Integrator integrator() const { return m_integrator; }
   const SimParams& params() const { return m_params; }
@@ -110,7 +110,7 @@ class Simulation {
   long long step_count() const { return m_steps; }
   PhaseTimer& phases() { return *m_phases; }
   // Force evaluations of the last step (leapfrog reuses the previous step's last one), and the
-  // body-body interactions they did, from the gravity module.
+  // body-body interactions they did, from the solver.
   int last_evaluations() const { return m_last_evals; }
   double interactions_per_step(int n) const;
   // The collision stage on the module's side (made on first use).
@@ -122,8 +122,8 @@ class Simulation {
   void attach_phases(bool fresh);
   void step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n);
 
-  std::unique_ptr<Solver> m_gravity;
-  std::unique_ptr<Backend> m_backend;  // on the gravity module's side
+  std::unique_ptr<Solver> m_solver;
+  std::unique_ptr<Backend> m_backend;  // on the solver's side
   Integrator m_integrator;
   std::unique_ptr<IntegratorScheme> m_scheme;
   SimParams m_params;

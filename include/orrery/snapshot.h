@@ -33,7 +33,7 @@ const char* to_string(SnapshotFormat f);
 struct RunState {
   double time = 0;      // simulation time
   long long steps = 0;  // steps taken
-  std::string solver;   // the gravity module's registry name; empty: not recorded
+  std::string solver;   // the solver's registry name; empty: not recorded
   int block = 0;        // its block size (0: its default)
   Integrator integrator = Integrator::euler;
   SimParams params;

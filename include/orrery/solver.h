@@ -1,4 +1,4 @@
-// The Solver interface (a gravity module) and the factory that lists and builds solvers.
+// The Solver interface (a solver) and the factory that lists and builds solvers.
 #pragma once
 
 #include <atomic>
@@ -25,7 +25,7 @@ struct CellBox {
   float lo[3], hi[3];
 };
 
-// A gravity module (a "solver" on the command line): the accelerations (and potentials) of every
+// A solver (a "solver" on the command line): the accelerations (and potentials) of every
 // body, and optionally the seed's fused force + Euler launch, which the `euler` integrator uses
 // where a module has it. CPU modules take host pointers; GPU modules take device pointers (plain
 // allocations or mapped GL buffers).

@@ -27,7 +27,7 @@ void CpuJob::start(Simulation& sim, int steps, const Bodies& b, bool measure_bef
   m_sim = &sim;
   m_clock = sim.clock();
   m_started = std::chrono::steady_clock::now();
-  sim.gravity().set_control(&m_control);
+  sim.solver().set_control(&m_control);
   RunPlan plan;
   plan.steps = steps;
   plan.finite = FiniteCheck::every_step;
@@ -55,7 +55,7 @@ bool CpuJob::wait_for(double ms) {
 
 const RunResult& CpuJob::finish() {
   m_thread.join();
-  m_sim->gravity().set_control(nullptr);
+  m_sim->solver().set_control(nullptr);
   if (m_error) std::rethrow_exception(m_error);
   return m_result;
 }
@@ -64,7 +64,7 @@ void CpuJob::cancel() {
   if (!active()) return;
   m_control.cancel = true;
   m_thread.join();
-  m_sim->gravity().set_control(nullptr);
+  m_sim->solver().set_control(nullptr);
   std::copy(m_pos_backup.begin(), m_pos_backup.end(), m_start.pos);
   std::copy(m_vel_backup.begin(), m_vel_backup.end(), m_start.vel);
   m_bodies = m_start;

@@ -14,7 +14,7 @@ class FrameStats {
   // Marks the start of the first frame.
   void start();
   // Call once per drawn frame; sim_ms < 0 when no step ran this frame. `interactions`: what the
-  // steps it covers did (from the gravity module).
+  // steps it covers did (from the solver).
   void record(float sim_ms, double interactions);
   // The GPU time of the frame's drawing: gl_ms of GL work (GL sprites or tone mapping, the panel)
   // from GL timer queries read a few frames late (the first reading, the first frame's, is left

@@ -22,7 +22,7 @@ RunController::RunController(gfx::DevicePath path, Integrator integrator, const 
 
 void RunController::reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius) {
   // May throw (an N the GPU cannot hold, or a bad N): the old state stays then.
-  if (m_sim) check_device_memory(solver_info(m_sim->gravity().name()), n);
+  if (m_sim) check_device_memory(solver_info(m_sim->solver().name()), n);
   BodyState s = make_preset(preset, n, seed);
   if (radius) set_radius(s.vel, *radius);
   load(s, nullptr);
@@ -101,7 +101,7 @@ int RunController::pick(const gfx::SpriteParams& p, float x, float y, float radi
 
 void RunController::load(const BodyState& s, const RunState* run) {
   const int n = s.size();
-  if (m_sim) check_device_memory(solver_info(m_sim->gravity().name()), n);
+  if (m_sim) check_device_memory(solver_info(m_sim->solver().name()), n);
   if (run) {
     validate(run->params);
     check_integrator(run->integrator, run->params);
@@ -154,7 +154,7 @@ void RunController::set_solver(const std::string& name, int block) {
     m_sim = std::make_unique<Simulation>(std::move(next), m_pending_integrator, *m_pending_params);
     m_pending_params.reset();
   } else {
-    m_sim->set_gravity(std::move(next));
+    m_sim->set_solver(std::move(next));
   }
 }
 
@@ -333,7 +333,7 @@ std::optional<CollisionTotals> RunController::collision_totals() {
 void RunController::tree_boxes(int max_level, std::vector<CellBox>& out) {
   out.clear();
   if (m_job.active()) return;  // the worker owns the tree while it steps
-  m_sim->gravity().cell_boxes(max_level, k_max_tree_boxes, out);
+  m_sim->solver().cell_boxes(max_level, k_max_tree_boxes, out);
 }
 
 std::optional<Blowup> RunController::take_blowup() {

@@ -82,7 +82,7 @@ class RunController {
   // Times `name` at each block size through a Simulation holding a copy of the current state.
   std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks);
 
-  const Solver& solver() const { return m_sim->gravity(); }
+  const Solver& solver() const { return m_sim->solver(); }
   // What the collision stage has done since the reset (none while a CPU step runs; GPU: waits).
   std::optional<CollisionTotals> collision_totals();
   // A tree code's cells down to `max_level` (none while a CPU step runs, or for exact solvers).
@@ -96,11 +96,11 @@ class RunController {
   // state (start-up, cuda-fast's autotuning).
   float last_sim_ms() const { return m_last_ms; }
   int last_steps() const { return m_last_steps; }
-  // Interactions of the steps last_sim_ms() covered (from the gravity module).
+  // Interactions of the steps last_sim_ms() covered (from the solver).
   double last_interactions() const { return m_last_interactions; }
   // The phases of those steps (and of a diagnostics reading among them); none with last_sim_ms.
   const std::optional<PhaseTimes>& last_phases() const { return m_last_phases; }
-  bool timed_with_events() const { return m_sim->gravity().on_device(); }
+  bool timed_with_events() const { return m_sim->solver().on_device(); }
   // A CPU run in flight, and the fraction of it done.
   bool stepping() const { return m_job.active(); }
   float step_progress() const { return m_job.progress(); }

@@ -154,7 +154,7 @@ void print_header(std::FILE* out, const Plan& plan) {
   else
     std::fprintf(out,
                  "timing: median of %d steps after %d warm-up steps (GPU: CUDA events; CPU: "
-                 "steady_clock); interactions per step from the gravity module (all-pairs: N^2 "
+                 "steady_clock); interactions per step from the solver (all-pairs: N^2 "
                  "per force evaluation), %g flops each\n",
                  plan.steps, plan.warmup, k_flops_per_interaction);
   for (const std::string& line : plan.notes) std::fprintf(out, "%s\n", line.c_str());

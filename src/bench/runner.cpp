@@ -19,7 +19,7 @@
 namespace orrery::bench {
 namespace {
 
-// One run: a Simulation holding the state on its gravity module's side (positions ping-pong, so
+// One run: a Simulation holding the state on its solver's side (positions ping-pong, so
 // every step reads the previous step's output, never zeros), timed by its phase timer (CUDA
 // events for GPU solvers, steady_clock for CPU ones).
 std::unique_ptr<Simulation> make_run(const BodyState& initial, std::unique_ptr<Solver> solver,
@@ -180,7 +180,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
     ms.push_back(t.total());
     for (int p = 0; p < k_phase_count; ++p) phase_ms[p].push_back(t.ms[p]);
   }
-  const Solver& solver = sim->gravity();
+  const Solver& solver = sim->solver();
   r.solver = name;
   r.config = solver.config();
   r.integrator = to_string(plan.integrator);
@@ -253,9 +253,9 @@ std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out) {
         const BodyState got = run->state();
         CompareResult r;
         r.solver = sp.info.name;
-        r.config = run->gravity().config();
+        r.config = run->solver().config();
         r.n = n;
-        r.block = shown_block(run->gravity());
+        r.block = shown_block(run->solver());
         r.steps = k_compare_steps;
         r.pos_error = max_relative_error(got.pos, ref.pos);
         r.vel_error = max_relative_error(got.vel, ref.vel);

@@ -25,7 +25,7 @@ struct TimingResult {
   double ms_median = 0, ms_min = 0, ms_max = 0;  // NaN when no timed step ran
   // The median of each phase over the timed steps (ms; 0 for phases the run has not).
   std::array<double, k_phase_count> phase_ms{};
-  // Body-body interactions per step, from the gravity module (all-pairs: N^2 per force
+  // Body-body interactions per step, from the solver (all-pairs: N^2 per force
   // evaluation, NVIDIA's convention), times the integrator's force evaluations.
   double interactions = 0;
   bool finite = true;            // the state stayed finite over the run

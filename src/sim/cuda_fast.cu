@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(B)
     if (i >= n) continue;
     if (gridDim.y > 1) {
       partial[static_cast<size_t>(split) * n + i] = Vec4{acc[r].x, acc[r].y, acc[r].z, 0.0f};
-    } else if (acc_out) {  // the gravity module's acceleration pass
+    } else if (acc_out) {  // the solver's acceleration pass
       acc_out[i] = Vec4{acc[r].x, acc[r].y, acc[r].z, 0.0f};
     } else {
       Vec4 v = vel[i];

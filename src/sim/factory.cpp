@@ -1,4 +1,4 @@
-// The solver registry: one table of every gravity module compiled in, what runs here, and
+// The solver registry: one table of every solver compiled in, what runs here, and
 // construction by name.
 #include <cstdio>
 #include <sstream>

@@ -57,12 +57,12 @@ class Simulation::Passes final : public StepPasses {
   }
   void forces(const Vec4* pos) override {
     m_s.m_phases->begin(Phase::force);
-    m_s.m_gravity->accelerations(pos, m_b.acc(), m_n, m_s.m_params);
+    m_s.m_solver->accelerations(pos, m_b.acc(), m_n, m_s.m_params);
     ++m_s.m_last_evals;
   }
   bool forces_kept() const override { return m_s.m_acc_valid; }
   void force_euler(const Vec4* in, Vec4* out, float dt, float damping) override {
-    Solver& g = *m_s.m_gravity;
+    Solver& g = *m_s.m_solver;
     if (g.has_fused_step()) {  // the seed's single launch
       m_s.m_phases->begin(Phase::force_integrate);
       SimParams p = m_s.m_params;
@@ -88,10 +88,10 @@ class Simulation::Passes final : public StepPasses {
   int& m_n;
 };
 
-Simulation::Simulation(std::unique_ptr<Solver> gravity, Integrator integrator,
+Simulation::Simulation(std::unique_ptr<Solver> solver, Integrator integrator,
                        const SimParams& params)
-    : m_gravity(std::move(gravity)),
-      m_backend(make_backend(m_gravity->on_device())),
+    : m_solver(std::move(solver)),
+      m_backend(make_backend(m_solver->on_device())),
       m_integrator(integrator),
       m_scheme(make_scheme(integrator)),
       m_params(params) {
@@ -99,9 +99,9 @@ Simulation::Simulation(std::unique_ptr<Solver> gravity, Integrator integrator,
   attach_phases(true);
 }
 
-Simulation::Simulation(const BodyState& state, std::unique_ptr<Solver> gravity,
+Simulation::Simulation(const BodyState& state, std::unique_ptr<Solver> solver,
                        Integrator integrator, const SimParams& params)
-    : Simulation(std::move(gravity), integrator, params) {
+    : Simulation(std::move(solver), integrator, params) {
   set_state(state);
 }
 
@@ -125,26 +125,26 @@ void Simulation::set_state(const BodyState& s) {
 BodyState Simulation::state() { return state(m_own); }
 BodyState Simulation::state(const Bodies& b) { return m_backend->fetch(b); }
 
-// Gives the gravity module the phase timer, a new one when the module runs on the other side
+// Gives the solver the phase timer, a new one when the module runs on the other side
 // (CUDA events or the clock) than the timer, the old one's marks dropped.
 void Simulation::attach_phases(bool fresh) {
-  if (fresh || m_phases->on_device() != m_gravity->on_device()) {
+  if (fresh || m_phases->on_device() != m_solver->on_device()) {
     if (m_phases && m_phases->pending()) m_phases->take();
-    m_phases = std::make_unique<PhaseTimer>(m_gravity->on_device());
+    m_phases = std::make_unique<PhaseTimer>(m_solver->on_device());
   }
-  m_gravity->set_phases(m_phases.get());
+  m_solver->set_phases(m_phases.get());
 }
 
-void Simulation::set_gravity(std::unique_ptr<Solver> gravity) {
-  if (gravity->on_device() != m_backend->on_device()) {
-    std::unique_ptr<Backend> next = make_backend(gravity->on_device());
+void Simulation::set_solver(std::unique_ptr<Solver> solver) {
+  if (solver->on_device() != m_backend->on_device()) {
+    std::unique_ptr<Backend> next = make_backend(solver->on_device());
     if (m_own.n > 0) {
       const BodyState s = m_backend->fetch(m_own);
       m_own = next->hold(s);
     }
     m_backend = std::move(next);
   }
-  m_gravity = std::move(gravity);
+  m_solver = std::move(solver);
   m_acc_valid = false;
   attach_phases(false);
 }
@@ -210,7 +210,7 @@ void Simulation::step(int k, Bodies& b) {
   if (k < 1) return;
   if (b.n < 1) throw std::invalid_argument("the simulation has no bodies");
   if (b.on_device != m_backend->on_device())
-    throw std::logic_error("Simulation::step: the arrays are not on the gravity module's side");
+    throw std::logic_error("Simulation::step: the arrays are not on the solver's side");
   m_backend->reserve(b.n);
   for (int s = 0; s < k; ++s) {
     step_once(b.pos, b.next, b.vel, b.n);
@@ -222,12 +222,12 @@ void Simulation::step(int k, Bodies& b) {
 }
 
 namespace {
-// The gravity module's own phase marks (tree codes) stay out of the step's while it works for
+// The solver's own phase marks (tree codes) stay out of the step's while it works for
 // something other than a step.
 struct PhasesOff {
   Solver& g;
   PhaseTimer* timer;
-  PhasesOff(Solver& gravity, PhaseTimer* t) : g(gravity), timer(t) { g.set_phases(nullptr); }
+  PhasesOff(Solver& solver, PhaseTimer* t) : g(solver), timer(t) { g.set_phases(nullptr); }
   ~PhasesOff() { g.set_phases(timer); }
 };
 }  // namespace
@@ -246,9 +246,9 @@ void Simulation::quantity(Quantity q, const Bodies& b, float* out) {
       return be.density(b.pos, n, out);
     case Quantity::acceleration:
     case Quantity::potential: {
-      PhasesOff off(*m_gravity, m_phases.get());
+      PhasesOff off(*m_solver, m_phases.get());
       if (q == Quantity::potential) {
-        m_gravity->potentials(b.pos, be.pot(), n, m_params);
+        m_solver->potentials(b.pos, be.pot(), n, m_params);
         be.depths(be.pot(), n, out);
       } else if (!m_params.gravity) {
         be.zero(be.pot(), n);
@@ -256,7 +256,7 @@ void Simulation::quantity(Quantity q, const Bodies& b, float* out) {
       } else if (m_acc_valid) {
         be.magnitudes(be.acc(), n, out);
       } else {
-        m_gravity->accelerations(b.pos, be.pot(), n, m_params);
+        m_solver->accelerations(b.pos, be.pot(), n, m_params);
         be.magnitudes(be.pot(), n, out);
       }
       return;
@@ -300,7 +300,7 @@ Diagnostics Simulation::measure(const Bodies& b) {
   m_phases->begin(Phase::diagnostics);
   Sums s;
   std::optional<double> pair;
-  if (m_params.gravity && m_gravity->all_pairs())
+  if (m_params.gravity && m_solver->all_pairs())
     pair = be.pair_potential_energy(pos, n, m_params.softening);
   if (!m_params.gravity) {  // no potential energy
     s = be.sums(pos, vel, nullptr, n);
@@ -308,7 +308,7 @@ Diagnostics Simulation::measure(const Bodies& b) {
     s = be.sums(pos, vel, nullptr, n);
     s.potential2 = 2.0 * *pair;
   } else {
-    m_gravity->potentials(pos, be.pot(), n, m_params);
+    m_solver->potentials(pos, be.pot(), n, m_params);
     s = be.sums(pos, vel, be.pot(), n);
   }
   m_phases->end();
@@ -330,7 +330,7 @@ RunState Simulation::run_state() {
   RunState r;
   r.time = m_time;
   r.steps = m_steps;
-  r.solver = m_gravity->name();
+  r.solver = m_solver->name();
   r.integrator = m_integrator;
   r.params = m_params;
   r.time_reversed = m_reversed;
@@ -359,7 +359,7 @@ std::vector<Contact> Simulation::contacts(const Bodies& b) {
 double Simulation::interactions_per_step(int n) const {
   if (!m_params.gravity) return 0.0;
   const int evals = m_last_evals > 0 ? m_last_evals : force_evaluations(m_integrator);
-  return evals * m_gravity->interactions(n);
+  return evals * m_solver->interactions(n);
 }
 
 }  // namespace orrery

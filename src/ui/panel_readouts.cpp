@@ -64,7 +64,7 @@ void performance_section(const Readouts& r) {
     ImGui::Text("%s   %s", si(r.interactions_per_s, " interactions/s").c_str(),
                 si(r.gflops * 1e9, "FLOP/s").c_str());
     help_marker(
-        "Interactions per step from the gravity module (all-pairs: N^2 per force pass), 20 flops "
+        "Interactions per step from the solver (all-pairs: N^2 per force pass), 20 flops "
         "each (NVIDIA nbody's convention), over solver time.");
   }
   ImGui::Text("path: %s, %s", r.render_path.c_str(), r.draw_method.c_str());

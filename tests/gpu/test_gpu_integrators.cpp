@@ -1,4 +1,4 @@
-// The integrator checks of tests/integrator_checks.h through the CUDA gravity modules (skipped
+// The integrator checks of tests/integrator_checks.h through the CUDA solvers (skipped
 // without a device): the same orders, drift, reversal and conservation as through `cpu`.
 #include <gtest/gtest.h>
 
