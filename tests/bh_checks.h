@@ -159,14 +159,14 @@ inline void check_cell_boxes(const std::string& solver) {
   const BodyState s = make_preset(Preset::collision, 5000, 12);
   auto g = make_solver(solver);
   Simulation sys(s, std::move(g), Integrator::leapfrog, bh_params(0.5f));
-  std::vector<CellBox> boxes;
-  sys.solver().cell_boxes(0, 1000, boxes);
+  std::vector<Aabb> boxes;
+  sys.solver().tree_cells(0, 1000, boxes);
   EXPECT_TRUE(boxes.empty()) << "no tree before the first pass";
   sys.step(1);  // the last pass ran at the new positions
   const BodyState now = sys.state();
-  sys.solver().cell_boxes(0, 1000, boxes);
+  sys.solver().tree_cells(0, 1000, boxes);
   ASSERT_EQ(boxes.size(), 1u);
-  const CellBox root = boxes[0];
+  const Aabb root = boxes[0];
   for (const Vec4& p : now.pos) {
     const float c[3] = {p.x, p.y, p.z};
     for (int k = 0; k < 3; ++k) {
@@ -174,14 +174,14 @@ inline void check_cell_boxes(const std::string& solver) {
       ASSERT_LE(c[k], root.hi[k] + 1e-4f * std::abs(root.hi[k]) + 1e-4f);
     }
   }
-  sys.solver().cell_boxes(3, 100000, boxes);
+  sys.solver().tree_cells(3, 100000, boxes);
   EXPECT_GT(boxes.size(), 9u);
-  for (const CellBox& b : boxes)
+  for (const Aabb& b : boxes)
     for (int k = 0; k < 3; ++k) {
       EXPECT_GE(b.lo[k], root.lo[k] - 1e-3f);
       EXPECT_LE(b.hi[k], root.hi[k] + 1e-3f);
     }
-  sys.solver().cell_boxes(3, 5, boxes);
+  sys.solver().tree_cells(3, 5, boxes);
   EXPECT_EQ(boxes.size(), 5u) << "the limit holds";
 }
 

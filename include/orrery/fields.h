@@ -18,8 +18,8 @@ const std::vector<std::string>& quantity_names();
 // Throws InputError naming the valid quantities.
 Quantity parse_quantity(const std::string& name);
 const char* to_string(Quantity q);
-// What the legend shows: "speed |v|", "potential depth -phi", ...
-const char* quantity_label(Quantity q);
+// A quantity with its symbol: "speed |v|", "potential depth -phi", ...
+const char* quantity_description(Quantity q);
 // The unit in code units (G = 1): "length/time", ...; "" for origin (a label, not a number).
 const char* quantity_unit(Quantity q);
 // Whether the values are stored per body (computed from the state) rather than read by the

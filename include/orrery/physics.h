@@ -11,6 +11,11 @@
 
 namespace orrery {
 
+// An axis-aligned box: a tree cell's bounds, the walls' cube.
+struct Aabb {
+  float lo[3], hi[3];
+};
+
 // Same layout as CUDA's float4 (16 bytes, 16-byte aligned): x, y, z and w. For positions w is the
 // mass; for velocities w is unused (kept so both arrays share one layout and one load width).
 struct alignas(16) Vec4 {

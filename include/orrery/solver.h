@@ -20,12 +20,7 @@ struct StepControl {
   std::atomic<bool> cancel{false};
 };
 
-// A tree cell's box, for the viewer's overlay.
-struct CellBox {
-  float lo[3], hi[3];
-};
-
-// A solver (a "solver" on the command line): the accelerations (and potentials) of every
+// A solver (a gravity module, in REBOUND's words): the accelerations (and potentials) of every
 // body, and optionally the seed's fused force + Euler launch, which the `euler` integrator uses
 // where a module has it. CPU modules take host pointers; GPU modules take device pointers (plain
 // allocations or mapped GL buffers).
@@ -58,10 +53,10 @@ class Solver {
   virtual double interactions(int n) const {
     return static_cast<double>(n) * static_cast<double>(n);
   }
-  // Tree codes: the boxes of the cells of the tree their last pass built, down to octree level
-  // max_level (0: the root), at most `limit` of them; other modules leave `out` empty. Waits for
-  // the device.
-  virtual void cell_boxes(int max_level, std::size_t limit, std::vector<CellBox>& out) {
+  // Tree codes: the boxes of the cells of the tree their last pass built (to inspect the tree),
+  // down to octree level max_level (0: the root), at most `limit` of them; other modules leave
+  // `out` empty. Waits for the device.
+  virtual void tree_cells(int max_level, std::size_t limit, std::vector<Aabb>& out) {
     (void)max_level, (void)limit;
     out.clear();
   }

@@ -143,7 +143,7 @@ class App {
   std::unique_ptr<ui::ImGuiLayer> m_imgui;
   std::unique_ptr<gfx::ParticleRenderer> m_renderer;
   std::unique_ptr<gfx::BoxOverlay> m_overlay;  // made when first shown
-  std::vector<CellBox> m_boxes;
+  std::vector<Aabb> m_boxes;
   std::unique_ptr<gfx::BoxOverlay> m_walls;  // the box's walls, made when first shown
   float m_walls_side = 0.0f;
   long long m_collision_steps = 0, m_collision_contacts = 0;  // at the last reading

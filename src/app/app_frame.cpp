@@ -250,7 +250,7 @@ void App::draw_walls(GLuint target, const gfx::SpriteParams& sp) {
   if (!m_walls) m_walls = std::make_unique<gfx::BoxOverlay>();
   if (box != m_walls_side) {
     const float h = 0.5f * box;
-    m_walls->set_boxes({CellBox{{-h, -h, -h}, {h, h, h}}});
+    m_walls->set_boxes({Aabb{{-h, -h, -h}, {h, h, h}}});
     m_walls_side = box;
   }
   static constexpr float k_wall_color[4] = {0.85f, 0.80f, 0.60f, 0.55f};

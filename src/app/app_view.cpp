@@ -247,7 +247,7 @@ void App::mark_pick(const gfx::SpriteParams& sp) {
 void App::fill_legend() {
   ui::LegendReadout& l = m_readouts.legend;
   const auto q = m_settings.color_quantity;
-  l.label = quantity_label(q);
+  l.label = quantity_description(q);
   l.unit = quantity_unit(q);
   l.lo = m_settings.color_lo;
   l.hi = m_settings.color_hi;

@@ -330,10 +330,10 @@ std::optional<CollisionTotals> RunController::collision_totals() {
   return m_sim->collision_totals();
 }
 
-void RunController::tree_boxes(int max_level, std::vector<CellBox>& out) {
+void RunController::tree_boxes(int max_level, std::vector<Aabb>& out) {
   out.clear();
   if (m_job.active()) return;  // the worker owns the tree while it steps
-  m_sim->solver().cell_boxes(max_level, k_max_tree_boxes, out);
+  m_sim->solver().tree_cells(max_level, k_max_tree_boxes, out);
 }
 
 std::optional<Blowup> RunController::take_blowup() {

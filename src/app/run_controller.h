@@ -86,7 +86,7 @@ class RunController {
   // What the collision stage has done since the reset (none while a CPU step runs; GPU: waits).
   std::optional<CollisionTotals> collision_totals();
   // A tree code's cells down to `max_level` (none while a CPU step runs, or for exact solvers).
-  void tree_boxes(int max_level, std::vector<CellBox>& out);
+  void tree_boxes(int max_level, std::vector<Aabb>& out);
   Integrator integrator() const { return m_sim ? m_sim->integrator() : m_pending_integrator; }
   const gfx::BodyBuffers& buffers() const { return *m_buffers; }
   gfx::BodyBuffers& buffers() { return *m_buffers; }

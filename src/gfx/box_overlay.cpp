@@ -22,10 +22,10 @@ BoxOverlay::BoxOverlay()
   check_gl("setting up the tree overlay");
 }
 
-void BoxOverlay::set_boxes(const std::vector<CellBox>& boxes) {
+void BoxOverlay::set_boxes(const std::vector<Aabb>& boxes) {
   std::vector<float> v;
   v.reserve(boxes.size() * 24 * 3);
-  for (const CellBox& b : boxes) {
+  for (const Aabb& b : boxes) {
     // The 8 corners (bit 0: x, 1: y, 2: z high), and the 12 edges between corners one bit apart.
     auto corner = [&](int c) {
       v.push_back(c & 1 ? b.hi[0] : b.lo[0]);

@@ -14,7 +14,7 @@ class BoxOverlay {
  public:
   BoxOverlay();  // throws std::runtime_error when its shaders cannot be read or built
   // Replaces the boxes drawn (12 edges each).
-  void set_boxes(const std::vector<CellBox>& boxes);
+  void set_boxes(const std::vector<Aabb>& boxes);
   // Draws them into `target` (blended), with the sprite pass's view and projection, in RGBA
   // `color` (default: the tree's green).
   void draw(GLuint target, const SpriteParams& p, const float (&color)[4] = k_tree_color) const;

@@ -33,7 +33,7 @@ class CpuBhSolver final : public Solver {
   void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
     field(pos, out, n, p, true);
   }
-  void cell_boxes(int max_level, std::size_t limit, std::vector<CellBox>& out) override {
+  void tree_cells(int max_level, std::size_t limit, std::vector<Aabb>& out) override {
     out.clear();
     for (const OctCell& c : m_tree.cells()) {
       if (c.level > max_level || out.size() >= limit) continue;

@@ -39,7 +39,7 @@ class CudaBhSolver final : public Solver {
            std::to_string(k_bucket) + ")";
   }
   bool all_pairs() const override { return false; }
-  void cell_boxes(int max_level, std::size_t limit, std::vector<CellBox>& out) override {
+  void tree_cells(int max_level, std::size_t limit, std::vector<Aabb>& out) override {
     out.clear();
     if (m_built < 2) return;  // no tree yet, or one body
     // Scratch kept and grown like the rest (the overlay asks every frame).
@@ -55,7 +55,7 @@ class CudaBhSolver final : public Solver {
     CUDA_CHECK_THROW(cudaMemcpy(&found, m_box_count.data(), sizeof(int), cudaMemcpyDeviceToHost));
     out.resize(static_cast<std::size_t>(std::min(found, cap)));
     if (!out.empty())
-      CUDA_CHECK_THROW(cudaMemcpy(out.data(), m_boxes_out.data(), sizeof(CellBox) * out.size(),
+      CUDA_CHECK_THROW(cudaMemcpy(out.data(), m_boxes_out.data(), sizeof(Aabb) * out.size(),
                                   cudaMemcpyDeviceToHost));
   }
   // Groups walked again by the retry pass since the solver was made (waits for the device).
@@ -184,7 +184,7 @@ class CudaBhSolver final : public Solver {
   std::string m_name = "cuda-bh";
   bool m_marking = false;
   int m_built = 0;                 // bodies of the last tree built
-  GpuBuffer<CellBox> m_boxes_out;  // the overlay's boxes, kept and grown
+  GpuBuffer<Aabb> m_boxes_out;  // the overlay's boxes, kept and grown
   GpuBuffer<int> m_box_count;
   std::vector<GpuBuffer<unsigned char>> m_owned;  // every array below
   int m_capacity = 0, m_partials = 0;

@@ -236,7 +236,7 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
 
 // The boxes of the cells down to octree level `max_level`, for the viewer's overlay (at most
 // `limit`).
-__global__ void boxes_kernel(int n, Tree t, int max_level, CellBox* __restrict__ out,
+__global__ void boxes_kernel(int n, Tree t, int max_level, Aabb* __restrict__ out,
                              int* __restrict__ count, int limit) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n - 1 || t.level[i] > max_level || t.com[i].w == 0.0f) return;
@@ -247,7 +247,7 @@ __global__ void boxes_kernel(int n, Tree t, int max_level, CellBox* __restrict__
   const int at = atomicAdd(count, 1);
   if (at >= limit) return;
   const Vec4 lo = t.lo[i], hi = t.hi[i];
-  out[at] = CellBox{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}};
+  out[at] = Aabb{{lo.x, lo.y, lo.z}, {hi.x, hi.y, hi.z}};
 }
 
 // The walk's groups: the largest nodes of at most 32 bodies (a node of at most 32 whose parent

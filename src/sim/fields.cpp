@@ -26,7 +26,7 @@ Quantity parse_quantity(const std::string& name) {
 
 const char* to_string(Quantity q) { return quantity_names()[static_cast<int>(q)].c_str(); }
 
-const char* quantity_label(Quantity q) {
+const char* quantity_description(Quantity q) {
   switch (q) {
     case Quantity::speed:
       return "speed |v|";
