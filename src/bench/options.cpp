@@ -185,7 +185,7 @@ void adopt_file(const RunSettings& file, const std::string& what, RawOptions& ra
       raw.blocks = {std::to_string(r.settings.block)}, raw.block_given = true;
   }
   if (!raw.integrator_given)
-    raw.integrator = to_string(r.settings.integrator), raw.integrator_given = true;
+    raw.run.integrator = to_string(r.settings.integrator), raw.integrator_given = true;
   plan.params = r.settings.params;
   if (!raw.theta_given) plan.thetas = {plan.params.theta};
 }
@@ -193,8 +193,8 @@ void adopt_file(const RunSettings& file, const std::string& what, RawOptions& ra
 // --save and --export-csv keep one run's last state: one solver, block, N and theta; their places
 // are checked before anything runs.
 void check_saves(const RawOptions& raw, Plan& plan) {
-  if (raw.save.empty() && raw.export_csv.empty()) return;
-  const std::string what = !raw.save.empty() ? "--save" : "--export-csv";
+  if (raw.save().empty() && raw.export_csv().empty()) return;
+  const std::string what = !raw.save().empty() ? "--save" : "--export-csv";
   if (plan.compare || plan.max_n_fps > 0 || plan.convergence || plan.accuracy)
     throw UsageError(what +
                      ": keeps a timing run's last state: cannot be combined with --compare, " +
@@ -203,20 +203,20 @@ void check_saves(const RawOptions& raw, Plan& plan) {
       plan.thetas.size() != 1)
     throw UsageError(what + ": keeps one run's last state: select one solver, block size, N and " +
                      "theta");
-  if (!raw.save.empty()) check_can_save(raw.save, "--save");
-  if (!raw.export_csv.empty()) check_can_save(raw.export_csv, "--export-csv");
-  if (!raw.save.empty() && raw.save == raw.export_csv)
+  if (!raw.save().empty()) check_can_save(raw.save(), "--save");
+  if (!raw.export_csv().empty()) check_can_save(raw.export_csv(), "--export-csv");
+  if (!raw.save().empty() && raw.save() == raw.export_csv())
     throw UsageError("--save and --export-csv name the same file");
-  plan.save = raw.save;
-  plan.export_csv = raw.export_csv;
+  plan.save = raw.save();
+  plan.export_csv = raw.export_csv();
 }
 
 // Parses --dt, --softening and --damping by the core's rules (the message names the option).
 SimParams parse_params(const RawOptions& raw) {
   SimParams p;
-  parse_param(raw.dt, "--dt", &SimParams::dt, p);
-  parse_param(raw.softening, "--softening", &SimParams::softening, p);
-  parse_param(raw.damping, "--damping", &SimParams::damping, p);
+  parse_param(raw.dt(), "--dt", &SimParams::dt, p);
+  parse_param(raw.softening(), "--softening", &SimParams::softening, p);
+  parse_param(raw.damping(), "--damping", &SimParams::damping, p);
   return p;
 }
 
@@ -272,28 +272,28 @@ Plan make_plan(const RawOptions& raw_in) {
   raw.blocks = items_of(raw_in.blocks, "--block");
   raw.thetas = items_of(raw_in.thetas, "--theta");
   std::shared_ptr<const SceneFile> scene_file;
-  if (!raw.scene_file.empty()) {
-    if (!raw.load.empty() || raw.preset_given || raw.seed_given)
+  if (!raw.scene_file().empty()) {
+    if (!raw.load().empty() || raw.preset_given || raw.seed_given)
       throw UsageError(
           "--scene: the scene names its bodies: leave out --load, --preset and --seed");
-    scene_file = std::make_shared<const SceneFile>(load_scene(raw.scene_file));
+    scene_file = std::make_shared<const SceneFile>(load_scene(raw.scene_file()));
     const SceneFile& sc = *scene_file;
     if (!sc.snapshot.empty()) {
-      raw.load = sc.snapshot;  // its bodies; the scene's settings below
+      raw.run.load = sc.snapshot;  // its bodies; the scene's settings below
     } else {
-      raw.preset = to_string(sc.preset);
-      raw.seed = std::to_string(sc.seed);
+      raw.run.preset = to_string(sc.preset);
+      raw.run.seed = std::to_string(sc.seed);
       if (!raw.ns_given && sc.n > 0) raw.ns = {std::to_string(sc.n)};
       plan.scene = scene_file;
     }
   }
-  if (!raw.load.empty()) {
-    if (raw.ns_given || (raw.scene_file.empty() && (raw.preset_given || raw.seed_given)))
+  if (!raw.load().empty()) {
+    if (raw.ns_given || (raw.scene_file().empty() && (raw.preset_given || raw.seed_given)))
       throw UsageError("--load: the bodies come from the file: leave out --n, --preset and --seed");
     if (raw.compare || !raw.max_n.empty() || raw.convergence || raw.accuracy)
       throw UsageError(
           "--load: cannot be combined with --compare, --max-n, --convergence or --accuracy");
-    plan.loaded = std::make_shared<const Snapshot>(load_snapshot(raw.load));
+    plan.loaded = std::make_shared<const Snapshot>(load_snapshot(raw.load()));
     raw.ns = {std::to_string(plan.loaded->bodies.size())};
   }
   if (raw.ns.empty()) throw UsageError("--n: no body count given");
@@ -302,12 +302,12 @@ Plan make_plan(const RawOptions& raw_in) {
   plan.warmup = static_cast<int>(parse_integer(raw.warmup, "--warmup", 0, k_max_steps));
   plan.cpu_max_n = static_cast<int>(parse_integer(raw.cpu_max_n, "--cpu-max-n", 0, k_max_n));
   try {
-    plan.preset = parse_preset(raw.preset);
+    plan.preset = parse_preset(raw.preset());
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--preset: ") + e.what());
   }
   plan.params = parse_params(raw);
-  const SceneOverrides scene = parse_scene_options(raw.scene);
+  const SceneOverrides scene = parse_scene_options(raw.run.scene_settings);
   apply_scene(plan.preset, scene, plan.params);
   plan.radius = scene.radius;
   plan.thetas.clear();
@@ -327,19 +327,19 @@ Plan make_plan(const RawOptions& raw_in) {
     adopt_file(plan.loaded->run_recorded ? settings_of(plan.loaded->run) : RunSettings{},
                "snapshot", raw, plan, scene);
   }
-  plan.seed = parse_u64(raw.seed, "--seed");
+  plan.seed = parse_u64(raw.seed(), "--seed");
   plan.csv = raw.csv;
   plan.json = raw.json;
   plan.compare = raw.compare;
   try {
-    plan.integrator = parse_integrator(raw.integrator);
+    plan.integrator = parse_integrator(raw.integrator());
   } catch (const InputError& e) {
     throw UsageError(std::string("--integrator: ") + e.what());
   }
   try {
     check_integrator(plan.integrator, plan.params);
   } catch (const InputError& e) {
-    throw UsageError(std::string("--integrator ") + raw.integrator + ": " + e.what());
+    throw UsageError(std::string("--integrator ") + raw.integrator() + ": " + e.what());
   }
   plan.diagnostics = raw.diagnostics;
   plan.convergence = raw.convergence;
@@ -406,8 +406,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   app.add_option("--steps", raw.steps, "timed steps per run (the median is reported)")
       ->capture_default_str();
   app.add_option("--warmup", raw.warmup, "untimed steps before timing")->capture_default_str();
-  cli::RunTexts run;
-  cli::add_run_options(app, run, raw.preset);
+  cli::add_run_options(app, raw.run, raw.preset());
   app.add_option("--theta", raw.thetas,
                  "opening angles of the tree codes (cpu-bh), each in [0, 2]; 0 opens every cell. "
                  "Tree codes run at each; exact solvers once")
@@ -446,17 +445,6 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
       "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
   try {
     app.parse(argc, argv);
-    if (run.preset) raw.preset = *run.preset;
-    if (run.seed) raw.seed = *run.seed;
-    if (run.dt) raw.dt = *run.dt;
-    if (run.softening) raw.softening = *run.softening;
-    if (run.damping) raw.damping = *run.damping;
-    if (run.integrator) raw.integrator = *run.integrator;
-    raw.scene = run.scene_settings;
-    raw.scene_file = run.scene.value_or("");
-    raw.load = run.load.value_or("");
-    raw.save = run.save.value_or("");
-    raw.export_csv = run.export_csv.value_or("");
     raw.ns_given = app.count("--n") > 0;
     raw.dt_given = app.count("--dt") > 0, raw.softening_given = app.count("--softening") > 0;
     raw.damping_given = app.count("--damping") > 0, raw.theta_given = app.count("--theta") > 0;

@@ -12,6 +12,7 @@
 #include "orrery/output_file.h"
 #include "orrery/integrators.h"
 #include "orrery/presets.h"
+#include "cli/run_options.h"
 #include "orrery/scene.h"
 #include "orrery/scene_file.h"
 #include "orrery/snapshot.h"
@@ -39,22 +40,27 @@ struct RawOptions {
   std::vector<std::string> blocks;  // empty: each GPU solver's default
   std::string steps = "20";
   std::string warmup = "3";
-  std::string preset = "random";
-  std::string dt = "0.016", softening = "0.1", damping = "1";
   std::vector<std::string> thetas{"0.5"};
-  std::string seed = "1";
   std::string csv, json;
   bool compare = false;
   std::string cpu_max_n = "65536";
-  std::string integrator = "euler";
   bool diagnostics = false, phases = false;
   std::string max_n;  // --max-n FPS; empty: not asked
   std::string trace, trace_every = "10";
   bool convergence = false, accuracy = false;
   bool ns_given = false;               // --n was on the command line (--max-n chooses N itself)
-  SceneTexts scene;                    // --collisions, --restitution, --box, --gravity, --radius
-  std::string load, save, export_csv;  // --load, --save, --export-csv
-  std::string scene_file;              // --scene
+  // The options both programs take (src/cli/run_options.h), as typed; the defaults where not.
+  cli::RunTexts run;
+  std::string preset() const { return run.preset.value_or("random"); }
+  std::string seed() const { return run.seed.value_or("1"); }
+  std::string dt() const { return run.dt.value_or("0.016"); }
+  std::string softening() const { return run.softening.value_or("0.1"); }
+  std::string damping() const { return run.damping.value_or("1"); }
+  std::string integrator() const { return run.integrator.value_or("euler"); }
+  std::string scene_file() const { return run.scene.value_or(""); }
+  std::string load() const { return run.load.value_or(""); }
+  std::string save() const { return run.save.value_or(""); }
+  std::string export_csv() const { return run.export_csv.value_or(""); }
   // Options typed on the command line (a loaded snapshot's settings give way to these).
   bool dt_given = false, softening_given = false, damping_given = false, theta_given = false;
   bool integrator_given = false, solver_given = false, block_given = false;
