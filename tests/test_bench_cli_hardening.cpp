@@ -4,6 +4,7 @@
 // good input gives the table, the skip lines, the comparison and the CSV/JSON files.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -56,6 +57,51 @@ TEST(BenchCliHardening, OneFileNamedTwiceIsRefusedBeforeTheRun) {  // defect 5
   EXPECT_NE(o.err.find("name the same file"), std::string::npos) << o.err;
   EXPECT_EQ(o.out, "");  // nothing ran
   EXPECT_NE(access(a.c_str(), F_OK), 0) << "the refused run left " << a;
+}
+
+// Issue 21: every output of a run by its place, however spelled; a save onto a device writes it
+// in place (a full one fails with exit 1 after the table) and never turns it into a file.
+TEST(BenchCliHardening, EveryOutputNamesItsOwnFile) {
+  REQUIRE_BENCH();
+  const std::string dir = ::testing::TempDir() + "orrery_places_" + std::to_string(getpid());
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
+  const std::vector<std::vector<std::string>> pairs = {
+      {"--save", dir + "/x.out", "--export-csv", dir + "/./x.out"},
+      {"--csv", dir + "/y", "--save", dir + "/y"},
+      {"--trace", dir + "/t", "--export-csv", dir + "/t"},
+      {"--json", dir + "/j", "--save", dir + "//j"}};
+  for (const auto& p : pairs) {
+    std::vector<std::string> args = {"--solver", "cpu", "--n", "8", "--steps", "1"};
+    args.insert(args.end(), p.begin(), p.end());
+    const Outcome o = run_bench(args);
+    EXPECT_EQ(o.exit_code, 2) << join(args) << ": " << o.err;
+    EXPECT_NE(o.err.find("name the same file"), std::string::npos) << o.err;
+    EXPECT_EQ(o.out, "") << join(args);
+  }
+  ::rmdir(dir.c_str());
+  if (::access("/proc/self", F_OK) == 0)
+    expect_usage_error({"--solver", "cpu", "--n", "8", "--steps", "1", "--save",
+                        "/proc/orrery-x.orrery"},
+                       "/proc/orrery-x.orrery");
+}
+
+TEST(BenchCliHardening, ASaveOntoADeviceNeverReplacesIt) {
+  REQUIRE_BENCH();
+  if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no writable /dev/full";
+  const Outcome o = run_bench({"--solver", "cpu", "--n", "64", "--steps", "2", "--warmup", "0",
+                               "--save", "/dev/full"});
+  EXPECT_EQ(o.exit_code, 1) << o.err;
+  EXPECT_NE(o.out.find("\ncpu "), std::string::npos) << o.out;  // the table came first
+  EXPECT_NE(o.err.find("/dev/full"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("saved /dev/full"), std::string::npos) << o.err;
+  struct stat st {};
+  ASSERT_EQ(::stat("/dev/full", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "/dev/full is no longer a device";
+  const Outcome n = run_bench({"--solver", "cpu", "--n", "64", "--steps", "2", "--warmup", "0",
+                               "--export-csv", "/dev/null"});
+  EXPECT_EQ(n.exit_code, 0) << n.err;
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode)) << "/dev/null is no longer a device";
 }
 
 TEST(BenchCliHardening, UnwritableOutputsFailBeforeTheRun) {  // defect 7

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "orrery/input.h"
 
@@ -42,6 +44,26 @@ class OutputFile {
   dev_t m_dev = 0;
   ino_t m_ino = 0;
 };
+
+// Where a write to `path` lands: a symbolic link's final target (a dangling one too), else the
+// path itself. Saves write there, so a link stays a link.
+std::string write_target(const std::string& path);
+// What names one place on disk, however it is spelled: "inode DEV:INO" for a file that exists,
+// else the target's real folder and its name (x.out, ./x.out and a link to it are one place).
+std::string output_place(const std::string& path);
+// Throws InputError when two of the outputs (what, path) name one place ("--save and --export-csv
+// name the same file: x.out"); empty paths are skipped.
+void require_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
+
+// Checks up front that `path` can be saved to, as root too: not a folder; an existing device or
+// pipe must open for writing (it is written in place); otherwise a file is created and removed in
+// its folder. Throws InputError naming `what` ("--save") and the path.
+void check_can_save(const std::string& path, const std::string& what);
+
+// Writes `bytes` to path's write target: a device or pipe in place; otherwise a temporary file in
+// the target's folder, synced and renamed over it, keeping an existing file's mode (and owner,
+// for root). Throws std::runtime_error naming the path; on failure the temporary file is removed.
+void write_file_replacing(const std::string& path, const void* bytes, std::size_t size);
 
 // Throws InputError when two open outputs are one file ("--csv and --json name the same file").
 void require_distinct(const OutputFile& a, std::string_view a_what, const OutputFile& b,

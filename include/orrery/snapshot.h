@@ -12,6 +12,7 @@
 #include "orrery/collisions.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
+#include "orrery/output_file.h"
 #include "orrery/presets.h"
 #include "orrery/solver.h"
 
@@ -58,9 +59,6 @@ std::vector<std::uint8_t> encode_snapshot(const Snapshot& s, SnapshotFormat f);
 // the size). Throws SnapshotError with a message naming `name` ("run.orrery: truncated: ...").
 Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::string& name);
 
-// Checks up front that `path` can be saved to (its folder takes a new file, and it is not a
-// folder), creating nothing: throws InputError naming `what` ("--save") and the path.
-void check_can_save(const std::string& path, const std::string& what);
 // Writes in the format the name asks for (snapshot_format_for), through a temporary file renamed
 // over `path`. Throws SnapshotError naming the file; the old file, if any, is left as it was.
 void save_snapshot(const std::string& path, const Snapshot& s);
@@ -72,8 +70,5 @@ std::string csv_text(const BodyState& s);
 // csv_text() through a temporary file renamed over `path`. Throws SnapshotError naming the file.
 void save_csv(const std::string& path, const BodyState& s);
 
-// Writes `bytes` to a temporary file in path's folder, syncs it and renames it over `path`.
-// Throws SnapshotError naming the path; on failure the temporary file is removed.
-void write_file_replacing(const std::string& path, const void* bytes, std::size_t size);
 
 }  // namespace orrery

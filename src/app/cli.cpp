@@ -202,8 +202,10 @@ void check_values(Options& o, const std::string& keys) {
   if (o.solver.empty()) o.solver = default_solver_name();
   if (!o.save.empty()) check_can_save(o.save, "--save");
   if (!o.export_csv.empty()) check_can_save(o.export_csv, "--export-csv");
-  if (!o.save.empty() && o.save == o.export_csv)
-    throw InputError("--save and --export-csv name the same file");
+  require_distinct_outputs({{"--save", o.save},
+                            {"--export-csv", o.export_csv},
+                            {"--screenshot", o.screenshot},
+                            {"--record", o.record}});
   if (!o.record.empty()) {
     check_can_save(o.record, "--record");
     if (video_format_for(o.record, "--record") == VideoFormat::mp4 && !ffmpeg_available())

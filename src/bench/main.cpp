@@ -88,6 +88,11 @@ int run(int argc, char** argv) {
   bool written = write_output(outputs.csv, [&](auto& f) { write_timing_csv(f, results); });
   written &= write_output(outputs.json, [&](auto& f) { write_json(f, plan, results, {}); });
   written &= write_output(outputs.trace, [&](auto& f) { write_trace_csv(f, results); });
+  for (const TimingResult& r : results)
+    if (!r.output_error.empty()) {
+      print_error(r.output_error);
+      written = false;
+    }
   const auto bad =
       std::find_if(results.begin(), results.end(), [](const TimingResult& r) { return !r.finite; });
   if (bad != results.end()) {

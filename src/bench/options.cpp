@@ -205,8 +205,6 @@ void check_saves(const RawOptions& raw, Plan& plan) {
                      "theta");
   if (!raw.save().empty()) check_can_save(raw.save(), "--save");
   if (!raw.export_csv().empty()) check_can_save(raw.export_csv(), "--export-csv");
-  if (!raw.save().empty() && raw.save() == raw.export_csv())
-    throw UsageError("--save and --export-csv name the same file");
   plan.save = raw.save();
   plan.export_csv = raw.export_csv();
 }
@@ -466,9 +464,13 @@ Outputs open_outputs(const Plan& plan) {
   if (!plan.csv.empty()) o.csv = OutputFile::open(plan.csv, "--csv");
   if (!plan.json.empty()) o.json = OutputFile::open(plan.json, "--json");
   if (!plan.trace.empty()) o.trace = OutputFile::open(plan.trace, "--trace");
-  require_distinct(o.csv, "--csv", o.json, "--json");
-  require_distinct(o.csv, "--csv", o.trace, "--trace");
-  require_distinct(o.json, "--json", o.trace, "--trace");
+  // Every output of the run names its own file, however the names are spelled (the ones just
+  // opened by their inode, the others by their real folder and name).
+  require_distinct_outputs({{"--save", plan.save},
+                            {"--export-csv", plan.export_csv},
+                            {"--csv", o.csv.path()},
+                            {"--json", o.json.path()},
+                            {"--trace", o.trace.path()}});
   return o;
 }
 

@@ -103,24 +103,36 @@ std::string cpu_skip_line(const std::string& what, const std::string& solver, in
   return s.str();
 }
 
-// --save and --export-csv: the run's last state.
-void keep_last_state(const Plan& plan, Simulation& sim, int block) {
-  if (plan.save.empty() && plan.export_csv.empty()) return;
-  Snapshot s;
-  s.bodies = sim.state();
-  s.run = sim.run_state();
-  s.run.block = block;
-  if (!plan.save.empty()) {
-    save_snapshot(plan.save, s);
-    std::fprintf(stderr, "orrery-bench: saved %s (%s, %d bodies, step %lld, time %.9g)\n",
-                 plan.save.c_str(), to_string(snapshot_format_for(plan.save)), s.bodies.size(),
-                 s.run.steps, s.run.time);
+// --save and --export-csv: the run's last state. Returns why a file was not written ("" when
+// all were): a failed write, or a state that became non-finite (which --load would refuse).
+// The run's table row comes first either way: nothing measured is lost.
+std::string keep_last_state(const Plan& plan, Simulation& sim, int block, const RunResult& run) {
+  if (plan.save.empty() && plan.export_csv.empty()) return "";
+  const std::string what = !plan.save.empty() ? "--save " + plan.save
+                                              : "--export-csv " + plan.export_csv;
+  if (!run.finite())
+    return what + ": not saved: the state became non-finite at step " +
+           std::to_string(run.nonfinite_step);
+  try {
+    Snapshot s;
+    s.bodies = sim.state();
+    s.run = sim.run_state();
+    s.run.block = block;
+    if (!plan.save.empty()) {
+      save_snapshot(plan.save, s);
+      std::fprintf(stderr, "orrery-bench: saved %s (%s, %d bodies, step %lld, time %.9g)\n",
+                   plan.save.c_str(), to_string(snapshot_format_for(plan.save)), s.bodies.size(),
+                   s.run.steps, s.run.time);
+    }
+    if (!plan.export_csv.empty()) {
+      save_csv(plan.export_csv, s.bodies);
+      std::fprintf(stderr, "orrery-bench: wrote %s (%d bodies)\n", plan.export_csv.c_str(),
+                   s.bodies.size());
+    }
+  } catch (const std::exception& e) {
+    return e.what();
   }
-  if (!plan.export_csv.empty()) {
-    save_csv(plan.export_csv, s.bodies);
-    std::fprintf(stderr, "orrery-bench: wrote %s (%d bodies)\n", plan.export_csv.c_str(),
-                 s.bodies.size());
-  }
+  return "";
 }
 
 // The block a result reports: what the solver runs at after its steps (an autotuned solver
@@ -173,7 +185,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   }
   r.nonfinite_step = run.nonfinite_step;
   r.nonfinite_body = run.nonfinite_body;
-  keep_last_state(plan, *sim, block);
+  r.output_error = keep_last_state(plan, *sim, block, run);
   std::vector<double> ms;
   std::array<std::vector<double>, k_phase_count> phase_ms;
   for (const PhaseTimes& t : run.step_phases) {

@@ -29,6 +29,7 @@ struct TimingResult {
   // evaluation, NVIDIA's convention), times the integrator's force evaluations.
   double interactions = 0;
   bool finite = true;            // the state stayed finite over the run
+  std::string output_error;      // why --save / --export-csv wrote nothing ("" when they did)
   long long nonfinite_step = 0;  // the first step (1-based, warm-ups counted) that left a
                                  // non-finite position or velocity; the run stopped there
   long long nonfinite_body = -1;

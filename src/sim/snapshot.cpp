@@ -228,54 +228,6 @@ Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::
                       "header whose counts match the size)");
 }
 
-void check_can_save(const std::string& path, const std::string& what) {
-  if (path.empty()) throw InputError(what + ": empty file name");
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw InputError(what + " " + path + ": is a folder");
-  const std::string folder = folder_of(path);
-  if (::access(folder.c_str(), W_OK | X_OK) != 0)
-    throw InputError(what + " " + path + ": cannot write in " + folder + ": " +
-                     std::strerror(errno));
-}
-
-void write_file_replacing(const std::string& path, const void* data, std::size_t size) {
-  std::string tmp = path + ".tmp-XXXXXX";
-  std::vector<char> name(tmp.begin(), tmp.end());
-  name.push_back('\0');
-  const int fd = ::mkstemp(name.data());
-  if (fd < 0)
-    throw SnapshotError(path + ": cannot create a temporary file: " + std::strerror(errno));
-  tmp.assign(name.data());
-  auto fail = [&](const char* step) {
-    const int e = errno;
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw SnapshotError(path + ": cannot save (" + step + "): " + std::strerror(e));
-  };
-  const char* p = static_cast<const char*>(data);
-  std::size_t left = size;
-  while (left > 0) {
-    const ssize_t w = ::write(fd, p, left);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) fail("write");
-    p += w;
-    left -= static_cast<std::size_t>(w);
-  }
-  if (::fchmod(fd, 0644) != 0) fail("permissions");
-  if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) fail("sync");
-  if (::close(fd) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    throw SnapshotError(path + ": cannot save (close): " + std::strerror(e));
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    throw SnapshotError(path + ": cannot save (rename): " + std::strerror(e));
-  }
-}
-
 void save_snapshot(const std::string& path, const Snapshot& s) {
   std::vector<std::uint8_t> b;
   try {

@@ -101,6 +101,16 @@ check --color-scale cubic
 check --color-range 5,1
 check --color-range 1
 check --color-range 0,1 --color-scale log
+# Issue 21: two outputs naming one file, however spelled; places that take no file, as root too.
+same=$(mktemp -d)
+check --save "$same/x.out" --export-csv "$same/./x.out"
+check --screenshot "$same/g.png" --export-csv "$same/g.png"
+check --record "$same/r.y4m" --save "$same/r.y4m"
+ln -s x.out "$same/link.out"
+check --save "$same/link.out" --export-csv "$same/x.out"
+[ -d /proc/self ] && check --save /proc/orrery-x.orrery
+[ -d /proc/self ] && check --export-csv /proc/orrery-x.csv
+rm -rf "$same"
 # Without a GPU the CUDA splat cannot draw: refused before anything opens.
 nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status
