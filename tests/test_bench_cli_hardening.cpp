@@ -45,6 +45,10 @@ TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
   expect_usage_error({"--n", "--", "--steps", "1"}, "not a number");  // defect 10
   expect_usage_error({"--n", "8", "--seed", "18446744073709551616"}, "out of range");
   expect_usage_error({"--n", "8", "--dt", "1e39"}, "range of a float");
+  // Issue 21: an empty file name or list is refused, never taken for "not given".
+  for (const char* option : {"--save", "--load", "--scene", "--export-csv", "--csv", "--json",
+                             "--trace", "--solver", "--max-n"})
+    expect_usage_error({"--n", "8", "--steps", "1", option, ""}, std::string(option) + ": empty");
 }
 
 TEST(BenchCliHardening, OneFileNamedTwiceIsRefusedBeforeTheRun) {  // defect 5

@@ -257,7 +257,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option(
       "--solver", o.solver,
       "solver: " + names_of_solvers() +
-          " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)");
+          " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)")
+      ->check(orrery::cli::non_empty());
   cli.add_option("--block", t.block,
                  "threads per block for GPU solvers (default: the solver's; one it supports)");
   orrery::cli::RunTexts run;
@@ -274,7 +275,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str();
   cli.add_option("--frames", t.frames,
                  "quit after this many frames, 1 to 2^40 (headless default: 300)");
-  cli.add_option("--screenshot", o.screenshot, "write the last frame to this PNG file");
+  cli.add_option("--screenshot", o.screenshot, "write the last frame to this PNG file")
+      ->check(orrery::cli::non_empty());
   cli.add_flag("--headless", o.headless,
                "render offscreen through EGL (device platform): for GPU servers with no display");
   cli.add_flag("--hide-panel", o.hide_panel, "start with the panel hidden (H shows it)");
@@ -289,7 +291,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option("--record", o.record,
                  "record every drawn frame from the first to the last: FILE.mp4 (H.264 through "
                  "ffmpeg) or FILE.y4m (uncompressed, no ffmpeg needed); V starts and stops a "
-                 "recording too");
+                 "recording too")
+      ->check(orrery::cli::non_empty());
   cli.add_option("--color", o.color,
                  "colour bodies by speed (default), acceleration, density, mass, potential (depth "
                  "-phi) or origin (the part of the preset a body was born in); C cycles")
@@ -317,7 +320,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       "(s,S,b,B,space,.,r,i,1-8,h,d,t,v,c,C,l,f,g,home,backspace,f5,f9,f11,f12,esc; pick for "
       "the body nearest the middle, fit to refit the colour range, sweep for the panel's "
       "block-size sweep, scene1 to scene99 for its scene list, savescene for its Save "
-      "scene): for scripts and headless runs");
+      "scene): for scripts and headless runs")
+      ->check(orrery::cli::non_empty());
   cli.footer(
       "Keys:\n" + ui::key_help_text() +
       "\nEvery switch prints one line to stdout (e.g. 'solver cuda-static block 128'); on exit "

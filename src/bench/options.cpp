@@ -413,8 +413,10 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
                "instead of timing: each selected solver's relative acceleration error against an "
                "exact double-precision sum (every body up to N = 131072, 8192 sampled targets "
                "above): median, RMS, 99th percentile, max, interactions per body");
-  app.add_option("--csv", raw.csv, "also write the results to this CSV file");
-  app.add_option("--json", raw.json, "also write the results to this JSON file");
+  app.add_option("--csv", raw.csv, "also write the results to this CSV file")
+      ->check(cli::non_empty());
+  app.add_option("--json", raw.json, "also write the results to this JSON file")
+      ->check(cli::non_empty());
   app.add_option("--cpu-max-n", raw.cpu_max_n,
                  "largest N the CPU solvers run at (and --compare checks at); larger ones are "
                  "skipped with a line saying so")
@@ -427,7 +429,8 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
                "force+integrate)");
   app.add_option("--trace", raw.trace,
                  "write the diagnostics (E, P, L, 2K/|W| and their drifts) every --trace-every "
-                 "steps of each timed run to this CSV file (outside the timed region)");
+                 "steps of each timed run to this CSV file (outside the timed region)")
+      ->check(cli::non_empty());
   app.add_option("--trace-every", raw.trace_every, "steps between --trace readings")
       ->capture_default_str();
   app.add_flag("--convergence", raw.convergence,
@@ -436,7 +439,8 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
                "solver (the measured order of convergence)");
   app.add_option("--max-n", raw.max_n,
                  "instead of timing at --n: for each solver, the largest N whose step sustains "
-                 "FPS steps per second (doubling, then bisection to within 5%)");
+                 "FPS steps per second (doubling, then bisection to within 5%)")
+      ->check(cli::non_empty());
   app.add_flag(
       "--compare", raw.compare,
       "instead of timing, run each selected solver and cpu from the same state for 3 "

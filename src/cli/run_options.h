@@ -13,6 +13,13 @@
 
 namespace orrery::cli {
 
+// Refuses an empty value ("--save ''") instead of taking it for "not given".
+inline CLI::Validator non_empty() {
+  return CLI::Validator(
+      [](std::string& v) { return v.empty() ? std::string("empty value") : std::string(); },
+      "NOT EMPTY");
+}
+
 struct RunTexts {
   std::optional<std::string> preset, seed, dt, softening, damping, integrator;
   std::optional<std::string> scene, load, save, export_csv;
@@ -49,16 +56,20 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
   app.add_option("--scene", t.scene,
                  "start from a scene file (assets/scenes/*.json: a preset with N, seed, scale and "
                  "velocity scale, or a snapshot, and the run's solver, integrator and parameters; "
-                 "options typed here go over them)");
+                 "options typed here go over them)")
+      ->check(non_empty());
   app.add_option("--load", t.load,
                  "start from a snapshot instead of a preset (Orrery's format or TIPSY, told by the "
                  "content; an Orrery snapshot also brings its solver, block, integrator, "
-                 "parameters, time and step count, under the options typed here)");
+                 "parameters, time and step count, under the options typed here)")
+      ->check(non_empty());
   app.add_option("--save", t.save,
                  "after the run, save its last state: TIPSY when the name ends in .tipsy, else "
-                 "Orrery's format (docs/formats.md)");
+                 "Orrery's format (docs/formats.md)")
+      ->check(non_empty());
   app.add_option("--export-csv", t.export_csv,
-                 "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius");
+                 "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius")
+      ->check(non_empty());
 }
 
 }  // namespace orrery::cli

@@ -101,6 +101,10 @@ check --color-scale cubic
 check --color-range 5,1
 check --color-range 1
 check --color-range 0,1 --color-scale log
+# Issue 21: an empty value is refused, never taken for "not given".
+for o in --save --load --scene --export-csv --screenshot --record --keys --solver; do
+  check "$o" ''
+done
 # Issue 21: two outputs naming one file, however spelled; places that take no file, as root too.
 same=$(mktemp -d)
 check --save "$same/x.out" --export-csv "$same/./x.out"
