@@ -49,6 +49,14 @@ TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
   for (const char* option : {"--save", "--load", "--scene", "--export-csv", "--csv", "--json",
                              "--trace", "--solver", "--max-n"})
     expect_usage_error({"--n", "8", "--steps", "1", option, ""}, std::string(option) + ": empty");
+  // Issue 21: a pasted 100 KB value is cut in the error line, which still names the option.
+  const std::string big(100000, 'x');
+  for (const char* option : {"--n", "--solver", "--preset", "--dt"}) {
+    const Outcome o = run_bench({option, big, "--steps", "1"});
+    EXPECT_EQ(o.exit_code, 2) << option;
+    EXPECT_LT(o.err.size(), 500u) << option << ": " << o.err.substr(0, 200);
+    EXPECT_NE(o.err.find(option), std::string::npos) << o.err.substr(0, 200);
+  }
 }
 
 TEST(BenchCliHardening, OneFileNamedTwiceIsRefusedBeforeTheRun) {  // defect 5

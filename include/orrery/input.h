@@ -30,6 +30,10 @@ std::uint64_t parse_u64(std::string_view text, std::string_view what);
 float parse_float(std::string_view text, std::string_view what);
 // The same, then checked against [lo, hi] (both inclusive). Throws InputError.
 float parse_float_in(std::string_view text, std::string_view what, float lo, float hi);
+// An error message fit for one line: newlines become spaces, and a message longer than 400
+// characters (a pasted 100 KB value) keeps its first 240 and last 120 with the count cut between.
+std::string one_line(std::string message);
+
 // Splits a comma-separated list; an empty text or an empty item is an error. Throws InputError.
 std::vector<std::string> split_list(std::string_view text, std::string_view what);
 

@@ -22,11 +22,6 @@
 namespace orrery::app {
 namespace {
 
-std::string one_line(std::string s) {
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
 
 std::string names_of_solvers() {
   std::string s;

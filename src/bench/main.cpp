@@ -16,15 +16,9 @@ using namespace orrery::bench;
 constexpr int k_exit_failure = 1;  // a run failed, or --compare found an error above tolerance
 constexpr int k_exit_usage = 2;    // bad input
 
-// Errors are printed as exactly one line.
-std::string one_line(std::string s) {
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
-}
-
+// Errors are printed as exactly one line (orrery/input.h's one_line).
 void print_error(const std::string& what) {
-  std::fprintf(stderr, "orrery-bench: error: %s\n", one_line(what).c_str());
+  std::fprintf(stderr, "orrery-bench: error: %s\n", orrery::one_line(what).c_str());
 }
 
 // Writes one output file after the run; a failure is reported and makes the exit status 1, but

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -15,7 +16,13 @@
 namespace orrery {
 namespace {
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+// A value as an error shows it: a long one (a pasted file) cut to its start and length.
+std::string quoted(std::string_view text) {
+  constexpr std::size_t k_shown = 60;
+  if (text.size() <= k_shown) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, k_shown)) + "...' (" + std::to_string(text.size()) +
+         " characters)";
+}
 
 [[noreturn]] void fail(std::string_view what, std::string_view text, const std::string& why) {
   throw InputError(std::string(what) + " " + quoted(text) + ": " + why);
@@ -55,6 +62,16 @@ std::string range_text(long long lo, long long hi) {
 }
 
 }  // namespace
+
+std::string one_line(std::string s) {
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  constexpr std::size_t k_max = 400, k_head = 240, k_tail = 120;
+  if (s.size() > k_max)
+    s = s.substr(0, k_head) + " [... " + std::to_string(s.size() - k_head - k_tail) +
+        " characters cut ...] " + s.substr(s.size() - k_tail);
+  return s;
+}
 
 long long parse_integer(std::string_view text, std::string_view what, long long lo, long long hi) {
   if (text.empty()) throw InputError(std::string(what) + ": empty value (a number is expected)");

@@ -105,6 +105,17 @@ check --color-range 0,1 --color-scale log
 for o in --save --load --scene --export-csv --screenshot --record --keys --solver; do
   check "$o" ''
 done
+# Issue 21: a pasted 100 KB value is cut in the one error line.
+big=$(head -c 100000 /dev/zero | tr '\0' 'x')
+for o in --n --palette --solver --dt; do
+  err=$("$orrery" "$o" "$big" --frames 1 2>&1 >/dev/null)
+  if [ ${#err} -lt 500 ] && [[ "$err" == "orrery: error: "* ]]; then
+    echo "ok: orrery $o <100 KB> -> ${#err} characters"
+  else
+    echo "FAIL: orrery $o <100 KB> -> ${#err} characters: ${err:0:200}"
+    status=1
+  fi
+done
 # Issue 21: two outputs naming one file, however spelled; places that take no file, as root too.
 same=$(mktemp -d)
 check --save "$same/x.out" --export-csv "$same/./x.out"
