@@ -155,7 +155,7 @@ inline void check_pipeline(const std::string& solver) {
 
 // The overlay's boxes: level 0 is the root alone, and it holds every body; deeper levels add
 // cells inside it.
-inline void check_cell_boxes(const std::string& solver) {
+inline void check_tree_cells(const std::string& solver) {
   const BodyState s = make_preset(Preset::collision, 5000, 12);
   auto g = make_solver(solver);
   Simulation sys(s, std::move(g), Integrator::leapfrog, bh_params(0.5f));

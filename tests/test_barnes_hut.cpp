@@ -13,7 +13,7 @@ TEST(CpuBh, AccuracyAtThetaHalfMeetsTheBar) { check_accuracy_at_half("cpu-bh"); 
 TEST(CpuBh, ThetaZeroIsAllPairs) { check_theta_zero_is_all_pairs("cpu-bh"); }
 TEST(CpuBh, RobustToCoincidentFarAndMasslessBodies) { check_robustness("cpu-bh"); }
 TEST(CpuBh, StepsWithEveryIntegratorAndCountsItsWork) { check_pipeline("cpu-bh"); }
-TEST(CpuBh, GivesItsCellsToTheOverlay) { check_cell_boxes("cpu-bh"); }
+TEST(CpuBh, GivesTheCellsOfItsTree) { check_tree_cells("cpu-bh"); }
 
 // Coincident bodies cannot be split: the depth stops at the key's 21 levels with one oversized
 // leaf holding them all; every body is in exactly one leaf.

@@ -331,7 +331,7 @@ void App::fill_diagnostics() {
   }
 }
 
-// This frame's phases (the steps' from the System, read a frame late on the GPU), with draw and UI.
+// This frame's phases (the steps' from the Simulation, read a frame late on the GPU), with draw and UI.
 void App::record_phases(float ui_ms) {
   const std::optional<PhaseTimes>& t = m_run->last_phases();
   ui::PhaseFrame f;

@@ -19,7 +19,7 @@ class CudaBh : public ::testing::Test {
 TEST_F(CudaBh, AccuracyAtThetaHalfMeetsTheBar) { check_accuracy_at_half("cuda-bh"); }
 TEST_F(CudaBh, RobustToCoincidentFarAndMasslessBodies) { check_robustness("cuda-bh"); }
 TEST_F(CudaBh, StepsWithEveryIntegratorAndCountsItsWork) { check_pipeline("cuda-bh"); }
-TEST_F(CudaBh, GivesItsCellsToTheOverlay) { check_cell_boxes("cuda-bh"); }
+TEST_F(CudaBh, GivesTheCellsOfItsTree) { check_tree_cells("cuda-bh"); }
 
 // theta = 0 opens every node: the all-pairs sum in another order, within float rounding. (The
 // walk counts 32 interactions for every one a group does, the idle lanes of a last, partial
