@@ -49,6 +49,10 @@ TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
   for (const char* option : {"--save", "--load", "--scene", "--export-csv", "--csv", "--json",
                              "--trace", "--solver", "--max-n"})
     expect_usage_error({"--n", "8", "--steps", "1", option, ""}, std::string(option) + ": empty");
+  // Issue 21: walls smaller than the bodies are refused before any run.
+  expect_usage_error({"--solver", "cpu", "--n", "64", "--steps", "1", "--box", "0.01", "--radius",
+                      "5", "--collisions", "bounce"},
+                     "--box 0.01: smaller than the bodies");
   // Issue 21: a pasted 100 KB value is cut in the error line, which still names the option.
   const std::string big(100000, 'x');
   for (const char* option : {"--n", "--solver", "--preset", "--dt"}) {

@@ -99,5 +99,21 @@ TEST(Collisions, PresetsBringTheirSettingsAndOptionsGoOverThem) {
   }
 }
 
+// Issue 21: walls smaller than a ball would pile every body at the origin: refused with a line.
+TEST(Collisions, ABoxSmallerThanTheBodiesIsRefused) {
+  std::vector<Vec4> vel = {{0, 0, 0, 0.5f}, {0, 0, 0, 5.0f}};
+  EXPECT_THROW(check_box_fits(0.01f, vel), InputError);
+  EXPECT_THROW(check_box_fits(1e-45f, vel), InputError);
+  EXPECT_THROW(check_box_fits(9.99f, vel), InputError);
+  EXPECT_NO_THROW(check_box_fits(10.0f, vel));
+  EXPECT_NO_THROW(check_box_fits(0.0f, vel));  // no walls
+  try {
+    check_box_fits(0.01f, vel);
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("--box 0.01: smaller than the bodies"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace orrery::test

@@ -33,6 +33,9 @@ inline bool operator==(const CollisionParams& a, const CollisionParams& b) {
 inline bool operator!=(const CollisionParams& a, const CollisionParams& b) { return !(a == b); }
 // Throws InputError with one line: restitution in [0, 1] and finite, box finite and >= 0.
 void validate(const CollisionParams& c);
+// Throws InputError when walls of side `box` (> 0) cannot hold the largest body (radius in vel.w):
+// a box smaller than a ball would pile every body at the origin.
+void check_box_fits(float box, const std::vector<Vec4>& vel);
 // "--collisions", "--restitution", "--box", "--gravity" and "--radius" as both programs read them
 // (parse_float's rules, then the ranges above; radius finite and >= 0; gravity on or off).
 // Each throws InputError naming the option and the text.

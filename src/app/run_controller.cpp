@@ -106,6 +106,7 @@ void RunController::load(const BodyState& s, const RunState* run) {
     validate(run->params);
     check_integrator(run->integrator, run->params);
   }
+  check_box_fits((run ? run->params : params()).collisions.box, s.vel);
   cancel_job();
   collect_phases();              // the old state's last reading, before the new state's first
   if (m_probe) m_probe->wait();  // the old state's check, whose result no longer matters

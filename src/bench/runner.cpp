@@ -230,7 +230,10 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
         out.note(cpu_skip_line("", sp.info.name, n, plan.cpu_max_n));
         continue;
       }
-      if (!initial) initial = bench_state(plan, n);
+      if (!initial) {
+        initial = bench_state(plan, n);
+        check_box_fits(plan.params.collisions.box, initial->vel);  // before any run
+      }
       for (float theta : thetas_for(plan, sp.info))
         for (int block : sp.blocks) {
           Plan p = plan;

@@ -2,6 +2,7 @@
 // collide_device.cu).
 #include "orrery/collisions.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -77,6 +78,21 @@ void CollisionTotals::add(const CollisionTotals& o) {
 
 void set_radius(std::vector<Vec4>& vel, float r) {
   for (Vec4& v : vel) v.w = r;
+}
+
+void check_box_fits(float box, const std::vector<Vec4>& vel) {
+  if (!(box > 0.0f)) return;
+  float largest = 0.0f;
+  for (const Vec4& v : vel) largest = std::max(largest, v.w);
+  if (box < 2.0f * largest) {
+    const auto g = [](float v) {
+      std::ostringstream s;
+      s << v;  // %g: 1e-45 stays 1e-45
+      return s.str();
+    };
+    throw InputError("--box " + g(box) + ": smaller than the bodies (the largest radius, " +
+                     g(largest) + ", needs a box of at least " + g(2.0f * largest) + ")");
+  }
 }
 
 }  // namespace orrery

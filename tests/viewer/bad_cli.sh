@@ -105,6 +105,8 @@ check --color-range 0,1 --color-scale log
 for o in --save --load --scene --export-csv --screenshot --record --keys --solver; do
   check "$o" ''
 done
+# Issue 21: walls smaller than the bodies.
+check --solver cpu --n 64 --box 0.01 --radius 5 --headless
 # Issue 21: a pasted 100 KB value is cut in the one error line.
 big=$(head -c 100000 /dev/zero | tr '\0' 'x')
 for o in --n --palette --solver --dt; do
