@@ -2,6 +2,12 @@
 // pipeline's Simulation.
 #pragma once
 
+#include <dirent.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -21,6 +27,33 @@ inline std::string read_file(const std::string& path) {
   s << f.rdbuf();
   return s.str();
 }
+
+// A scratch folder, removed with what it holds.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char t[] = "/tmp/orrery-test-XXXXXX";
+    path = ::mkdtemp(t) ? t : "";
+  }
+  ~TempDir() {
+    if (DIR* d = ::opendir(path.c_str())) {
+      while (dirent* e = ::readdir(d))
+        if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
+          std::remove((path + "/" + e->d_name).c_str());
+      ::closedir(d);
+    }
+    ::rmdir(path.c_str());
+  }
+  int entries() const {
+    int k = 0;
+    if (DIR* d = ::opendir(path.c_str())) {
+      while (dirent* e = ::readdir(d))
+        k += std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, "..");
+      ::closedir(d);
+    }
+    return k;
+  }
+};
 
 // A Simulation on the side a registry solver runs (host or device storage holding s).
 inline std::unique_ptr<Simulation> make_simulation(const std::string& solver, const BodyState& s,

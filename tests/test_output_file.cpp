@@ -14,34 +14,12 @@
 #include <string>
 
 #include "orrery/output_file.h"
+#include "support.h"
 
 namespace orrery {
 namespace {
 
-struct Folder {
-  std::string path;
-  Folder() {
-    char t[] = "/tmp/orrery-out-XXXXXX";
-    path = ::mkdtemp(t) ? t : "";
-  }
-  ~Folder() {
-    if (DIR* d = ::opendir(path.c_str())) {
-      while (dirent* e = ::readdir(d))
-        if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
-          ::unlink((path + "/" + e->d_name).c_str());
-      ::closedir(d);
-    }
-    ::rmdir(path.c_str());
-  }
-  int entries() const {
-    int k = 0;
-    if (DIR* d = ::opendir(path.c_str())) {
-      while (dirent* e = ::readdir(d)) k += std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, "..");
-      ::closedir(d);
-    }
-    return k;
-  }
-};
+using test::TempDir;
 
 std::string content(const std::string& path) {
   std::ifstream f(path);
@@ -55,7 +33,7 @@ void write_text(const std::string& path, const std::string& text) {
 }
 
 TEST(OutputFiles, ASaveOntoALinkWritesItsTargetAndKeepsTheLink) {
-  Folder d;
+  TempDir d;
   const std::string target = d.path + "/real.orrery", link = d.path + "/link.orrery";
   write_text(target, "old");
   ASSERT_EQ(::symlink("real.orrery", link.c_str()), 0);
@@ -72,7 +50,7 @@ TEST(OutputFiles, ASaveOntoALinkWritesItsTargetAndKeepsTheLink) {
 }
 
 TEST(OutputFiles, ASaveKeepsTheFilesMode) {
-  Folder d;
+  TempDir d;
   const std::string path = d.path + "/private.csv";
   write_text(path, "a");
   ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
@@ -102,7 +80,7 @@ TEST(OutputFiles, DevicesAreWrittenInPlaceNeverReplaced) {
 }
 
 TEST(OutputFiles, TwoNamesOfOneFileAreOnePlace) {
-  Folder d;
+  TempDir d;
   const std::string a = d.path + "/x.out", b = d.path + "/./x.out", c = d.path + "/y.out";
   EXPECT_EQ(output_place(a), output_place(b));  // not there yet: by real folder and name
   EXPECT_NE(output_place(a), output_place(c));
@@ -123,7 +101,7 @@ TEST(OutputFiles, TwoNamesOfOneFileAreOnePlace) {
 }
 
 TEST(OutputFiles, APlaceIsCheckedByCreatingAFileThere) {
-  Folder d;
+  TempDir d;
   EXPECT_NO_THROW(check_can_save(d.path + "/ok.orrery", "--save"));
   EXPECT_EQ(d.entries(), 0);  // the check's file is gone
   EXPECT_THROW(check_can_save(d.path + "/no/such/x.orrery", "--save"), InputError);

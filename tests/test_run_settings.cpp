@@ -1,5 +1,5 @@
 // The one rule for a file's run settings under the typed ones (orrery/run_settings.h), which both
-// programs' command lines, F9 and scene loading follow.
+// programs' command lines and the viewer's scene loading follow.
 #include <gtest/gtest.h>
 
 #include "orrery/run_settings.h"

@@ -21,32 +21,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// A scratch folder, removed with what it holds.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char t[] = "/tmp/orrery-snap-XXXXXX";
-    path = ::mkdtemp(t) ? t : "";
-  }
-  ~TempDir() {
-    if (DIR* d = ::opendir(path.c_str())) {
-      while (dirent* e = ::readdir(d))
-        if (std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, ".."))
-          std::remove((path + "/" + e->d_name).c_str());
-      ::closedir(d);
-    }
-    ::rmdir(path.c_str());
-  }
-  int entries() const {
-    int k = 0;
-    if (DIR* d = ::opendir(path.c_str())) {
-      while (dirent* e = ::readdir(d))
-        k += std::strcmp(e->d_name, ".") && std::strcmp(e->d_name, "..");
-      ::closedir(d);
-    }
-    return k;
-  }
-};
+using test::TempDir;
 
 Snapshot sample(int n = 37) {
   Snapshot s;

@@ -1,7 +1,6 @@
 // A run's settings (solver, block, integrator, parameters) and the one rule for how a
 // file's settings - a snapshot's run, or a scene's - meet what a caller typed over them. Both
-// programs' command lines, the viewer's F9 and scene loading, and the Python module resolve
-// through here.
+// programs' command lines and the viewer's scene loading resolve through here.
 #pragma once
 
 #include <functional>

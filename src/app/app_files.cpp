@@ -69,15 +69,7 @@ void App::load_state(const std::string& path) {
 // the solver stays. Throws, keeping the old state, when the GPU cannot hold it or the parameters
 // are refused.
 void App::start_from(const Snapshot& snap) {
-  // The file's integrator and parameters by the command line's rule, nothing typed over them;
-  // the solver stays (F9 keeps the one running).
-  RunState resolved = snap.run;
-  const RunSettings s = resolve_settings(settings_of(snap.run), TypedSettings{}, "snapshot",
-                                         [](const std::string&) { return false; })
-                            .settings;
-  resolved.integrator = s.integrator;
-  resolved.params = s.params;
-  const RunState* run = snap.run_recorded ? &resolved : nullptr;
+  const RunState* run = snap.run_recorded ? &snap.run : nullptr;
   m_run->load(snap.bodies, run);
   if (!run && m_run->time_reversed()) m_run->set_time_reversed(false);  // a new state: forwards
   m_settings.time_reversed = m_run->time_reversed();  // a snapshot's direction comes with it

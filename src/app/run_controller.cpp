@@ -112,7 +112,7 @@ void RunController::load(const BodyState& s, const RunState* run) {
   if (m_probe) m_probe->wait();  // the old state's check, whose result no longer matters
   m_warming_up = true;
   m_buffers->load(s.pos, s.vel);  // fills every copy, whichever side the solver runs on
-  m_sim->state_changed(Simulation::Clock{});
+  m_sim->state_changed();
   m_sim->resume(RunState{});  // time, steps, direction and collision totals from 0
   double mass = 0.0;
   for (const Vec4& p : s.pos) mass += p.w;
@@ -138,8 +138,8 @@ void RunController::load(const BodyState& s, const RunState* run) {
 Snapshot RunController::snapshot(int block) {
   Snapshot s;
   s.bodies = m_buffers->download();
-  s.run = m_sim->run_state();
-  if (m_job.active()) s.run.time = m_clock.time, s.run.steps = m_clock.steps;
+  // While a CPU run is in flight the worker owns the Simulation: the run as it was published.
+  s.run = m_job.active() ? m_published : m_sim->run_state();
   s.run.block = block;
   return s;
 }
@@ -235,7 +235,7 @@ void RunController::step_host(int steps) {
   m_last_phases.reset();
   if (!m_job.active()) {
     apply_pending();
-    m_clock = m_sim->clock();
+    m_published = m_sim->run_state();
     const bool want_start = m_diag_every > 0 && !m_diag_start;
     m_job.start(*m_sim, steps, m_buffers->host_bodies(), want_start, diagnostics_due());
   }
@@ -255,7 +255,6 @@ void RunController::step_mapped(int steps, gfx::Mapping& m) {
   plan.measure_end = diagnostics_due();
   plan.phases = PhaseCollection::left;  // read a frame late: the CPU never waits for them here
   if (check) plan.finite = FiniteCheck::launch, plan.probe = m_probe.get();
-  const int n = m.bodies().n;
   const RunResult r = Runner::run(*m_sim, m.bodies(), plan);  // inside the frame's mapping
   m.commit();
   if (r.probe_launched) {
@@ -264,7 +263,7 @@ void RunController::step_mapped(int steps, gfx::Mapping& m) {
   }
   record(r);
   m_pending_steps = steps;
-  m_pending_interactions = steps * m_sim->interactions_per_step(n);
+  m_pending_interactions = r.interactions;
   m_phases_pending = true;
 }
 

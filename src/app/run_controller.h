@@ -106,8 +106,8 @@ class RunController {
   float step_progress() const { return m_job.progress(); }
   double step_running_s() const { return m_job.running_s(); }
   // Steps and simulation time since the last reset (while a CPU run is in flight: before it).
-  long long step_count() const { return m_job.active() ? m_clock.steps : m_sim->step_count(); }
-  double sim_time() const { return m_job.active() ? m_clock.time : m_sim->time(); }
+  long long step_count() const { return m_job.active() ? m_published.steps : m_sim->step_count(); }
+  double sim_time() const { return m_job.active() ? m_published.time : m_sim->time(); }
   // The first reading after a reset or integrator change (the reference of the drifts), and every
   // reading since (at most k_diag_history, oldest dropped).
   const std::optional<DiagnosticsSample>& diagnostics_start() const { return m_diag_start; }
@@ -165,7 +165,8 @@ class RunController {
   // run is in flight (applied before the next run).
   Integrator m_pending_integrator;
   std::optional<SimParams> m_pending_params;
-  Simulation::Clock m_clock;  // the published state's, while a CPU run is in flight
+  // The published state's run, taken as a CPU run starts: the worker owns the Simulation then.
+  RunState m_published;
   std::unique_ptr<FiniteProbe> m_probe;
   CpuJob m_job;
   bool m_phases_pending = false;  // GPU phases recorded, not read yet
