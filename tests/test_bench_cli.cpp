@@ -16,16 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli_support.h"
 #include "orrery/device.h"
 #include "orrery/physics.h"
-#include "bench_cli_support.h"
-
 
 namespace orrery {
 namespace {
 
 using namespace test;
-
 
 TEST(BenchCli, BadInputGivesOneErrorLineAndExitCode2) {
   REQUIRE_BENCH();
@@ -135,7 +133,7 @@ TEST(BenchCli, TimesCpuSolversAndWritesCsvAndJson) {
   const std::string c = read_file(csv);
   EXPECT_EQ(c.rfind("solver,config,n,block,", 0), 0u) << c;
   EXPECT_EQ(count(c, "\n"), 7u) << c;  // header and six rows
-  EXPECT_NE(c.find("\ncpu-omp,cpu-omp,300,0,3,1,"), std::string::npos) << c;
+  EXPECT_NE(c.find("\ncpu-omp,cpu-omp,300,0,1,3,1,"), std::string::npos) << c;  // block -, 1 GPU
   const std::string j = read_file(json);
   EXPECT_EQ(count(j, "\"solver\": "), 6u) << j;
   EXPECT_NE(j.find("\"preset\": \"disk\""), std::string::npos) << j;
@@ -194,6 +192,7 @@ TEST(BenchCli, IntegratorsPhasesAndDiagnostics) {
     const std::string c = read_file(csv);
     EXPECT_NE(c.find(",integrator,interactions_per_step,ms_force,ms_integrate,ms_force+integrate,"
                      "ms_bounds,ms_sort,ms_build,ms_moments,ms_walk,ms_grid,ms_contacts,ms_resolve,"
+                     "ms_exchange,"
                      "energy_start,energy_end,energy_"
                      "drift,momentum_start,momentum_end,"
                      "momentum_drift,angular_momentum_start,angular_momentum_end,"

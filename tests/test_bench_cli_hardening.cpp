@@ -4,9 +4,9 @@
 // good input gives the table, the skip lines, the comparison and the CSV/JSON files.
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "bench_cli_support.h"
 #include "orrery/device.h"
 #include "orrery/physics.h"
-#include "bench_cli_support.h"
 
 namespace orrery {
 namespace {
@@ -49,6 +49,14 @@ TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
   for (const char* option : {"--save", "--load", "--scene", "--export-csv", "--csv", "--json",
                              "--trace", "--solver", "--max-n"})
     expect_usage_error({"--n", "8", "--steps", "1", option, ""}, std::string(option) + ": empty");
+  // Issue 27: GPU counts that no selected solver, or this machine, can run.
+  expect_usage_error({"--n", "8", "--steps", "1", "--gpus", "0"}, "--gpus '0'");
+  expect_usage_error({"--n", "8", "--steps", "1", "--gpus", "1,,2"}, "empty item");
+  expect_usage_error({"--n", "8", "--steps", "1", "--solver", "cpu,cpu-omp", "--gpus", "2"},
+                     "--gpus 2: cpu runs on one device");
+  if (device_count() < 64)
+    expect_usage_error({"--n", "8", "--steps", "1", "--solver", "all", "--gpus", "64"},
+                       "--gpus 64: ");
   // Issue 21: walls smaller than the bodies are refused before any run.
   expect_usage_error({"--solver", "cpu", "--n", "64", "--steps", "1", "--box", "0.01", "--radius",
                       "5", "--collisions", "bounce"},
@@ -96,16 +104,16 @@ TEST(BenchCliHardening, EveryOutputNamesItsOwnFile) {
   }
   ::rmdir(dir.c_str());
   if (::access("/proc/self", F_OK) == 0)
-    expect_usage_error({"--solver", "cpu", "--n", "8", "--steps", "1", "--save",
-                        "/proc/orrery-x.orrery"},
-                       "/proc/orrery-x.orrery");
+    expect_usage_error(
+        {"--solver", "cpu", "--n", "8", "--steps", "1", "--save", "/proc/orrery-x.orrery"},
+        "/proc/orrery-x.orrery");
 }
 
 TEST(BenchCliHardening, ASaveOntoADeviceNeverReplacesIt) {
   REQUIRE_BENCH();
   if (::access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no writable /dev/full";
-  const Outcome o = run_bench({"--solver", "cpu", "--n", "64", "--steps", "2", "--warmup", "0",
-                               "--save", "/dev/full"});
+  const Outcome o = run_bench(
+      {"--solver", "cpu", "--n", "64", "--steps", "2", "--warmup", "0", "--save", "/dev/full"});
   EXPECT_EQ(o.exit_code, 1) << o.err;
   EXPECT_NE(o.out.find("\ncpu "), std::string::npos) << o.out;  // the table came first
   EXPECT_NE(o.err.find("/dev/full"), std::string::npos) << o.err;
@@ -170,8 +178,6 @@ TEST(BenchCliHardening, LongRunsPrintProgress) {  // defect 10: --warmup 2147483
       << o.err;
   EXPECT_NE(o.err.find(" s left"), std::string::npos) << o.err;
 }
-
-
 
 // Snapshots through orrery-bench (issue 12): 5 steps saved, loaded and 5 more give the very file
 // that 10 steps in one run give; CSV export; TIPSY in and out.
@@ -256,4 +262,3 @@ TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
 
 }  // namespace
 }  // namespace orrery
-

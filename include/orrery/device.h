@@ -25,6 +25,9 @@ bool cuda_compiled();
 // Queried once and cached; never throws.
 const DeviceInfo& device_info();
 bool device_present();
+// CUDA devices visible to this process (0 with none; CUDA_VISIBLE_DEVICES narrows them). Device 0
+// is the one device_info() describes and every one-GPU module runs on.
+int device_count();
 // Free device memory in bytes right now (0 with no device).
 std::size_t device_free_memory();
 // Throws std::runtime_error naming the missing CUDA device when there is none.

@@ -22,12 +22,13 @@ enum class Phase {
   grid,             // collisions: cell size, hashed cell keys, the sort, the cell ranges
   contacts,         // collisions: the search of the neighbouring cells for touching pairs
   resolve,          // collisions: the handshake rounds, merges, walls
+  exchange,         // several GPUs: waiting for the others and summing their accelerations
   diagnostics,      // potentials and the sums of the diagnostics (always the last)
   count
 };
 constexpr int k_phase_count = static_cast<int>(Phase::count);
 // "force", "integrate", "force+integrate", "bounds", "sort", "build", "moments", "walk", "grid",
-// "contacts", "resolve", "diagnostics".
+// "contacts", "resolve", "exchange", "diagnostics".
 const char* phase_name(Phase p);
 
 struct PhaseTimes {

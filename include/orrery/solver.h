@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "orrery/phases.h"
 #include "orrery/params.h"
+#include "orrery/phases.h"
 #include "orrery/physics.h"
 
 namespace orrery {
@@ -18,6 +18,14 @@ namespace orrery {
 struct StepControl {
   std::atomic<long long> bodies_done{0};  // bodies finished in the current run of steps
   std::atomic<bool> cancel{false};
+};
+
+// Bodies [first, first + count) of a module's own order: the index order for the all-pairs
+// modules, the tree's (Morton) order for the tree codes.
+struct BodyRange {
+  int first = 0;
+  int count = 0;
+  int end() const { return first + count; }
 };
 
 // A solver (a gravity module, in REBOUND's words): the accelerations (and potentials) of every
@@ -48,6 +56,13 @@ class Solver {
   // the all-pairs sum, which the diagnostics compute on the device pair by pair (half the work
   // of per-body potentials). Tree codes say false: their potentials come from potentials().
   virtual bool all_pairs() const { return true; }
+  // Modules that can be spread over several GPUs (orrery/spread.h gives each GPU a part): the
+  // accelerations of the bodies of `part` alone, from all n. Only their entries of acc are
+  // written. The tree codes' parts are of their own order, so the bodies written are scattered
+  // over acc, and each part needs the tree of all n (built again by every call).
+  virtual bool can_spread() const { return false; }
+  virtual void accelerations_part(const Vec4* pos, Vec4* acc, int n, BodyRange part,
+                                  const SimParams& p);
   // Body-body interactions of one force evaluation at n bodies (all-pairs: n^2, NVIDIA's
   // convention, the self term included).
   virtual double interactions(int n) const {
@@ -67,6 +82,8 @@ class Solver {
   void set_phases(PhaseTimer* phases) { m_phases = phases; }
 
  protected:
+  // Throws std::invalid_argument unless part lies within [0, n).
+  void check_part(BodyRange part, int n) const;
   StepControl* m_control = nullptr;
   PhaseTimer* m_phases = nullptr;
 };
@@ -85,6 +102,7 @@ struct SolverInfo {
   // Device memory a body costs when this solver runs: the state (positions twice, velocities),
   // the Simulation's scratch (accelerations, potentials) and the solver's own (0 for CPU solvers).
   double device_bytes_per_body = 0;
+  bool spreads = false;  // can run over several GPUs (make_solver's gpus)
 };
 
 // Throws InputError naming the memory needed when `n` bodies of a GPU solver cannot fit in the
@@ -102,10 +120,18 @@ const std::vector<std::string>& cuda_solver_names();
 bool known_solver_name(const std::string& name);
 // Looks a solver up by name; throws std::invalid_argument listing the valid names.
 const SolverInfo& solver_info(const std::string& name);
-// Builds a solver. block_size 0 picks the solver's default (for cuda-fast: autotuned). Throws
-// std::invalid_argument for an unknown name or an unsupported block size, std::runtime_error for a
-// GPU solver with no device.
-std::unique_ptr<Solver> make_solver(const std::string& name, int block_size = 0);
+// The GPUs a solver runs on when `asked` are asked for: 0 means the default, every visible GPU
+// for a solver that spreads and 1 for the others; 1 is today's one-GPU (or CPU) module. Throws
+// InputError for a count below 0, above the GPUs visible, or above 1 for a solver that does not
+// spread (the callers put their option and value before the reason).
+int resolve_gpus(const SolverInfo& info, int asked);
+// The solvers that spread over several GPUs, by name ("cuda-dynamic, cuda-static, ...").
+std::string spreading_solver_names();
+// Builds a solver. block_size 0 picks the solver's default (for cuda-fast: autotuned); gpus as
+// resolve_gpus() takes it (more than one: the module spread over that many GPUs through NCCL).
+// Throws std::invalid_argument for an unknown name, an unsupported block size or GPU count,
+// std::runtime_error for a GPU solver with no device or NCCL that cannot be loaded.
+std::unique_ptr<Solver> make_solver(const std::string& name, int block_size = 0, int gpus = 1);
 // The default block size of a GPU solver (0 for CPU solvers).
 int default_block_size(const std::string& name);
 

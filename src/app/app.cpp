@@ -62,6 +62,7 @@ App::App(const Options& options, OutputFile screenshot)
   }
   m_settings.solver = index;
   m_settings.block = m_opts.block > 0 ? m_opts.block : default_block_size(m_opts.solver);
+  m_settings.gpus = m_opts.gpus;
 
   if (m_opts.n == 0 && !m_opts.loaded && m_catalog.solvers[static_cast<std::size_t>(index)].gpu) {
     // Sized to this GPU: the largest power of two whose step leaves most of a 60 FPS frame
@@ -80,7 +81,7 @@ App::App(const Options& options, OutputFile screenshot)
   }
   m_run = std::make_unique<RunController>(m_path, parse_integrator(m_opts.integrator), m_opts.params);
   m_run->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
-  m_run->set_solver(m_opts.solver, m_settings.block);
+  m_run->set_solver(m_opts.solver, m_settings.block, gpus_in_use());
   if (!m_opts.note.empty()) say(m_opts.note);
   if (m_opts.loaded) {
     BodyState bodies = m_opts.loaded->bodies;
@@ -105,9 +106,10 @@ App::App(const Options& options, OutputFile screenshot)
   }
   m_state_epoch = m_run->epoch();
   init_view_tools();
-  say("orrery: solver " + ui::solver_label(m_catalog, m_settings.solver, m_settings.block) +
-      ", n " + std::to_string(m_settings.n) + (m_opts.n > 0 || m_opts.loaded ? "" : n_note) +
-      ", preset " + (m_loaded ? std::string("(from the file)") : m_opts.preset) + ", integrator " +
+  say("orrery: solver " +
+      ui::solver_label(m_catalog, m_settings.solver, m_settings.block, gpus_in_use()) + ", n " +
+      std::to_string(m_settings.n) + (m_opts.n > 0 || m_opts.loaded ? "" : n_note) + ", preset " +
+      (m_loaded ? std::string("(from the file)") : m_opts.preset) + ", integrator " +
       m_opts.integrator + ", " + params_text(m_run->params()));
 }
 
@@ -193,8 +195,9 @@ void App::build_catalog() {
   for (const SolverInfo& s : available_solvers()) {
     if (s.gpu && m_path == gfx::DevicePath::none) continue;
     m_catalog.solvers.push_back({s.name, s.gpu, s.block_sizes, s.gpu && s.default_block == 0,
-                                 s.approximate, s.description});
+                                 s.approximate, s.spreads, s.description});
   }
+  m_catalog.gpu_count = m_path == gfx::DevicePath::none ? 0 : device_count();
   m_catalog.presets = preset_names();
   m_catalog.integrators = integrator_names();
   m_catalog.quantities = quantity_names();
@@ -243,15 +246,16 @@ int App::run() {
   else if (m_settings.diagnostics)
     std::snprintf(diag, sizeof diag, "no reading");
   char line[768];
-  std::snprintf(line, sizeof line,
-                "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), sim %.3f "
-                "ms/frame, draw %s (means after the first frame), solver %s, n %d, path %s, "
-                "drawing %s, integrator %s, diagnostics %s",
-                m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
-                m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(),
-                draw, ui::solver_label(m_catalog, m_settings.solver, m_settings.block).c_str(),
-                m_run->count(), m_run->buffers().path_name(), draw_name(),
-                to_string(m_run->integrator()), diag);
+  std::snprintf(
+      line, sizeof line,
+      "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), sim %.3f "
+      "ms/frame, draw %s (means after the first frame), solver %s, n %d, path %s, "
+      "drawing %s, integrator %s, diagnostics %s",
+      m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
+      m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(), draw,
+      ui::solver_label(m_catalog, m_settings.solver, m_settings.block, gpus_in_use()).c_str(),
+      m_run->count(), m_run->buffers().path_name(), draw_name(), to_string(m_run->integrator()),
+      diag);
   say(line);
   if (!m_output_error.empty()) {  // after the summary: nothing the run measured is lost
     std::fprintf(stderr, "orrery: error: %s\n", m_output_error.c_str());

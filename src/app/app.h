@@ -16,8 +16,8 @@
 #include "gfx/camera.h"
 #include "gfx/gl_objects.h"
 #include "gfx/particle_renderer.h"
-#include "gfx/trails.h"
 #include "gfx/surface.h"
+#include "gfx/trails.h"
 #include "orrery/input.h"
 #include "orrery/output_file.h"
 #include "recorder.h"
@@ -75,7 +75,10 @@ class App {
   int catalog_index(const std::string& name) const;  // -1 when not listed
   void handle_keys();
   void apply(const ui::Action& a);
-  void switch_solver(int index, int block);
+  // Returns false (the old solver kept, the reason printed) when the new one cannot be made.
+  bool switch_solver(int index, int block);
+  // The GPUs the current solver runs on (ui::gpus_in_use of the settings).
+  int gpus_in_use() const;
   void cycle_block(int dir);
   void switch_integrator(int index);
   void restart(Preset preset, int n, const char* what);
@@ -175,12 +178,12 @@ class App {
   // The snapshot the run started from (--load, F9): R goes back to it; a preset or N forgets it.
   std::shared_ptr<const Snapshot> m_loaded;
   bool m_loaded_preset = false;  // m_loaded came from a preset scene (Save scene can name it)
-  std::unique_ptr<gfx::Trails> m_trails;  // while trails are on
-  std::uint64_t m_trail_version = 0;      // the buffers' version last appended
-  std::uint64_t m_values_version = 0;     // the buffers' version the values were made from
+  std::unique_ptr<gfx::Trails> m_trails;      // while trails are on
+  std::uint64_t m_trail_version = 0;          // the buffers' version last appended
+  std::uint64_t m_values_version = 0;         // the buffers' version the values were made from
   std::optional<Quantity> m_values_quantity;  // the quantity they hold (none yet)
-  std::vector<float> m_values_host;       // the host path's values
-  std::uint64_t m_state_epoch = 0;        // the simulation's state the tools were set for
+  std::vector<float> m_values_host;           // the host path's values
+  std::uint64_t m_state_epoch = 0;            // the simulation's state the tools were set for
   std::unique_ptr<Recorder> m_recorder;
   std::vector<unsigned char> m_frame_rgb;
   std::chrono::steady_clock::time_point m_record_said;  // the last progress line

@@ -59,6 +59,12 @@ void App::apply(const ui::Action& a) {
     case K::set_block:
       switch_solver(m_settings.solver, a.value);
       break;
+    case K::set_gpus: {
+      const int before = m_settings.gpus;
+      m_settings.gpus = a.value;
+      if (!switch_solver(m_settings.solver, m_settings.block)) m_settings.gpus = before;
+      break;
+    }
     case K::toggle_pause:
       m_settings.paused = !m_settings.paused;
       say(m_settings.paused ? "paused" : "resumed");
@@ -177,9 +183,10 @@ void App::apply(const ui::Action& a) {
         break;
       }
       m_settings.follow = m_settings.follow == ui::Follow::picked_body ? ui::Follow::nothing
-                                                                    : ui::Follow::picked_body;
-      say(m_settings.follow != ui::Follow::nothing ? "follow body " + std::to_string(m_settings.picked)
-                            : std::string("follow off"));
+                                                                       : ui::Follow::picked_body;
+      say(m_settings.follow != ui::Follow::nothing
+              ? "follow body " + std::to_string(m_settings.picked)
+              : std::string("follow off"));
       break;
     case K::follow_centre:
       m_settings.follow = m_settings.follow == ui::Follow::centre_of_mass
@@ -222,21 +229,27 @@ void App::apply(const ui::Action& a) {
 }
 
 // block < 0: keep the current block size when the new solver supports it, else its default.
-void App::switch_solver(int index, int block) {
-  if (index < 0 || index >= static_cast<int>(m_catalog.solvers.size())) return;
+int App::gpus_in_use() const {
+  return ui::gpus_in_use(m_catalog, m_settings.solver, m_settings.gpus);
+}
+
+bool App::switch_solver(int index, int block) {
+  if (index < 0 || index >= static_cast<int>(m_catalog.solvers.size())) return false;
   const ui::SolverChoice& c = m_catalog.solvers[static_cast<std::size_t>(index)];
   if (block < 0)
     block = supports(c, m_settings.block) ? m_settings.block : default_block_size(c.name);
   if (!c.gpu) block = 0;
+  const int gpus = ui::gpus_in_use(m_catalog, index, m_settings.gpus);
   try {
-    m_run->set_solver(c.name, block);
+    m_run->set_solver(c.name, block, gpus);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot switch to %s: %s\n", c.name.c_str(), e.what());
-    return;
+    return false;
   }
   m_settings.solver = index;
   m_settings.block = block;
-  say("solver " + ui::solver_label(m_catalog, index, block));
+  say("solver " + ui::solver_label(m_catalog, index, block, gpus));
+  return true;
 }
 
 // Refused with one line when the integrator does not take the damping in use (the symplectic
@@ -274,8 +287,7 @@ void App::restart(Preset preset, int n, const char* what) {
     m_run->reset(preset, n, m_settings.seed, m_opts.scene.radius);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot restart with %d bodies: %s\n", n, e.what());
-    m_run->reset(m_settings.preset, m_settings.n, m_settings.seed,
-                 m_opts.scene.radius);
+    m_run->reset(m_settings.preset, m_settings.n, m_settings.seed, m_opts.scene.radius);
     m_settings.n_edit = m_settings.n;
     return;
   }

@@ -31,8 +31,8 @@ std::string names_of_solvers() {
 
 // The numeric options as typed; none when not given (an empty text is an error).
 struct Texts {
-  std::optional<std::string> n, block, seed, dt, softening, damping, theta, steps_per_frame, width,
-      height, frames, point_radius, record_fps, trails, trail_bodies, color_range;
+  std::optional<std::string> n, block, gpus, seed, dt, softening, damping, theta, steps_per_frame,
+      width, height, frames, point_radius, record_fps, trails, trail_bodies, color_range;
   SceneTexts scene;
 };
 
@@ -59,6 +59,7 @@ void typed_params(const Texts& t, SimParams& p) {
 void parse_numbers(const Texts& t, Options& o) {
   integer(t.n, "--n", 1, k_max_bodies, o.n);
   integer(t.block, "--block", 1, 4096, o.block);
+  integer(t.gpus, "--gpus", 1, 4096, o.gpus);
   integer(t.steps_per_frame, "--steps-per-frame", 1, 1000, o.steps_per_frame);
   integer(t.width, "--width", 64, 16384, o.width);
   integer(t.height, "--height", 64, 16384, o.height);
@@ -209,6 +210,13 @@ void check_values(Options& o, const std::string& keys) {
                        "needs none");
   }
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
+  if (o.gpus > 0) {  // typed: more than this machine has, or a solver that cannot spread
+    try {
+      resolve_gpus(solver_info(o.solver), o.gpus);
+    } catch (const InputError& e) {
+      throw InputError("--gpus " + std::to_string(o.gpus) + ": " + e.what());
+    }
+  }
   if (o.n > 0) check_device_memory(solver_info(o.solver), o.n);  // before anything is allocated
   if (o.draw == "cuda" && !device_present())
     throw std::invalid_argument(
@@ -256,6 +264,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->check(orrery::cli::non_empty());
   cli.add_option("--block", t.block,
                  "threads per block for GPU solvers (default: the solver's; one it supports)");
+  cli.add_option("--gpus", t.gpus,
+                 "GPUs to spread the solver over (cuda-dynamic, cuda-static, cuda-fast, cuda-bh; "
+                 "through NCCL; GPU 0 keeps the bodies and draws them); default: every visible "
+                 "GPU for those solvers; panel: GPUs");
   orrery::cli::RunTexts run;
   orrery::cli::add_run_options(cli, run, o.preset);
   cli.add_option("--theta", t.theta,

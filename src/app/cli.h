@@ -21,6 +21,7 @@ struct Options {
   std::string
       solver;     // empty: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp
   int block = 0;  // 0: the solver's default (cuda-fast: autotuned)
+  int gpus = 0;   // GPUs asked for a solver that spreads; 0: every visible one
   std::string preset = "collision";
   std::uint64_t seed = 1;
   SimParams params;      // gravity and collisions: the preset's, with `scene` over them

@@ -144,9 +144,9 @@ Snapshot RunController::snapshot(int block) {
   return s;
 }
 
-void RunController::set_solver(const std::string& name, int block) {
+void RunController::set_solver(const std::string& name, int block, int gpus) {
   if (m_buffers->count() > 0) check_device_memory(solver_info(name), m_buffers->count());
-  std::unique_ptr<Solver> next = make_solver(name, block);
+  std::unique_ptr<Solver> next = make_solver(name, block, gpus);
   cancel_job();
   collect_phases();  // the old solver's last reading, before the new solver's first
   m_warming_up = true;

@@ -56,7 +56,7 @@ class RunController {
   Snapshot snapshot(int block);
   // Builds the solver (throws the factory's exceptions, keeping the old one) and moves the state
   // to where it runs (a CPU run in flight is cancelled first: the state is the one before it).
-  void set_solver(const std::string& name, int block);
+  void set_solver(const std::string& name, int block, int gpus = 1);
   // Throws InputError (keeping the old one) when the integrator refuses the parameters; a CPU run
   // in flight is cancelled first. The diagnostics' history starts again from the next reading.
   void set_integrator(Integrator integrator);
@@ -186,7 +186,7 @@ class RunController {
   std::uint64_t m_epoch = 0;
   std::vector<float> m_origin;
   std::vector<std::string> m_origin_names;
-  int m_acc_index = -1;          // read_body's last direct-sum acceleration
+  int m_acc_index = -1;  // read_body's last direct-sum acceleration
   Vec3 m_acc_last{0, 0, 0};
   // Reads the newest state where it is (host or device pointers), outside any mapping.
   template <class F>

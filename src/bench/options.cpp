@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "cli/run_options.h"
-#include "orrery/run_settings.h"
 #include "orrery/device.h"
+#include "orrery/run_settings.h"
 
 namespace orrery::bench {
 namespace {
@@ -159,6 +159,46 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
                      plan.solvers.end());
 }
 
+// Fills each solver's GPU counts from --gpus (nothing: the default, every visible GPU for a
+// solver that spreads, one for the others). A count no selected solver can run at is an error;
+// one that only some can is a note for the others.
+void resolve_gpu_counts(const RawOptions& raw, Plan& plan) {
+  if (raw.gpus.empty()) {
+    for (SolverPlan& s : plan.solvers) s.gpus = {resolve_gpus(s.info, 0)};
+    return;
+  }
+  std::vector<int> asked;
+  for (const std::string& text : raw.gpus)
+    append_unique(asked, static_cast<int>(parse_integer(text, "--gpus", 1, 4096)));
+  for (int g : asked) {
+    std::string refusal;
+    bool any = false;
+    for (const SolverPlan& s : plan.solvers) {
+      try {
+        resolve_gpus(s.info, g);
+        any = true;
+      } catch (const InputError& e) {
+        if (refusal.empty()) refusal = e.what();
+      }
+    }
+    if (!any) throw UsageError("--gpus " + std::to_string(g) + ": " + refusal);
+  }
+  for (SolverPlan& s : plan.solvers) {
+    s.gpus.clear();
+    for (int g : asked) {
+      try {
+        s.gpus.push_back(resolve_gpus(s.info, g));
+      } catch (const InputError& e) {
+        plan.notes.push_back("skipped " + s.info.name + " on " + std::to_string(g) +
+                             " GPUs: " + e.what());
+      }
+    }
+  }
+  plan.solvers.erase(std::remove_if(plan.solvers.begin(), plan.solvers.end(),
+                                    [](const SolverPlan& s) { return s.gpus.empty(); }),
+                     plan.solvers.end());
+}
+
 // What the command line typed of a run's settings (resolve_settings puts it over a file's): the
 // first of the solvers and blocks stands for "typed" (a file's settings then give way).
 TypedSettings typed_settings(const RawOptions& raw, const SimParams& typed,
@@ -199,10 +239,10 @@ void check_saves(const RawOptions& raw, Plan& plan) {
     throw UsageError(what +
                      ": keeps a timing run's last state: cannot be combined with --compare, " +
                      "--max-n, --convergence or --accuracy");
-  if (plan.solvers.size() != 1 || plan.solvers.front().blocks.size() != 1 || plan.ns.size() != 1 ||
-      plan.thetas.size() != 1)
-    throw UsageError(what + ": keeps one run's last state: select one solver, block size, N and " +
-                     "theta");
+  if (plan.solvers.size() != 1 || plan.solvers.front().blocks.size() != 1 ||
+      plan.solvers.front().gpus.size() != 1 || plan.ns.size() != 1 || plan.thetas.size() != 1)
+    throw UsageError(what + ": keeps one run's last state: select one solver, block size, GPU " +
+                     "count, N and theta");
   if (!raw.save().empty()) check_can_save(raw.save(), "--save");
   if (!raw.export_csv().empty()) check_can_save(raw.export_csv(), "--export-csv");
   plan.save = raw.save();
@@ -268,6 +308,7 @@ Plan make_plan(const RawOptions& raw_in) {
   raw.ns = items_of(raw_in.ns, "--n");
   raw.solvers = items_of(raw_in.solvers, "--solver");
   raw.blocks = items_of(raw_in.blocks, "--block");
+  raw.gpus = items_of(raw_in.gpus, "--gpus");
   raw.thetas = items_of(raw_in.thetas, "--theta");
   std::shared_ptr<const SceneFile> scene_file;
   if (!raw.scene_file().empty()) {
@@ -369,6 +410,7 @@ Plan make_plan(const RawOptions& raw_in) {
   std::vector<SolverInfo> checked;
   resolve_solvers(raw, checked, plan);
   resolve_blocks(raw, checked, plan);
+  resolve_gpu_counts(raw, plan);
   if (plan.compare) {
     const bool other = std::any_of(plan.solvers.begin(), plan.solvers.end(),
                                    [](const SolverPlan& s) { return s.info.name != "cpu"; });
@@ -401,6 +443,10 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   app.add_option("--block", raw.blocks,
                  "GPU block sizes, or 'all' (each GPU solver's supported set); default: each "
                  "solver's default (cuda-fast autotunes); CPU solvers have none");
+  app.add_option("--gpus", raw.gpus,
+                 "GPU counts to run each solver that spreads over several GPUs at (cuda-dynamic, "
+                 "cuda-static, cuda-fast, cuda-bh; through NCCL), e.g. 1,2; default: every "
+                 "visible GPU for those, one for the others");
   app.add_option("--steps", raw.steps, "timed steps per run (the median is reported)")
       ->capture_default_str();
   app.add_option("--warmup", raw.warmup, "untimed steps before timing")->capture_default_str();

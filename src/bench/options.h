@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "orrery/input.h"
-#include "orrery/output_file.h"
-#include "orrery/integrators.h"
-#include "orrery/presets.h"
 #include "cli/run_options.h"
+#include "orrery/input.h"
+#include "orrery/integrators.h"
+#include "orrery/output_file.h"
+#include "orrery/presets.h"
 #include "orrery/scene.h"
 #include "orrery/scene_file.h"
 #include "orrery/snapshot.h"
@@ -38,6 +38,7 @@ struct RawOptions {
   std::vector<std::string> solvers{"all"};
   std::vector<std::string> ns{"16384"};
   std::vector<std::string> blocks;  // empty: each GPU solver's default
+  std::vector<std::string> gpus;    // empty: each solver's default (resolve_gpus)
   std::string steps = "20";
   std::string warmup = "3";
   std::vector<std::string> thetas{"0.5"};
@@ -48,7 +49,7 @@ struct RawOptions {
   std::string max_n;  // --max-n FPS; empty: not asked
   std::string trace, trace_every = "10";
   bool convergence = false, accuracy = false;
-  bool ns_given = false;               // --n was on the command line (--max-n chooses N itself)
+  bool ns_given = false;  // --n was on the command line (--max-n chooses N itself)
   // The options both programs take (src/cli/run_options.h), as typed; the defaults where not.
   cli::RunTexts run;
   std::string preset() const { return run.preset.value_or("random"); }
@@ -67,10 +68,12 @@ struct RawOptions {
   bool preset_given = false, seed_given = false;
 };
 
-// One solver to run, with the block sizes to run it at (0 = the solver's default; CPU: {0}).
+// One solver to run, with the block sizes to run it at (0 = the solver's default; CPU: {0}) and
+// the GPU counts (each >= 1; 1 for CPU solvers).
 struct SolverPlan {
   SolverInfo info;
   std::vector<int> blocks;
+  std::vector<int> gpus{1};
 };
 
 // The checked, resolved plan.

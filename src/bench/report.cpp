@@ -14,6 +14,10 @@ namespace orrery::bench {
 namespace {
 
 std::string block_text(int block) { return block > 0 ? std::to_string(block) : "-"; }
+// "cuda-fast", or "cuda-fast x2" spread over two GPUs.
+std::string solver_text(const std::string& solver, int gpus) {
+  return gpus > 1 ? solver + " x" + std::to_string(gpus) : solver;
+}
 
 std::string device_line() {
   const DeviceInfo& d = device_info();
@@ -182,8 +186,8 @@ void TableReporter::timing(const TimingResult& r) {
   if (!r.finite)
     flag = "  [NON-FINITE from step " + std::to_string(r.nonfinite_step) + ", body " +
            std::to_string(r.nonfinite_body) + ": run stopped]";
-  std::fprintf(m_out, "%-13s %10d %5s %12.4f %15.4e %10.1f", r.solver.c_str(), r.n,
-               block_text(r.block).c_str(), r.ms_median, r.interactions_per_s(), r.gflops());
+  std::fprintf(m_out, "%-13s %10d %5s %12.4f %15.4e %10.1f", solver_text(r.solver, r.gpus).c_str(),
+               r.n, block_text(r.block).c_str(), r.ms_median, r.interactions_per_s(), r.gflops());
   if (m_plan.phases)
     for (Phase p : step_phases(m_plan))
       std::fprintf(m_out, " %15.4f", r.phase_ms[static_cast<int>(p)]);
@@ -275,22 +279,23 @@ void TableReporter::compare(const CompareResult& r) {
                  "vel error", "result", "config");
     m_compare_header = true;
   }
-  std::fprintf(m_out, "%-13s %10d %5s %12.3e %12.3e %6s  %s%s\n", r.solver.c_str(), r.n,
-               block_text(r.block).c_str(), r.pos_error, r.vel_error, r.pass() ? "ok" : "FAIL",
-               r.config.c_str(), r.problem.empty() ? "" : ("  [" + r.problem + "]").c_str());
+  std::fprintf(m_out, "%-13s %10d %5s %12.3e %12.3e %6s  %s%s\n",
+               solver_text(r.solver, r.gpus).c_str(), r.n, block_text(r.block).c_str(), r.pos_error,
+               r.vel_error, r.pass() ? "ok" : "FAIL", r.config.c_str(),
+               r.problem.empty() ? "" : ("  [" + r.problem + "]").c_str());
   std::fflush(m_out);
 }
 
 void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
   std::ostringstream f;
-  f << "solver,config,n,block,steps,warmup,ms_median,ms_min,ms_max,interactions_per_s,gflops,"
-       "finite,nonfinite_step,integrator,interactions_per_step";
+  f << "solver,config,n,block,gpus,steps,warmup,ms_median,ms_min,ms_max,interactions_per_s,"
+       "gflops,finite,nonfinite_step,integrator,interactions_per_step";
   for (int p = 0; p < k_phase_count - 1; ++p) f << ",ms_" << phase_name(static_cast<Phase>(p));
   f << ",energy_start,energy_end,energy_drift,momentum_start,momentum_end,momentum_drift,"
        "angular_momentum_start,angular_momentum_end,angular_momentum_drift,virial_end,theta\n";
   for (const TimingResult& r : rows) {
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.n << ',' << r.block << ','
-      << r.steps << ',' << r.warmup << ',' << json_number(r.ms_median) << ','
+      << r.gpus << ',' << r.steps << ',' << r.warmup << ',' << json_number(r.ms_median) << ','
       << json_number(r.ms_min) << ',' << json_number(r.ms_max) << ','
       << json_number(r.interactions_per_s()) << ',' << json_number(r.gflops()) << ','
       << (r.finite ? "true" : "false") << ',' << r.nonfinite_step << ',' << r.integrator << ','
@@ -314,12 +319,12 @@ void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
 
 void write_compare_csv(OutputFile& file, const std::vector<CompareResult>& rows) {
   std::ostringstream f;
-  f << "solver,config,n,block,steps,pos_error,vel_error,tolerance,pass,problem\n";
+  f << "solver,config,n,block,gpus,steps,pos_error,vel_error,tolerance,pass,problem\n";
   for (const CompareResult& r : rows)
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.n << ',' << r.block << ','
-      << r.steps << ',' << json_number(r.pos_error) << ',' << json_number(r.vel_error) << ','
-      << json_number(k_compare_tolerance) << ',' << (r.pass() ? "true" : "false") << ','
-      << csv_field(r.problem) << '\n';
+      << r.gpus << ',' << r.steps << ',' << json_number(r.pos_error) << ','
+      << json_number(r.vel_error) << ',' << json_number(k_compare_tolerance) << ','
+      << (r.pass() ? "true" : "false") << ',' << csv_field(r.problem) << '\n';
   file.write(f.str());
 }
 
@@ -380,7 +385,8 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
   for (const TimingResult& r : timing) {
     f << sep << "{\"solver\": " << json_string(r.solver)
       << ", \"config\": " << json_string(r.config) << ", \"n\": " << r.n
-      << ", \"block\": " << r.block << ", \"ms_median\": " << json_number(r.ms_median)
+      << ", \"block\": " << r.block << ", \"gpus\": " << r.gpus
+      << ", \"ms_median\": " << json_number(r.ms_median)
       << ", \"ms_min\": " << json_number(r.ms_min) << ", \"ms_max\": " << json_number(r.ms_max)
       << ", \"interactions_per_s\": " << json_number(r.interactions_per_s())
       << ", \"gflops\": " << json_number(r.gflops())
@@ -408,7 +414,7 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
   for (const CompareResult& r : compare) {
     f << sep << "{\"solver\": " << json_string(r.solver)
       << ", \"config\": " << json_string(r.config) << ", \"n\": " << r.n
-      << ", \"block\": " << r.block << ", \"steps\": " << r.steps
+      << ", \"block\": " << r.block << ", \"gpus\": " << r.gpus << ", \"steps\": " << r.steps
       << ", \"pos_error\": " << json_number(r.pos_error)
       << ", \"vel_error\": " << json_number(r.vel_error)
       << ", \"tolerance\": " << json_number(k_compare_tolerance)

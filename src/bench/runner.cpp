@@ -63,9 +63,10 @@ class Progress {
   Clock::time_point m_start = Clock::now(), m_last = m_start;
 };
 
-std::string run_label(const std::string& solver, int n, int block) {
+std::string run_label(const std::string& solver, int n, int block, int gpus) {
   return solver + " at N=" + std::to_string(n) +
-         (block > 0 ? " block " + std::to_string(block) : std::string());
+         (block > 0 ? " block " + std::to_string(block) : std::string()) +
+         (gpus > 1 ? " on " + std::to_string(gpus) + " GPUs" : std::string());
 }
 
 double median(std::vector<double> v) {
@@ -153,9 +154,9 @@ double TimingResult::gflops() const {
 // checked for non-finite values (outside the timed region), so a run that blows up is stopped at
 // the step where it started.
 TimingResult time_one(const Plan& plan, const BodyState& initial, const std::string& name,
-                      int block, int warmup, int steps, bool diagnostics) {
+                      int block, int gpus, int warmup, int steps, bool diagnostics) {
   const int n = initial.size();
-  std::unique_ptr<Simulation> sim = make_run(initial, make_solver(name, block), plan);
+  std::unique_ptr<Simulation> sim = make_run(initial, make_solver(name, block, gpus), plan);
   if (plan.loaded && plan.loaded->run_recorded) sim->resume(plan.loaded->run);
   const long long step0 = sim->step_count();
   const bool tracing = !plan.trace.empty();
@@ -167,7 +168,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   rp.measure_start = diagnostics || tracing;
   rp.measure_every = tracing ? plan.trace_every : 0;
   rp.measure_end = diagnostics;
-  Progress progress(run_label(name, n, block), static_cast<long long>(warmup) + steps);
+  Progress progress(run_label(name, n, block, gpus), static_cast<long long>(warmup) + steps);
   rp.progress = [&](long long done, long long) { progress.step_done(done); };
   const RunResult run = Runner::run(*sim, rp);
 
@@ -198,6 +199,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   r.integrator = to_string(plan.integrator);
   r.n = n;
   r.block = shown_block(solver);
+  r.gpus = gpus;
   r.steps = steps;
   r.warmup = warmup;
   r.ms_median = median(ms);
@@ -235,15 +237,16 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
         check_box_fits(plan.params.collisions.box, initial->vel);  // before any run
       }
       for (float theta : thetas_for(plan, sp.info))
-        for (int block : sp.blocks) {
-          Plan p = plan;
-          p.params.theta = theta;
-          TimingResult r =
-              time_one(p, *initial, sp.info.name, block, plan.warmup, plan.steps, plan.diagnostics);
-          if (sp.info.approximate) r.theta = theta;
-          out.timing(r);
-          results.push_back(r);
-        }
+        for (int block : sp.blocks)
+          for (int gpus : sp.gpus) {
+            Plan p = plan;
+            p.params.theta = theta;
+            TimingResult r = time_one(p, *initial, sp.info.name, block, gpus, plan.warmup,
+                                      plan.steps, plan.diagnostics);
+            if (sp.info.approximate) r.theta = theta;
+            out.timing(r);
+            results.push_back(r);
+          }
     }
   }
   return results;
@@ -262,25 +265,28 @@ std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out) {
     const BodyState ref = ref_run->state();
     for (const SolverPlan& sp : plan.solvers) {
       if (sp.info.name == "cpu") continue;  // the reference itself
-      for (int block : sp.blocks) {
-        std::unique_ptr<Simulation> run = make_run(initial, make_solver(sp.info.name, block), plan);
-        const std::string problem = run_checked(*run);
-        const BodyState got = run->state();
-        CompareResult r;
-        r.solver = sp.info.name;
-        r.config = run->solver().config();
-        r.n = n;
-        r.block = shown_block(run->solver());
-        r.steps = k_compare_steps;
-        r.pos_error = max_relative_error(got.pos, ref.pos);
-        r.vel_error = max_relative_error(got.vel, ref.vel);
-        if (!ref_problem.empty())
-          r.problem = "the cpu reference itself " + ref_problem + ": nothing to compare with";
-        else if (!problem.empty())
-          r.problem = r.solver + " " + problem;
-        out.compare(r);
-        results.push_back(r);
-      }
+      for (int block : sp.blocks)
+        for (int gpus : sp.gpus) {
+          std::unique_ptr<Simulation> run =
+              make_run(initial, make_solver(sp.info.name, block, gpus), plan);
+          const std::string problem = run_checked(*run);
+          const BodyState got = run->state();
+          CompareResult r;
+          r.solver = sp.info.name;
+          r.config = run->solver().config();
+          r.n = n;
+          r.block = shown_block(run->solver());
+          r.gpus = gpus;
+          r.steps = k_compare_steps;
+          r.pos_error = max_relative_error(got.pos, ref.pos);
+          r.vel_error = max_relative_error(got.vel, ref.vel);
+          if (!ref_problem.empty())
+            r.problem = "the cpu reference itself " + ref_problem + ": nothing to compare with";
+          else if (!problem.empty())
+            r.problem = r.solver + " " + problem;
+          out.compare(r);
+          results.push_back(r);
+        }
     }
   }
   return results;
@@ -299,8 +305,8 @@ std::vector<MaxNResult> run_max_n(const Plan& plan, Reporter& out) {
       r.fps = plan.max_n_fps;
       auto measure = [&](int n) {
         const BodyState initial = bench_state(plan, n);
-        const TimingResult t =
-            time_one(plan, initial, sp.info.name, block, plan.warmup, plan.steps, false);
+        const TimingResult t = time_one(plan, initial, sp.info.name, block, sp.gpus.front(),
+                                        plan.warmup, plan.steps, false);
         if (!t.finite)
           throw std::runtime_error(sp.info.name + " at N=" + std::to_string(n) +
                                    " became non-finite at step " +
@@ -376,7 +382,8 @@ std::vector<ConvergenceResult> run_convergence(const Plan& plan, Reporter& out) 
         p.params.dt = static_cast<float>(k_two_pi / steps);
         p.params.softening = 1e-6f;  // far below the pericentre, 0.5
         p.params.damping = 1.0f;
-        std::unique_ptr<Simulation> run = make_run(start, make_solver(sp.info.name, sp.blocks.front()), p);
+        std::unique_ptr<Simulation> run =
+            make_run(start, make_solver(sp.info.name, sp.blocks.front(), sp.gpus.front()), p);
         RunPlan rp;
         rp.steps = steps;
         Runner::run(*run, rp);
@@ -402,7 +409,7 @@ std::vector<AccuracyResult> run_accuracy(const Plan& plan, Reporter& out) {
         }
         SimParams p = plan.params;
         p.theta = theta;
-        std::unique_ptr<Solver> g = make_solver(sp.info.name, sp.blocks.front());
+        std::unique_ptr<Solver> g = make_solver(sp.info.name, sp.blocks.front(), sp.gpus.front());
         AccuracyResult r;
         r.stats = measure_accuracy(*g, s, p, 131072, 8192, plan.seed);
         r.solver = sp.info.name;

@@ -21,6 +21,7 @@ struct TimingResult {
   float theta = NAN;  // the opening angle of a tree code; NaN for exact solvers
   int n = 0;
   int block = 0;  // 0 for CPU solvers (shown as "-")
+  int gpus = 1;   // the GPUs the solver was spread over (1: one GPU, or the CPU)
   int steps = 0, warmup = 0;
   double ms_median = 0, ms_min = 0, ms_max = 0;  // NaN when no timed step ran
   // The median of each phase over the timed steps (ms; 0 for phases the run has not).
@@ -57,6 +58,7 @@ struct CompareResult {
   std::string solver, config;
   int n = 0;
   int block = 0;
+  int gpus = 1;
   int steps = 0;
   double pos_error = 0, vel_error = 0;  // max_relative_error against `cpu`
   std::string problem;  // why no comparison was possible (a non-finite state), else empty

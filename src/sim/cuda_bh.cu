@@ -72,11 +72,20 @@ class CudaBhSolver final : public Solver {
 
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
     reserve(n);
-    field<false>(pos, acc, n, p);
+    field<false>(pos, acc, n, p, BodyRange{0, n});
   }
   void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
     reserve(n);
-    field<true>(pos, out, n, p);
+    field<true>(pos, out, n, p, BodyRange{0, n});
+  }
+  // A part of the tree's order: the whole tree is built, and only the groups that start in the
+  // part are walked (a group runs past the part's end rather than being cut).
+  bool can_spread() const override { return true; }
+  void accelerations_part(const Vec4* pos, Vec4* acc, int n, BodyRange part,
+                          const SimParams& p) override {
+    check_part(part, n);
+    reserve(n);
+    field<false>(pos, acc, n, p, part);
   }
 
  private:
@@ -85,7 +94,7 @@ class CudaBhSolver final : public Solver {
   }
 
   template <bool Potential>
-  void field(const Vec4* pos, Vec4* out, int n, const SimParams& p) {
+  void field(const Vec4* pos, Vec4* out, int n, const SimParams& p, BodyRange part) {
     if (n < 1) throw std::invalid_argument("cuda-bh: N must be >= 1");
     m_marking = !Potential;  // the diagnostics time the potentials pass as theirs
     const int partials = m_partials;
@@ -115,7 +124,8 @@ class CudaBhSolver final : public Solver {
     // Counters: the interactions (2), the groups found, the next group to walk.
     CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
     CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int) * 2));
-    groups_kernel<<<blocks_for(n), k_threads>>>(n, m_tree, m_groups, m_group_counters);
+    groups_kernel<<<blocks_for(n), k_threads>>>(n, m_tree, part.first, part.end(), m_groups,
+                                                m_group_counters);
     CUDA_CHECK_LAUNCH("groups_kernel");
     CUDA_CHECK_THROW(cudaMemsetAsync(m_retry_count, 0, sizeof(int)));
     const float eps2 = p.softening * p.softening;

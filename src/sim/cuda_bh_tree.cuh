@@ -18,7 +18,6 @@ constexpr int k_bucket = 16;
 // at most this many nodes; a group that needs more is walked again by the retry pass).
 constexpr int k_frontier = 4096;
 
-
 struct Box {
   float3 lo, hi;
 };
@@ -255,10 +254,14 @@ __global__ void boxes_kernel(int n, Tree t, int max_level, Aabb* __restrict__ ou
 // order alone would put into one group bodies that only follow each other on the curve (the
 // first version did: in a Plummer halo a group of 32 spanned the whole system and its warp
 // summed every body, which bound the whole walk).
-__global__ void groups_kernel(int n, Tree t, int2* __restrict__ groups, int* __restrict__ count) {
+// Only the groups that start within [first, last) of the sorted order are listed (all of them, or
+// one GPU's part when the walk is spread over several).
+__global__ void groups_kernel(int n, Tree t, int first, int last, int2* __restrict__ groups,
+                              int* __restrict__ count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  auto mine = [&](int start) { return start >= first && start < last; };
   if (n == 1) {
-    if (i == 0) groups[atomicAdd(count, 1)] = make_int2(0, 1);
+    if (i == 0 && mine(0)) groups[atomicAdd(count, 1)] = make_int2(0, 1);
     return;
   }
   auto size_of = [&](int node) {
@@ -267,10 +270,10 @@ __global__ void groups_kernel(int n, Tree t, int2* __restrict__ groups, int* __r
   };
   if (i < n - 1) {  // internal node i
     const int size = size_of(i), parent = t.parent[i];
-    if (size <= 32 && (parent < 0 || size_of(parent) > 32))
+    if (size <= 32 && (parent < 0 || size_of(parent) > 32) && mine(t.range[i].x))
       groups[atomicAdd(count, 1)] = make_int2(t.range[i].x, size);
   }
-  if (i < n && size_of(t.leaf_parent[i]) > 32)  // body i, alone under a large parent
+  if (i < n && mine(i) && size_of(t.leaf_parent[i]) > 32)  // body i, alone under a large parent
     groups[atomicAdd(count, 1)] = make_int2(i, 1);
 }
 

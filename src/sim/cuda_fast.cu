@@ -17,18 +17,19 @@
 namespace orrery {
 namespace {
 
-// Partial accelerations of bodies [tile_i, tile_i + B*R) from bodies [j_begin, j_end).
+// Partial accelerations of bodies [tile_i, tile_i + B*R) from bodies [j_begin, j_end), the tiles
+// covering the target bodies [first, last) (all of them, or a part when spread over GPUs).
 // Thread t owns bodies tile_i + t + r*B (r < R), so global loads and stores stay coalesced.
-// With splits == 1 the block integrates at once; otherwise it writes partial[split][i].
+// With splits == 1 the block integrates at once; otherwise it writes partial[split][i - first].
 template <int B, int R>
 __global__ void __launch_bounds__(B)
     fast_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out, Vec4* __restrict__ vel,
-                Vec4* __restrict__ partial, Vec4* __restrict__ acc_out, int n, int n_j, int j_chunk,
-                float eps2, float dt, float damping) {
+                Vec4* __restrict__ partial, Vec4* __restrict__ acc_out, int first, int last,
+                int n_j, int j_chunk, float eps2, float dt, float damping) {
   // Two tiles: while the block works on one, the next is already loaded into registers, and
   // the next write goes to the other tile, so one barrier per tile is enough.
   __shared__ Vec4 tile[2][B];
-  const int tile_i = blockIdx.x * (B * R);
+  const int tile_i = first + blockIdx.x * (B * R);
   const int split = blockIdx.y;
   const int j_begin = split * j_chunk;
   const int j_end = min(n_j, j_begin + j_chunk);
@@ -38,7 +39,7 @@ __global__ void __launch_bounds__(B)
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const int i = tile_i + r * B + threadIdx.x;
-    pi[r] = i < n ? pos_in[i] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+    pi[r] = i < last ? pos_in[i] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
     acc[r] = Vec3{0.0f, 0.0f, 0.0f};
   }
   // Zero-mass padding past the end of the range: its term is exactly zero (softening > 0).
@@ -65,9 +66,10 @@ __global__ void __launch_bounds__(B)
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const int i = tile_i + r * B + threadIdx.x;
-    if (i >= n) continue;
+    if (i >= last) continue;
     if (gridDim.y > 1) {
-      partial[static_cast<size_t>(split) * n + i] = Vec4{acc[r].x, acc[r].y, acc[r].z, 0.0f};
+      partial[static_cast<size_t>(split) * (last - first) + (i - first)] =
+          Vec4{acc[r].x, acc[r].y, acc[r].z, 0.0f};
     } else if (acc_out) {  // the solver's acceleration pass
       acc_out[i] = Vec4{acc[r].x, acc[r].y, acc[r].z, 0.0f};
     } else {
@@ -82,13 +84,13 @@ __global__ void __launch_bounds__(B)
 // sum).
 __global__ void reduce_integrate_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
                                         Vec4* __restrict__ vel, const Vec4* __restrict__ partial,
-                                        Vec4* __restrict__ acc_out, int n, int splits, float dt,
-                                        float damping) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;  // no barrier in this kernel
+                                        Vec4* __restrict__ acc_out, int first, int last, int splits,
+                                        float dt, float damping) {
+  const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= last) return;  // no barrier in this kernel
   Vec3 acc{0.0f, 0.0f, 0.0f};
   for (int s = 0; s < splits; ++s) {
-    const Vec4 a = partial[static_cast<size_t>(s) * n + i];
+    const Vec4 a = partial[static_cast<size_t>(s) * (last - first) + (i - first)];
     acc.x += a.x, acc.y += a.y, acc.z += a.z;
   }
   if (acc_out) {
@@ -102,27 +104,29 @@ __global__ void reduce_integrate_kernel(const Vec4* __restrict__ pos_in, Vec4* _
 
 template <int B, int R>
 void launch_fast_br(dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
-                    Vec4* acc_out, int n, int n_j, int j_chunk, float eps2, const SimParams& p) {
-  fast_kernel<B, R>
-      <<<grid, B>>>(pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk, eps2, p.dt, p.damping);
+                    Vec4* acc_out, BodyRange t, int n_j, int j_chunk, float eps2,
+                    const SimParams& p) {
+  fast_kernel<B, R><<<grid, B>>>(pos_in, pos_out, vel, partial, acc_out, t.first, t.end(), n_j,
+                                 j_chunk, eps2, p.dt, p.damping);
   CUDA_CHECK_LAUNCH("fast_kernel");
 }
 
 template <int B>
 void launch_fast_b(int r, dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
-                   Vec4* acc_out, int n, int n_j, int j_chunk, float eps2, const SimParams& p) {
+                   Vec4* acc_out, BodyRange t, int n_j, int j_chunk, float eps2,
+                   const SimParams& p) {
   switch (r) {
     case 1:
-      return launch_fast_br<B, 1>(grid, pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk,
+      return launch_fast_br<B, 1>(grid, pos_in, pos_out, vel, partial, acc_out, t, n_j, j_chunk,
                                   eps2, p);
     case 2:
-      return launch_fast_br<B, 2>(grid, pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk,
+      return launch_fast_br<B, 2>(grid, pos_in, pos_out, vel, partial, acc_out, t, n_j, j_chunk,
                                   eps2, p);
     case 4:
-      return launch_fast_br<B, 4>(grid, pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk,
+      return launch_fast_br<B, 4>(grid, pos_in, pos_out, vel, partial, acc_out, t, n_j, j_chunk,
                                   eps2, p);
     case 8:
-      return launch_fast_br<B, 8>(grid, pos_in, pos_out, vel, partial, acc_out, n, n_j, j_chunk,
+      return launch_fast_br<B, 8>(grid, pos_in, pos_out, vel, partial, acc_out, t, n_j, j_chunk,
                                   eps2, p);
     default:
       throw std::invalid_argument("cuda-fast: no kernel for " + std::to_string(r) +
@@ -157,40 +161,44 @@ std::size_t fast_partial_size(const FastConfig& c, int n) {
   return c.splits > 1 ? static_cast<std::size_t>(c.splits) * n : 0;
 }
 
-// Runs one step with configuration c over the j-range [0, n_j) (n_j < n only when the autotuner
-// times a truncated range). `partial` holds at least c.splits * n elements when c.splits > 1.
+// Runs one step with configuration c for the targets over the j-range [0, n_j) (n_j < n only
+// when the autotuner times a truncated range). `partial` holds at least
+// fast_partial_size(c, targets.count) elements.
 void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
-                 int n, int n_j, const SimParams& p, Vec4* acc_out) {
+                 int n, int n_j, BodyRange targets, const SimParams& p, Vec4* acc_out) {
   const float eps2 = p.softening * p.softening;
+  if (targets.count < 1) return;
   if (c.pairs) {  // accelerations of the first n_j bodies (all of them in a real step)
+    if (targets.first != 0 || targets.count != n)
+      throw std::invalid_argument("cuda-fast: " + to_string(c) + " sums every body at once");
     if (acc_out) return launch_pairs(c, pos_in, acc_out, n_j, eps2);
     launch_pairs(c, pos_in, partial, n_j, eps2);
     const int threads = 256;
     reduce_integrate_kernel<<<(n_j + threads - 1) / threads, threads>>>(
-        pos_in, pos_out, vel, partial, nullptr, n_j, 1, p.dt, p.damping);
+        pos_in, pos_out, vel, partial, nullptr, 0, n_j, 1, p.dt, p.damping);
     CUDA_CHECK_LAUNCH("reduce_integrate_kernel");
     return;
   }
   const int per_block = c.block * c.bodies_per_thread;
   const int j_per_split = (n_j + c.splits - 1) / c.splits;
   const int j_chunk = (j_per_split + c.block - 1) / c.block * c.block;  // whole tiles per split
-  const dim3 grid((n + per_block - 1) / per_block, c.splits);
+  const dim3 grid((targets.count + per_block - 1) / per_block, c.splits);
   switch (c.block) {
     case 64:
-      launch_fast_b<64>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, n, n_j,
-                        j_chunk, eps2, p);
+      launch_fast_b<64>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, targets,
+                        n_j, j_chunk, eps2, p);
       break;
     case 128:
-      launch_fast_b<128>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, n, n_j,
-                         j_chunk, eps2, p);
+      launch_fast_b<128>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, targets,
+                         n_j, j_chunk, eps2, p);
       break;
     case 256:
-      launch_fast_b<256>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, n, n_j,
-                         j_chunk, eps2, p);
+      launch_fast_b<256>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, targets,
+                         n_j, j_chunk, eps2, p);
       break;
     case 512:
-      launch_fast_b<512>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, n, n_j,
-                         j_chunk, eps2, p);
+      launch_fast_b<512>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, targets,
+                         n_j, j_chunk, eps2, p);
       break;
     default:
       throw std::invalid_argument("cuda-fast has no kernel for block size " +
@@ -198,8 +206,9 @@ void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* v
   }
   if (c.splits > 1) {
     const int threads = 256;
-    reduce_integrate_kernel<<<(n + threads - 1) / threads, threads>>>(
-        pos_in, pos_out, vel, partial, acc_out, n, c.splits, p.dt, p.damping);
+    reduce_integrate_kernel<<<(targets.count + threads - 1) / threads, threads>>>(
+        pos_in, pos_out, vel, partial, acc_out, targets.first, targets.end(), c.splits, p.dt,
+        p.damping);
     CUDA_CHECK_LAUNCH("reduce_integrate_kernel");
   }
 }

@@ -28,13 +28,14 @@ __device__ __forceinline__ void finish_body(const Vec4& pi, Vec4* __restrict__ p
   vel[i] = v;
 }
 
-// Tiles of blockDim.x bodies in dynamic shared memory (size given at launch).
+// Tiles of blockDim.x bodies in dynamic shared memory (size given at launch). Bodies [first, last)
+// are summed over all n (a part of them when the module is spread over several GPUs).
 __global__ void tiled_dynamic_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
                                      Vec4* __restrict__ vel, Vec4* __restrict__ acc_out, int n,
-                                     float eps2, float dt, float damping) {
+                                     int first, int last, float eps2, float dt, float damping) {
   extern __shared__ Vec4 tile[];
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const Vec4 pi = load_or_pad(pos_in, i, n);
+  const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
+  const Vec4 pi = load_or_pad(pos_in, i, last);
   Vec3 acc{0.0f, 0.0f, 0.0f};
   for (int base = 0; base < n; base += blockDim.x) {
     tile[threadIdx.x] = load_or_pad(pos_in, base + threadIdx.x, n);
@@ -43,18 +44,18 @@ __global__ void tiled_dynamic_kernel(const Vec4* __restrict__ pos_in, Vec4* __re
     __syncthreads();
   }
   // Every thread reached every barrier; only now do threads past the end drop out.
-  if (i < n) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
+  if (i < last) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
 }
 
 // The same with the tile size fixed at compile time: static shared array, unrolled inner loop.
 template <int BlockSize>
 __global__ void __launch_bounds__(BlockSize)
     tiled_static_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
-                        Vec4* __restrict__ vel, Vec4* __restrict__ acc_out, int n, float eps2,
-                        float dt, float damping) {
+                        Vec4* __restrict__ vel, Vec4* __restrict__ acc_out, int n, int first,
+                        int last, float eps2, float dt, float damping) {
   __shared__ Vec4 tile[BlockSize];
-  const int i = blockIdx.x * BlockSize + threadIdx.x;
-  const Vec4 pi = load_or_pad(pos_in, i, n);
+  const int i = first + blockIdx.x * BlockSize + threadIdx.x;
+  const Vec4 pi = load_or_pad(pos_in, i, last);
   Vec3 acc{0.0f, 0.0f, 0.0f};
   for (int base = 0; base < n; base += BlockSize) {
     tile[threadIdx.x] = load_or_pad(pos_in, base + threadIdx.x, n);
@@ -63,34 +64,34 @@ __global__ void __launch_bounds__(BlockSize)
     for (int k = 0; k < BlockSize; ++k) body_body(pi, tile[k], eps2, acc);
     __syncthreads();
   }
-  if (i < n) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
+  if (i < last) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
 }
 
 template <int BlockSize>
-void launch_static(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out, int n, float eps2,
-                   const SimParams& p) {
-  const int grid = (n + BlockSize - 1) / BlockSize;
-  tiled_static_kernel<BlockSize>
-      <<<grid, BlockSize>>>(pos_in, pos_out, vel, acc_out, n, eps2, p.dt, p.damping);
+void launch_static(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out, int n,
+                   BodyRange part, float eps2, const SimParams& p) {
+  const int grid = (part.count + BlockSize - 1) / BlockSize;
+  tiled_static_kernel<BlockSize><<<grid, BlockSize>>>(pos_in, pos_out, vel, acc_out, n, part.first,
+                                                      part.end(), eps2, p.dt, p.damping);
   CUDA_CHECK_LAUNCH("tiled_static_kernel");
 }
 
 // The one place a run-time block size becomes a template argument.
 void launch_static_for(int block_size, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out,
-                       int n, float eps2, const SimParams& p) {
+                       int n, BodyRange part, float eps2, const SimParams& p) {
   switch (block_size) {
     case 32:
-      return launch_static<32>(pos_in, pos_out, vel, acc_out, n, eps2, p);
+      return launch_static<32>(pos_in, pos_out, vel, acc_out, n, part, eps2, p);
     case 64:
-      return launch_static<64>(pos_in, pos_out, vel, acc_out, n, eps2, p);
+      return launch_static<64>(pos_in, pos_out, vel, acc_out, n, part, eps2, p);
     case 128:
-      return launch_static<128>(pos_in, pos_out, vel, acc_out, n, eps2, p);
+      return launch_static<128>(pos_in, pos_out, vel, acc_out, n, part, eps2, p);
     case 256:
-      return launch_static<256>(pos_in, pos_out, vel, acc_out, n, eps2, p);
+      return launch_static<256>(pos_in, pos_out, vel, acc_out, n, part, eps2, p);
     case 512:
-      return launch_static<512>(pos_in, pos_out, vel, acc_out, n, eps2, p);
+      return launch_static<512>(pos_in, pos_out, vel, acc_out, n, part, eps2, p);
     case 1024:
-      return launch_static<1024>(pos_in, pos_out, vel, acc_out, n, eps2, p);
+      return launch_static<1024>(pos_in, pos_out, vel, acc_out, n, part, eps2, p);
     default:
       throw std::invalid_argument("cuda-static has no instantiation for block size " +
                                   std::to_string(block_size));
@@ -107,21 +108,28 @@ class CudaTiledSolver final : public Solver {
 
   bool has_fused_step() const override { return true; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
-    launch(pos_in, pos_out, vel, nullptr, n, p);
+    launch(pos_in, pos_out, vel, nullptr, n, BodyRange{0, n}, p);
   }
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
-    launch(pos, nullptr, nullptr, acc, n, p);
+    launch(pos, nullptr, nullptr, acc, n, BodyRange{0, n}, p);
+  }
+  bool can_spread() const override { return true; }
+  void accelerations_part(const Vec4* pos, Vec4* acc, int n, BodyRange part,
+                          const SimParams& p) override {
+    check_part(part, n);
+    if (part.count > 0) launch(pos, nullptr, nullptr, acc, n, part, p);
   }
 
  private:
-  void launch(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out, int n,
+  void launch(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out, int n, BodyRange part,
               const SimParams& p) {
     if (n < 1) throw std::invalid_argument(m_name + ": N must be >= 1");
     const float eps2 = p.softening * p.softening;
-    if (m_static) return launch_static_for(m_block, pos_in, pos_out, vel, acc_out, n, eps2, p);
-    const int grid = (n + m_block - 1) / m_block;
-    tiled_dynamic_kernel<<<grid, m_block, m_block * sizeof(Vec4)>>>(pos_in, pos_out, vel, acc_out,
-                                                                    n, eps2, p.dt, p.damping);
+    if (m_static)
+      return launch_static_for(m_block, pos_in, pos_out, vel, acc_out, n, part, eps2, p);
+    const int grid = (part.count + m_block - 1) / m_block;
+    tiled_dynamic_kernel<<<grid, m_block, m_block * sizeof(Vec4)>>>(
+        pos_in, pos_out, vel, acc_out, n, part.first, part.end(), eps2, p.dt, p.damping);
     CUDA_CHECK_LAUNCH("tiled_dynamic_kernel");
   }
 

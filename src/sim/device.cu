@@ -43,6 +43,19 @@ const DeviceInfo& device_info() {
 
 bool device_present() { return device_info().present; }
 
+int device_count() {
+  static const int count = [] {
+    if (!device_present()) return 0;
+    int c = 0;
+    if (cudaGetDeviceCount(&c) != cudaSuccess) {
+      cudaGetLastError();
+      return 1;  // device 0 answered device_info(): at least that one
+    }
+    return c;
+  }();
+  return count;
+}
+
 std::size_t device_free_memory() {
   if (!device_present()) return 0;
   std::size_t free_b = 0, total_b = 0;

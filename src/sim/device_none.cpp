@@ -24,6 +24,7 @@ const DeviceInfo& device_info() {
 }
 
 bool device_present() { return false; }
+int device_count() { return 0; }
 std::size_t device_free_memory() { return 0; }
 
 void require_device() {

@@ -11,6 +11,7 @@
 #ifdef ORRERY_HAVE_CUDA
 #include "cuda_fast.h"
 #include "cuda_solvers.h"
+#include "spread_solver.h"
 #endif
 
 namespace orrery {
@@ -32,6 +33,28 @@ std::unique_ptr<Solver> make_fast(int block) { return make_cuda_fast_solver(bloc
 
 }  // namespace
 
+void Solver::step(const Vec4*, Vec4*, Vec4*, int, const SimParams&) {
+  throw std::logic_error(name() + " has no fused step (the Simulation runs its accelerations)");
+}
+
+void Solver::accelerations_part(const Vec4*, Vec4*, int, BodyRange, const SimParams&) {
+  throw std::logic_error(name() + " cannot compute a part of the bodies (it does not spread)");
+}
+
+void Solver::check_part(BodyRange part, int n) const {
+  if (n < 1 || part.first < 0 || part.count < 0 || part.first > n - part.count)
+    throw std::invalid_argument(name() + ": bodies [" + std::to_string(part.first) + ", " +
+                                std::to_string(part.first + static_cast<long long>(part.count)) +
+                                ") are not a part of N = " + std::to_string(n));
+}
+
+std::string Solver::config() const {
+  std::ostringstream s;
+  s << name();
+  if (block_size() > 0) s << " block " << block_size();
+  return s.str();
+}
+
 const std::vector<SolverInfo>& all_solvers() {
   static const std::vector<SolverInfo> table = {
       {"cpu", false, {}, 0, "CPU reference, single thread", &make_cpu_solver},
@@ -47,14 +70,14 @@ const std::vector<SolverInfo>& all_solvers() {
 #ifdef ORRERY_HAVE_CUDA
       {"cuda-dynamic", true, k_tile_blocks, 256,
        "CUDA shared-memory tiles, block size chosen at run time", &make_cuda_dynamic_solver, false,
-       k_state_bytes},
+       k_state_bytes, true},
       {"cuda-static", true, k_tile_blocks, 256,
        "CUDA tiles, compile-time block size, unrolled loop", &make_cuda_static_solver, false,
-       k_state_bytes},
+       k_state_bytes, true},
       // Block 0 lets its autotuner pick the block size as well.
       {"cuda-fast", true, fast_block_sizes(), 0,
        "CUDA tuned and autotuned: bodies per thread, j-split, or each pair once", &make_fast, false,
-       k_state_bytes + 2.0 * sizeof(Vec4)},  // its split sums and the autotuner's copies
+       k_state_bytes + 2.0 * sizeof(Vec4), true},  // its split sums and the autotuner's copies
       // Its block is the walk's: four warps, each serving 32 bodies.
       {"cuda-bh",
        true,
@@ -63,6 +86,10 @@ const std::vector<SolverInfo>& all_solvers() {
        "CUDA Barnes-Hut, the whole pass on the device: Morton keys, CUB radix sort, radix tree, "
        "quadrupoles, a warp walk per 32 bodies; opening angle theta",
        &make_cuda_bh_solver,
+       true,
+       // Its scratch is about 200 bytes a body (keys, indices, the sorted copy, eleven arrays of
+       // tree nodes, the groups, the retry frontier, CUB's sort space); 240 leaves a margin.
+       k_state_bytes + 240.0,
        true},
 #endif
   };
@@ -113,8 +140,33 @@ void check_device_memory(const SolverInfo& info, long long n) {
 
 int default_block_size(const std::string& name) { return solver_info(name).default_block; }
 
-std::unique_ptr<Solver> make_solver(const std::string& name, int block_size) {
+std::string spreading_solver_names() {
+  std::string s;
+  for (const auto& i : all_solvers())
+    if (i.spreads) s += (s.empty() ? "" : ", ") + i.name;
+  return s.empty() ? "none in this build" : s;
+}
+
+int resolve_gpus(const SolverInfo& info, int asked) {
+  const int visible = device_count();
+  if (asked < 0) throw InputError("a GPU count must be 1 or more");
+  if (asked == 0) return info.spreads && visible > 1 ? visible : 1;
+  if (asked == 1) return 1;
+  if (!info.spreads)
+    throw InputError(info.name +
+                     " runs on one device; the solvers that spread over several "
+                     "GPUs are " +
+                     spreading_solver_names());
+  if (asked > visible)
+    throw InputError("this machine has " + std::to_string(visible) +
+                     (visible == 1 ? " GPU" : " GPUs") +
+                     (visible == 0 ? " (" + device_info().reason + ")" : std::string()));
+  return asked;
+}
+
+std::unique_ptr<Solver> make_solver(const std::string& name, int block_size, int gpus) {
   const SolverInfo& info = solver_info(name);
+  gpus = resolve_gpus(info, gpus);
   if (!info.gpu) {
     if (block_size != 0) {
       // CPU solvers have no block size; accept none rather than ignore one silently.
@@ -133,6 +185,9 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block_size) {
     throw std::invalid_argument(s.str());
   }
   require_device();
+#ifdef ORRERY_HAVE_CUDA
+  if (gpus > 1) return make_spread_solver(info, block_size, gpus);
+#endif
   return info.make(block_size);
 }
 

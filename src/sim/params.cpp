@@ -39,15 +39,4 @@ void parse_param(std::string_view text, std::string_view option, float SimParams
   p.*field = one.*field;
 }
 
-void Solver::step(const Vec4*, Vec4*, Vec4*, int, const SimParams&) {
-  throw std::logic_error(name() + " has no fused step (the Simulation runs its accelerations)");
-}
-
-std::string Solver::config() const {
-  std::ostringstream s;
-  s << name();
-  if (block_size() > 0) s << " block " << block_size();
-  return s.str();
-}
-
 }  // namespace orrery

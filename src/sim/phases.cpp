@@ -31,6 +31,8 @@ const char* phase_name(Phase p) {
       return "contacts";
     case Phase::resolve:
       return "resolve";
+    case Phase::exchange:
+      return "exchange";
     case Phase::diagnostics:
       return "diagnostics";
     case Phase::count:

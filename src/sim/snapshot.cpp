@@ -27,12 +27,6 @@ constexpr std::uint32_t k_order_mark = 0x01020304u;
 constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u;
 constexpr std::size_t k_solver_field = 32;
 
-std::string folder_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
 bool ends_with_tipsy(const std::string& path) {
   static const std::string ext = ".tipsy";
   if (path.size() < ext.size()) return false;

@@ -19,7 +19,6 @@ constexpr long long k_max_n = k_max_bodies;  // the viewer's --n range
 
 std::string block_name(int block) { return block == 0 ? "auto" : std::to_string(block); }
 
-
 void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& actions) {
   const SolverChoice& cur = c.solvers[static_cast<std::size_t>(s.solver)];
   if (ImGui::BeginCombo("solver", cur.name.c_str())) {
@@ -44,6 +43,21 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
   ImGui::EndDisabled();
   if (!cur.gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("CPU solvers have no block size");
+  if (c.gpu_count > 1) {  // only where there is a choice
+    const int used = gpus_in_use(c, s.solver, s.gpus);
+    ImGui::BeginDisabled(!cur.spreads);
+    if (ImGui::BeginCombo("GPUs", std::to_string(used).c_str())) {
+      for (int g = 1; g <= c.gpu_count; ++g)
+        if (ImGui::Selectable(std::to_string(g).c_str(), g == used) && g != used)
+          actions.push_back({ActionKind::set_gpus, g});
+      ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip(cur.spreads ? "GPU 0 keeps the bodies and draws them; every GPU sums the "
+                                      "forces on its part of them (NCCL)"
+                                    : "this solver runs on one device");
+  }
 
   ImGui::SetNextItemWidth(ImGui::CalcItemWidth() - 60.0f);
   ImGui::InputInt("##n", &s.n_edit, 1024, 16384);
@@ -207,9 +221,16 @@ void status_lines(const Readouts& r, std::vector<Action>* actions) {
 
 }  // namespace
 
-std::string solver_label(const Catalog& c, int solver, int block) {
+std::string solver_label(const Catalog& c, int solver, int block, int gpus) {
   const SolverChoice& sc = c.solvers[static_cast<std::size_t>(solver)];
-  return sc.gpu ? sc.name + " block " + block_name(block) : sc.name;
+  if (!sc.gpu) return sc.name;
+  return sc.name + " block " + block_name(block) +
+         (gpus > 1 ? " on " + std::to_string(gpus) + " GPUs" : std::string());
+}
+
+int gpus_in_use(const Catalog& c, int solver, int asked) {
+  if (!c.solvers[static_cast<std::size_t>(solver)].spreads || c.gpu_count < 2) return 1;
+  return asked > 0 ? asked : c.gpu_count;
 }
 
 float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {
@@ -226,7 +247,8 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
   status_lines(r, &actions);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(s, c, actions);
-  ImGui::SetNextItemOpen(s.collisions != CollisionMode::off || s.walls || !s.gravity, ImGuiCond_Once);
+  ImGui::SetNextItemOpen(s.collisions != CollisionMode::off || s.walls || !s.gravity,
+                         ImGuiCond_Once);
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(s, r);
   // Measurements in tabs, so the panel stays within a 720-pixel window.
   if (ImGui::CollapsingHeader("Measurements", ImGuiTreeNodeFlags_DefaultOpen) &&
@@ -285,7 +307,8 @@ void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c) {
   ImGui::SetNextWindowBgAlpha(0.45f);
   if (ImGui::Begin("overlay", nullptr, flags)) {
     ImGui::Text("%.1f FPS  %.2f ms", r.fps, r.frame_ms);
-    ImGui::TextUnformatted(solver_label(c, s.solver, s.block).c_str());
+    ImGui::TextUnformatted(
+        solver_label(c, s.solver, s.block, gpus_in_use(c, s.solver, s.gpus)).c_str());
     if (r.collisions.bodies > 0 && r.collisions.bodies != s.n)
       ImGui::Text("N %d of %d%s", r.collisions.bodies, s.n, s.paused ? "  (paused)" : "");
     else

@@ -18,6 +18,9 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
 void draw_overlay(const Settings& s, const Readouts& r, const Catalog& c);
 
 // "cuda-static block 128", "cuda-fast block auto" or "cpu-omp".
-std::string solver_label(const Catalog& c, int solver, int block);
+// "cuda-fast block auto", with " on 2 GPUs" where it runs on several.
+std::string solver_label(const Catalog& c, int solver, int block, int gpus = 1);
+// The GPUs solver `solver` runs on: the asked count for one that spreads (0: all), else 1.
+int gpus_in_use(const Catalog& c, int solver, int asked);
 
 }  // namespace orrery::ui

@@ -26,11 +26,13 @@ struct SolverChoice {
   std::vector<int> block_sizes;  // empty for CPU solvers
   bool block_auto = false;       // block 0 means "let the solver choose" (cuda-fast's autotuner)
   bool approximate = false;      // a tree code: the opening angle theta applies
+  bool spreads = false;          // can run over several GPUs
   std::string description;
 };
 
 struct Catalog {
   std::vector<SolverChoice> solvers;
+  int gpu_count = 0;  // CUDA devices visible (several: the panel offers spreading a solver)
   std::vector<std::string> presets;
   std::vector<std::string> integrators;
   std::vector<std::string> quantities;  // what bodies can be coloured by (orrery::Quantity's order)
@@ -43,8 +45,9 @@ struct Catalog {
 struct Settings {
   int solver = 0;  // index into Catalog::solvers
   int block = 0;   // threads per block; 0 for CPU solvers or "auto"
+  int gpus = 0;    // GPUs asked for a solver that spreads; 0: every visible one
   int n = 2048;
-  int n_edit = 2048;   // the N typed in the panel, applied by "Apply"
+  int n_edit = 2048;  // the N typed in the panel, applied by "Apply"
   Preset preset = Preset::collision;
   Integrator integrator = Integrator::euler;
   std::uint64_t seed = 1;
@@ -192,6 +195,7 @@ enum class ActionKind {
   next_block,
   prev_block,
   set_block,  // value: block size for set_block
+  set_gpus,   // value: the GPUs to spread the solver over
   toggle_pause,
   single_step,
   reset,

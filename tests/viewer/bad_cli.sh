@@ -128,6 +128,12 @@ check --save "$same/link.out" --export-csv "$same/x.out"
 [ -d /proc/self ] && check --save /proc/orrery-x.orrery
 [ -d /proc/self ] && check --export-csv /proc/orrery-x.csv
 rm -rf "$same"
+# Issue 27: GPU counts no solver or machine can run.
+check --gpus 0
+check --gpus -1
+check --gpus two
+check --solver cpu --gpus 2
+check --solver cpu-omp --gpus 4097
 # Without a GPU the CUDA splat cannot draw: refused before anything opens.
 nvidia-smi -L >/dev/null 2>&1 || check --draw cuda
 exit $status

@@ -1,0 +1,128 @@
+// Spreading a module over several GPUs (--gpus): each module's parts against its whole pass on
+// one GPU, and, where the machine has two or more GPUs, the spread module against one GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gpu_support.h"
+#include "orrery/device.h"
+#include "orrery/diagnostics.h"
+#include "orrery/input.h"
+#include "orrery/presets.h"
+#include "orrery/simulation.h"
+#include "orrery/solver.h"
+
+namespace orrery {
+namespace {
+
+const char* const k_spreading[] = {"cuda-dynamic", "cuda-static", "cuda-fast", "cuda-bh"};
+constexpr int k_n = 10007;  // no multiple of any block size
+
+SimParams spread_params() {
+  SimParams p;
+  p.dt = 0.005f;
+  p.softening = 0.05f;
+  p.theta = 0.5f;
+  return p;
+}
+
+// The accelerations of pos, from the whole pass or, given parts, from one call a part. The output
+// starts as NaN, so a body no part wrote cannot pass.
+std::vector<Vec4> accelerations(Solver& s, const std::vector<Vec4>& pos, const SimParams& p,
+                                const std::vector<BodyRange>* parts = nullptr) {
+  const int n = static_cast<int>(pos.size());
+  GpuBuffer<Vec4> dpos(pos.size()), dacc(pos.size());
+  dpos.upload(pos.data(), pos.size());
+  const std::vector<Vec4> poison(pos.size(), Vec4{NAN, NAN, NAN, NAN});
+  dacc.upload(poison.data(), poison.size());
+  if (parts)
+    for (const BodyRange& r : *parts) s.accelerations_part(dpos.data(), dacc.data(), n, r, p);
+  else
+    s.accelerations(dpos.data(), dacc.data(), n, p);
+  std::vector<Vec4> out(pos.size());
+  dacc.download(out.data(), out.size());
+  return out;
+}
+
+TEST(SpreadParts, EveryModuleSumsItsPartsAsItsWhole) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
+  const BodyState s = make_preset(Preset::plummer, k_n, 7);
+  // Uneven, one of them empty, and covering every body once.
+  const std::vector<BodyRange> parts = {{0, 3001}, {3001, 0}, {3001, 5000}, {8001, k_n - 8001}};
+  for (const char* name : k_spreading) {
+    std::unique_ptr<Solver> whole = make_solver(name), split = make_solver(name);
+    ASSERT_TRUE(split->can_spread()) << name;
+    const std::vector<Vec4> want = accelerations(*whole, s.pos, spread_params());
+    const std::vector<Vec4> got = accelerations(*split, s.pos, spread_params(), &parts);
+    // The same sums; cuda-fast may choose another configuration for a part (another order).
+    EXPECT_LT(max_relative_error(got, want), 1e-5) << name;
+  }
+}
+
+TEST(SpreadParts, APartOutsideTheBodiesIsRefused) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
+  const BodyState s = make_preset(Preset::plummer, 100, 7);
+  for (const char* name : k_spreading) {
+    std::unique_ptr<Solver> g = make_solver(name);
+    const std::vector<BodyRange> bad = {{90, 11}};
+    EXPECT_THROW(accelerations(*g, s.pos, spread_params(), &bad), std::invalid_argument) << name;
+  }
+}
+
+TEST(SpreadGpus, TooManyGpusAreRefused) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
+  try {
+    make_solver("cuda-fast", 0, device_count() + 1);
+    FAIL() << "more GPUs than exist were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("this machine has " + std::to_string(device_count())),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// The spread module's run against one GPU's: the same positions within float tolerance (cuda-fast
+// and the balance may sum in another order), and an energy drift no worse.
+TEST(SpreadGpus, TwoGpusMatchOne) {
+  if (device_count() < 2) GTEST_SKIP() << "needs 2 GPUs; this machine has " << device_count();
+  const BodyState s = make_preset(Preset::plummer, k_n, 11);
+  const SimParams p = spread_params();
+  for (const char* name : k_spreading) {
+    Simulation one(s, make_solver(name, 0, 1), Integrator::leapfrog, p);
+    Simulation two(s, make_solver(name, 0, 2), Integrator::leapfrog, p);
+    EXPECT_NE(two.solver().config().find("on 2 GPUs"), std::string::npos) << two.solver().config();
+    const Diagnostics start = one.measure();
+    one.step(20);
+    two.step(20);
+    const BodyState a = one.state(), b = two.state();
+    EXPECT_LT(max_relative_error(b.pos, a.pos), 1e-4) << name;
+    EXPECT_LT(max_relative_error(b.vel, a.vel), 1e-3) << name;
+    const double drift_one = std::abs(drift(start, one.measure()).energy);
+    const double drift_two = std::abs(drift(start, two.measure()).energy);
+    EXPECT_LE(drift_two, 1.5 * drift_one + 1e-6)
+        << name << ": " << drift_two << " vs " << drift_one;
+    EXPECT_DOUBLE_EQ(two.time(), one.time());
+  }
+}
+
+// Every GPU count from 2 to all of them, with merges changing N between passes (the parts follow).
+TEST(SpreadGpus, EveryCountStepsAndFollowsN) {
+  if (device_count() < 2) GTEST_SKIP() << "needs 2 GPUs; this machine has " << device_count();
+  BodyState s = make_preset(Preset::plummer, k_n, 3);
+  for (int g = 2; g <= device_count(); ++g) {
+    for (const char* name : {"cuda-fast", "cuda-bh"}) {
+      std::unique_ptr<Solver> spread = make_solver(name, 0, g), one = make_solver(name);
+      for (int n : {k_n, 5003, 17, 1}) {  // down to one body: some GPUs get an empty part
+        const std::vector<Vec4> pos(s.pos.begin(), s.pos.begin() + n);
+        const std::vector<Vec4> got = accelerations(*spread, pos, spread_params());
+        const std::vector<Vec4> want = accelerations(*one, pos, spread_params());
+        EXPECT_LT(max_relative_error(got, want), 1e-5) << name << " on " << g << " GPUs, N=" << n;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace orrery
