@@ -15,53 +15,74 @@
 namespace orrery {
 namespace {
 
-TEST(SpreadBalance, EvenCutsCoverEveryBody) {
-  EXPECT_EQ(even_cuts(10, 3), (std::vector<int>{0, 3, 6, 10}));
-  EXPECT_EQ(even_cuts(1, 2), (std::vector<int>{0, 0, 1}));
-  EXPECT_EQ(even_cuts(2147483647, 2), (std::vector<int>{0, 1073741823, 2147483647}));
+TEST(SpreadBalance, EvenCutsCoverTheWork) {
+  EXPECT_EQ(even_cuts(4), (std::vector<double>{0.0, 0.25, 0.5, 0.75, 1.0}));
+  EXPECT_EQ(even_cuts(3).back(), 1.0);
+  EXPECT_EQ(even_cuts(1), (std::vector<double>{0.0, 1.0}));
+}
+
+TEST(SpreadBalance, PartsThatMeetAtACutMeetAtTheSameUnit) {
+  // Every unit in exactly one part, whatever the rounding, for units up to tile pairs at 2^31.
+  for (long long units : {1LL, 7LL, 10007LL, 2147483647LL, 4398046511104LL}) {
+    const std::vector<double> cuts = {0.0, 0.1234567, 0.5, 0.5, 0.99999999, 1.0};
+    long long covered = 0;
+    for (std::size_t r = 0; r + 1 < cuts.size(); ++r) {
+      const Part a{cuts[r], cuts[r + 1]};
+      EXPECT_EQ(a.first(units), covered) << units;
+      EXPECT_LE(a.first(units), a.end(units));
+      covered = a.end(units);
+    }
+    EXPECT_EQ(covered, units);
+  }
+  EXPECT_EQ((Part{0.0, 0.5}.bodies(7).count + Part{0.5, 1.0}.bodies(7).count), 7);
 }
 
 TEST(SpreadBalance, EqualTimesKeepTheCuts) {
-  const std::vector<int> cuts = {0, 30, 70, 100};
+  const std::vector<double> cuts = {0.0, 0.3, 0.7, 1.0};
   EXPECT_EQ(balance_cuts(cuts, {2.0, 2.0, 2.0}), cuts);
 }
 
 TEST(SpreadBalance, ASlowPartGivesUpHalfOfWhatWouldBalanceIt) {
-  // Part 0 took three times part 1 for as many bodies: a body costs 3/50 below 50 and 1/50 above,
-  // half of the total (2) is reached at 33.3, and the cut moves halfway there.
-  EXPECT_EQ(balance_cuts({0, 50, 100}, {3.0, 1.0}), (std::vector<int>{0, 42, 100}));
+  // Part 0 took three times part 1 for as much work: half of the total time (2) is reached at
+  // 1/3, and the cut moves halfway there, from 1/2 to 5/12.
+  const std::vector<double> out = balance_cuts({0.0, 0.5, 1.0}, {3.0, 1.0});
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_NEAR(out[1], 5.0 / 12.0, 1e-12);
+  EXPECT_EQ(out[0], 0.0);
+  EXPECT_EQ(out[2], 1.0);
 }
 
 TEST(SpreadBalance, RepeatedPassesConvergeOnUnevenWork) {
-  // Bodies below 25 cost 8, the others 1 (a dense core in the tree's order), on three GPUs.
-  auto cost = [](int from, int to) {
-    double t = 0;
-    for (int i = from; i < to; ++i) t += i < 25 ? 8.0 : 1.0;
-    return t;
+  // The first 1/16 of the work costs 8 a unit, the rest 1 (a dense core in the tree's order), on
+  // three GPUs.
+  auto cost = [](double from, double to) {
+    const double core = 1.0 / 16;
+    auto upto = [&](double x) { return 8.0 * std::min(x, core) + std::max(0.0, x - core); };
+    return upto(to) - upto(from);
   };
-  std::vector<int> cuts = even_cuts(400, 3);
+  std::vector<double> cuts = even_cuts(3);
   for (int pass = 0; pass < 30; ++pass) {
     std::vector<double> ms;
     for (std::size_t r = 0; r + 1 < cuts.size(); ++r) ms.push_back(cost(cuts[r], cuts[r + 1]));
     cuts = balance_cuts(cuts, ms);
   }
-  const double total = cost(0, 400);
+  const double total = cost(0, 1);
   for (std::size_t r = 0; r + 1 < cuts.size(); ++r)
-    EXPECT_NEAR(cost(cuts[r], cuts[r + 1]), total / 3, 0.03 * total) << "part " << r;
-  EXPECT_EQ(cuts.front(), 0);
-  EXPECT_EQ(cuts.back(), 400);
+    EXPECT_NEAR(cost(cuts[r], cuts[r + 1]), total / 3, 0.01 * total) << "part " << r;
+  EXPECT_EQ(cuts.front(), 0.0);
+  EXPECT_EQ(cuts.back(), 1.0);
 }
 
 TEST(SpreadBalance, MissingTimesAndEmptyPartsAreSafe) {
-  const std::vector<int> cuts = {0, 50, 100};
+  const std::vector<double> cuts = {0.0, 0.5, 1.0};
   EXPECT_EQ(balance_cuts(cuts, {0.0, 1.0}), cuts);  // a part not timed yet
   EXPECT_EQ(balance_cuts(cuts, {NAN, 1.0}), cuts);
   EXPECT_EQ(balance_cuts(cuts, {INFINITY, 1.0}), cuts);
   EXPECT_EQ(balance_cuts(cuts, {1.0}), cuts);  // sizes that do not match
-  // An empty part that still took time (its launches) gets bodies, never a negative count.
-  const std::vector<int> out = balance_cuts({0, 0, 100}, {1.0, 5.0});
-  EXPECT_EQ(out, (std::vector<int>{0, 20, 100}));
-  const std::vector<int> three = balance_cuts({0, 0, 0, 10}, {1.0, 1.0, 100.0});
+  // An empty part that still took time (its launches) gets work, never a negative share.
+  const std::vector<double> out = balance_cuts({0.0, 0.0, 1.0}, {1.0, 5.0});
+  EXPECT_NEAR(out[1], 0.2, 1e-12);
+  const std::vector<double> three = balance_cuts({0.0, 0.0, 0.0, 1.0}, {1.0, 1.0, 100.0});
   for (std::size_t k = 1; k < three.size(); ++k) EXPECT_LE(three[k - 1], three[k]);
 }
 

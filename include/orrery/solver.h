@@ -20,12 +20,24 @@ struct StepControl {
   std::atomic<bool> cancel{false};
 };
 
-// Bodies [first, first + count) of a module's own order: the index order for the all-pairs
-// modules, the tree's (Morton) order for the tree codes.
+// Bodies [first, first + count).
 struct BodyRange {
   int first = 0;
   int count = 0;
   int end() const { return first + count; }
+};
+
+// A part of a module's work, [from, to) of it (0 <= from <= to <= 1), for spreading it over
+// several GPUs. Each module cuts its own units: bodies in index order (all-pairs rows), tile pairs
+// (cuda-fast's pair mode), bodies in the tree's Morton order (the tree codes).
+struct Part {
+  double from = 0.0, to = 1.0;
+  // Units [first, end) of `units`: parts that meet at a cut meet at the same unit.
+  long long first(long long units) const;
+  long long end(long long units) const;
+  BodyRange bodies(int n) const {
+    return {static_cast<int>(first(n)), static_cast<int>(end(n) - first(n))};
+  }
 };
 
 // A solver (a gravity module, in REBOUND's words): the accelerations (and potentials) of every
@@ -56,12 +68,13 @@ class Solver {
   // the all-pairs sum, which the diagnostics compute on the device pair by pair (half the work
   // of per-body potentials). Tree codes say false: their potentials come from potentials().
   virtual bool all_pairs() const { return true; }
-  // Modules that can be spread over several GPUs (orrery/spread.h gives each GPU a part): the
-  // accelerations of the bodies of `part` alone, from all n. Only their entries of acc are
-  // written. The tree codes' parts are of their own order, so the bodies written are scattered
-  // over acc, and each part needs the tree of all n (built again by every call).
+  // Modules that can be spread over several GPUs (spread_solver.h gives each GPU a part): the
+  // forces of one part of the work, from all n bodies, added into acc, which the caller zeroes
+  // before the first part. Once parts that cover [0, 1) without overlap have run, acc holds what
+  // accelerations() gives. A part's forces may land on any body (pair mode: both bodies of each
+  // pair), and a tree code builds its whole tree for each part.
   virtual bool can_spread() const { return false; }
-  virtual void accelerations_part(const Vec4* pos, Vec4* acc, int n, BodyRange part,
+  virtual void accelerations_part(const Vec4* pos, Vec4* acc, int n, Part part,
                                   const SimParams& p);
   // Body-body interactions of one force evaluation at n bodies (all-pairs: n^2, NVIDIA's
   // convention, the self term included).
@@ -82,8 +95,8 @@ class Solver {
   void set_phases(PhaseTimer* phases) { m_phases = phases; }
 
  protected:
-  // Throws std::invalid_argument unless part lies within [0, n).
-  void check_part(BodyRange part, int n) const;
+  // Throws std::invalid_argument unless 0 <= part.from <= part.to <= 1 and n >= 1.
+  void check_part(Part part, int n) const;
   StepControl* m_control = nullptr;
   PhaseTimer* m_phases = nullptr;
 };

@@ -1,6 +1,7 @@
 // orrery-bench's output: the header and the tables on stdout, CSV and JSON files.
 #include "report.h"
 
+#include <algorithm>
 #include <omp.h>
 
 #include <cmath>
@@ -91,6 +92,11 @@ std::vector<Phase> step_phases(const Plan& plan) {
   const CollisionParams& c = plan.params.collisions;
   if (c.mode != CollisionMode::off || c.box > 0.0f)
     for (Phase p : {Phase::grid, Phase::contacts, Phase::resolve}) v.push_back(p);
+  for (const SolverPlan& s : plan.solvers)
+    if (std::any_of(s.gpus.begin(), s.gpus.end(), [](int g) { return g > 1; })) {
+      v.push_back(Phase::exchange);
+      break;
+    }
   return v;
 }
 

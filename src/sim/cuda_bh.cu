@@ -81,11 +81,11 @@ class CudaBhSolver final : public Solver {
   // A part of the tree's order: the whole tree is built, and only the groups that start in the
   // part are walked (a group runs past the part's end rather than being cut).
   bool can_spread() const override { return true; }
-  void accelerations_part(const Vec4* pos, Vec4* acc, int n, BodyRange part,
+  void accelerations_part(const Vec4* pos, Vec4* acc, int n, Part part,
                           const SimParams& p) override {
     check_part(part, n);
     reserve(n);
-    field<false>(pos, acc, n, p, part);
+    field<false>(pos, acc, n, p, part.bodies(n));
   }
 
  private:

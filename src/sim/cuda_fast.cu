@@ -164,13 +164,14 @@ std::size_t fast_partial_size(const FastConfig& c, int n) {
 // Runs one step with configuration c for the targets over the j-range [0, n_j) (n_j < n only
 // when the autotuner times a truncated range). `partial` holds at least
 // fast_partial_size(c, targets.count) elements.
-void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
+namespace {
+
+// launch_fast for the target rows alone (all n in a step).
+void launch_rows(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
                  int n, int n_j, BodyRange targets, const SimParams& p, Vec4* acc_out) {
   const float eps2 = p.softening * p.softening;
   if (targets.count < 1) return;
   if (c.pairs) {  // accelerations of the first n_j bodies (all of them in a real step)
-    if (targets.first != 0 || targets.count != n)
-      throw std::invalid_argument("cuda-fast: " + to_string(c) + " sums every body at once");
     if (acc_out) return launch_pairs(c, pos_in, acc_out, n_j, eps2);
     launch_pairs(c, pos_in, partial, n_j, eps2);
     const int threads = 256;
@@ -211,6 +212,25 @@ void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* v
         p.damping);
     CUDA_CHECK_LAUNCH("reduce_integrate_kernel");
   }
+}
+
+}  // namespace
+
+void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
+                 int n, int n_j, const SimParams& p, Vec4* acc_out) {
+  launch_rows(c, pos_in, pos_out, vel, partial, n, n_j, BodyRange{0, n}, p, acc_out);
+}
+
+void launch_fast_part(const FastConfig& c, const Vec4* pos, Vec4* acc, Vec4* partial, int n,
+                      Part part, const SimParams& p) {
+  if (c.pairs) {
+    const long long blocks = fast_pair_blocks(n, c.block * c.bodies_per_thread);
+    launch_pairs_part(c, pos, acc, n, p.softening * p.softening, part.first(blocks),
+                      part.end(blocks));
+    return;
+  }
+  // The rows' kernels write their bodies' sums, which no other part touches.
+  launch_rows(c, pos, nullptr, nullptr, partial, n, n, part.bodies(n), p, acc);
 }
 
 }  // namespace orrery

@@ -24,23 +24,29 @@ const std::vector<FastConfig>& fast_pair_configs();
 // Elements of the device buffer `partial` that launch_fast needs for c at n bodies.
 std::size_t fast_partial_size(const FastConfig& c, int n);
 
-// One step of the target bodies (all n, or a part when spread over GPUs; pair mode: all n only)
-// or, with n_j < n, a cheaper stand-in used only for timing: a step over the truncated j-range
-// [0, n_j), or in pair mode a step of the first n_j bodies alone.
-// partial: device buffer of at least fast_partial_size(c, targets.count) elements. With acc_out,
-// no step: acc_out[i] = (the acceleration of body i, 0) (pos_out and vel unused).
+// One step (or, with n_j < n, a cheaper stand-in used only for timing: a step over the truncated
+// j-range [0, n_j), or in pair mode a step of the first n_j bodies alone).
+// partial: device buffer of at least fast_partial_size(c, n) elements. With acc_out, no step:
+// acc_out[i] = (the acceleration of body i, 0) (pos_out and vel unused).
 void launch_fast(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
-                 int n, int n_j, BodyRange targets, const SimParams& p, Vec4* acc_out = nullptr);
+                 int n, int n_j, const SimParams& p, Vec4* acc_out = nullptr);
+// The forces of one part of a step's work added into acc (a part of the rows: bodies [first,
+// end) summed over all n; in pair mode a part of the tile pairs, whose forces land on both
+// tiles' bodies). acc is zeroed by the caller before the first part.
+void launch_fast_part(const FastConfig& c, const Vec4* pos, Vec4* acc, Vec4* partial, int n,
+                      Part part, const SimParams& p);
 
 // Pair mode: acc[i] = the acceleration of body i (acc is zeroed first). Defined in
 // cuda_fast_pairs.cu. It needs one block per pair of tiles, at most k_max_grid_x of them.
 constexpr long long k_max_grid_x = 2147483647LL;
 long long fast_pair_blocks(int n, int tile);
 void launch_pairs(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2);
+// Blocks [first, end) of that grid alone, added into acc (not zeroed here).
+void launch_pairs_part(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2,
+                       long long first, long long end);
 
-// The configurations worth timing for n bodies on sm_count multiprocessors; block 0 = any. With
-// targets >= 0, for that many target bodies of the n (a part: no pair mode).
-std::vector<FastConfig> fast_candidates(int n, int sm_count, int block, int targets = -1);
+// The configurations worth timing for n bodies on sm_count multiprocessors; block 0 = any.
+std::vector<FastConfig> fast_candidates(int n, int sm_count, int block);
 
 // Builds the solver; block 0 lets the autotuner choose the block size too. With `forced`, no
 // autotuning: that configuration is used as given (tests).

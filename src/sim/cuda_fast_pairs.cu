@@ -17,12 +17,14 @@ namespace {
 template <int B, int R>
 __global__ void __launch_bounds__(B)
     pairs_kernel(const Vec4* __restrict__ pos, Vec4* __restrict__ acc, int n, int tiles,
-                 float eps2) {
+                 float eps2, long long block_first) {
   constexpr int T = B * R;
   __shared__ Vec4 tile_pos[T];
   __shared__ Vec3 tile_acc[T];
-  const int tile_i = static_cast<int>(blockIdx.x % tiles);
-  const int tile_j = static_cast<int>((blockIdx.x % tiles + blockIdx.x / tiles) % tiles);
+  // The grid may be a part of the whole one (spread over GPUs): block_first is its first block.
+  const long long b = block_first + blockIdx.x;
+  const int tile_i = static_cast<int>(b % tiles);
+  const int tile_j = static_cast<int>((b % tiles + b / tiles) % tiles);
 
   Vec4 pi[R];
   Vec3 ai[R];
@@ -92,11 +94,13 @@ __global__ void __launch_bounds__(B)
 }
 
 template <int B, int R>
-void launch_pairs_br(const Vec4* pos, Vec4* acc, int n, float eps2) {
+void launch_pairs_br(const Vec4* pos, Vec4* acc, int n, float eps2, long long first,
+                     long long end) {
   constexpr int T = B * R;
   const int tiles = (n + T - 1) / T;
-  const unsigned grid = static_cast<unsigned>(fast_pair_blocks(n, T));
-  pairs_kernel<B, R><<<grid, B>>>(pos, acc, n, tiles, eps2);
+  if (end <= first) return;
+  const unsigned grid = static_cast<unsigned>(end - first);
+  pairs_kernel<B, R><<<grid, B>>>(pos, acc, n, tiles, eps2, first);
   CUDA_CHECK_LAUNCH("pairs_kernel");
 }
 
@@ -113,24 +117,34 @@ long long fast_pair_blocks(int n, int tile) {
   return tiles * (tiles + 1) / 2;
 }
 
-void launch_pairs(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2) {
-  if (fast_pair_blocks(n, c.block * c.bodies_per_thread) > k_max_grid_x)
+void launch_pairs_part(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2,
+                       long long first, long long end) {
+  const long long blocks = fast_pair_blocks(n, c.block * c.bodies_per_thread);
+  if (blocks > k_max_grid_x)
     throw std::invalid_argument("cuda-fast: N = " + std::to_string(n) + " is too large for " +
                                 to_string(c) + " (more tile pairs than a grid holds)");
-  CUDA_CHECK_THROW(cudaMemsetAsync(acc, 0, sizeof(Vec4) * static_cast<size_t>(n)));
+  if (first < 0 || end > blocks)
+    throw std::invalid_argument("cuda-fast: tile pairs [" + std::to_string(first) + ", " +
+                                std::to_string(end) + ") are not a part of " +
+                                std::to_string(blocks));
   const int key = c.block * 16 + c.bodies_per_thread;
   switch (key) {
     case 64 * 16 + 8:
-      return launch_pairs_br<64, 8>(pos, acc, n, eps2);
+      return launch_pairs_br<64, 8>(pos, acc, n, eps2, first, end);
     case 128 * 16 + 4:
-      return launch_pairs_br<128, 4>(pos, acc, n, eps2);
+      return launch_pairs_br<128, 4>(pos, acc, n, eps2, first, end);
     case 128 * 16 + 8:
-      return launch_pairs_br<128, 8>(pos, acc, n, eps2);
+      return launch_pairs_br<128, 8>(pos, acc, n, eps2, first, end);
     case 256 * 16 + 4:
-      return launch_pairs_br<256, 4>(pos, acc, n, eps2);
+      return launch_pairs_br<256, 4>(pos, acc, n, eps2, first, end);
     default:
       throw std::invalid_argument("cuda-fast: no pair kernel for " + to_string(c));
   }
+}
+
+void launch_pairs(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2) {
+  CUDA_CHECK_THROW(cudaMemsetAsync(acc, 0, sizeof(Vec4) * static_cast<size_t>(n)));
+  launch_pairs_part(c, pos, acc, n, eps2, 0, fast_pair_blocks(n, c.block * c.bodies_per_thread));
 }
 
 }  // namespace orrery

@@ -14,16 +14,14 @@
 
 namespace orrery {
 
-std::vector<FastConfig> fast_candidates(int n, int sm_count, int block, int targets) {
+std::vector<FastConfig> fast_candidates(int n, int sm_count, int block) {
   std::vector<FastConfig> out;
-  const bool part = targets >= 0;
-  const int m = part ? targets : n;
   const long long full = static_cast<long long>(std::max(1, sm_count)) * 2048;  // resident threads
   for (int b : fast_block_sizes()) {
     if (block != 0 && b != block) continue;
     for (int r : fast_bodies_per_thread()) {
       const long long blocks_x =
-          (m + static_cast<long long>(b) * r - 1) / (static_cast<long long>(b) * r);
+          (n + static_cast<long long>(b) * r - 1) / (static_cast<long long>(b) * r);
       // Splits from 1 up to the first count that puts two full waves of threads in flight, while
       // each split still gets at least one whole tile of bodies.
       for (int s = 1; s <= 64; s *= 2) {
@@ -34,7 +32,7 @@ std::vector<FastConfig> fast_candidates(int n, int sm_count, int block, int targ
     }
   }
   for (const FastConfig& c : fast_pair_configs())
-    if (!part && (block == 0 || c.block == block) &&
+    if ((block == 0 || c.block == block) &&
         fast_pair_blocks(n, c.block * c.bodies_per_thread) <= k_max_grid_x)
       out.push_back(c);
   return out;
@@ -48,10 +46,8 @@ constexpr int k_tune_j = 32768;
 constexpr int k_tune_pairs = 131072;
 
 struct TuneKey {
-  int n, block, targets;  // targets -1: all n
-  bool operator<(const TuneKey& o) const {
-    return std::tie(n, block, targets) < std::tie(o.n, o.block, o.targets);
-  }
+  int n, block;
+  bool operator<(const TuneKey& o) const { return std::tie(n, block) < std::tie(o.n, o.block); }
 };
 
 // The winners for this process (one GPU): tuning costs up to a second at large N, so a solver
@@ -66,24 +62,17 @@ TuneCache& tune_cache() {
   return cache;
 }
 
-// For all n bodies, or with `part` (count >= 0) for those bodies alone.
-FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const SimParams& p,
-                    BodyRange part) {
-  const bool is_part = part.count >= 0;
-  const BodyRange targets = is_part ? part : BodyRange{0, n};
-  const TuneKey key{n, block, is_part ? part.count : -1};
+FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const SimParams& p) {
   TuneCache& cache = tune_cache();
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
-    auto it = cache.winners.find(key);
+    auto it = cache.winners.find({n, block});
     if (it != cache.winners.end()) return it->second;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<FastConfig> cands =
-      fast_candidates(n, device_info().sm_count, block, key.targets);
+  const std::vector<FastConfig> cands = fast_candidates(n, device_info().sm_count, block);
   std::size_t partial_size = 0;
-  for (const auto& c : cands)
-    partial_size = std::max(partial_size, fast_partial_size(c, targets.count));
+  for (const auto& c : cands) partial_size = std::max(partial_size, fast_partial_size(c, n));
   // Scratch copies, so tuning never touches the caller's state; real bodies, never zeros.
   GpuBuffer<Vec4> out(n), v(n), partial(partial_size);
   if (vel) {
@@ -101,12 +90,11 @@ FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const
   float best_ms = 0;
   for (const FastConfig& c : cands) {
     const int m = c.pairs ? n_p : n_j;
-    const BodyRange t = c.pairs ? BodyRange{0, n} : targets;
-    launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, m, t, p);  // warm-up
+    launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, m, p);  // warm-up
     float ms = 0;
     for (int rep = 0; rep < 2; ++rep) {
       timer.start();
-      launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, m, t, p);
+      launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, m, p);
       timer.stop();
       const float t = timer.elapsed_ms();
       ms = rep == 0 ? t : std::min(ms, t);
@@ -115,15 +103,11 @@ FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const
     if (&c == &cands.front() || full < best_ms) best = c, best_ms = full;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (is_part)
-    std::printf("cuda-fast: autotuned %d of N=%d over %zu configurations in %.2f s: %s\n",
-                part.count, n, cands.size(), secs, to_string(best).c_str());
-  else
-    std::printf("cuda-fast: autotuned N=%d over %zu configurations in %.2f s: %s\n", n,
-                cands.size(), secs, to_string(best).c_str());
+  std::printf("cuda-fast: autotuned N=%d over %zu configurations in %.2f s: %s\n", n, cands.size(),
+              secs, to_string(best).c_str());
   std::fflush(stdout);
   std::lock_guard<std::mutex> lock(cache.mutex);
-  cache.winners[key] = best;
+  cache.winners[{n, block}] = best;
   return best;
 }
 
@@ -140,48 +124,41 @@ class CudaFastSolver final : public Solver {
   std::string config() const override {
     if (m_forced) return m_name + " " + to_string(m_cfg) + " (fixed)";
     if (m_tuned_n == 0) return m_name + " (autotunes on its first step)";
-    return m_name + " " + to_string(m_cfg) + " (autotuned for " +
-           (m_tuned_part >= 0 ? std::to_string(m_tuned_part) + " bodies of " : std::string()) +
-           "N=" + std::to_string(m_tuned_n) + ")";
+    return m_name + " " + to_string(m_cfg) + " (autotuned for N=" + std::to_string(m_tuned_n) + ")";
   }
 
   bool has_fused_step() const override { return true; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
-    prepare(pos_in, vel, n, BodyRange{0, -1}, p);
-    launch_fast(m_cfg, pos_in, pos_out, vel, m_partial.data(), n, n, BodyRange{0, n}, p);
+    prepare(pos_in, vel, n, p);
+    launch_fast(m_cfg, pos_in, pos_out, vel, m_partial.data(), n, n, p);
   }
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
-    prepare(pos, nullptr, n, BodyRange{0, -1}, p);
-    launch_fast(m_cfg, pos, nullptr, nullptr, m_partial.data(), n, n, BodyRange{0, n}, p, acc);
+    prepare(pos, nullptr, n, p);
+    launch_fast(m_cfg, pos, nullptr, nullptr, m_partial.data(), n, n, p, acc);
   }
+  // The configuration tuned for all n runs the part: at the sizes where spreading pays it is
+  // pair mode, whose tile pairs split evenly.
   bool can_spread() const override { return true; }
-  void accelerations_part(const Vec4* pos, Vec4* acc, int n, BodyRange part,
+  void accelerations_part(const Vec4* pos, Vec4* acc, int n, Part part,
                           const SimParams& p) override {
     check_part(part, n);
-    if (part.count == 0) return;
-    prepare(pos, nullptr, n, part, p);
-    launch_fast(m_cfg, pos, nullptr, nullptr, m_partial.data(), n, n, part, p, acc);
+    prepare(pos, nullptr, n, p);
+    launch_fast_part(m_cfg, pos, acc, m_partial.data(), n, part, p);
   }
 
  private:
-  static bool far(long long now, long long tuned) { return 4 * std::abs(now - tuned) > tuned; }
-  // Autotunes on the first use, and again when N (or the part's size, for a part: count >= 0)
-  // has moved more than a quarter away from what it was tuned for (merges shrink N a little most
-  // steps: tuning costs 0.4 s, and a configuration runs at any N); the same configuration serves
-  // both passes. Grows the scratch buffer to what the configuration needs.
-  void prepare(const Vec4* pos, const Vec4* vel, int n, BodyRange part, const SimParams& p) {
+  // Autotunes on the first use, and again when N has moved more than a quarter away from the N
+  // it was tuned for (merges shrink N a little most steps: tuning costs 0.4 s, and a configuration
+  // runs at any N); the same configuration serves both passes. Grows the scratch buffer to what
+  // the configuration needs.
+  void prepare(const Vec4* pos, const Vec4* vel, int n, const SimParams& p) {
     if (n < 1) throw std::invalid_argument("cuda-fast: N must be >= 1");
-    const int targets = part.count >= 0 ? part.count : -1;
-    const bool retune = m_tuned_n == 0 || far(n, m_tuned_n) ||
-                        (targets < 0) != (m_tuned_part < 0) ||
-                        (targets >= 0 && far(targets, m_tuned_part));
-    if (!m_forced && retune) {
-      m_cfg = autotune(pos, vel, n, m_fixed_block, p, part);
-      m_tuned_n = n, m_tuned_part = targets;
+    const long long gap = std::abs(static_cast<long long>(n) - m_tuned_n);
+    if (!m_forced && (m_tuned_n == 0 || 4 * gap > m_tuned_n)) {
+      m_cfg = autotune(pos, vel, n, m_fixed_block, p);
+      m_tuned_n = n;
     }
-    if (m_forced && m_cfg.pairs && targets >= 0)
-      throw std::invalid_argument("cuda-fast: " + to_string(m_cfg) + " cannot sum a part");
-    const std::size_t need = fast_partial_size(m_cfg, targets >= 0 ? targets : n);
+    const std::size_t need = fast_partial_size(m_cfg, n);
     if (m_partial.size() < need) m_partial = GpuBuffer<Vec4>(need);
   }
 
@@ -189,7 +166,6 @@ class CudaFastSolver final : public Solver {
   int m_fixed_block = 0;
   bool m_forced = false;
   int m_tuned_n = 0;
-  int m_tuned_part = -1;  // the part's size it was tuned for; -1: all n
   FastConfig m_cfg;
   GpuBuffer<Vec4> m_partial;
 };

@@ -114,10 +114,11 @@ class CudaTiledSolver final : public Solver {
     launch(pos, nullptr, nullptr, acc, n, BodyRange{0, n}, p);
   }
   bool can_spread() const override { return true; }
-  void accelerations_part(const Vec4* pos, Vec4* acc, int n, BodyRange part,
+  void accelerations_part(const Vec4* pos, Vec4* acc, int n, Part part,
                           const SimParams& p) override {
     check_part(part, n);
-    if (part.count > 0) launch(pos, nullptr, nullptr, acc, n, part, p);
+    const BodyRange rows = part.bodies(n);  // each body's row written whole, by one part
+    if (rows.count > 0) launch(pos, nullptr, nullptr, acc, n, rows, p);
   }
 
  private:

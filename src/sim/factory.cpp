@@ -1,5 +1,7 @@
 // The solver registry: one table of every solver compiled in, what runs here, and
 // construction by name.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -37,15 +39,22 @@ void Solver::step(const Vec4*, Vec4*, Vec4*, int, const SimParams&) {
   throw std::logic_error(name() + " has no fused step (the Simulation runs its accelerations)");
 }
 
-void Solver::accelerations_part(const Vec4*, Vec4*, int, BodyRange, const SimParams&) {
-  throw std::logic_error(name() + " cannot compute a part of the bodies (it does not spread)");
+long long Part::first(long long units) const {
+  return std::clamp(std::llround(from * static_cast<double>(units)), 0LL, units);
+}
+long long Part::end(long long units) const {
+  return std::clamp(std::llround(to * static_cast<double>(units)), first(units), units);
 }
 
-void Solver::check_part(BodyRange part, int n) const {
-  if (n < 1 || part.first < 0 || part.count < 0 || part.first > n - part.count)
-    throw std::invalid_argument(name() + ": bodies [" + std::to_string(part.first) + ", " +
-                                std::to_string(part.first + static_cast<long long>(part.count)) +
-                                ") are not a part of N = " + std::to_string(n));
+void Solver::accelerations_part(const Vec4*, Vec4*, int, Part, const SimParams&) {
+  throw std::logic_error(name() + " cannot compute a part of its work (it does not spread)");
+}
+
+void Solver::check_part(Part part, int n) const {
+  if (n < 1) throw std::invalid_argument(name() + ": N must be >= 1");
+  if (!(part.from >= 0.0 && part.from <= part.to && part.to <= 1.0))
+    throw std::invalid_argument(name() + ": [" + std::to_string(part.from) + ", " +
+                                std::to_string(part.to) + ") is not a part of the work");
 }
 
 std::string Solver::config() const {

@@ -107,7 +107,7 @@ struct Rank {
 class SpreadSolver final : public Solver {
  public:
   SpreadSolver(const SolverInfo& info, int block, int gpus)
-      : m_ranks(static_cast<std::size_t>(gpus)), m_cuts(even_cuts(0, gpus)) {
+      : m_ranks(static_cast<std::size_t>(gpus)), m_cuts(even_cuts(gpus)) {
     const NcclLibrary& lib = nccl();
     m_nccl_version = lib.version;
     std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus));
@@ -138,10 +138,15 @@ class SpreadSolver final : public Solver {
   int block_size() const override { return root().block_size(); }
   std::string config() const override {
     std::string parts;
-    for (std::size_t r = 0; r + 1 < m_cuts.size(); ++r)
-      parts += (r ? ", " : "") + std::to_string(m_cuts[r + 1] - m_cuts[r]);
-    return root().config() + " on " + std::to_string(m_ranks.size()) + " GPUs (NCCL " +
-           std::to_string(m_nccl_version) + (parts.empty() ? "" : "; bodies a GPU " + parts) + ")";
+    char buf[32];
+    for (std::size_t r = 0; r + 1 < m_cuts.size(); ++r) {
+      std::snprintf(buf, sizeof buf, "%s%.1f%%", r ? ", " : "", 100.0 * (m_cuts[r + 1] - m_cuts[r]));
+      parts += buf;
+    }
+    const int v = m_nccl_version;  // 22803: 2.28.3
+    std::snprintf(buf, sizeof buf, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+    return root().config() + " on " + std::to_string(m_ranks.size()) + " GPUs (NCCL " + buf +
+           "; their parts of the work " + parts + ")";
   }
   bool all_pairs() const override { return root().all_pairs(); }
   double interactions(int n) const override {
@@ -161,19 +166,15 @@ class SpreadSolver final : public Solver {
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
     if (!m_broken.empty()) throw std::runtime_error(m_broken);
     if (n < 1) throw std::invalid_argument(name() + ": N must be >= 1");
-    if (m_cuts.back() != n) {  // the first pass, or merges changed N: keep the proportions
-      const int old_n = m_cuts.back();
-      for (int& c : m_cuts)
-        c = old_n > 0 ? static_cast<int>(static_cast<long long>(c) * n / old_n) : 0;
-      if (old_n == 0) m_cuts = even_cuts(n, static_cast<int>(m_ranks.size()));
-      m_cuts.back() = n;
-    }
     root_solver().set_phases(m_phases);
-    const std::vector<int> cuts = m_cuts;
+    const std::vector<double> cuts = m_cuts;
     m_threads->run([&](int r) { pass(r, pos, acc, n, cuts, p); });
+    // Each GPU read the time of its part in the previous pass (this one's are still in flight):
+    // the next cuts move from that pass's.
     std::vector<double> ms;
     for (const Rank& k : m_ranks) ms.push_back(k.last_ms);
-    m_cuts = balance_cuts(cuts, ms);  // from the previous pass's times: this one's are in flight
+    if (!m_timed_cuts.empty()) m_cuts = balance_cuts(m_timed_cuts, ms);
+    m_timed_cuts = cuts;
   }
 
  private:
@@ -193,7 +194,7 @@ class SpreadSolver final : public Solver {
 
   // Rank r's share of a pass. Its two collectives are always enqueued, even when its part fails,
   // so the other GPUs never wait forever for this one.
-  void pass(int r, const Vec4* pos, Vec4* acc, int n, const std::vector<int>& cuts,
+  void pass(int r, const Vec4* pos, Vec4* acc, int n, const std::vector<double>& cuts,
             const SimParams& p) {
     Rank& k = m_ranks[static_cast<std::size_t>(r)];
     const NcclLibrary& lib = nccl();
@@ -223,9 +224,7 @@ class SpreadSolver final : public Solver {
     try {
       CUDA_CHECK_THROW(cudaMemsetAsync(my_acc, 0, sizeof(Vec4) * static_cast<std::size_t>(n), 0));
       CUDA_CHECK_THROW(cudaEventRecord(k.start.get(), 0));
-      const BodyRange part{
-          cuts[static_cast<std::size_t>(r)],
-          cuts[static_cast<std::size_t>(r) + 1] - cuts[static_cast<std::size_t>(r)]};
+      const Part part{cuts[static_cast<std::size_t>(r)], cuts[static_cast<std::size_t>(r) + 1]};
       k.solver->accelerations_part(my_pos, my_acc, n, part, p);
       CUDA_CHECK_THROW(cudaEventRecord(k.stop.get(), 0));
       k.timed = true;
@@ -265,7 +264,8 @@ class SpreadSolver final : public Solver {
 
   std::vector<Rank> m_ranks;
   std::unique_ptr<RankThreads> m_threads;
-  std::vector<int> m_cuts;  // GPU r sums bodies [cuts[r], cuts[r + 1]) of the module's order
+  std::vector<double> m_cuts;        // GPU r's part of the work is [cuts[r], cuts[r + 1])
+  std::vector<double> m_timed_cuts;  // the cuts of the last pass (whose times come next)
   int m_nccl_version = 0;
   std::mutex m_broken_mutex;
   std::string m_broken;  // set once a collective failed: the communicator is unusable

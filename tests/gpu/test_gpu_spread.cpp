@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../../src/sim/cuda_fast.h"
 #include "gpu_support.h"
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
@@ -28,17 +29,18 @@ SimParams spread_params() {
   return p;
 }
 
-// The accelerations of pos, from the whole pass or, given parts, from one call a part. The output
-// starts as NaN, so a body no part wrote cannot pass.
+// The accelerations of pos, from the whole pass (its output starting as NaN, so a body it left
+// unwritten cannot pass) or, given parts, from one call a part into zeros, as the parts add.
 std::vector<Vec4> accelerations(Solver& s, const std::vector<Vec4>& pos, const SimParams& p,
-                                const std::vector<BodyRange>* parts = nullptr) {
+                                const std::vector<Part>* parts = nullptr) {
   const int n = static_cast<int>(pos.size());
   GpuBuffer<Vec4> dpos(pos.size()), dacc(pos.size());
   dpos.upload(pos.data(), pos.size());
-  const std::vector<Vec4> poison(pos.size(), Vec4{NAN, NAN, NAN, NAN});
-  dacc.upload(poison.data(), poison.size());
+  const std::vector<Vec4> start(pos.size(),
+                                parts ? Vec4{0.0f, 0.0f, 0.0f, 0.0f} : Vec4{NAN, NAN, NAN, NAN});
+  dacc.upload(start.data(), start.size());
   if (parts)
-    for (const BodyRange& r : *parts) s.accelerations_part(dpos.data(), dacc.data(), n, r, p);
+    for (const Part& r : *parts) s.accelerations_part(dpos.data(), dacc.data(), n, r, p);
   else
     s.accelerations(dpos.data(), dacc.data(), n, p);
   std::vector<Vec4> out(pos.size());
@@ -49,15 +51,30 @@ std::vector<Vec4> accelerations(Solver& s, const std::vector<Vec4>& pos, const S
 TEST(SpreadParts, EveryModuleSumsItsPartsAsItsWhole) {
   if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
   const BodyState s = make_preset(Preset::plummer, k_n, 7);
-  // Uneven, one of them empty, and covering every body once.
-  const std::vector<BodyRange> parts = {{0, 3001}, {3001, 0}, {3001, 5000}, {8001, k_n - 8001}};
+  // Uneven, one of them empty, and covering the work once.
+  const std::vector<Part> parts = {{0.0, 0.3}, {0.3, 0.3}, {0.3, 0.8123}, {0.8123, 1.0}};
   for (const char* name : k_spreading) {
     std::unique_ptr<Solver> whole = make_solver(name), split = make_solver(name);
     ASSERT_TRUE(split->can_spread()) << name;
     const std::vector<Vec4> want = accelerations(*whole, s.pos, spread_params());
     const std::vector<Vec4> got = accelerations(*split, s.pos, spread_params(), &parts);
-    // The same sums; cuda-fast may choose another configuration for a part (another order).
-    EXPECT_LT(max_relative_error(got, want), 1e-5) << name;
+    // The same sums, in another order where parts add (pair mode).
+    EXPECT_LT(max_relative_error(got, want), 1e-5) << name << " " << split->config();
+  }
+}
+
+// cuda-fast's pair mode (each pair once, forces to both bodies) split into parts of its tile
+// pairs: every pair-mode configuration, at N where it runs.
+TEST(SpreadParts, PairModeSumsItsPartsAsItsWhole) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
+  const BodyState s = make_preset(Preset::plummer, k_n, 5);
+  const std::vector<Part> parts = {{0.0, 0.49}, {0.49, 0.5}, {0.5, 1.0}};
+  for (const FastConfig& c : fast_pair_configs()) {
+    std::unique_ptr<Solver> whole = make_cuda_fast_solver(c.block, &c);
+    std::unique_ptr<Solver> split = make_cuda_fast_solver(c.block, &c);
+    const std::vector<Vec4> want = accelerations(*whole, s.pos, spread_params());
+    const std::vector<Vec4> got = accelerations(*split, s.pos, spread_params(), &parts);
+    EXPECT_LT(max_relative_error(got, want), 1e-5) << to_string(c);
   }
 }
 
@@ -66,8 +83,11 @@ TEST(SpreadParts, APartOutsideTheBodiesIsRefused) {
   const BodyState s = make_preset(Preset::plummer, 100, 7);
   for (const char* name : k_spreading) {
     std::unique_ptr<Solver> g = make_solver(name);
-    const std::vector<BodyRange> bad = {{90, 11}};
-    EXPECT_THROW(accelerations(*g, s.pos, spread_params(), &bad), std::invalid_argument) << name;
+    for (const Part& bad : {Part{0.5, 0.4}, Part{-0.1, 0.5}, Part{0.5, 1.5}, Part{NAN, 1.0}}) {
+      const std::vector<Part> one = {bad};
+      EXPECT_THROW(accelerations(*g, s.pos, spread_params(), &one), std::invalid_argument)
+          << name;
+    }
   }
 }
 
