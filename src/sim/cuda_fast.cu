@@ -21,11 +21,14 @@ namespace {
 // covering the target bodies [first, last) (all of them, or a part when spread over GPUs).
 // Thread t owns bodies tile_i + t + r*B (r < R), so global loads and stores stay coalesced.
 // With splits == 1 the block integrates at once; otherwise it writes partial[split][i - first].
-template <int B, int R>
+// Rows: a part of the targets; without, first is 0 at compile time, so the whole pass keeps the
+// code it had before parts existed.
+template <int B, int R, bool Rows>
 __global__ void __launch_bounds__(B)
     fast_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out, Vec4* __restrict__ vel,
                 Vec4* __restrict__ partial, Vec4* __restrict__ acc_out, int first, int last,
                 int n_j, int j_chunk, float eps2, float dt, float damping) {
+  if (!Rows) first = 0;
   // Two tiles: while the block works on one, the next is already loaded into registers, and
   // the next write goes to the other tile, so one barrier per tile is enough.
   __shared__ Vec4 tile[2][B];
@@ -106,8 +109,12 @@ template <int B, int R>
 void launch_fast_br(dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
                     Vec4* acc_out, BodyRange t, int n_j, int j_chunk, float eps2,
                     const SimParams& p) {
-  fast_kernel<B, R><<<grid, B>>>(pos_in, pos_out, vel, partial, acc_out, t.first, t.end(), n_j,
-                                 j_chunk, eps2, p.dt, p.damping);
+  if (t.first == 0)
+    fast_kernel<B, R, false><<<grid, B>>>(pos_in, pos_out, vel, partial, acc_out, 0, t.end(), n_j,
+                                          j_chunk, eps2, p.dt, p.damping);
+  else
+    fast_kernel<B, R, true><<<grid, B>>>(pos_in, pos_out, vel, partial, acc_out, t.first, t.end(),
+                                         n_j, j_chunk, eps2, p.dt, p.damping);
   CUDA_CHECK_LAUNCH("fast_kernel");
 }
 

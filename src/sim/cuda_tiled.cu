@@ -28,14 +28,21 @@ __device__ __forceinline__ void finish_body(const Vec4& pi, Vec4* __restrict__ p
   vel[i] = v;
 }
 
-// Tiles of blockDim.x bodies in dynamic shared memory (size given at launch). Bodies [first, last)
-// are summed over all n (a part of them when the module is spread over several GPUs).
+// Tiles of blockDim.x bodies in dynamic shared memory (size given at launch). With Rows, only
+// bodies [first, last) are summed over all n (a part, when the module is spread over several
+// GPUs; acc_out only); without, all n, in the code the whole pass always had.
+template <bool Rows>
 __global__ void tiled_dynamic_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
                                      Vec4* __restrict__ vel, Vec4* __restrict__ acc_out, int n,
                                      int first, int last, float eps2, float dt, float damping) {
   extern __shared__ Vec4 tile[];
-  const int i = first + blockIdx.x * blockDim.x + threadIdx.x;
-  const Vec4 pi = load_or_pad(pos_in, i, last);
+  // A part reads its targets and writes their sums through pointers moved to its first body, so
+  // the code is the whole pass's with another bound (an offset index ran 12% slower).
+  const Vec4* targets = Rows ? pos_in + first : pos_in;
+  const int count = Rows ? last - first : n;
+  if (Rows) acc_out += first;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const Vec4 pi = load_or_pad(targets, i, count);
   Vec3 acc{0.0f, 0.0f, 0.0f};
   for (int base = 0; base < n; base += blockDim.x) {
     tile[threadIdx.x] = load_or_pad(pos_in, base + threadIdx.x, n);
@@ -44,18 +51,21 @@ __global__ void tiled_dynamic_kernel(const Vec4* __restrict__ pos_in, Vec4* __re
     __syncthreads();
   }
   // Every thread reached every barrier; only now do threads past the end drop out.
-  if (i < last) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
+  if (i < count) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
 }
 
 // The same with the tile size fixed at compile time: static shared array, unrolled inner loop.
-template <int BlockSize>
+template <int BlockSize, bool Rows>
 __global__ void __launch_bounds__(BlockSize)
     tiled_static_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
                         Vec4* __restrict__ vel, Vec4* __restrict__ acc_out, int n, int first,
                         int last, float eps2, float dt, float damping) {
   __shared__ Vec4 tile[BlockSize];
-  const int i = first + blockIdx.x * BlockSize + threadIdx.x;
-  const Vec4 pi = load_or_pad(pos_in, i, last);
+  const Vec4* targets = Rows ? pos_in + first : pos_in;
+  const int count = Rows ? last - first : n;
+  if (Rows) acc_out += first;
+  const int i = blockIdx.x * BlockSize + threadIdx.x;
+  const Vec4 pi = load_or_pad(targets, i, count);
   Vec3 acc{0.0f, 0.0f, 0.0f};
   for (int base = 0; base < n; base += BlockSize) {
     tile[threadIdx.x] = load_or_pad(pos_in, base + threadIdx.x, n);
@@ -64,15 +74,19 @@ __global__ void __launch_bounds__(BlockSize)
     for (int k = 0; k < BlockSize; ++k) body_body(pi, tile[k], eps2, acc);
     __syncthreads();
   }
-  if (i < last) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
+  if (i < count) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
 }
 
 template <int BlockSize>
 void launch_static(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out, int n,
                    BodyRange part, float eps2, const SimParams& p) {
   const int grid = (part.count + BlockSize - 1) / BlockSize;
-  tiled_static_kernel<BlockSize><<<grid, BlockSize>>>(pos_in, pos_out, vel, acc_out, n, part.first,
-                                                      part.end(), eps2, p.dt, p.damping);
+  if (part.first == 0 && part.count == n)
+    tiled_static_kernel<BlockSize, false><<<grid, BlockSize>>>(pos_in, pos_out, vel, acc_out, n, 0,
+                                                               n, eps2, p.dt, p.damping);
+  else
+    tiled_static_kernel<BlockSize, true><<<grid, BlockSize>>>(
+        pos_in, pos_out, vel, acc_out, n, part.first, part.end(), eps2, p.dt, p.damping);
   CUDA_CHECK_LAUNCH("tiled_static_kernel");
 }
 
@@ -129,8 +143,13 @@ class CudaTiledSolver final : public Solver {
     if (m_static)
       return launch_static_for(m_block, pos_in, pos_out, vel, acc_out, n, part, eps2, p);
     const int grid = (part.count + m_block - 1) / m_block;
-    tiled_dynamic_kernel<<<grid, m_block, m_block * sizeof(Vec4)>>>(
-        pos_in, pos_out, vel, acc_out, n, part.first, part.end(), eps2, p.dt, p.damping);
+    const std::size_t shared = m_block * sizeof(Vec4);
+    if (part.first == 0 && part.count == n)
+      tiled_dynamic_kernel<false><<<grid, m_block, shared>>>(pos_in, pos_out, vel, acc_out, n, 0, n,
+                                                             eps2, p.dt, p.damping);
+    else
+      tiled_dynamic_kernel<true><<<grid, m_block, shared>>>(
+          pos_in, pos_out, vel, acc_out, n, part.first, part.end(), eps2, p.dt, p.damping);
     CUDA_CHECK_LAUNCH("tiled_dynamic_kernel");
   }
 
