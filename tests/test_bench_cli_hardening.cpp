@@ -260,5 +260,26 @@ TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
   std::remove(cut.c_str());
 }
 
+// Issue 21: a radius as large as the system makes every pair touch. The pairs kept for a step are
+// bounded (the rest wait, counted as truncated), so a 3 GB address space is enough at N = 24,576
+// (302 million touching pairs): before, the lists grew as N^2 and the run aborted on bad_alloc.
+TEST(BenchCliHardening, ContactMemoryIsBoundedForAnyRadius) {
+  REQUIRE_BENCH();
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v under it";
+#endif
+  const std::string out = temp_path("contacts-ulimit.txt");
+  const std::string cmd = "ulimit -v 3000000 && exec '" + bench_path() +
+                          "' --warmup 0 --solver cpu-omp --n 24576 --steps 1 --collisions bounce "
+                          "--radius 1000 --gravity off >'" + out + "' 2>&1";
+  const int status = std::system(("/bin/sh -c \"" + cmd + "\"").c_str());
+  const std::string text = read_file(out);
+  ASSERT_TRUE(WIFEXITED(status)) << text;
+  EXPECT_EQ(WEXITSTATUS(status), 0) << text;
+  // Every pair counted, though not every pair kept: N (N - 1) / 2.
+  EXPECT_NE(text.find("contacts/step 301977600"), std::string::npos) << text;
+  std::remove(out.c_str());
+}
+
 }  // namespace
 }  // namespace orrery

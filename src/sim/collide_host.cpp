@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -94,10 +95,30 @@ void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
   mark(Phase::contacts);
   const int threads = omp_get_max_threads();
   std::vector<std::vector<Contact>> found(static_cast<std::size_t>(threads));
+  std::vector<long long> counted(static_cast<std::size_t>(threads), 0);
+  // Every touching pair is counted, but only m_limit of them are kept, whatever the radius: the
+  // threads take room for pairs from one budget, a chunk at a time (a radius as large as the
+  // system once made the lists grow as N^2, 24 GB at N = 65,536).
+  std::atomic<long long> budget{m_limit};
 #pragma omp parallel
   {
-    std::vector<Contact>& mine = found[static_cast<std::size_t>(omp_get_thread_num())];
-    auto keep = [&](int i, int j) { mine.push_back({std::min(i, j), std::max(i, j)}); };
+    const std::size_t t = static_cast<std::size_t>(omp_get_thread_num());
+    std::vector<Contact>& mine = found[t];
+    long long& count = counted[t];
+    long long room = 0;
+    bool full = false;
+    auto keep = [&](int i, int j) {
+      ++count;
+      if (room == 0 && !full) {
+        constexpr long long k_chunk = 4096;
+        const long long left = budget.fetch_sub(k_chunk);
+        room = std::clamp(left, 0LL, k_chunk);
+        full = room == 0;
+      }
+      if (room == 0) return;
+      --room;
+      mine.push_back({std::min(i, j), std::max(i, j)});
+    };
     // The small bodies in bucket order: their cell (the bodies after them), the 13 cells after it,
     // and the large bodies.
 #pragma omp for schedule(dynamic, 256)
@@ -125,15 +146,16 @@ void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
         if (contact::touching(pos[i], vel[i].w, pos[j], vel[j].w)) keep(i, j);
       }
   }
-  long long total = 0;
-  for (const auto& f : found) total += static_cast<long long>(f.size());
+  long long total = 0, kept = 0;
+  for (long long c : counted) total += c;
+  for (const auto& f : found) kept += static_cast<long long>(f.size());
   m_totals.contacts += total;
-  if (total > m_limit) ++m_totals.truncated;
-  for (const auto& f : found)
-    for (const Contact& p : f) {
-      if (static_cast<long long>(m_pairs.size()) >= m_limit) break;
-      m_pairs.push_back(p);
-    }
+  if (total > kept) ++m_totals.truncated;
+  m_pairs.reserve(static_cast<std::size_t>(kept));
+  for (auto& f : found) {
+    m_pairs.insert(m_pairs.end(), f.begin(), f.end());
+    std::vector<Contact>().swap(f);  // one copy of the pairs at a time
+  }
 }
 
 void HostCollider::rounds(Vec4* pos, Vec4* vel, int count, bool bounce, float e, float eps) {
