@@ -260,6 +260,26 @@ TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
   std::remove(cut.c_str());
 }
 
+// Issue 21: --max-n grows N only up to --cpu-max-n for CPU solvers (cpu-bh once searched on
+// past it, stepping 262,144 bodies a minute later), and a tree code's skip line gives no N^2.
+TEST(BenchCliHardening, MaxNStopsAtTheCpuCap) {
+  REQUIRE_BENCH();
+  const Outcome o = run_bench({"--solver", "cpu-bh", "--max-n", "1", "--cpu-max-n", "2048",
+                               "--steps", "1", "--warmup", "0"},
+                              60);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_NE(o.out.find("[--cpu-max-n 2048: N=4096 not tried]"), std::string::npos) << o.out;
+  const Outcome skip = run_bench({"--solver", "cpu-bh,cpu", "--n", "4096", "--cpu-max-n", "2048",
+                                  "--steps", "1", "--warmup", "0"});
+  ASSERT_EQ(skip.exit_code, 0) << skip.err;
+  EXPECT_NE(skip.out.find("skipped cpu-bh at N=4096: above --cpu-max-n 2048; raise"),
+            std::string::npos)
+      << skip.out;
+  EXPECT_NE(skip.out.find("skipped cpu at N=4096: above --cpu-max-n 2048 (1.67772e+07 interactions"),
+            std::string::npos)
+      << skip.out;
+}
+
 // Issue 21: a radius as large as the system makes every pair touch. The pairs kept for a step are
 // bounded (the rest wait, counted as truncated), so a 3 GB address space is enough at N = 24,576
 // (302 million touching pairs): before, the lists grew as N^2 and the run aborted on bad_alloc.
