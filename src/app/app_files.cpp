@@ -8,6 +8,7 @@
 
 #include "app.h"
 
+#include "orrery/device.h"
 #include "orrery/run_settings.h"
 #include "gfx/screenshot.h"
 
@@ -31,8 +32,22 @@ bool App::save_state(const std::string& path) {
   }
 }
 
+namespace {
+
+// Why a state must not be written ("" when it may): a non-finite one, which --load would refuse.
+std::string unsavable(const Snapshot& s) {
+  const long long bad = first_nonfinite(s.bodies.pos.data(), s.bodies.vel.data(), s.bodies.size());
+  if (bad < 0) return "";
+  return "the state is non-finite (body " + std::to_string(bad) + " at step " +
+         std::to_string(s.run.steps) + "): not written";
+}
+
+}  // namespace
+
 bool App::save_state(const std::string& path, const Snapshot& s) {
   try {
+    const std::string why = unsavable(s);
+    if (!why.empty()) throw std::runtime_error(path + ": " + why);
     save_snapshot(path, s);
     note_file("saved " + path + " (" + to_string(snapshot_format_for(path)) + ", " +
                   std::to_string(s.bodies.size()) + " bodies, step " + std::to_string(s.run.steps) +
@@ -93,7 +108,25 @@ void App::write_run_outputs() {
     m_output_error = e.what();
     return;
   }
-  if (!m_opts.save.empty() && !save_state(m_opts.save, s)) m_output_error = m_readouts.file_note;
+  // Failures are printed once, as the run's last line (m_output_error), not here as well.
+  const std::string why = unsavable(s);
+  if (!why.empty()) {  // one line for both files
+    std::string names;
+    if (!m_opts.save.empty()) names = "--save " + m_opts.save;
+    if (!m_opts.export_csv.empty())
+      names += (names.empty() ? "" : ", ") + std::string("--export-csv ") + m_opts.export_csv;
+    m_output_error = names + ": " + why;
+    return;
+  }
+  if (!m_opts.save.empty()) {
+    try {
+      save_snapshot(m_opts.save, s);
+      say("saved " + m_opts.save + " (" + to_string(snapshot_format_for(m_opts.save)) + ", " +
+          std::to_string(s.bodies.size()) + " bodies, step " + std::to_string(s.run.steps) + ")");
+    } catch (const std::exception& e) {
+      m_output_error = e.what();
+    }
+  }
   if (!m_opts.export_csv.empty()) {
     try {
       save_csv(m_opts.export_csv, s.bodies);

@@ -27,6 +27,17 @@ run blowup --width 320 --height 180 --solver cpu --n 64 --dt 1e30 --frames 12
 [ $rc -eq 0 ] || fail "the non-finite run exited $rc"
 expect_line "$dir/hardening_blowup.out" '^orrery: non-finite positions or velocities at step 1 \(body [0-9]+\): paused'
 [ "$(grep -c 'non-finite' "$dir/hardening_blowup.out")" -eq 1 ] || fail "the blow-up was reported more than once"
+# Issue 21: a non-finite state is not saved (--load would refuse it later): the summary, then one
+# error line, exit 1, and no file.
+rm -f "$dir/hardening_blown.orrery" "$dir/hardening_blown.csv"
+run blown --width 320 --height 180 --solver cpu --n 64 --dt 1e30 --frames 4 \
+  --save "$dir/hardening_blown.orrery" --export-csv "$dir/hardening_blown.csv"
+[ $rc -eq 1 ] || fail "saving a non-finite state exited $rc, expected 1"
+expect_line "$dir/hardening_blown.out" '^orrery: summary: 4 frames '
+expect_line "$dir/hardening_blown.out" '^orrery: error: --save .*hardening_blown.orrery, --export-csv .*hardening_blown.csv: the state is non-finite \(body [0-9]+ at step [0-9]+\): not written'
+[ "$(grep -c 'orrery: error\|cannot save' "$dir/hardening_blown.out")" -eq 1 ] || fail "not one error line"
+[ -e "$dir/hardening_blown.orrery" ] && fail "a non-finite state was saved"
+[ -e "$dir/hardening_blown.csv" ] && fail "a non-finite state was exported"
 # Defect 9: an offscreen image this GL cannot hold is refused before the run, naming the maximum
 # (Mesa's llvmpipe cannot allocate 16384 x 16384 in RGBA16F; NVIDIA's GL can, and then it runs).
 run huge --solver cpu --n 64 --frames 1 --width 16384 --height 16384
@@ -45,5 +56,9 @@ if [ -w /dev/full ]; then
   expect_line "$dir/hardening_full.out" '^orrery: summary: 3 frames '
   expect_line "$dir/hardening_full.out" '^orrery: error: cannot write .*hardening_full.png'
   rm -f "$dir/hardening_full.png"
+  # Issue 21: a save that fails after the run is one line (it was printed twice), exit 1.
+  run fullsave --width 320 --height 180 --solver cpu --n 64 --frames 2 --save /dev/full
+  [ $rc -eq 1 ] || fail "--save /dev/full exited $rc, expected 1"
+  [ "$(grep -c 'No space left' "$dir/hardening_fullsave.out")" -eq 1 ] || fail "the failed save was not one line"
 fi
 echo PASS
