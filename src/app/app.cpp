@@ -115,6 +115,8 @@ App::App(const Options& options, OutputFile screenshot)
 
 App::~App() = default;
 
+volatile std::sig_atomic_t g_stop_signal = 0;
+
 std::string activity_text(float done, double seconds) {
   char buf[96];
   int len = std::snprintf(buf, sizeof buf, "stepping, %.0f%% (%.0f s", 100.0 * done, seconds);
@@ -225,8 +227,12 @@ int App::run() {
   if (m_opts.headless && m_opts.frames == 0)
     say("orrery: headless: " + std::to_string(limit) + " frames (--frames changes it)");
   m_stats.start();
+  int stopped_by = 0;
   for (long long f = 0;; ++f) {
-    const bool last = limit > 0 && f + 1 >= limit;
+    stopped_by = g_stop_signal;
+    if (stopped_by)
+      say("orrery: signal " + std::to_string(stopped_by) + ": finishing the run's files, then exit");
+    const bool last = (limit > 0 && f + 1 >= limit) || stopped_by;
     frame(f, last);
     if (last || m_quit) break;
   }
@@ -261,7 +267,7 @@ int App::run() {
     std::fprintf(stderr, "orrery: error: %s\n", m_output_error.c_str());
     return 1;
   }
-  return 0;
+  return stopped_by ? 128 + stopped_by : 0;
 }
 
 // The collision stage's counts for the panel (every few frames: on the GPU a reading waits).

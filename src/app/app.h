@@ -1,6 +1,7 @@
 // The viewer application: owns the context, renderer, UI and simulation, and runs the frame loop.
 #pragma once
 
+#include <csignal>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -33,6 +34,12 @@ namespace orrery::app {
 std::string activity_text(float done, double seconds);
 // "dt 0.016, softening 0.1, damping 1": the parameters as the run uses them.
 std::string params_text(const SimParams& p);
+
+// Set by main's SIGINT and SIGTERM handler: the run ends after the frame in progress as if it
+// were the last, finishing its recording, --save, --export-csv and --screenshot, and exits with
+// 128 + the signal (a second signal ends it at once). A run stopped that way once left a
+// 77 MB recording as .part.
+extern volatile std::sig_atomic_t g_stop_signal;
 
 class App {
  public:

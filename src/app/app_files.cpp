@@ -144,7 +144,7 @@ void App::start_recording(const std::string& path) {
     m_recorder = std::make_unique<Recorder>(path, w & ~1, h & ~1, m_opts.record_fps);
   } catch (const std::exception& e) {
     note_file(std::string("cannot record: ") + e.what(), true);
-    if (!m_opts.record.empty() && path == m_opts.record) m_output_error = e.what();
+    m_output_error = e.what();
     return;
   }
   m_record_said = std::chrono::steady_clock::now();
@@ -156,15 +156,19 @@ void App::record_frame() {
   int w = 0, h = 0;
   target_size(w, h);
   try {
-    if ((w & ~1) != m_recorder->width() || (h & ~1) != m_recorder->height())
-      throw std::runtime_error("the picture changed size from " +
-                               std::to_string(m_recorder->width()) + "x" +
-                               std::to_string(m_recorder->height()));
-    gfx::read_rgb(target_framebuffer(), m_recorder->width(), m_recorder->height(), m_frame_rgb);
-    m_recorder->add(m_frame_rgb.data());
+    // A resized window keeps recording, fitted to the recording's size (it once stopped it).
+    w &= ~1, h &= ~1;
+    gfx::read_rgb(target_framebuffer(), w, h, m_frame_rgb);
+    m_recorder->add_fitted(m_frame_rgb.data(), w, h);
   } catch (const std::exception& e) {
-    note_file(std::string("recording stopped: ") + e.what(), true);
-    stop_recording();
+    // The frames so far are kept where the file can still be closed; the run ends with exit 1.
+    m_output_error = std::string("recording stopped: ") + e.what();
+    note_file(m_output_error, true);
+    std::unique_ptr<Recorder> r = std::move(m_recorder);
+    try {
+      r->finish();
+    } catch (const std::exception&) {  // the same cause, already said
+    }
     return;
   }
   const auto now = std::chrono::steady_clock::now();
@@ -181,7 +185,7 @@ void App::stop_recording() {
     r->finish();
   } catch (const std::exception& e) {
     note_file(e.what(), true);
-    if (r->path() == m_opts.record) m_output_error = e.what();
+    m_output_error = e.what();  // any recording's, the V key's too: a lost video is exit 1
     return;
   }
   std::string line = r->progress();  // "recording FILE: N frames, ..."
@@ -243,7 +247,7 @@ void App::save_current_scene() {
   sc.integrator = m_run->integrator();
   sc.params = m_run->params();
   sc.steps_per_frame = m_valid_steps;
-  const std::string path = "orrery-scene-" + timestamp_text() + ".json";
+  const std::string path = timestamped_name(".json", "orrery-scene");
   try {
     save_scene(path, sc);
   } catch (const std::exception& e) {

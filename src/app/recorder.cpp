@@ -11,6 +11,8 @@
 #include <csignal>
 #include <cstring>
 #include <ctime>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 
 #include "orrery/input.h"
@@ -58,7 +60,20 @@ std::string timestamp_text() {
   return buf;
 }
 
-std::string timestamped_name(const std::string& ext) { return "orrery-" + timestamp_text() + ext; }
+std::string timestamped_name(const std::string& ext, const std::string& stem) {
+  static std::set<std::string> given;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  const std::string base = stem + "-" + timestamp_text();
+  for (int k = 1;; ++k) {
+    const std::string name = base + (k > 1 ? "-" + std::to_string(k) : std::string()) + ext;
+    if (given.count(name) || ::access(name.c_str(), F_OK) == 0 ||
+        ::access((name + ".part").c_str(), F_OK) == 0)
+      continue;
+    given.insert(name);
+    return name;
+  }
+}
 
 std::string timestamped_video_name() {
   return timestamped_name(ffmpeg_available() ? ".mp4" : ".y4m");
@@ -146,6 +161,26 @@ void Recorder::add(const std::uint8_t* rgb) {
   if (m_format == VideoFormat::y4m) write("FRAME\n", 6);
   write(m_yuv.data(), m_yuv.size());
   ++m_frames;
+}
+
+void Recorder::add_fitted(const std::uint8_t* rgb, int w, int h) {
+  if (w == m_w && h == m_h) return add(rgb);
+  m_fitted.assign(static_cast<std::size_t>(m_w) * m_h * 3, 0);
+  // The largest copy of the picture with its own shape inside the recording, centred; nearest
+  // pixel (a resize mid-recording is rare, and this keeps the frame time flat).
+  const double scale = std::min(static_cast<double>(m_w) / w, static_cast<double>(m_h) / h);
+  const int fw = std::max(1, static_cast<int>(w * scale)), fh = std::max(1, static_cast<int>(h * scale));
+  const int x0 = (m_w - fw) / 2, y0 = (m_h - fh) / 2;
+  for (int y = 0; y < fh; ++y) {
+    const int sy = std::min(h - 1, static_cast<int>((y + 0.5) / scale));
+    for (int x = 0; x < fw; ++x) {
+      const int sx = std::min(w - 1, static_cast<int>((x + 0.5) / scale));
+      const std::uint8_t* s = rgb + 3 * (static_cast<std::size_t>(sy) * w + sx);
+      std::uint8_t* d = m_fitted.data() + 3 * (static_cast<std::size_t>(y0 + y) * m_w + x0 + x);
+      d[0] = s[0], d[1] = s[1], d[2] = s[2];
+    }
+  }
+  add(m_fitted.data());
 }
 
 void Recorder::finish() {

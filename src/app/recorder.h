@@ -18,8 +18,11 @@ VideoFormat video_format_for(const std::string& path, const std::string& what);
 bool ffmpeg_available();
 // "YYYYmmdd-HHMMSS" for the current local time.
 std::string timestamp_text();
-// "orrery-YYYYmmdd-HHMMSS" and `ext` (".png"): the names of files the keys write.
-std::string timestamped_name(const std::string& ext);
+// "orrery-YYYYmmdd-HHMMSS" and `ext` (".png"): the names of files the keys write (`stem` in place
+// of "orrery"). Never the name of a file that exists, or of one being recorded (".part"), nor one
+// this process gave before: "-2", "-3", ... follow the time when it is taken (several presses in
+// one second once left one file).
+std::string timestamped_name(const std::string& ext, const std::string& stem = "orrery");
 // A fresh name for a recording started by the V key: ".mp4" (".y4m" without ffmpeg).
 std::string timestamped_video_name();
 
@@ -38,6 +41,9 @@ class Recorder {
 
   // One frame: top-down RGB, w x h. Throws std::runtime_error when the write fails.
   void add(const std::uint8_t* rgb);
+  // The same from a w x h picture of another size (the window was resized): scaled to fit the
+  // recording's size, keeping its shape, on black.
+  void add_fitted(const std::uint8_t* rgb, int w, int h);
   // Closes the file (Y4M: renamed into place; MP4: waits for ffmpeg). Throws on failure.
   void finish();
 
@@ -58,7 +64,7 @@ class Recorder {
   int m_w, m_h, m_fps;
   std::FILE* m_out = nullptr;  // the Y4M temporary file, or ffmpeg's stdin
   long long m_frames = 0, m_bytes = 0;
-  std::vector<std::uint8_t> m_yuv;
+  std::vector<std::uint8_t> m_yuv, m_fitted;
   bool m_done = false;
 };
 

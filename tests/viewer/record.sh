@@ -19,6 +19,70 @@ want=$(( ${#header} + 1 + 24 * (6 + 320 * 180 * 3 / 2) ))
 got=$(stat -c %s rec.y4m)
 [ "$got" -eq "$want" ] || fail "rec.y4m has $got bytes, expected $want (24 frames)"
 [ "$(grep -c . <(grep -a -o FRAME rec.y4m))" -eq 24 ] || fail "rec.y4m does not hold 24 FRAME marks"
+# Issue 21: names never collide. Four recordings (V pressed eight times) and three screenshots
+# within a second or two: seven files (they once went down to the second and left 3 and 1).
+rm -f orrery-*.mp4 orrery-*.y4m orrery-*.png
+"$orrery" --solver cpu --preset disk --n 256 --frames 14 --width 160 --height 120 \
+  --keys v,v,v,v,v,v,v,v,f12,f12,f12 >names.out 2>&1 || { cat names.out; fail "names run: exit $?"; }
+n_video=$(ls orrery-*.mp4 orrery-*.y4m 2>/dev/null | wc -l)
+n_png=$(ls orrery-*.png 2>/dev/null | wc -l)
+[ "$n_video" -eq 4 ] && [ "$n_png" -eq 3 ] || { cat names.out; fail "$n_video videos and $n_png screenshots, expected 4 and 3"; }
+rm -f orrery-*.mp4 orrery-*.y4m orrery-*.png
+# Issue 21: SIGTERM (or Ctrl-C) during a recording finishes the file: no .part is left, the video
+# holds every frame it says, and the exit status is 128 + 15.
+rm -f sig.y4m sig.y4m.part
+"$orrery" --solver cpu --preset disk --n 256 --frames 100000 --width 160 --height 120 \
+  --record sig.y4m >sig.out 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q '^recording started' sig.out && break; sleep 0.1; done
+sleep 1
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+cat sig.out
+[ "$rc" -eq 143 ] || fail "SIGTERM during a recording: exit $rc, expected 143"
+[ -e sig.y4m.part ] && fail "SIGTERM left sig.y4m.part"
+frames=$(sed -n 's/^recording stopped sig.y4m: \([0-9]*\) frames.*/\1/p' sig.out)
+[ -n "$frames" ] || fail "no 'recording stopped' line after SIGTERM"
+want=$(( $(head -1 sig.y4m | wc -c) + frames * (6 + 160 * 120 * 3 / 2) ))
+[ "$(stat -c %s sig.y4m)" -eq "$want" ] || fail "sig.y4m: $(stat -c %s sig.y4m) bytes, expected $want"
+rm -f sig.y4m
+# Issue 21: a window resized during a recording goes on recording, each frame fitted to the
+# recording's size (it once stopped at the resize, keeping 24 of 197 frames).
+if command -v xdotool >/dev/null; then
+  rm -f resize.y4m
+  "$orrery" --solver cpu --preset disk --n 256 --frames 100000 --width 320 --height 180 \
+    --record resize.y4m >resize.out 2>&1 &
+  pid=$!
+  wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Orrery$' | head -1)
+  for _ in $(seq 100); do grep -q '^recording started' resize.out && break; sleep 0.1; done
+  sleep 0.5
+  [ -n "$wid" ] && xdotool windowsize "$wid" 500 260
+  sleep 1.5
+  kill -TERM "$pid"
+  wait "$pid"
+  rc=$?
+  cat resize.out
+  [ "$rc" -eq 143 ] || fail "the resized recording: exit $rc, expected 143"
+  grep -q 'recording stopped:' resize.out && fail "the resize stopped the recording"
+  frames=$(sed -n 's/^recording stopped resize.y4m: \([0-9]*\) frames.*/\1/p' resize.out)
+  want=$(( $(head -1 resize.y4m | wc -c) + frames * (6 + 320 * 180 * 3 / 2) ))
+  [ "$(stat -c %s resize.y4m)" -eq "$want" ] || fail "resize.y4m: $(stat -c %s resize.y4m) bytes, expected $want"
+  rm -f resize.y4m
+fi
+# Issue 21: a recording whose writes fail (a full disk) ends the run with one error line and exit 1
+# (it was exit 0).
+if [ -w /dev/full ]; then
+  rm -f full.y4m full.y4m.part
+  ln -s /dev/full full.y4m.part
+  "$orrery" --solver cpu --preset disk --n 256 --frames 5 --width 160 --height 120 \
+    --record full.y4m >full.out 2>&1
+  rc=$?
+  cat full.out
+  [ "$rc" -eq 1 ] || fail "recording onto a full disk: exit $rc, expected 1"
+  expect_line full.out '^orrery: error: .*full.y4m.*No space left on device'
+  rm -f full.y4m full.y4m.part
+fi
 command -v ffprobe >/dev/null || skip "y4m checked; ffmpeg/ffprobe not installed for the MP4 part"
 probe() { ffprobe -v error -count_frames -select_streams v:0 \
             -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$1"; }
