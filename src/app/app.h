@@ -22,6 +22,7 @@
 #include "orrery/input.h"
 #include "orrery/output_file.h"
 #include "recorder.h"
+#include "value_job.h"
 #include "run_controller.h"
 #include "ui/imgui_layer.h"
 #include "ui/settings.h"
@@ -127,12 +128,14 @@ class App {
   gfx::ColorMap color_map() const;
   void set_color(int quantity, bool announce);
   void fit_color_range(bool announce);
+  // The range from these values (have: false when there are none to fit).
+  void fit_range_to(std::vector<float> values, bool have, bool announce);
   void configure_trails();
   void on_new_state();
   bool values_needed() const;
   bool values_on_device() const;
   void values_and_trails_on_device(gfx::Mapping& m);
-  void values_and_trails_on_host();
+  void values_and_trails_on_host(bool last);
   float trail_intensity(const gfx::RenderStyle& st) const;
   void pick_at(float x, float y_from_top, const gfx::SpriteParams& sp);
   void follow_and_read();
@@ -190,6 +193,9 @@ class App {
   std::uint64_t m_values_version = 0;         // the buffers' version the values were made from
   std::optional<Quantity> m_values_quantity;  // the quantity they hold (none yet)
   std::vector<float> m_values_host;           // the host path's values
+  ValueJob m_value_job;                       // makes them off the UI thread
+  bool m_fit_pending = false;     // fit the colour range once the job's values arrive
+  bool m_fit_announce = false;    // and say the range then
   std::uint64_t m_state_epoch = 0;            // the simulation's state the tools were set for
   std::unique_ptr<Recorder> m_recorder;
   std::vector<unsigned char> m_frame_rgb;

@@ -18,7 +18,7 @@ void App::frame(long long index, bool last) {
   poll(index);
   FrameView v = new_frame();
   v.sim_ms = device_work(v);
-  values_and_trails_on_host();
+  values_and_trails_on_host(last);
   check_blowup();
   build_ui(index, v);
   render(v);

@@ -1,5 +1,6 @@
 // The viewer's watching tools: colour by quantity (values on the device inside the frame's
 // mapping, or on the host), the legend's range from percentiles, trails, picking and following.
+#include <utility>
 #include <cmath>
 #include <cstdio>
 
@@ -66,6 +67,7 @@ void App::set_color(int quantity, bool announce) {
   m_settings.color_quantity = static_cast<Quantity>(quantity);
   quantity_defaults(m_settings.color_quantity, m_settings.palette, m_settings.color_log);
   m_values_quantity.reset();  // values to compute
+  m_value_job.cancel();        // of the quantity before
   if (m_settings.color_auto) fit_color_range(false);
   if (announce) {
     char buf[160];
@@ -81,13 +83,30 @@ void App::fit_color_range(bool announce) {
   const auto q = m_settings.color_quantity;
   if (q == Quantity::origin) return;  // labels: no range
   std::vector<float> values;
-  float lo = 0, hi = 0;
   bool have = false;
   if (quantity_stored(q) && m_values_quantity == m_settings.color_quantity && !m_run->stepping()) {
     m_run->buffers().download_values(values);  // made this frame already: no second evaluation
     have = true;
   }
+  if (!have && !values_on_device()) {
+    // The host path: the values the worker made for this state, else a fit once they arrive (a
+    // force pass here would hold the window).
+    if (m_values_quantity == q && m_values_version == m_run->buffers().version() &&
+        m_values_host.size() >= static_cast<std::size_t>(m_run->count())) {
+      values.assign(m_values_host.begin(), m_values_host.begin() + m_run->count());
+      have = true;
+    } else {
+      m_fit_pending = true;
+      m_fit_announce = m_fit_announce || announce;
+      return;
+    }
+  }
   if (!have) have = m_run->quantity_host(q, values);
+  fit_range_to(std::move(values), have, announce);
+}
+
+void App::fit_range_to(std::vector<float> values, bool have, bool announce) {
+  float lo = 0, hi = 0;
   if (values.size() > k_fit_sample) {  // a strided sample is plenty for percentiles
     const std::size_t stride = values.size() / k_fit_sample;
     for (std::size_t i = 0; i < k_fit_sample; ++i) values[i] = values[i * stride];
@@ -136,6 +155,7 @@ void App::configure_trails() {
 void App::on_new_state() {
   m_state_epoch = m_run->epoch();
   m_values_quantity.reset();
+  m_value_job.cancel();  // of the state before
   if (m_trails) configure_trails();
   m_settings.picked = -1;
   m_readouts.pick = ui::PickReadout{};
@@ -169,19 +189,52 @@ void App::values_and_trails_on_device(gfx::Mapping& m) {
   }
 }
 
-void App::values_and_trails_on_host() {
+void App::values_and_trails_on_host(bool last) {
   const std::uint64_t version = m_run->buffers().version();
   const auto q = m_settings.color_quantity;
   const bool fresh = q == Quantity::origin ? m_values_quantity != m_settings.color_quantity
                                            : version != m_values_version ||
                                                  m_values_quantity != m_settings.color_quantity;
-  if (values_needed() && !values_on_device() && !m_run->stepping() && fresh) {
-    if (m_run->quantity_host(q, m_values_host)) {
-      m_run->buffers().upload_values(m_values_host.data(), m_run->count());
-      m_values_version = version;
-      m_values_quantity = m_settings.color_quantity;
+  auto arrive = [&] {
+    if (!m_value_job.active() || !(m_value_job.done() || last)) return;
+    Quantity made = q;
+    std::uint64_t made_from = 0;
+    try {
+      std::vector<float> v = m_value_job.take(made, made_from);
+      // Values of a state a few steps old still colour the newest one (same bodies, same N).
+      if (made == q && v.size() == static_cast<std::size_t>(m_run->count())) {
+        m_values_host = std::move(v);
+        m_run->buffers().upload_values(m_values_host.data(), m_run->count());
+        m_values_version = made_from;
+        m_values_quantity = made;
+        if (m_fit_pending) {
+          m_fit_pending = false;
+          fit_range_to(m_values_host, true, std::exchange(m_fit_announce, false));
+        }
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "orrery: cannot colour by %s: %s\n", quantity_names()[static_cast<int>(q)].c_str(), e.what());
+      set_color(static_cast<int>(Quantity::speed), true);
+    }
+  };
+  arrive();
+  if (values_needed() && !values_on_device() && !m_run->stepping() && fresh &&
+      !m_value_job.active()) {
+    if (q == Quantity::origin) {  // labels kept by the controller: nothing to compute
+      if (m_run->quantity_host(q, m_values_host)) {
+        m_run->buffers().upload_values(m_values_host.data(), m_run->count());
+        m_values_version = version;
+        m_values_quantity = m_settings.color_quantity;
+      }
+    } else if (m_run->buffers().host_current()) {
+      const int n = m_run->count();
+      BodyState s;
+      s.pos.assign(m_run->buffers().host_pos(), m_run->buffers().host_pos() + n);
+      s.vel.assign(m_run->buffers().host_vel(), m_run->buffers().host_vel() + n);
+      m_value_job.start(m_run->solver().name(), m_run->params(), std::move(s), q, version);
     }
   }
+  if (last) arrive();  // the last frame (its screenshot) waits for its colours
   if (m_trails && !m_trails->registration() && version != m_trail_version &&
       m_run->buffers().host_current() && !m_run->stepping()) {
     const bool values = values_needed() && m_values_host.size() >= std::size_t(m_run->count());
