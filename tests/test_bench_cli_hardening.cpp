@@ -49,6 +49,9 @@ TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
   for (const char* option : {"--save", "--load", "--scene", "--export-csv", "--csv", "--json",
                              "--trace", "--solver", "--max-n"})
     expect_usage_error({"--n", "8", "--steps", "1", option, ""}, std::string(option) + ": empty");
+  // Issue 21: --trace-every without --trace would be silently ignored.
+  expect_usage_error({"--n", "8", "--steps", "1", "--trace-every", "5"},
+                     "--trace-every 5: readings need --trace FILE");
   // Issue 27: GPU counts that no selected solver, or this machine, can run.
   expect_usage_error({"--n", "8", "--steps", "1", "--gpus", "0"}, "--gpus '0'");
   expect_usage_error({"--n", "8", "--steps", "1", "--gpus", "1,,2"}, "empty item");

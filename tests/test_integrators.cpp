@@ -3,11 +3,25 @@
 #include <gtest/gtest.h>
 
 #include "integrator_checks.h"
+#include "orrery/input.h"
+#include "orrery/integrators.h"
 
 namespace orrery::test {
 namespace {
 
 TEST(Integrators, ConvergeAtTheirOrderOnAKeplerOrbit) { check_convergence_orders("cpu"); }
+
+// Issue 21: a merge cannot be undone, so time cannot run backwards while bodies merge (Backspace
+// was accepted); bounce and no collisions can.
+TEST(Integrators, TimeCannotRunBackwardsWhileBodiesMerge) {
+  SimParams p;
+  p.collisions.mode = CollisionMode::merge;
+  EXPECT_THROW(check_reversible(Integrator::leapfrog, p), InputError);
+  p.collisions.mode = CollisionMode::bounce;
+  EXPECT_NO_THROW(check_reversible(Integrator::leapfrog, p));
+  p.collisions.mode = CollisionMode::off;
+  EXPECT_NO_THROW(check_reversible(Integrator::yoshida4, p));
+}
 TEST(Integrators, LeapfrogKeepsACircularOrbitsRadius) { check_leapfrog_radius("cpu"); }
 TEST(Integrators, LeapfrogHasNoSecularEnergyDrift) { check_leapfrog_no_drift("cpu"); }
 TEST(Integrators, LeapfrogRetracesItsPathWhenTimeRuns) { check_leapfrog_reversal("cpu"); }

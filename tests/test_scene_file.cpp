@@ -115,6 +115,19 @@ TEST(SceneFile, BadScenesNameTheKey) {
               HasSubstr("initial.n: 0 is out of range"));
   EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "n": 1.5}})"),
               HasSubstr("initial.n: must be a whole number"));
+  // Issue 21: 64.0 is a whole number; 1e300 is out of range, not "not whole".
+  EXPECT_EQ(parse_scene(R"({"initial": {"preset": "disk", "n": 64.0}})", "s.json").n, 64);
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "n": 1e300}})"),
+              HasSubstr("initial.n: out of range"));
+  // Issue 21: a key given twice in one object is refused, not "last wins".
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "n": 64, "n": 128}})"),
+              HasSubstr("s.json: n: given twice in one object"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "dt": 0.1, "dt": 0.2})"),
+              HasSubstr("dt: given twice"));
+  // The same key in two objects is fine.
+  EXPECT_NO_THROW(parse_scene(
+      R"({"initial": {"preset": "disk", "scale": 1}, "name": "scale", "description": "n"})",
+      "s.json"));
   EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "n": 99999999999}})"),
               HasSubstr("initial.n"));
   EXPECT_THAT(error_of(R"({"initial": {"preset": "disk", "seed": -1}})"),

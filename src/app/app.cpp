@@ -237,6 +237,12 @@ int App::run() {
     if (last || m_quit) break;
   }
   glFinish();
+  // Scripted keys the run ended before (one is applied a frame, from the second).
+  const long long applied = std::max(0LL, m_stats.frames() - 1);
+  if (static_cast<long long>(m_opts.script.size()) > applied && !stopped_by && !m_quit)
+    say("orrery: --keys: " + std::to_string(m_opts.script.size() - applied) + " of the " +
+        std::to_string(m_opts.script.size()) + " keys were not applied: the run ended after " +
+        std::to_string(m_stats.frames()) + " frames (one key a frame, from the second)");
   char draw[96] = "n/a";
   if (m_stats.mean_splat_ms() >= 0.0)
     std::snprintf(draw, sizeof draw, "%.3f ms/frame (CUDA splat %.3f, GL %.3f)",

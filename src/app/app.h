@@ -194,6 +194,7 @@ class App {
   std::optional<Quantity> m_values_quantity;  // the quantity they hold (none yet)
   std::vector<float> m_values_host;           // the host path's values
   ValueJob m_value_job;                       // makes them off the UI thread
+  bool m_trail_bodies_said = false;  // --trail-bodies above N was said once
   bool m_fit_pending = false;     // fit the colour range once the job's values arrive
   bool m_fit_announce = false;    // and say the range then
   std::uint64_t m_state_epoch = 0;            // the simulation's state the tools were set for

@@ -105,6 +105,9 @@ void App::apply(const ui::Action& a) {
     case K::load_scene:
       if (a.value >= 0 && a.value < static_cast<int>(m_catalog.scene_paths.size()))
         open_scene(m_catalog.scene_paths[static_cast<std::size_t>(a.value)]);
+      else
+        say("orrery: scene" + std::to_string(a.value + 1) + ": there are " +
+            std::to_string(m_catalog.scene_paths.size()) + " scenes");
       break;
     case K::save_scene:
       save_current_scene();

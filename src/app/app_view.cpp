@@ -138,6 +138,11 @@ void App::configure_trails() {
   try {
     if (!m_trails) m_trails = std::make_unique<gfx::Trails>(m_path == gfx::DevicePath::interop);
     m_trails->configure(m_settings.trail_length, m_settings.trail_bodies, m_run->count());
+    if (m_settings.trail_bodies > m_run->count() && !m_trail_bodies_said) {
+      say("orrery: --trail-bodies " + std::to_string(m_settings.trail_bodies) + " is more than the " +
+          std::to_string(m_run->count()) + " bodies: every body has a trail");
+      m_trail_bodies_said = true;
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot keep trails: %s\n", e.what());
     m_trails.reset();

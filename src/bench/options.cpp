@@ -397,6 +397,8 @@ Plan make_plan(const RawOptions& raw_in) {
   plan.trace = raw.trace;
   plan.trace_every =
       static_cast<int>(parse_integer(raw.trace_every, "--trace-every", 1, k_max_steps));
+  if (raw.trace_every_given && plan.trace.empty())
+    throw UsageError("--trace-every " + raw.trace_every + ": readings need --trace FILE");
   if (!plan.trace.empty() && raw.compare)
     throw UsageError("--trace: cannot be combined with --compare");
   plan.phases = raw.phases;
@@ -499,6 +501,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
     raw.integrator_given = app.count("--integrator") > 0;
     raw.solver_given = app.count("--solver") > 0, raw.block_given = app.count("--block") > 0;
     raw.preset_given = app.count("--preset") > 0, raw.seed_given = app.count("--seed") > 0;
+    raw.trace_every_given = app.count("--trace-every") > 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help
       app.exit(e);

@@ -65,7 +65,7 @@ struct RawOptions {
   // Options typed on the command line (a loaded snapshot's settings give way to these).
   bool dt_given = false, softening_given = false, damping_given = false, theta_given = false;
   bool integrator_given = false, solver_given = false, block_given = false;
-  bool preset_given = false, seed_given = false;
+  bool preset_given = false, seed_given = false, trace_every_given = false;
 };
 
 // One solver to run, with the block sizes to run it at (0 = the solver's default; CPU: {0}) and

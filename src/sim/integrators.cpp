@@ -34,6 +34,9 @@ void check_integrator(Integrator i, const SimParams& p) {
 }
 
 void check_reversible(Integrator i, const SimParams& p) {
+  if (p.collisions.mode == CollisionMode::merge)
+    throw InputError("time cannot run backwards while bodies merge (a merge loses what reversal "
+                     "needs); use --collisions bounce or off");
   if (i == Integrator::euler && p.damping < 1.0f)
     throw InputError("time cannot run backwards with euler and damping " +
                      std::to_string(p.damping).substr(0, 4) +

@@ -49,6 +49,14 @@ struct Reader {
     return v;
   }
   long long integer(const json& j, const std::string& key, long long lo, long long hi) const {
+    if (j.is_number_float()) {  // 64.0 is a whole number too; 64.5 and 1e300 are not
+      const double d = j.get<double>();
+      if (!std::isfinite(d) || d != std::floor(d))
+        fail(key, "must be a whole number");
+      if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
+        fail(key, "out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+      return static_cast<long long>(d);
+    }
     if (!j.is_number_integer()) fail(key, "must be a whole number");
     if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
       fail(key, "out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
@@ -80,8 +88,19 @@ std::string folder_of(const std::string& path) {
 
 SceneFile parse_scene(const std::string& text, const std::string& name) {
   json j;
+  // A key given twice in one object is refused (JSON leaves it open; the parser kept the last).
+  std::vector<std::set<std::string>> keys_seen;
+  std::string twice;
+  const json::parser_callback_t note_keys = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) keys_seen.emplace_back();
+    if (event == json::parse_event_t::object_end && !keys_seen.empty()) keys_seen.pop_back();
+    if (event == json::parse_event_t::key && !keys_seen.empty() && twice.empty() &&
+        !keys_seen.back().insert(parsed.get<std::string>()).second)
+      twice = parsed.get<std::string>();
+    return true;
+  };
   try {
-    j = json::parse(text);
+    j = json::parse(text, note_keys);
   } catch (const json::exception& e) {  // parse_error, or out_of_range (a number like 1e999)
     std::string what = e.what();
     const std::size_t colon = what.find("] ");
@@ -89,6 +108,7 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
         name + ": not JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
   }
   const Reader r{name};
+  if (!twice.empty()) r.fail(twice, "given twice in one object (which one is meant?)");
   if (!j.is_object()) r.fail("(top)", "must be an object");
   r.known(j, top_keys(), "");
   SceneFile s;

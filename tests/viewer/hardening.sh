@@ -38,6 +38,17 @@ expect_line "$dir/hardening_blown.out" '^orrery: error: --save .*hardening_blown
 [ "$(grep -c 'orrery: error\|cannot save' "$dir/hardening_blown.out")" -eq 1 ] || fail "not one error line"
 [ -e "$dir/hardening_blown.orrery" ] && fail "a non-finite state was saved"
 [ -e "$dir/hardening_blown.csv" ] && fail "a non-finite state was exported"
+# Issue 21: what was silently dropped gets a line: scripted keys the run ended before, a scene
+# number past the list, --trail-bodies above N, Backspace while bodies merge.
+run leftover --width 320 --height 180 --solver cpu --n 64 --frames 2 --keys .,.,.,.
+expect_line "$dir/hardening_leftover.out" '^orrery: --keys: 3 of the 4 keys were not applied: the run ended after 2 frames'
+run scene50 --width 320 --height 180 --solver cpu --n 64 --frames 3 --keys scene50
+expect_line "$dir/hardening_scene50.out" '^orrery: scene50: there are [0-9]+ scenes$'
+run trailbodies --width 320 --height 180 --solver cpu --n 64 --frames 2 --trails 4 --trail-bodies 1000
+expect_line "$dir/hardening_trailbodies.out" '^orrery: --trail-bodies 1000 is more than the 64 bodies: every body has a trail$'
+run mergeback --width 320 --height 180 --solver cpu --n 64 --frames 3 --collisions merge --keys backspace
+expect_line "$dir/hardening_mergeback.out" '^orrery: refused: time cannot run backwards while bodies merge'
+grep -q '^time runs backwards' "$dir/hardening_mergeback.out" && fail "time ran backwards while merging"
 # Defect 9: an offscreen image this GL cannot hold is refused before the run, naming the maximum
 # (Mesa's llvmpipe cannot allocate 16384 x 16384 in RGBA16F; NVIDIA's GL can, and then it runs).
 run huge --solver cpu --n 64 --frames 1 --width 16384 --height 16384
