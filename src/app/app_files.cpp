@@ -206,7 +206,12 @@ void App::open_scene(const std::string& path) {
     // A GPU scene where its solver cannot run keeps the current N, not the scene's.
     const bool here = r.note.empty();
     snap->bodies = scene_bodies(sc, sc.n > 0 && here ? sc.n : m_settings.n);
-    if (!here) say("orrery: " + r.note + "; keeping " + m_run->solver().name());
+    if (!here)
+      say("orrery: " + r.note + "; keeping " + m_run->solver().name() +
+          (sc.n > 0 && sc.n != snap->bodies.size()
+               ? " and " + std::to_string(snap->bodies.size()) + " bodies instead of the scene's " +
+                     std::to_string(sc.n)
+               : std::string()));
     if (snap->bodies.size() > k_max_bodies)
       throw InputError(std::to_string(snap->bodies.size()) + " bodies, more than the viewer's " +
                        std::to_string(k_max_bodies));

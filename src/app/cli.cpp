@@ -163,6 +163,9 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
   snap.bodies = scene_bodies(sc, o.n > 0 ? o.n : (device_present() ? 16384 : 2048));
   o.n = viewer_count("--scene", path, snap.bodies.size());
   adopt_settings("scene", settings_of(sc), given, t, o);
+  if (!o.note.empty() && sc.n > 0 && o.n != sc.n)  // both numbers, not a silent 2048
+    o.note += ", with " + std::to_string(o.n) + " bodies instead of the scene's " +
+              std::to_string(sc.n) + " (--n sets it)";
   if (!t.steps_per_frame) o.steps_per_frame = sc.steps_per_frame;
   // Its bodies start the run as a loaded state: R comes back to them.
   o.loaded = std::make_shared<const Snapshot>(std::move(snap));

@@ -25,4 +25,11 @@ grep -q '"gravity": false' "$saved" || fail "the saved scene lost gravity off"
 "$orrery" --scene "$saved" --frames 2 >scene3.out 2>&1 || { cat scene3.out; fail "saved scene: exit $?"; }
 expect_line scene3.out "gravity off, collisions bounce"
 rm -f orrery-scene-*.json
+# Issue 21: a GPU scene on a machine without a GPU says both numbers of bodies (it silently ran
+# 2048 instead of the scene's 1048576).
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  "$orrery" --scene "$scenes/galaxy-merger-1m.json" --frames 1 >scene4.out 2>&1 ||
+    { cat scene4.out; fail "the GPU scene on the CPU: exit $?"; }
+  expect_line scene4.out "cannot run here; using cpu-omp, with [0-9]+ bodies instead of the scene's 1048576 \(--n sets it\)$"
+fi
 echo PASS
