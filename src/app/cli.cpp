@@ -12,6 +12,7 @@
 #include "orrery/run_settings.h"
 #include "gfx/colormap.h"
 #include "orrery/device.h"
+#include "orrery/host_memory.h"
 #include "orrery/fields.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
@@ -155,6 +156,10 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
     throw InputError("--scene: the scene names its bodies: leave out --load, --preset and --seed");
   const SceneFile sc = load_scene(path);
   if (!given.n && sc.n > 0 && sc.snapshot.empty()) o.n = sc.n;
+  // Before its bodies are made (n = 2^31 - 1 once ended in bad_alloc).
+  if (o.n > k_max_bodies)
+    throw InputError(path + ": initial.n " + std::to_string(o.n) + " is more than the viewer's " +
+                     std::to_string(k_max_bodies) + " bodies");
   const bool solver_here = sc.solver.empty() || runs_here(sc.solver);
   if (!solver_here && !given.n && !given.solver && sc.snapshot.empty())
     o.n = 0;  // a GPU scene on a machine without one: the CPU default N, not the scene's
@@ -220,7 +225,17 @@ void check_values(Options& o, const std::string& keys) {
       throw InputError("--gpus " + std::to_string(o.gpus) + ": " + e.what());
     }
   }
-  if (o.n > 0) check_device_memory(solver_info(o.solver), o.n);  // before anything is allocated
+  if (o.n > 0) {  // before anything is allocated
+    check_device_memory(solver_info(o.solver), o.n);
+    // The CPU path holds the bodies in host memory (N = 2^27 failed after 35 s in GL).
+    if (!solver_info(o.solver).gpu || !device_present()) {
+      try {
+        check_host_memory(o.n, k_viewer_host_bytes_per_body);
+      } catch (const InputError& e) {
+        throw InputError("--n " + std::to_string(o.n) + ": " + e.what());
+      }
+    }
+  }
   if (o.draw == "cuda" && !device_present())
     throw std::invalid_argument(
         "--draw cuda needs a CUDA device (" +

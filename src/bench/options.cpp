@@ -10,6 +10,7 @@
 
 #include "cli/run_options.h"
 #include "orrery/device.h"
+#include "orrery/host_memory.h"
 #include "orrery/run_settings.h"
 
 namespace orrery::bench {
@@ -22,12 +23,6 @@ constexpr long long k_max_steps = std::numeric_limits<std::int32_t>::max();
 constexpr double k_host_bytes_per_body = 3.0 * sizeof(Vec4);
 constexpr double k_host_compare_bytes_per_body = 6.0 * sizeof(Vec4);
 
-std::string gib(double bytes) {
-  std::ostringstream s;
-  s.precision(1);
-  s << std::fixed << bytes / (1024.0 * 1024.0 * 1024.0) << " GiB";
-  return s.str();
-}
 
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   std::string s;
@@ -52,17 +47,6 @@ bool is_all(const std::vector<std::string>& items, const char* option) {
   if (any && items.size() > 1)
     throw UsageError(std::string(option) + ": 'all' cannot be combined with other values");
   return any;
-}
-
-// MemAvailable from /proc/meminfo in bytes, or 0 when it cannot be read (then no host check).
-double host_available_bytes() {
-  std::ifstream f("/proc/meminfo");
-  std::string key;
-  double kib = 0;
-  std::string unit;
-  while (f >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024.0;
-  return 0;
 }
 
 // The solvers named by --solver: those to check options against (for `all`, every compiled one)
@@ -287,8 +271,8 @@ void check_memory(const Plan& plan) {
     // Host state exists only for the runs that happen: CPU ones up to --cpu-max-n, GPU ones.
     const double host_need = host_per_body * n;
     if ((gpu_runs || n <= plan.cpu_max_n) && host_free > 0 && host_need > host_free)
-      throw UsageError("--n " + std::to_string(n) + ": needs about " + gib(host_need) +
-                       " of host memory, only " + gib(host_free) + " available");
+      throw UsageError("--n " + std::to_string(n) + ": needs about " + gib_text(host_need) +
+                       " of host memory, only " + gib_text(host_free) + " available");
   }
 }
 

@@ -128,6 +128,15 @@ check --save "$same/link.out" --export-csv "$same/x.out"
 [ -d /proc/self ] && check --save /proc/orrery-x.orrery
 [ -d /proc/self ] && check --export-csv /proc/orrery-x.csv
 rm -rf "$same"
+# Issue 21: more bodies than the host's memory holds on the CPU path are refused before anything
+# is allocated (N = 2^27 failed in GL after 35 s), and a scene's N above the viewer's limit before
+# its bodies are made (n = 2^31 - 1 ended in bad_alloc).
+avail_kib=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+[ -n "$avail_kib" ] && [ "$avail_kib" -lt $(( 134217728 * 192 / 1024 )) ] && check --solver cpu --n 134217728
+big=$(mktemp --suffix .json)
+printf '{"initial": {"preset": "disk", "n": 2147483647}}' >"$big"
+check --scene "$big"
+rm -f "$big"
 # Issue 27: GPU counts no solver or machine can run.
 check --gpus 0
 check --gpus -1
