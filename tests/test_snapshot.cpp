@@ -278,6 +278,9 @@ TEST(Snapshot, BadOrreryFilesAreRefusedWithTheirFault) {
   EXPECT_THAT(with([](auto& b) { b[48 + 2] = 0x07, reseal(b); }), HasSubstr("not text"));
   EXPECT_THAT(with([](auto& b) { b.insert(b.end() - 8, 32, 0), reseal(b); }),
               HasSubstr("longer than its header says"));
+  // Issue 21: a header alone is not "shorter than a header".
+  EXPECT_THAT(message_of(std::vector<std::uint8_t>(good.begin(), good.begin() + 256)),
+              HasSubstr("256 bytes, a header (256 bytes) with no bodies and no checksum"));
 }
 
 TEST(Snapshot, BadTipsyFilesAreRefusedWithTheirFault) {
@@ -293,6 +296,15 @@ TEST(Snapshot, BadTipsyFilesAreRefusedWithTheirFault) {
   // Truncated by one record.
   std::vector<std::uint8_t> cut(b.begin(), b.end() - 36);
   EXPECT_THAT(message_of(cut, "x.tipsy"), HasSubstr("neither"));
+  // Issue 21: counts that match the size, but two dimensions or no bodies, say that (they were
+  // told "no header whose counts match the size").
+  std::vector<std::uint8_t> flat = b;
+  flat[15] = 2;  // ndim, big-endian, after the 8-byte time and nbodies
+  EXPECT_THAT(message_of(flat, "x.tipsy"),
+              HasSubstr("x.tipsy: a TIPSY file of 2 dimensions (its header's ndim)"));
+  std::vector<std::uint8_t> none(b.begin(), b.begin() + 32);
+  for (int k : {8, 9, 10, 11, 20, 21, 22, 23}) none[static_cast<std::size_t>(k)] = 0;  // N, dark
+  EXPECT_THAT(message_of(none, "x.tipsy"), HasSubstr("x.tipsy: a TIPSY file with no bodies"));
 }
 
 TEST(Snapshot, MissingFilesAndFoldersAreOneLine) {
@@ -308,6 +320,16 @@ TEST(Snapshot, MissingFilesAndFoldersAreOneLine) {
     ADD_FAILURE();
   } catch (const SnapshotError& e) {
     EXPECT_THAT(std::string(e.what()), HasSubstr("is a folder"));
+  }
+  // Issue 21: a regular file whose read fails part-way names the file (it was a bare
+  // "basic_filebuf::underflow error", exit 1).
+  if (access("/proc/self/mem", F_OK) == 0) {
+    try {
+      load_snapshot("/proc/self/mem");
+      ADD_FAILURE();
+    } catch (const SnapshotError& e) {
+      EXPECT_THAT(std::string(e.what()), HasSubstr("/proc/self/mem: cannot read"));
+    }
   }
 }
 

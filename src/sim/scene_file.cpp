@@ -213,7 +213,13 @@ SceneFile load_scene(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
   std::stringstream text;
-  text << in.rdbuf();
+  try {
+    text << in.rdbuf();
+  } catch (const std::exception&) {
+    throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
+  }
+  if (in.bad() || text.bad())
+    throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
   SceneFile s = parse_scene(text.str(), path);
   if (!s.snapshot.empty() && s.snapshot[0] != '/') s.snapshot = folder_of(path) + "/" + s.snapshot;
   return s;

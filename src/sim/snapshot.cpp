@@ -101,7 +101,11 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
     bad(name, "header: size " + std::to_string(header) + ", expected " +
                   std::to_string(k_snapshot_header_bytes));
   if (size < k_snapshot_header_bytes + 8)
-    bad(name, "truncated: " + std::to_string(size) + " bytes, shorter than a header");
+    bad(name, "truncated: " + std::to_string(size) + " bytes, " +
+                  (size < k_snapshot_header_bytes
+                       ? std::string("shorter than a header")
+                       : "a header (" + std::to_string(k_snapshot_header_bytes) +
+                             " bytes) with no bodies and no checksum after it"));
   const std::uint32_t flags = r.u32();
   if (flags & ~(k_flag_reversed | k_flag_gravity))
     bad(name, "header: unknown flags " + std::to_string(flags));
@@ -218,6 +222,8 @@ Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::
     return decode_orrery(data, size, name);
   if (tipsy::looks_like(data, size)) return tipsy::decode(data, size, name);
   if (size == 0) throw SnapshotError(name + ": empty file");
+  const std::string tipsy_why = tipsy::near_miss(data, size);
+  if (!tipsy_why.empty()) throw SnapshotError(name + ": " + tipsy_why);
   throw SnapshotError(name + ": neither an Orrery snapshot (wrong magic) nor a TIPSY file (no " +
                       "header whose counts match the size)");
 }
@@ -241,9 +247,13 @@ Snapshot load_snapshot(const std::string& path) {
   if (!S_ISREG(st.st_mode)) throw SnapshotError(path + ": cannot open: not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
-  std::vector<std::uint8_t> b((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
-  if (in.bad()) throw SnapshotError(path + ": read error");
+  std::vector<std::uint8_t> b;
+  try {  // a read that fails part-way (/proc/self/mem) throws from inside the stream
+    b.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::exception&) {
+    throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
+  }
+  if (in.bad()) throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
   return decode_snapshot(b.data(), b.size(), path);
 }
 

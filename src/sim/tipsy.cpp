@@ -52,6 +52,24 @@ bool fits(Header& h, std::size_t size) {
 
 }  // namespace
 
+std::string near_miss(const std::uint8_t* data, std::size_t size) {
+  if (size < 28) return "";
+  for (bytes::Order o : {bytes::Order::big, bytes::Order::little}) {
+    Header h = read_header(data, size, o);
+    // The counts and the size agree; only ndim or the empty count keeps it from being read.
+    const bool counts = h.nsph >= 0 && h.ndark >= 0 && h.nstar >= 0 &&
+                        static_cast<std::int64_t>(h.nsph) + h.ndark + h.nstar == h.nbodies;
+    const std::uint64_t body = data_bytes(h);
+    const bool sized = size == 32 + body || size == 28 + body;
+    if (!counts || !sized) continue;
+    if (h.nbodies == 0) return "a TIPSY file with no bodies (its header counts 0)";
+    if (h.ndim != 3)
+      return "a TIPSY file of " + std::to_string(h.ndim) +
+             " dimensions (its header's ndim); Orrery reads 3-dimensional ones";
+  }
+  return "";
+}
+
 bool looks_like(const std::uint8_t* data, std::size_t size) {
   if (size < 28) return false;
   for (bytes::Order o : {bytes::Order::big, bytes::Order::little}) {

@@ -22,6 +22,9 @@ std::vector<std::uint8_t> encode(const Snapshot& s);
 // Whether the bytes start with a TIPSY header (either byte order, with or without the padding)
 // whose counts add up and match the size exactly.
 bool looks_like(const std::uint8_t* data, std::size_t size);
+// Why a file that is laid out as TIPSY is not read ("" when it is not TIPSY-shaped): no bodies,
+// or an ndim other than 3.
+std::string near_miss(const std::uint8_t* data, std::size_t size);
 // Gas, dark and star particles, in that order, become bodies (mass, position, velocity; radius
 // 0); the header's time becomes the run's time. Throws SnapshotError naming `name`.
 Snapshot decode(const std::uint8_t* data, std::size_t size, const std::string& name);
