@@ -49,6 +49,17 @@ TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
   for (const char* option : {"--save", "--load", "--scene", "--export-csv", "--csv", "--json",
                              "--trace", "--solver", "--max-n"})
     expect_usage_error({"--n", "8", "--steps", "1", option, ""}, std::string(option) + ": empty");
+  // Issue 21: a refusal blames what was typed and names what came from the file (it blamed
+  // "--integrator leapfrog", which the user never typed).
+  {
+    const std::string scene = temp_path("leapfrog-scene.json");
+    std::ofstream(scene) << R"({"initial": {"preset": "disk", "n": 64}, "integrator": "leapfrog"})";
+    expect_usage_error({"--scene", scene, "--steps", "1", "--damping", "0.9", "--solver", "cpu"},
+                       "the scene's integrator leapfrog with --damping 0.9: leapfrog takes no");
+    expect_usage_error({"--n", "8", "--steps", "1", "--integrator", "leapfrog", "--damping", "0.9"},
+                       "--integrator leapfrog with --damping 0.9: ");
+    std::remove(scene.c_str());
+  }
   // Issue 21: --trace-every without --trace would be silently ignored.
   expect_usage_error({"--n", "8", "--steps", "1", "--trace-every", "5"},
                      "--trace-every 5: readings need --trace FILE");

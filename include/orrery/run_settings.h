@@ -45,6 +45,12 @@ struct ResolvedSettings {
 // else the solver stays as typed or empty, and `note` names the file's (`what`: "snapshot",
 // "scene"). The file's integrator unless typed; its parameters with the typed ones and the scene
 // overrides over them.
+// Where an integrator and a damping that do not go together came from, for the error line: each
+// as typed ("--integrator leapfrog", "--damping 0.9") or from the file ("the scene's integrator
+// leapfrog"); `file` names it ("scene", "snapshot"; empty: the defaults).
+std::string integrator_damping_source(const std::string& integrator, bool integrator_typed,
+                                      float damping, bool damping_typed, const std::string& file);
+
 ResolvedSettings resolve_settings(const RunSettings& file, const TypedSettings& typed,
                                   const std::string& what,
                                   const std::function<bool(const std::string&)>& runs_here = {});

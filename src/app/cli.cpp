@@ -118,6 +118,7 @@ TypedSettings typed_settings(const Given& given, const Texts& t, const Options& 
 void adopt_settings(const std::string& what, const RunSettings& file, const Given& given,
                     const Texts& t, Options& o) {
   const ResolvedSettings r = resolve_settings(file, typed_settings(given, t, o), what, runs_here);
+  o.settings_from = what;
   if (!r.note.empty()) o.note = "orrery: " + r.note + "; using " + default_solver_name();
   if (!given.solver && !r.settings.solver.empty()) {
     o.solver = r.settings.solver;
@@ -181,7 +182,9 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
 
 // Checks values CLI11 cannot: the core's parameter rules, preset and solver names, the block size
 // against the solver, the screenshot name. Throws std::invalid_argument / std::runtime_error.
-void check_values(Options& o, const std::string& keys) {
+// integrator_typed, damping_typed: on the command line (else the file's or the defaults), so a
+// refusal blames what the user did type.
+void check_values(Options& o, const std::string& keys, bool integrator_typed, bool damping_typed) {
   std::size_t start = 0;
   while (start < keys.size()) {
     const std::size_t comma = std::min(keys.find(',', start), keys.size());
@@ -197,7 +200,9 @@ void check_values(Options& o, const std::string& keys) {
   try {
     check_integrator(parse_integrator(o.integrator), o.params);
   } catch (const InputError& e) {
-    throw InputError("--integrator " + o.integrator + ": " + e.what());
+    throw InputError(integrator_damping_source(o.integrator, integrator_typed, o.params.damping,
+                                               damping_typed, o.settings_from) +
+                     ": " + e.what());
   }
   if (o.loaded)
     apply_overrides(o.scene, o.params);  // over the snapshot's (or, for TIPSY, the defaults)
@@ -370,7 +375,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                       cli.count("--block") > 0, cli.count("--integrator") > 0};
     if (!scene.empty()) scene_into(scene, given, t, o);
     if (!load.empty()) load_into(load, given, t, o);
-    check_values(o, keys);
+    check_values(o, keys, given.integrator, t.damping.has_value());
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();
     r.exit_code = 0;

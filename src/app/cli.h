@@ -45,6 +45,7 @@ struct Options {
   bool loaded_scene = false;     // `loaded` holds a --scene's bodies
   std::string save, export_csv;  // written after the last frame
   std::string note;              // a line to print at start (the snapshot's solver cannot run)
+  std::string settings_from;     // "scene" or "snapshot" when a file's settings were taken
   std::string record;            // --record: from the first frame to the last
   int record_fps = 60;
   std::string color = "speed";                         // orrery::Quantity's name

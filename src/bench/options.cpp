@@ -210,6 +210,7 @@ void adopt_file(const RunSettings& file, const std::string& what, RawOptions& ra
   }
   if (!raw.integrator_given)
     raw.run.integrator = to_string(r.settings.integrator), raw.integrator_given = true;
+  raw.settings_from = what;
   plan.params = r.settings.params;
   if (!raw.theta_given) plan.thetas = {plan.params.theta};
 }
@@ -362,7 +363,10 @@ Plan make_plan(const RawOptions& raw_in) {
   try {
     check_integrator(plan.integrator, plan.params);
   } catch (const InputError& e) {
-    throw UsageError(std::string("--integrator ") + raw.integrator() + ": " + e.what());
+    throw UsageError(integrator_damping_source(raw.integrator(), raw.integrator_typed,
+                                               plan.params.damping, raw.damping_given,
+                                               raw.settings_from) +
+                     ": " + e.what());
   }
   plan.diagnostics = raw.diagnostics;
   plan.convergence = raw.convergence;
@@ -482,7 +486,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
     raw.ns_given = app.count("--n") > 0;
     raw.dt_given = app.count("--dt") > 0, raw.softening_given = app.count("--softening") > 0;
     raw.damping_given = app.count("--damping") > 0, raw.theta_given = app.count("--theta") > 0;
-    raw.integrator_given = app.count("--integrator") > 0;
+    raw.integrator_given = raw.integrator_typed = app.count("--integrator") > 0;
     raw.solver_given = app.count("--solver") > 0, raw.block_given = app.count("--block") > 0;
     raw.preset_given = app.count("--preset") > 0, raw.seed_given = app.count("--seed") > 0;
     raw.trace_every_given = app.count("--trace-every") > 0;

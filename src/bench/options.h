@@ -65,6 +65,8 @@ struct RawOptions {
   // Options typed on the command line (a loaded snapshot's settings give way to these).
   bool dt_given = false, softening_given = false, damping_given = false, theta_given = false;
   bool integrator_given = false, solver_given = false, block_given = false;
+  bool integrator_typed = false;  // on the command line (integrator_given: or from a file)
+  std::string settings_from;      // "scene" or "snapshot" when a file's settings were taken
   bool preset_given = false, seed_given = false, trace_every_given = false;
 };
 

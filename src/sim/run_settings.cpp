@@ -1,6 +1,8 @@
 // The one rule for a file's run settings under the typed ones.
 #include "orrery/run_settings.h"
 
+#include <cstdio>
+
 namespace orrery {
 
 RunSettings settings_of(const RunState& r) {
@@ -34,6 +36,15 @@ ResolvedSettings resolve_settings(const RunSettings& file, const TypedSettings& 
   if (typed.theta) s.params.theta = *typed.theta;
   apply_overrides(typed.scene, s.params);
   return r;
+}
+
+std::string integrator_damping_source(const std::string& integrator, bool integrator_typed,
+                                      float damping, bool damping_typed, const std::string& file) {
+  const std::string from = file.empty() ? "the default " : "the " + file + "'s ";
+  char d[32];
+  std::snprintf(d, sizeof d, "%g", static_cast<double>(damping));
+  return (integrator_typed ? "--integrator " : from + "integrator ") + integrator + " with " +
+         (damping_typed ? "--damping " : from + "damping ") + d;
 }
 
 }  // namespace orrery
