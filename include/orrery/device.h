@@ -38,6 +38,9 @@ void device_synchronize();
 // The index of the first body whose position or velocity has a non-finite component, or -1, over
 // host arrays (FiniteProbe does the same on the device).
 long long first_nonfinite(const Vec4* pos, const Vec4* vel, int n);
+// What of one body is not finite: "its position", "its mass", "its velocity", "its radius" (a
+// merged radius can overflow), joined with "and"; "" when all is finite.
+std::string nonfinite_parts(const Vec4& pos, const Vec4& vel);
 
 // The device check without waiting, for the viewer's frame loop: launch() enqueues the kernel and
 // a copy of its one-int result on the default stream; poll() returns true once that result is in

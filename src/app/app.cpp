@@ -383,8 +383,11 @@ void App::check_blowup() {
   std::string at = "at step " + std::to_string(b->step);
   if (b->last_finite < b->step - 1)
     at = "between steps " + std::to_string(b->last_finite + 1) + " and " + std::to_string(b->step);
-  m_readouts.alert = "non-finite positions or velocities " + at + " (body " +
-                     std::to_string(b->body) + "): paused; R or Reset starts again";
+  std::string parts;
+  if (const auto r = m_run->read_body(static_cast<int>(b->body)))
+    parts = nonfinite_parts(r->pos, r->vel);
+  m_readouts.alert = "non-finite state " + at + " (body " + std::to_string(b->body) +
+                     (parts.empty() ? "" : ": " + parts) + "): paused; R or Reset starts again";
   say("orrery: " + m_readouts.alert);
 }
 

@@ -91,9 +91,9 @@ int run(int argc, char** argv) {
       std::find_if(results.begin(), results.end(), [](const TimingResult& r) { return !r.finite; });
   if (bad != results.end()) {
     print_error(bad->solver + " at N=" + std::to_string(bad->n) +
-                ": positions or velocities became non-finite at step " +
-                std::to_string(bad->nonfinite_step) + " (body " +
-                std::to_string(bad->nonfinite_body) +
+                ": the state became non-finite at step " + std::to_string(bad->nonfinite_step) +
+                " (body " + std::to_string(bad->nonfinite_body) +
+                (bad->nonfinite_parts.empty() ? "" : ": " + bad->nonfinite_parts) +
                 "); the run stopped there and its timing is not of a real run");
     return k_exit_failure;
   }

@@ -189,6 +189,11 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   }
   r.nonfinite_step = run.nonfinite_step;
   r.nonfinite_body = run.nonfinite_body;
+  if (!run.finite() && run.nonfinite_body >= 0 && run.nonfinite_body < sim->bodies().n) {
+    const Simulation::BodyReading b =
+        sim->read_body(sim->bodies(), static_cast<int>(run.nonfinite_body));
+    r.nonfinite_parts = nonfinite_parts(b.pos, b.vel);
+  }
   r.output_error = keep_last_state(plan, *sim, block, run);
   std::vector<double> ms;
   std::array<std::vector<double>, k_phase_count> phase_ms;

@@ -34,6 +34,7 @@ struct TimingResult {
   long long nonfinite_step = 0;  // the first step (1-based, warm-ups counted) that left a
                                  // non-finite position or velocity; the run stopped there
   long long nonfinite_body = -1;
+  std::string nonfinite_parts;  // what of that body: "its position and its velocity", "its radius"
   // With collisions or walls: touching pairs found per step (warm-ups counted), and the bodies
   // left at the end (merges remove some); contacts_per_step < 0 without them.
   double contacts_per_step = -1;

@@ -98,4 +98,16 @@ double max_relative_error(const std::vector<Vec4>& a, const std::vector<Vec4>& b
   return scale > 0 ? err / scale : err;
 }
 
+std::string nonfinite_parts(const Vec4& p, const Vec4& v) {
+  std::string out;
+  auto add = [&](bool bad, const char* what) {
+    if (bad) out += (out.empty() ? "its " : " and its ") + std::string(what);
+  };
+  add(!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z), "position");
+  add(!std::isfinite(p.w), "mass");
+  add(!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z), "velocity");
+  add(!std::isfinite(v.w), "radius");
+  return out;
+}
+
 }  // namespace orrery
