@@ -22,6 +22,8 @@
 #include "bench_cli_support.h"
 #include "orrery/device.h"
 #include "orrery/physics.h"
+#include "orrery/presets.h"
+#include "orrery/snapshot.h"
 
 namespace orrery {
 namespace {
@@ -59,6 +61,18 @@ TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
     expect_usage_error({"--n", "8", "--steps", "1", "--integrator", "leapfrog", "--damping", "0.9"},
                        "--integrator leapfrog with --damping 0.9: ");
     std::remove(scene.c_str());
+  }
+  // Issue 21: a snapshot's block that does not fit is blamed on the snapshot, not on a --block
+  // the user never typed.
+  {
+    Snapshot s;
+    s.bodies = make_preset(Preset::plummer, 16, 1);
+    s.run.solver = "cpu";
+    s.run.block = 77;
+    const std::string file = temp_path("block77.orrery");
+    save_snapshot(file, s);
+    expect_usage_error({"--load", file, "--steps", "1"}, "the snapshot's block 77: none of the");
+    std::remove(file.c_str());
   }
   // Issue 21: --trace-every without --trace would be silently ignored.
   expect_usage_error({"--n", "8", "--steps", "1", "--trace-every", "5"},

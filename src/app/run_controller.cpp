@@ -189,6 +189,10 @@ void RunController::set_params(const SimParams& params) {
   validate(params);
   check_integrator(m_sim->integrator(), params);
   if (m_sim->time_reversed()) check_reversible(m_sim->integrator(), params);
+  // New walls (the panel's box) must hold the bodies, as at the start: smaller ones once
+  // collapsed every body to the origin.
+  if (params.collisions.box > 0.0f && params.collisions.box != this->params().collisions.box)
+    check_box_fits(params.collisions.box, m_buffers->download().vel);
   if (m_job.active())
     m_pending_params = params;  // the worker steps with the Simulation's: applied after it
   else

@@ -110,7 +110,7 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
   if (supported.empty()) {
     std::vector<std::string> names;
     for (const SolverInfo& s : checked) names.push_back(s.name);
-    throw UsageError("--block " + std::to_string(asked.front()) +
+    throw UsageError(raw.block_source + " " + std::to_string(asked.front()) +
                      ": none of the selected solvers (" + join(names) +
                      ") takes a block size; CPU solvers have none" +
                      (cuda_compiled() ? "" : " and this build has no CUDA solvers"));
@@ -120,7 +120,7 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
       return std::find(s.block_sizes.begin(), s.block_sizes.end(), b) != s.block_sizes.end();
     });
     if (!any)
-      throw UsageError("--block " + std::to_string(b) +
+      throw UsageError(raw.block_source + " " + std::to_string(b) +
                        ": block size not supported by any selected solver (" +
                        join(supported, "; ") + ")");
   }
@@ -205,8 +205,10 @@ void adopt_file(const RunSettings& file, const std::string& what, RawOptions& ra
   const ResolvedSettings r = resolve_settings(file, typed_settings(raw, plan.params, scene), what);
   if (!raw.solver_given && !r.settings.solver.empty()) {
     raw.solvers = {r.settings.solver}, raw.solver_given = true;
-    if (!raw.block_given && r.settings.block > 0)
+    if (!raw.block_given && r.settings.block > 0) {
       raw.blocks = {std::to_string(r.settings.block)}, raw.block_given = true;
+      raw.block_source = "the " + what + "'s block";  // not a --block the user never typed
+    }
   }
   if (!raw.integrator_given)
     raw.run.integrator = to_string(r.settings.integrator), raw.integrator_given = true;

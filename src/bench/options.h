@@ -67,6 +67,7 @@ struct RawOptions {
   bool integrator_given = false, solver_given = false, block_given = false;
   bool integrator_typed = false;  // on the command line (integrator_given: or from a file)
   std::string settings_from;      // "scene" or "snapshot" when a file's settings were taken
+  std::string block_source = "--block";  // where the blocks came from, for the error line
   bool preset_given = false, seed_given = false, trace_every_given = false;
 };
 
