@@ -190,6 +190,14 @@ TEST(BenchCliHardening, NonFiniteRunsNameTheSolverAndTheStep) {  // defect 8
   EXPECT_NE(o.err.find("cpu-omp at N=50: the state became non-finite at step 1 (body "),
             std::string::npos)
       << o.err;
+  // Issue 21: a merged radius that overflows (6e12 cubed, twice, is past float's range) is named
+  // as the radius, not as "positions or velocities".
+  const Outcome m = run_bench({"--solver", "cpu", "--n", "2", "--collisions", "merge", "--radius",
+                               "6e12", "--gravity", "off", "--steps", "1", "--warmup", "0"});
+  EXPECT_EQ(m.exit_code, 1) << m.err;
+  EXPECT_NE(m.err.find("the state became non-finite at step 1 (body 0: its radius)"),
+            std::string::npos)
+      << m.err;
   // --compare says when the reference itself is the one that is non-finite.
   const Outcome c = run_bench({"--compare", "--solver", "cpu-omp", "--n", "50", "--dt", "1e30"});
   EXPECT_EQ(c.exit_code, 1) << c.err;
