@@ -27,7 +27,8 @@ bool App::save_state(const std::string& path) {
   try {
     return save_state(path, m_run->snapshot(m_settings.block));
   } catch (const std::exception& e) {
-    note_file(std::string("cannot save: ") + e.what(), true);
+    m_output_error = std::string("cannot save: ") + e.what();  // a lost save is exit 1
+    note_file(m_output_error, true);
     return false;
   }
 }
@@ -55,7 +56,8 @@ bool App::save_state(const std::string& path, const Snapshot& s) {
               false);
     return true;
   } catch (const std::exception& e) {
-    note_file(std::string("cannot save: ") + e.what(), true);
+    m_output_error = std::string("cannot save: ") + e.what();  // a lost save is exit 1
+    note_file(m_output_error, true);
     return false;
   }
 }
@@ -256,7 +258,8 @@ void App::save_current_scene() {
   try {
     save_scene(path, sc);
   } catch (const std::exception& e) {
-    note_file(std::string("cannot save the scene: ") + e.what(), true);
+    m_output_error = std::string("cannot save the scene: ") + e.what();
+    note_file(m_output_error, true);
     return;
   }
   note_file(

@@ -150,6 +150,7 @@ void App::finish_frame(long long index, bool last, const FrameView& v) {
       save_screenshot(file);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "orrery: %s\n", e.what());
+      m_output_error = e.what();  // F12's lost screenshot is exit 1, as --screenshot's is
     }
   }
   m_surface->present();

@@ -38,6 +38,11 @@ expect_line "$dir/hardening_blown.out" '^orrery: error: --save .*hardening_blown
 [ "$(grep -c 'orrery: error\|cannot save' "$dir/hardening_blown.out")" -eq 1 ] || fail "not one error line"
 [ -e "$dir/hardening_blown.orrery" ] && fail "a non-finite state was saved"
 [ -e "$dir/hardening_blown.csv" ] && fail "a non-finite state was exported"
+# Issue 21: F5's save of a non-finite state writes nothing, says so, and the run ends with exit 1
+# (a save lost by a key, as one lost by --save).
+run f5blown --width 320 --height 180 --solver cpu --n 64 --dt 1e30 --frames 3 --keys f5
+[ $rc -eq 1 ] || fail "F5 of a non-finite state exited $rc, expected 1"
+expect_line "$dir/hardening_f5blown.out" 'cannot save: .*the state is non-finite'
 # Issue 21: what was silently dropped gets a line: scripted keys the run ended before, a scene
 # number past the list, --trail-bodies above N, Backspace while bodies merge.
 run leftover --width 320 --height 180 --solver cpu --n 64 --frames 2 --keys .,.,.,.
