@@ -215,6 +215,23 @@ TEST(BenchCliHardening, LongRunsPrintProgress) {  // defect 10: --warmup 2147483
   EXPECT_NE(o.err.find(" s left"), std::string::npos) << o.err;
 }
 
+// Issue 21: Ctrl-C or SIGTERM stops the bench between steps with exit 128 + signal, and the
+// output files it had opened but not written are removed (an empty results.csv was left).
+TEST(BenchCliHardening, AStoppedRunLeavesNoFiles) {
+  REQUIRE_BENCH();
+  const std::string csv = temp_path("stopped.csv"), json = temp_path("stopped.json"),
+                    trace = temp_path("stopped.trace.csv");
+  const Outcome o = run_bench({"--solver", "cpu", "--n", "256", "--warmup", "2147483647", "--steps",
+                               "1", "--csv", csv, "--json", json, "--trace", trace},
+                              1.5);
+  EXPECT_EQ(o.exit_code, 128 + SIGTERM) << o.err;
+  EXPECT_NE(
+      o.err.find("orrery-bench: stopped by SIGTERM between steps; no output file was written"),
+      std::string::npos)
+      << o.err;
+  for (const std::string& f : {csv, json, trace}) EXPECT_NE(access(f.c_str(), F_OK), 0) << f;
+}
+
 // Snapshots through orrery-bench (issue 12): 5 steps saved, loaded and 5 more give the very file
 // that 10 steps in one run give; CSV export; TIPSY in and out.
 TEST(BenchCliSnapshots, SaveLoadRestartsExactly) {
@@ -260,6 +277,9 @@ TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
       0);
   const std::string bytes = read_file(good);
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const std::string fifo = temp_path("scene.fifo");
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   const std::vector<std::string> quick = {"--steps", "1", "--warmup", "0"};
   const BadInput cases[] = {
       {{"--load", "/nonexistent-dir/x.orrery"}, "/nonexistent-dir/x.orrery: cannot open"},
@@ -275,6 +295,10 @@ TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
       // Scene files.
       {{"--scene", "/nonexistent-dir/s.json"}, "/nonexistent-dir/s.json: cannot open"},
       {{"--scene", good}, "not JSON"},
+      // Issue 21: a device or a pipe as a scene read forever (/dev/zero) or blocked (a FIFO).
+      {{"--scene", "/dev/zero"}, "/dev/zero: cannot open: not a regular file"},
+      {{"--scene", fifo}, fifo + ": cannot open: not a regular file"},
+      {{"--load", fifo}, fifo + ": cannot open: not a regular file"},
       {{"--scene", std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/box.json", "--preset", "disk"},
        "--scene"},
   };
@@ -294,6 +318,7 @@ TEST(BenchCliSnapshots, BadFilesAndPlacesAreOneLineAndExit2) {
       << o.out;
   std::remove(good.c_str());
   std::remove(cut.c_str());
+  std::remove(fifo.c_str());
 }
 
 // Issue 21: --max-n grows N only up to --cpu-max-n for CPU solvers (cpu-bh once searched on

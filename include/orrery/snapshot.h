@@ -64,6 +64,10 @@ Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::
 void save_snapshot(const std::string& path, const Snapshot& s);
 // Throws SnapshotError naming the file (missing, unreadable, or bad content).
 Snapshot load_snapshot(const std::string& path);
+// The whole content of an input file (a snapshot, a scene). Refuses a folder, a device or a pipe
+// (/dev/zero would never end, a FIFO would block), and a read that fails part-way, with a
+// SnapshotError naming the file.
+std::vector<std::uint8_t> read_input_file(const std::string& path);
 
 // "x,y,z,vx,vy,vz,mass,radius", then one line a body (9 significant digits: floats round-trip).
 std::string csv_text(const BodyState& s);

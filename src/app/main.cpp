@@ -1,6 +1,5 @@
 // orrery: the viewer's entry point. Parses the command line, runs the App, reports errors in one
 // line.
-#include <signal.h>
 
 #include <cstdio>
 #include <exception>
@@ -10,28 +9,19 @@
 #include "cli.h"
 #include "orrery/input.h"
 #include "orrery/output_file.h"
+#include "orrery/stop_signals.h"
 
 namespace {
 
+// SIGINT and SIGTERM end the run after its frame, with its files finished.
 void on_stop_signal(int sig) { orrery::app::g_stop_signal = sig; }
-
-// SIGINT and SIGTERM end the run after its frame, with its files finished; the handler is reset
-// on the first, so a second one ends the process at once.
-void catch_stop_signals() {
-  struct sigaction sa {};
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
-}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const orrery::app::ParseResult parsed = orrery::app::parse_command_line(argc, argv);
   if (!parsed.run) return parsed.exit_code;
-  catch_stop_signals();
+  orrery::on_stop_signals(on_stop_signal);
   orrery::OutputFile screenshot;
   try {  // before any window opens: a bad path costs no run
     if (!parsed.options.screenshot.empty())

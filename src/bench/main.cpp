@@ -1,4 +1,6 @@
 // orrery-bench: times the solvers headless (no window) and checks them against `cpu` (--compare).
+#include <signal.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -8,6 +10,7 @@
 #include "options.h"
 #include "report.h"
 #include "runner.h"
+#include "stop.h"
 
 namespace {
 
@@ -38,6 +41,7 @@ int run(int argc, char** argv) {
   const std::optional<Plan> parsed = parse_command_line(argc, argv);
   if (!parsed) return 0;  // --help
   const Plan& plan = *parsed;
+  catch_stop_signals();
   Outputs outputs = open_outputs(plan);  // before anything runs: a bad path costs no run
   print_header(stdout, plan);
   TableReporter table(stdout, plan);
@@ -105,6 +109,10 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
+  } catch (const Stopped& s) {  // the outputs opened for the run were removed on the way here
+    std::fprintf(stderr, "orrery-bench: stopped by %s between steps; no output file was written\n",
+                 s.signal == SIGTERM ? "SIGTERM" : "SIGINT");
+    return 128 + s.signal;
   } catch (const UsageError& e) {
     print_error(e.what());
     return k_exit_usage;

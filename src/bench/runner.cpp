@@ -15,6 +15,7 @@
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
 #include "orrery/runner.h"
+#include "stop.h"
 
 namespace orrery::bench {
 namespace {
@@ -24,6 +25,7 @@ namespace {
 // events for GPU solvers, steady_clock for CPU ones).
 std::unique_ptr<Simulation> make_run(const BodyState& initial, std::unique_ptr<Solver> solver,
                                      const Plan& plan) {
+  throw_if_stopped();
   return std::make_unique<Simulation>(initial, std::move(solver), plan.integrator, plan.params);
 }
 
@@ -82,7 +84,9 @@ std::string run_checked(Simulation& sim) {
   RunPlan p;
   p.steps = k_compare_steps;
   p.finite = FiniteCheck::every_step;
+  p.cancel = &g_stop_requested;
   const RunResult r = Runner::run(sim, p);
+  throw_if_stopped();
   if (r.finite()) return "";
   return "became non-finite at step " + std::to_string(r.nonfinite_step) + " (body " +
          std::to_string(r.nonfinite_body) + ")";
@@ -173,7 +177,9 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   rp.measure_end = diagnostics;
   Progress progress(run_label(name, n, block, gpus), static_cast<long long>(warmup) + steps);
   rp.progress = [&](long long done, long long) { progress.step_done(done); };
+  rp.cancel = &g_stop_requested;
   const RunResult run = Runner::run(*sim, rp);
+  throw_if_stopped();
 
   TimingResult r;
   std::size_t first = 0, last = run.readings.size();
@@ -406,7 +412,9 @@ std::vector<ConvergenceResult> run_convergence(const Plan& plan, Reporter& out) 
             make_run(start, make_solver(sp.info.name, sp.blocks.front(), sp.gpus.front()), p);
         RunPlan rp;
         rp.steps = steps;
+        rp.cancel = &g_stop_requested;
         Runner::run(*run, rp);
+        throw_if_stopped();
         const BodyState end = run->state();
         const double dx = (end.pos[1].x - end.pos[0].x) - (start.pos[1].x - start.pos[0].x);
         const double dy = (end.pos[1].y - end.pos[0].y) - (start.pos[1].y - start.pos[0].y);
@@ -427,6 +435,7 @@ std::vector<AccuracyResult> run_accuracy(const Plan& plan, Reporter& out) {
           out.note(cpu_skip_line("the accuracy of ", sp.info.name, n, plan.cpu_max_n));
           break;
         }
+        throw_if_stopped();
         SimParams p = plan.params;
         p.theta = theta;
         std::unique_ptr<Solver> g = make_solver(sp.info.name, sp.blocks.front(), sp.gpus.front());

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -210,17 +209,8 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
 }
 
 SceneFile load_scene(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
-  std::stringstream text;
-  try {
-    text << in.rdbuf();
-  } catch (const std::exception&) {
-    throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
-  }
-  if (in.bad() || text.bad())
-    throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
-  SceneFile s = parse_scene(text.str(), path);
+  const std::vector<std::uint8_t> bytes = read_input_file(path);
+  SceneFile s = parse_scene(std::string(bytes.begin(), bytes.end()), path);
   if (!s.snapshot.empty() && s.snapshot[0] != '/') s.snapshot = folder_of(path) + "/" + s.snapshot;
   return s;
 }

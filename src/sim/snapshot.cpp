@@ -238,7 +238,7 @@ void save_snapshot(const std::string& path, const Snapshot& s) {
   write_file_replacing(path, b.data(), b.size());
 }
 
-Snapshot load_snapshot(const std::string& path) {
+std::vector<std::uint8_t> read_input_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
     throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
@@ -254,6 +254,11 @@ Snapshot load_snapshot(const std::string& path) {
     throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
   }
   if (in.bad()) throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
+  return b;
+}
+
+Snapshot load_snapshot(const std::string& path) {
+  const std::vector<std::uint8_t> b = read_input_file(path);
   return decode_snapshot(b.data(), b.size(), path);
 }
 
