@@ -22,8 +22,11 @@ struct DeviceInfo {
 };
 
 bool cuda_compiled();
-// Queried once and cached; never throws.
+// Device 0, queried once and cached; never throws.
 const DeviceInfo& device_info();
+// Device `index` (0 to device_count() - 1), queried now; never throws (present false, with the
+// reason, for an index with no device).
+DeviceInfo device_info_of(int index);
 bool device_present();
 // CUDA devices visible to this process (0 with none; CUDA_VISIBLE_DEVICES narrows them). Device 0
 // is the one device_info() describes and every one-GPU module runs on.

@@ -92,6 +92,11 @@ class Simulation {
   void quantity(Quantity q, const Bodies& b, float* out);
   // The same into host memory, wherever the state is.
   void quantity_to_host(Quantity q, const Bodies& b, float* out);
+  // Every body's acceleration (x, y, z; w 0) or potential (w; x, y, z 0) from the module, as a
+  // step sees them (the last step's own accelerations where it kept them for these positions),
+  // copied to host memory (waits). Not timed as a step.
+  enum class Field { acceleration, potential };
+  std::vector<Vec4> field_to_host(Field f, const Bodies& b);
   // Body i's position, velocity and direct-sum acceleration (in double, at the run's softening,
   // whatever the solver), and the bodies' centre of mass. Both wait for the device.
   struct BodyReading {

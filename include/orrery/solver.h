@@ -145,6 +145,9 @@ std::string spreading_solver_names();
 // Throws std::invalid_argument for an unknown name, an unsupported block size or GPU count,
 // std::runtime_error for a GPU solver with no device or NCCL that cannot be loaded.
 std::unique_ptr<Solver> make_solver(const std::string& name, int block_size = 0, int gpus = 1);
+// The solver a run starts with when none was named: the first that runs here of cuda-fast,
+// cuda-static, cuda-dynamic and cpu-omp.
+std::string default_solver_name();
 // The default block size of a GPU solver (0 for CPU solvers).
 int default_block_size(const std::string& name);
 

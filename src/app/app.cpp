@@ -40,6 +40,7 @@ App::App(const Options& options, OutputFile screenshot)
 
   m_settings.vsync = m_opts.vsync;
   m_settings.show_panel = !m_opts.hide_panel;
+  m_settings.paused = m_opts.paused;
   m_settings.point_radius = m_opts.point_radius;
   choose_draw();
   m_settings.seed = m_opts.seed;

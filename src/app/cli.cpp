@@ -256,14 +256,6 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
 
 }  // namespace
 
-std::string default_solver_name() {
-  const auto avail = available_solvers();
-  for (const char* want : {"cuda-fast", "cuda-static", "cuda-dynamic", "cpu-omp"})
-    for (const auto& s : avail)
-      if (s.name == want) return s.name;
-  return avail.empty() ? "cpu" : avail.front().name;
-}
-
 ParseResult parse_command_line(int argc, const char* const* argv) {
   ParseResult r;
   Options& o = r.options;
@@ -310,6 +302,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_flag("--headless", o.headless,
                "render offscreen through EGL (device platform): for GPU servers with no display");
   cli.add_flag("--hide-panel", o.hide_panel, "start with the panel hidden (H shows it)");
+  cli.add_flag("--paused", o.paused,
+               "start paused (Space runs): frames draw the starting state, as for a picture of it");
   cli.add_option("--point-radius", t.point_radius,
                  "sprite radius in world units, 0.01 to 5 (default 0.2; panel: View)");
   cli.add_option("--draw", o.draw,

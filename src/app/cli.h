@@ -35,6 +35,7 @@ struct Options {
   std::string screenshot;  // written after the last frame
   bool headless = false;
   bool hide_panel = false;
+  bool paused = false;  // --paused: no steps until Space
   float point_radius = 0.2f;
   std::string draw = "auto";       // auto (cuda on the zero-copy path, else gl), gl or cuda
   std::vector<ui::Action> script;  // --keys: applied one per frame from the second frame
@@ -74,8 +75,5 @@ struct ParseResult {
 // Parses and checks the command line (CLI11 and the shared rules of orrery/input.h). Opens no file
 // and no window (the fuzz target calls it); prints --help to stdout and errors to stderr.
 ParseResult parse_command_line(int argc, const char* const* argv);
-
-// The solver to start with when none was named.
-std::string default_solver_name();
 
 }  // namespace orrery::app

@@ -10,34 +10,37 @@ namespace orrery {
 
 bool cuda_compiled() { return true; }
 
-const DeviceInfo& device_info() {
-  static const DeviceInfo info = [] {
-    DeviceInfo d;
-    int count = 0;  // cudaGetDeviceCount leaves it unwritten on error (35 with no driver)
-    const cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count < 1) {
-      d.reason = e != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(e)
-                                  : std::string("no CUDA device found");
-      cudaGetLastError();  // clear the sticky-free error so later calls start clean
-      return d;
-    }
-    cudaDeviceProp p{};
-    if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
-      d.reason = "no CUDA device: cannot read the properties of device 0";
-      cudaGetLastError();
-      return d;
-    }
-    int clock_khz = 0;
-    cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0);
-    d.present = true;
-    d.name = p.name;
-    d.sm_count = p.multiProcessorCount;
-    d.clock_mhz = clock_khz / 1000;
-    d.cc_major = p.major;
-    d.cc_minor = p.minor;
-    d.total_mem = p.totalGlobalMem;
+DeviceInfo device_info_of(int index) {
+  DeviceInfo d;
+  int count = 0;  // cudaGetDeviceCount leaves it unwritten on error (35 with no driver)
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count <= index || index < 0) {
+    d.reason = e != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(e)
+               : count < 1      ? std::string("no CUDA device found")
+                                : "no CUDA device " + std::to_string(index);
+    cudaGetLastError();  // clear the sticky-free error so later calls start clean
     return d;
-  }();
+  }
+  cudaDeviceProp p{};
+  if (cudaGetDeviceProperties(&p, index) != cudaSuccess) {
+    d.reason = "no CUDA device: cannot read the properties of device " + std::to_string(index);
+    cudaGetLastError();
+    return d;
+  }
+  int clock_khz = 0;
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, index);
+  d.present = true;
+  d.name = p.name;
+  d.sm_count = p.multiProcessorCount;
+  d.clock_mhz = clock_khz / 1000;
+  d.cc_major = p.major;
+  d.cc_minor = p.minor;
+  d.total_mem = p.totalGlobalMem;
+  return d;
+}
+
+const DeviceInfo& device_info() {
+  static const DeviceInfo info = device_info_of(0);
   return info;
 }
 

@@ -13,13 +13,15 @@ namespace orrery {
 
 bool cuda_compiled() { return false; }
 
+DeviceInfo device_info_of(int) {
+  DeviceInfo d;
+  d.reason =
+      "no CUDA device: this build has no CUDA support (ORRERY_ENABLE_CUDA off or nvcc missing)";
+  return d;
+}
+
 const DeviceInfo& device_info() {
-  static const DeviceInfo info = [] {
-    DeviceInfo d;
-    d.reason =
-        "no CUDA device: this build has no CUDA support (ORRERY_ENABLE_CUDA off or nvcc missing)";
-    return d;
-  }();
+  static const DeviceInfo info = device_info_of(0);
   return info;
 }
 

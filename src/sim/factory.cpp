@@ -200,4 +200,12 @@ std::unique_ptr<Solver> make_solver(const std::string& name, int block_size, int
   return info.make(block_size);
 }
 
+std::string default_solver_name() {
+  const auto avail = available_solvers();
+  for (const char* want : {"cuda-fast", "cuda-static", "cuda-dynamic", "cpu-omp"})
+    for (const auto& s : avail)
+      if (s.name == want) return s.name;
+  return avail.empty() ? "cpu" : avail.front().name;
+}
+
 }  // namespace orrery

@@ -158,7 +158,8 @@ void Simulation::set_integrator(Integrator integrator) {
 
 void Simulation::set_params(const SimParams& params) {
   check(m_integrator, params, m_reversed);
-  if (params.softening != m_params.softening || params.gravity != m_params.gravity)
+  if (params.softening != m_params.softening || params.gravity != m_params.gravity ||
+      params.theta != m_params.theta)
     m_acc_valid = false;
   m_params = params;
 }
@@ -272,6 +273,31 @@ void Simulation::quantity_to_host(Quantity q, const Bodies& b, float* out) {
   float* values = m_backend->float_scratch(b.n);
   quantity(q, b, values);
   m_backend->fetch(values, out, b.n);
+}
+
+std::vector<Vec4> Simulation::field_to_host(Field f, const Bodies& b) {
+  std::vector<Vec4> out(static_cast<std::size_t>(std::max(b.n, 0)), Vec4{0, 0, 0, 0});
+  if (b.n <= 0) return out;
+  m_backend->reserve(b.n);
+  Backend& be = *m_backend;
+  const Vec4* src = be.pot();
+  {
+    PhasesOff off(*m_solver, m_phases.get());
+    if (f == Field::potential) {
+      if (m_params.gravity)
+        m_solver->potentials(b.pos, be.pot(), b.n, m_params);
+      else
+        be.zero(be.pot(), b.n);
+    } else if (!m_params.gravity) {
+      be.zero(be.pot(), b.n);
+    } else if (m_acc_valid) {
+      src = be.acc();
+    } else {
+      m_solver->accelerations(b.pos, be.pot(), b.n, m_params);
+    }
+  }
+  be.fetch(reinterpret_cast<const float*>(src), reinterpret_cast<float*>(out.data()), 4 * b.n);
+  return out;
 }
 
 Simulation::BodyReading Simulation::read_body(const Bodies& b, int i) {

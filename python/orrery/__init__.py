@@ -1,0 +1,132 @@
+"""Orrery from Python: gravitational N-body simulations on the GPU and the CPU, numpy in and out.
+
+    import orrery
+    sim = orrery.Simulation(n=65536, preset="plummer", solver="cuda-bh", integrator="leapfrog")
+    sim.integrate(10.0)
+    print(sim.diagnostics()["virial_ratio"], sim.positions[:3])
+    sim.render("plummer.png", color="density")
+
+The engine is the one the `orrery` viewer and `orrery-bench` run. Simulation, load, solvers and
+devices are compiled (orrery._orrery); show() and render() run this build's viewer on a copy of the
+state (docs/python.md).
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+
+from . import _orrery
+from ._orrery import Simulation, devices, integrators, presets, solvers
+
+__all__ = ["Simulation", "load", "solvers", "devices", "presets", "integrators", "viewer_path"]
+
+
+def load(path, **settings):
+    """A Simulation from a file: an Orrery snapshot (which brings its solver, integrator, settings,
+    time and step count, under the settings given here), a TIPSY file (told by its content), or a
+    scene file (.json, as in assets/scenes). Raises OSError when the file cannot be opened and
+    ValueError when its content is bad."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(2, "no such file", path)
+    if os.path.isdir(path):
+        raise IsADirectoryError(21, "is a folder", path)
+    if not os.access(path, os.R_OK):
+        raise PermissionError(13, "cannot be read", path)
+    return _orrery._load(path, **settings)
+
+
+def viewer_path():
+    """The viewer's executable that show() and render() run: $ORRERY_VIEWER, else this build's."""
+    env = os.environ.get("ORRERY_VIEWER")
+    if env:
+        return env
+    try:
+        from ._build import VIEWER
+    except ImportError:
+        VIEWER = ""
+    if VIEWER and os.path.exists(VIEWER):
+        return VIEWER
+    found = shutil.which("orrery")
+    if found:
+        return found
+    raise RuntimeError("the orrery viewer was not built (it needs GLFW and OpenGL); "
+                       "set ORRERY_VIEWER to its path")
+
+
+_FLAGS = {"width", "height", "color", "palette", "color_scale", "color_range", "trails",
+          "trail_bodies", "point_radius", "hide_panel", "steps_per_frame", "frames", "vsync",
+          "draw", "record", "record_fps", "keys", "screenshot"}
+
+
+def _view_args(options):
+    """Viewer flags from keyword arguments: color="density" -> --color density; True -> the flag."""
+    args = []
+    for key, value in options.items():
+        if key not in _FLAGS:
+            raise TypeError(f"unexpected view option '{key}' (options: {', '.join(sorted(_FLAGS))})")
+        if value is None or value is False:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(flag)
+        elif key == "color_range":
+            lo, hi = value
+            args += [flag, f"{float(lo)!r},{float(hi)!r}"]
+        else:
+            args += [flag, str(value)]
+    return args
+
+
+def _run_viewer(args, what):
+    proc = subprocess.run([viewer_path()] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True)
+    if proc.returncode != 0:
+        lines = [l for l in proc.stderr.splitlines() if l.strip()]
+        reason = lines[-1] if lines else f"exit status {proc.returncode}"
+        if proc.returncode == 2 and ("--screenshot" in reason or "--record" in reason):
+            raise OSError(f"{what}: {reason}")
+        if proc.returncode == 2:
+            raise ValueError(f"{what}: {reason}")
+        raise RuntimeError(f"{what}: {reason}")
+    return proc
+
+
+def _show(self, **view_options):
+    """Opens the viewer on this state (the same window, keys and panel as the `orrery` program)
+    and returns when the window is closed, with the state (and the solver, integrator and settings
+    chosen in the panel) as the viewer left it. view_options are the viewer's flags without the
+    dashes: width, height, color, palette, color_scale, color_range=(lo, hi), trails,
+    trail_bodies, point_radius, hide_panel, steps_per_frame, frames, vsync, draw, record,
+    record_fps, keys, screenshot. Needs a display (DISPLAY or WAYLAND_DISPLAY)."""
+    with tempfile.TemporaryDirectory(prefix="orrery-show-") as tmp:
+        start, end = os.path.join(tmp, "start.orrery"), os.path.join(tmp, "end.orrery")
+        self._snapshot_to(start)
+        _run_viewer(["--load", start, "--save", end] + _view_args(view_options), "show")
+        self._restore_from(end)
+
+
+def _render(self, path, width=1280, height=720, **view_options):
+    """Draws this state as one PNG frame, headless (EGL, as `orrery --headless`), without stepping
+    it: for notebooks and papers. view_options as for show() (color="density", palette="magma",
+    point_radius=0.1, hide_panel=True, ...); the panel is hidden unless hide_panel=False. Raises
+    ValueError for a bad option, OSError when path cannot be written, RuntimeError when no EGL
+    context can be made."""
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(2, "no such folder", folder)
+    view_options.setdefault("hide_panel", True)
+    with tempfile.TemporaryDirectory(prefix="orrery-render-") as tmp:
+        start = os.path.join(tmp, "start.orrery")
+        self._snapshot_to(start)
+        # Paused, so no frame steps; three frames, so a colour made off the UI thread (CPU
+        # solvers) has arrived by the last one, whose picture is kept.
+        args = ["--headless", "--paused", "--frames", "3", "--load", start, "--width", str(width),
+                "--height", str(height), "--screenshot", path] + _view_args(view_options)
+        _run_viewer(args, "render")
+    return path
+
+
+Simulation.show = _show
+Simulation.render = _render

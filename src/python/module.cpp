@@ -1,0 +1,272 @@
+// The compiled part of the `orrery` Python module (orrery._orrery): Simulation, load, solvers and
+// devices. The pure-Python part (python/orrery/__init__.py) adds show() and render(), which run the
+// viewer on a copy of the state.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "orrery/device.h"
+#include "orrery/input.h"
+#include "orrery/integrators.h"
+#include "orrery/presets.h"
+#include "orrery/solver.h"
+#include "py_simulation.h"
+
+namespace py = pybind11;
+using namespace orrery;
+using orrery::python::Keywords;
+using orrery::python::PySimulation;
+
+namespace {
+
+// The settings keywords every constructor takes, from **kwargs; an unknown one is a TypeError, as
+// Python's own calls have it.
+Keywords keywords(const py::kwargs& kw) {
+  Keywords k;
+  for (const auto& item : kw) {
+    const std::string key = py::str(item.first);
+    const py::handle v = item.second;
+    if (v.is_none()) continue;  // None: not given
+    auto number = [&]() -> double {
+      if (!py::isinstance<py::int_>(v) && !py::isinstance<py::float_>(v))
+        throw py::type_error(key + ": expected a number, got " +
+                             std::string(py::str(py::type::of(v).attr("__name__"))));
+      if (py::isinstance<py::bool_>(v)) throw py::type_error(key + ": expected a number, got bool");
+      return v.cast<double>();
+    };
+    auto text = [&]() -> std::string {
+      if (!py::isinstance<py::str>(v)) throw py::type_error(key + ": expected a string");
+      return v.cast<std::string>();
+    };
+    auto integer = [&]() -> int {
+      if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v))
+        throw py::type_error(key + ": expected an integer");
+      const long long x = v.cast<long long>();
+      if (x < 0 || x > 1 << 20) throw InputError(key + "=" + std::to_string(x) + ": out of range");
+      return static_cast<int>(x);
+    };
+    if (key == "solver")
+      k.solver = text();
+    else if (key == "integrator")
+      k.integrator = text();
+    else if (key == "collisions")
+      k.collisions = text();
+    else if (key == "block")
+      k.block = integer();
+    else if (key == "gpus")
+      k.gpus = integer();
+    else if (key == "dt")
+      k.dt = number();
+    else if (key == "softening")
+      k.softening = number();
+    else if (key == "damping")
+      k.damping = number();
+    else if (key == "theta")
+      k.theta = number();
+    else if (key == "restitution")
+      k.restitution = number();
+    else if (key == "box")
+      k.box = number();
+    else if (key == "radius")
+      k.radius = number();
+    else if (key == "gravity") {
+      if (!py::isinstance<py::bool_>(v)) throw py::type_error("gravity: expected True or False");
+      k.gravity = v.cast<bool>();
+    } else {
+      throw py::type_error("unexpected keyword argument '" + key +
+                           "' (settings: solver, block, gpus, integrator, dt, softening, damping, "
+                           "theta, collisions, restitution, radius, box, gravity)");
+    }
+  }
+  return k;
+}
+
+int default_n() { return device_present() ? 16384 : 2048; }
+
+py::list solver_list() {
+  py::list out;
+  for (const SolverInfo& s : all_solvers()) {
+    py::dict d;
+    d["name"] = s.name;
+    d["gpu"] = s.gpu;
+    d["block_sizes"] = s.block_sizes;
+    d["default_block"] = s.default_block;
+    d["approximate"] = s.approximate;
+    d["spreads"] = s.spreads;
+    d["description"] = s.description;
+    const bool here = !s.gpu || device_present();
+    d["available"] = here;
+    d["why_not"] = here ? py::object(py::none()) : py::object(py::str(device_info().reason));
+    out.append(d);
+  }
+  return out;
+}
+
+py::list device_list() {
+  py::list out;
+  for (int i = 0; i < device_count(); ++i) {
+    const DeviceInfo d = device_info_of(i);
+    py::dict r;
+    r["index"] = i;
+    r["name"] = d.name;
+    r["sm_count"] = d.sm_count;
+    r["clock_mhz"] = d.clock_mhz;
+    r["compute_capability"] = py::make_tuple(d.cc_major, d.cc_minor);
+    r["memory_bytes"] = d.total_mem;
+    out.append(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_orrery, m) {
+  m.doc() = "Orrery's engine: gravitational N-body solvers on the GPU and the CPU.";
+
+  py::class_<PySimulation> sim(
+      m, "Simulation",
+      R"(An N-body simulation: bodies, a solver, an integrator and the run's settings.
+
+Simulation(n=None, preset="plummer", seed=1, **settings) makes n bodies of a preset (random,
+shell, expand, disk, collision, plummer, box, accretion); n defaults to 16384 with a CUDA device
+and 2048 without. Settings, all optional:
+  solver       "cpu", "cpu-omp", "cpu-bh", "cuda-dynamic", "cuda-static", "cuda-fast", "cuda-bh"
+               (default: the first that runs here of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)
+  block        threads per block of a GPU solver (default: the solver's; cuda-fast autotunes)
+  gpus         GPUs to spread a solver over (default: every visible one where it spreads)
+  integrator   "euler" (default), "leapfrog", "yoshida4"
+  dt           time step (0.016), softening (0.1), damping (1; euler only), theta (0.5; trees)
+  collisions   "off", "bounce", "merge" (default: the preset's), restitution (1),
+  radius       every body's radius, box (the side of reflecting walls), gravity (True/False)
+Each is checked as the command lines check it: a bad one raises ValueError with the reason.
+
+Units are G = 1. Every array property returns a new numpy array (a copy): it does not change
+when the simulation steps, and changing it changes nothing until assigned back.)");
+  sim.def(py::init([](std::optional<int> n, const std::string& preset, std::uint64_t seed,
+                      const py::kwargs& kw) {
+            return PySimulation::from_preset(n.value_or(default_n()), preset, seed, keywords(kw));
+          }),
+          py::arg("n") = py::none(), py::arg("preset") = "plummer", py::arg("seed") = 1)
+      .def_static(
+          "from_arrays",
+          [](const py::object& pos, const py::object& vel, const py::object& mass,
+             const py::object& radius, const py::kwargs& kw) {
+            return PySimulation::from_arrays(pos, vel, mass, radius, keywords(kw));
+          },
+          py::arg("pos"), py::arg("vel"), py::arg("mass"), py::arg("radius") = py::none(),
+          R"(A simulation of the given bodies: pos and vel of shape (N, 3), mass of shape (N,) or one
+number for all, radius likewise (default 0). Any real dtype is taken and stored as float32; vel
+may be None (at rest). Raises TypeError for a dtype that is not a real number and ValueError for
+a wrong shape, a value that is not finite as float32, or a negative mass or radius. Settings as
+for Simulation().)")
+      .def(
+          "step", &PySimulation::step, py::arg("k") = 1,
+          R"(Takes k steps of dt (k >= 0). The GIL is released while stepping; Ctrl-C stops the call
+between two steps with KeyboardInterrupt, leaving the state of the last whole step. Raises
+RuntimeError when the state became non-finite (checked once, after the steps).)")
+      .def("integrate", &PySimulation::integrate, py::arg("t"), py::arg("exact") = true,
+           R"(Steps until the time is t. The steps are of dt while a whole one fits; then, with
+exact=True (the default), one shorter step of the remaining time, so that time equals t up to
+the rounding of that step's length to float32 (about 6e-8 of it); dt itself is kept. With
+exact=False the last step is a whole one, ending at the first multiple of dt at or past t. A
+remainder below 1e-6 dt counts as none. Time runs backwards while time_reversed is set: t must
+then lie before the current time. Ctrl-C as for step().)")
+      .def("save", &PySimulation::save, py::arg("path"),
+           R"(Writes the state: TIPSY for a name ending in .tipsy, CSV (x,y,z,vx,vy,vz,mass,radius)
+for .csv, else Orrery's snapshot format, which keeps the run (solver, integrator, settings, time,
+steps) so that orrery.load(path) continues it bit for bit. The file is written beside the target
+and renamed over it: a failed write (OSError) leaves the old file as it was.)")
+      .def_property_readonly("n", &PySimulation::n, "Bodies in the simulation (merges lower it).")
+      .def_property_readonly("time", &PySimulation::time, "Simulation time.")
+      .def_property_readonly("steps", &PySimulation::steps, "Steps taken.")
+      .def_property("positions", &PySimulation::positions, &PySimulation::set_positions,
+                    "Positions, (N, 3) float32: a copy. Assigning checks shape, dtype and "
+                    "finiteness and keeps the time and step count.")
+      .def_property("velocities", &PySimulation::velocities, &PySimulation::set_velocities,
+                    "Velocities, (N, 3) float32: a copy. Assigning as for positions.")
+      .def_property("masses", &PySimulation::masses, &PySimulation::set_masses,
+                    "Masses, (N,) float32: a copy. Assigning refuses negative or non-finite "
+                    "values; one number sets all.")
+      .def_property("radii", &PySimulation::radii, &PySimulation::set_radii,
+                    "Radii (the collision stage's), (N,) float32: a copy. Assigning as for "
+                    "masses; walls must stay at least twice the largest radius.")
+      .def("accelerations", &PySimulation::accelerations,
+           "Each body's acceleration from the solver at the current positions, (N, 3) float32 "
+           "(the last step's own where it kept them; else one more force pass, not a step).")
+      .def("potentials", &PySimulation::potentials,
+           "Each body's softened potential phi_i = -sum_j m_j / sqrt(r_ij^2 + eps^2) from the "
+           "solver, (N,) float32 (tree codes: from the tree).")
+      .def("diagnostics", &PySimulation::diagnostics,
+           R"(The state's conserved quantities, summed in double (on the device for GPU solvers):
+a dict of kinetic, potential and energy (kinetic + potential + collision_energy, the energy the
+collisions removed), mass, bodies, momentum, angular_momentum and centre_of_mass (3-tuples about
+the origin), virial_ratio (2K/|W|), time and steps.)")
+      .def("phases", &PySimulation::phases,
+           "Milliseconds a step spent in each phase (force, integrate, walk, contacts, ...) over "
+           "the last step() or integrate() call, a mean per step; phases it did not run are left "
+           "out.")
+      .def_property_readonly("interactions_per_second", &PySimulation::interactions_per_second,
+                             "Body-body interactions per second of the last step() or "
+                             "integrate() call (all-pairs: N^2 a force pass), by the wall clock.")
+      .def_property("solver", &PySimulation::solver, &PySimulation::set_solver,
+                    "The solver's name; assigning switches to another (its default block), the "
+                    "state moving to its side.")
+      .def_property("block", &PySimulation::block, &PySimulation::set_block,
+                    "Threads per block of a GPU solver (0 for CPU solvers).")
+      .def_property("gpus", &PySimulation::gpus, &PySimulation::set_gpus,
+                    "GPUs the solver is spread over (1: one GPU or the CPU).")
+      .def_property("integrator", &PySimulation::integrator, &PySimulation::set_integrator,
+                    "\"euler\", \"leapfrog\" or \"yoshida4\".")
+      .def_property(
+          "dt", [](const PySimulation& s) { return s.params().dt; },
+          [](PySimulation& s, double v) { s.set_float("dt", &SimParams::dt, v); }, "Time step.")
+      .def_property(
+          "softening", [](const PySimulation& s) { return s.params().softening; },
+          [](PySimulation& s, double v) { s.set_float("softening", &SimParams::softening, v); },
+          "Softening length eps (>= 1e-10).")
+      .def_property(
+          "damping", [](const PySimulation& s) { return s.params().damping; },
+          [](PySimulation& s, double v) { s.set_float("damping", &SimParams::damping, v); },
+          "Velocity damping per step in [0, 1] (euler only).")
+      .def_property(
+          "theta", [](const PySimulation& s) { return s.params().theta; },
+          [](PySimulation& s, double v) { s.set_float("theta", &SimParams::theta, v); },
+          "Opening angle of the tree codes, in [0, 2].")
+      .def_property(
+          "restitution", [](const PySimulation& s) { return s.params().collisions.restitution; },
+          &PySimulation::set_restitution, "Bounce restitution e in [0, 1] (walls too).")
+      .def_property("box", &PySimulation::box, &PySimulation::set_box,
+                    "Side of the cube of reflecting walls centred at the origin; None: no walls.")
+      .def_property(
+          "gravity", [](const PySimulation& s) { return s.params().gravity; },
+          &PySimulation::set_gravity, "Whether gravity acts.")
+      .def_property("collisions", &PySimulation::collisions, &PySimulation::set_collisions,
+                    "\"off\", \"bounce\" or \"merge\".")
+      .def_property("time_reversed", &PySimulation::time_reversed, &PySimulation::set_time_reversed,
+                    "Time runs backwards while set (leapfrog and yoshida4 retrace their past).")
+      .def_property_readonly("config", &PySimulation::config,
+                             "The solver's configuration in use (cuda-fast: its tuned tiles).")
+      .def("__repr__", &PySimulation::repr)
+      .def("_snapshot_to",
+           [](PySimulation& s, const std::string& path) { save_snapshot(path, s.snapshot()); })
+      .def("_restore_from",
+           [](PySimulation& s, const std::string& path) { s.restore(load_snapshot(path)); });
+
+  m.def(
+      "_load",
+      [](const std::string& path, const py::kwargs& kw) {
+        return PySimulation::load(path, keywords(kw));
+      },
+      py::arg("path"));
+  m.def("solvers", &solver_list,
+        R"(Every solver of this build: a list of dicts with name, gpu, block_sizes, default_block,
+approximate (a tree code), spreads (over several GPUs), description, available (here) and why_not
+(the reason when not available, else None).)");
+  m.def("devices", &device_list,
+        "The CUDA devices visible: a list of dicts with index, name, sm_count, clock_mhz, "
+        "compute_capability and memory_bytes (empty without one).");
+  m.def(
+      "presets", [] { return preset_names(); }, "The presets' names.");
+  m.def(
+      "integrators", [] { return integrator_names(); }, "The integrators' names.");
+  m.attr("cuda_compiled") = cuda_compiled();
+}

@@ -1,0 +1,489 @@
+#include "py_simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "orrery/device.h"
+#include "orrery/host_memory.h"
+#include "orrery/runner.h"
+#include "orrery/scene_file.h"
+
+namespace orrery::python {
+
+namespace {
+
+// Host memory a body costs here: the state and the Simulation's scratch (positions twice,
+// velocities, accelerations, potentials), a host copy while reading, and the arrays handed out.
+constexpr double k_host_bytes_per_body = 8.0 * sizeof(Vec4);
+// Bodies when a scene gives no N: the viewer's defaults.
+constexpr int k_default_n_gpu = 16384, k_default_n_cpu = 2048;
+// A call steps in runs of about this long between looks at Ctrl-C.
+constexpr double k_chunk_s = 0.05;
+
+// The checked float copy of an array-like of shape (n, cols) (cols 1: shape (n,), or a scalar
+// when `scalar_ok`); n < 0 takes any n >= 1. Throws TypeError for a dtype that is not a real
+// number, ValueError for a shape, a non-finite value or (nonneg) a negative one.
+std::vector<float> checked(const py::object& obj, const char* name, long long n, int cols,
+                           bool nonneg, bool scalar_ok = false) {
+  if (obj.is_none())
+    throw py::type_error(std::string(name) + ": required (an array" +
+                         (scalar_ok ? std::string(" or one number)") : std::string(")")));
+  py::array a = py::array::ensure(obj);
+  if (!a) throw py::type_error(std::string(name) + ": not an array or a sequence of numbers");
+  const char kind = a.dtype().kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u')
+    throw py::type_error(std::string(name) + ": dtype " + std::string(py::str(a.dtype())) +
+                         " is not a real number (use float32 or float64)");
+  if (kind == 'f' && a.itemsize() > 4) {  // beyond float32 is not finite there: say so first
+    using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
+    const Doubles d = Doubles::ensure(a);
+    for (py::ssize_t i = 0; d && i < d.size(); ++i)
+      if (std::fabs(d.data()[i]) > std::numeric_limits<float>::max())
+        throw py::value_error(std::string(name) + ": element " + std::to_string(i / cols) +
+                              " is not finite (as float32)");
+  }
+  using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
+  Floats f = Floats::ensure(a);
+  if (!f) throw py::type_error(std::string(name) + ": cannot be read as float32");
+  const bool scalar = f.ndim() == 0 && scalar_ok && n >= 0;
+  const long long rows = scalar ? n : (f.ndim() >= 1 ? static_cast<long long>(f.shape(0)) : -1);
+  const bool shape_ok = scalar || (cols == 1 ? f.ndim() == 1 : f.ndim() == 2 && f.shape(1) == cols);
+  if (!shape_ok || rows < 1 || (n >= 0 && rows != n)) {
+    std::ostringstream want;
+    want << "(" << (n >= 0 ? std::to_string(n) : std::string("N")) << (cols == 1 ? ",)" : ", 3)");
+    std::ostringstream got;
+    got << "(";
+    for (py::ssize_t d = 0; d < f.ndim(); ++d) got << (d ? ", " : "") << f.shape(d);
+    got << (f.ndim() == 1 ? ",)" : ")");
+    throw py::value_error(std::string(name) + ": shape " + got.str() + ", expected " + want.str() +
+                          (rows == 0 ? " with N >= 1" : ""));
+  }
+  std::vector<float> out(static_cast<std::size_t>(rows) * cols);
+  if (scalar)
+    std::fill(out.begin(), out.end(), *f.data());
+  else
+    std::copy(f.data(), f.data() + out.size(), out.begin());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!std::isfinite(out[i]))
+      throw py::value_error(std::string(name) + ": element " + std::to_string(i / cols) +
+                            " is not finite (as float32)");
+    if (nonneg && out[i] < 0.0f)
+      throw py::value_error(std::string(name) + ": element " + std::to_string(i / cols) +
+                            " is negative");
+  }
+  return out;
+}
+
+py::array_t<float> column3(const std::vector<Vec4>& v) {
+  py::array_t<float> a({static_cast<py::ssize_t>(v.size()), py::ssize_t{3}});
+  float* d = a.mutable_data();
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    d[3 * i] = v[i].x;
+    d[3 * i + 1] = v[i].y;
+    d[3 * i + 2] = v[i].z;
+  }
+  return a;
+}
+
+py::array_t<float> column_w(const std::vector<Vec4>& v) {
+  py::array_t<float> a(static_cast<py::ssize_t>(v.size()));
+  float* d = a.mutable_data();
+  for (std::size_t i = 0; i < v.size(); ++i) d[i] = v[i].w;
+  return a;
+}
+
+py::tuple triple(const Vec3d& v) { return py::make_tuple(v.x, v.y, v.z); }
+
+// Refuses a state the solver's side cannot hold (names the memory needed).
+void check_fits(const SolverInfo& info, long long n) {
+  check_host_memory(n, k_host_bytes_per_body);
+  check_device_memory(info, n);
+}
+
+}  // namespace
+
+PySimulation::PySimulation(const BodyState& bodies, const Chosen& c, const RunState* run) {
+  if (bodies.size() < 1) throw InputError("a simulation needs at least one body");
+  check_box_fits(c.run.params.collisions.box, bodies.vel);
+  check_fits(solver_info(c.run.solver), bodies.size());
+  m_sim = std::make_unique<Simulation>(bodies, make_solver(c.run.solver, c.run.block, c.gpus),
+                                       c.run.integrator, c.run.params);
+  if (run) m_sim->resume(*run);
+  m_solver = c.run.solver;
+  m_block_asked = c.run.block;
+  m_gpus = c.gpus;
+}
+
+std::unique_ptr<PySimulation> PySimulation::from_preset(int n, const std::string& preset,
+                                                        std::uint64_t seed, const Keywords& k) {
+  if (n < 1) throw InputError("n=" + std::to_string(n) + ": must be at least 1");
+  Preset p{};
+  try {
+    p = parse_preset(preset);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("preset=" + preset + ": " + e.what());
+  }
+  const Chosen c = choose(RunSettings{}, p, k);
+  check_fits(solver_info(c.run.solver), n);
+  BodyState s = make_preset(p, n, seed);
+  if (k.radius) {
+    const float r = as_float(*k.radius, "radius");
+    if (r < 0.0f) throw InputError("radius=" + number_text(*k.radius) + ": must be >= 0");
+    set_radius(s.vel, r);
+  }
+  return std::make_unique<PySimulation>(s, c);
+}
+
+std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
+                                                        const py::object& vel,
+                                                        const py::object& mass,
+                                                        const py::object& radius,
+                                                        const Keywords& k) {
+  const std::vector<float> x = checked(pos, "pos", -1, 3, false);
+  const long long n = static_cast<long long>(x.size() / 3);
+  if (n > std::numeric_limits<int>::max())
+    throw InputError("pos: " + std::to_string(n) + " bodies, more than 2^31 - 1");
+  const std::vector<float> v =
+      vel.is_none() ? std::vector<float>(x.size(), 0.0f) : checked(vel, "vel", n, 3, false);
+  const std::vector<float> m = checked(mass, "mass", n, 1, true, true);
+  const std::vector<float> r = radius.is_none() ? std::vector<float>(static_cast<std::size_t>(n))
+                                                : checked(radius, "radius", n, 1, true, true);
+  BodyState s;
+  s.pos.resize(static_cast<std::size_t>(n));
+  s.vel.resize(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < s.pos.size(); ++i) {
+    s.pos[i] = Vec4{x[3 * i], x[3 * i + 1], x[3 * i + 2], m[i]};
+    s.vel[i] = Vec4{v[3 * i], v[3 * i + 1], v[3 * i + 2], r[i]};
+  }
+  return std::make_unique<PySimulation>(s, choose(RunSettings{}, std::nullopt, k));
+}
+
+std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const Keywords& k) {
+  const std::string ext = path.size() >= 5 ? path.substr(path.size() - 5) : "";
+  if (ext == ".json" || ext == ".JSON") {
+    const SceneFile sc = load_scene(path);
+    const Chosen c = choose(settings_of(sc), std::nullopt, k);
+    const int n = sc.n > 0 ? sc.n : device_present() ? k_default_n_gpu : k_default_n_cpu;
+    if (sc.snapshot.empty()) check_fits(solver_info(c.run.solver), n);
+    return std::make_unique<PySimulation>(scene_bodies(sc, n), c);
+  }
+  const Snapshot s = load_snapshot(path);
+  const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k);
+  return std::make_unique<PySimulation>(s.bodies, c, &s.run);  // TIPSY: its time alone
+}
+
+Snapshot PySimulation::snapshot() {
+  Snapshot s;
+  s.bodies = m_sim->state();
+  s.run = m_sim->run_state();
+  s.run.block = m_block_asked;
+  return s;
+}
+
+void PySimulation::save(const std::string& path) {
+  if (path.empty()) throw InputError("path: empty");
+  const Snapshot s = snapshot();
+  const long long bad = first_nonfinite(s.bodies.pos.data(), s.bodies.vel.data(), s.bodies.size());
+  if (bad >= 0)
+    throw InputError(path + ": not saved: body " + std::to_string(bad) +
+                     " is not finite (a file --load would refuse)");
+  const bool csv = path.size() >= 4 && (path.compare(path.size() - 4, 4, ".csv") == 0 ||
+                                        path.compare(path.size() - 4, 4, ".CSV") == 0);
+  try {
+    if (csv)
+      save_csv(path, s.bodies);
+    else
+      save_snapshot(path, s);
+  } catch (const std::exception& e) {  // the place, the disk: an OSError in Python
+    PyErr_SetString(PyExc_OSError, e.what());
+    throw py::error_already_set();
+  }
+}
+
+void PySimulation::restore(const Snapshot& s) {
+  const Chosen c = choose(settings_of(s.run), std::nullopt, Keywords{});
+  auto fresh = std::make_unique<PySimulation>(s.bodies, c, &s.run);
+  std::swap(m_sim, fresh->m_sim);
+  m_solver = fresh->m_solver;
+  m_block_asked = fresh->m_block_asked;
+  m_gpus = fresh->m_gpus;
+}
+
+// Steps in runs of about k_chunk_s, each ending with the device idle (its phases taken), so
+// Ctrl-C is seen between runs and the pending GPU work stays short.
+void PySimulation::run_steps(long long k) {
+  if (k < 0) throw InputError("k=" + std::to_string(k) + ": must be >= 0");
+  m_last_steps = 0;
+  m_last_seconds = m_last_interactions = 0;
+  m_last_phases = PhaseTimes{};
+  long long chunk = 1;
+  while (m_last_steps < k) {
+    const int now = static_cast<int>(std::min<long long>(chunk, k - m_last_steps));
+    RunResult r;
+    double seconds = 0;
+    {
+      py::gil_scoped_release free;
+      const auto t0 = std::chrono::steady_clock::now();
+      RunPlan plan;
+      plan.steps = now;
+      plan.phases = PhaseCollection::whole;
+      r = Runner::run(*m_sim, plan);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    m_last_steps += r.steps;
+    m_last_seconds += seconds;
+    m_last_interactions += r.interactions;
+    for (int p = 0; p < k_phase_count; ++p) m_last_phases.ms[p] += r.phases.ms[p];
+    if (seconds < 0.5 * k_chunk_s)
+      chunk = std::min<long long>(chunk * 2, 1 << 20);
+    else if (seconds > 2 * k_chunk_s)
+      chunk = std::max<long long>(chunk / 2, 1);
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // KeyboardInterrupt
+  }
+}
+
+void PySimulation::check_finite() {
+  const long long bad = m_sim->first_nonfinite(m_sim->bodies());
+  if (bad < 0) return;
+  const Simulation::BodyReading b = m_sim->read_body(m_sim->bodies(), static_cast<int>(bad));
+  throw std::runtime_error("the state became non-finite by step " +
+                           std::to_string(m_sim->step_count()) + " (body " + std::to_string(bad) +
+                           ": " + nonfinite_parts(b.pos, b.vel) +
+                           "); a smaller dt or a larger softening may hold it");
+}
+
+void PySimulation::step(long long k) {
+  run_steps(k);
+  check_finite();
+}
+
+void PySimulation::integrate(double t, bool exact) {
+  if (!std::isfinite(t)) throw InputError("t: must be a finite time");
+  const double now = m_sim->time();
+  const bool back = m_sim->time_reversed();
+  const double span = back ? now - t : t - now;
+  if (span < 0)
+    throw InputError("t=" + number_text(t) + ": " + (back ? "after" : "before") +
+                     " the current time " + number_text(now) +
+                     (back ? " while time runs backwards" : " (time_reversed runs backwards)"));
+  const double dt = m_sim->params().dt;
+  // Whole steps up to t; a remainder below a millionth of dt counts as none.
+  const double whole = std::floor(span / dt + 1e-6);
+  const double rest = span - whole * dt;
+  if (whole > 1e15) throw InputError("t=" + number_text(t) + ": more than 1e15 steps away");
+  const bool shorten = exact && rest > 1e-6 * dt;
+  const long long k = static_cast<long long>(whole) + (!exact && rest > 1e-6 * dt ? 1 : 0);
+  run_steps(k);
+  const long long steps = m_last_steps;
+  const double seconds = m_last_seconds, interactions = m_last_interactions;
+  const PhaseTimes phases = m_last_phases;
+  if (shorten) {
+    SimParams p = m_sim->params();
+    const SimParams keep = p;
+    p.dt = static_cast<float>(back ? m_sim->time() - t : t - m_sim->time());
+    if (p.dt > 0.0f) {
+      m_sim->set_params(p);
+      try {
+        run_steps(1);
+      } catch (...) {
+        m_sim->set_params(keep);
+        throw;
+      }
+      m_sim->set_params(keep);
+    }
+    m_last_steps += steps;
+    m_last_seconds += seconds;
+    m_last_interactions += interactions;
+    for (int i = 0; i < k_phase_count; ++i) m_last_phases.ms[i] += phases.ms[i];
+  }
+  check_finite();
+}
+
+py::array_t<float> PySimulation::positions() { return column3(m_sim->state().pos); }
+py::array_t<float> PySimulation::velocities() { return column3(m_sim->state().vel); }
+py::array_t<float> PySimulation::masses() { return column_w(m_sim->state().pos); }
+py::array_t<float> PySimulation::radii() { return column_w(m_sim->state().vel); }
+
+void PySimulation::replace_state(const BodyState& s) {
+  const RunState run = m_sim->run_state();
+  m_sim->set_state(s);
+  m_sim->resume(run);
+}
+
+void PySimulation::set_xyz(std::vector<Vec4> BodyState::*array, const char* name,
+                           const py::object& a) {
+  const std::vector<float> x = checked(a, name, n(), 3, false);
+  BodyState s = m_sim->state();
+  std::vector<Vec4>& v = s.*array;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = Vec4{x[3 * i], x[3 * i + 1], x[3 * i + 2], v[i].w};
+  replace_state(s);
+}
+
+void PySimulation::set_positions(const py::object& a) { set_xyz(&BodyState::pos, "positions", a); }
+
+void PySimulation::set_velocities(const py::object& a) {
+  set_xyz(&BodyState::vel, "velocities", a);
+}
+
+void PySimulation::set_masses(const py::object& a) {
+  const std::vector<float> m = checked(a, "masses", n(), 1, true, true);
+  BodyState s = m_sim->state();
+  for (std::size_t i = 0; i < s.pos.size(); ++i) s.pos[i].w = m[i];
+  replace_state(s);
+}
+
+void PySimulation::set_radii(const py::object& a) {
+  const std::vector<float> r = checked(a, "radii", n(), 1, true, true);
+  BodyState s = m_sim->state();
+  for (std::size_t i = 0; i < s.vel.size(); ++i) s.vel[i].w = r[i];
+  check_box_fits(m_sim->params().collisions.box, s.vel);
+  replace_state(s);
+}
+
+py::array_t<float> PySimulation::accelerations() {
+  return column3(m_sim->field_to_host(Simulation::Field::acceleration, m_sim->bodies()));
+}
+
+py::array_t<float> PySimulation::potentials() {
+  return column_w(m_sim->field_to_host(Simulation::Field::potential, m_sim->bodies()));
+}
+
+py::dict PySimulation::diagnostics() {
+  const Diagnostics d = m_sim->measure();
+  py::dict r;
+  r["kinetic"] = d.kinetic;
+  r["potential"] = d.potential;
+  r["energy"] = d.total();
+  r["collision_energy"] = d.energy_offset;
+  r["mass"] = d.mass;
+  r["bodies"] = d.bodies;
+  r["momentum"] = triple(d.momentum);
+  r["angular_momentum"] = triple(d.angular_momentum);
+  r["centre_of_mass"] = triple(d.centre_of_mass);
+  r["virial_ratio"] = d.virial();
+  r["time"] = m_sim->time();
+  r["steps"] = m_sim->step_count();
+  return r;
+}
+
+py::dict PySimulation::phases() const {
+  py::dict r;
+  const double per = m_last_steps > 0 ? 1.0 / static_cast<double>(m_last_steps) : 0.0;
+  for (int p = 0; p < k_phase_count; ++p)
+    if (m_last_phases.ms[p] > 0) r[phase_name(static_cast<Phase>(p))] = m_last_phases.ms[p] * per;
+  return r;
+}
+
+double PySimulation::interactions_per_second() const {
+  return m_last_seconds > 0 ? m_last_interactions / m_last_seconds : 0.0;
+}
+
+void PySimulation::rebuild_solver(const std::string& name, int block, int gpus) {
+  const SolverInfo& info = solver_info(name);
+  check_fits(info, n());
+  m_sim->set_solver(make_solver(name, block, gpus));
+  m_solver = name;
+  m_block_asked = block;
+  m_gpus = gpus;
+}
+
+void PySimulation::set_solver(const std::string& name) {
+  Keywords k;
+  k.solver = name;
+  const Chosen c =
+      choose(RunSettings{"", 0, m_sim->integrator(), m_sim->params()}, std::nullopt, k);
+  rebuild_solver(c.run.solver, 0, c.gpus);
+}
+
+void PySimulation::set_block(int block) {
+  Keywords k;
+  k.solver = m_solver;
+  k.block = block;
+  k.gpus = m_gpus;
+  const Chosen c =
+      choose(RunSettings{"", 0, m_sim->integrator(), m_sim->params()}, std::nullopt, k);
+  rebuild_solver(m_solver, c.run.block, c.gpus);
+}
+
+void PySimulation::set_gpus(int gpus) {
+  Keywords k;
+  k.solver = m_solver;
+  k.gpus = gpus;
+  const Chosen c =
+      choose(RunSettings{"", 0, m_sim->integrator(), m_sim->params()}, std::nullopt, k);
+  rebuild_solver(m_solver, m_block_asked, c.gpus);
+}
+
+void PySimulation::set_integrator(const std::string& name) {
+  Integrator i{};
+  try {
+    i = parse_integrator(name);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("integrator=" + name + ": " + e.what());
+  }
+  check_settings(RunSettings{m_solver, 0, i, m_sim->params()});
+  m_sim->set_integrator(i);
+}
+
+void PySimulation::set_float(const char* keyword, float SimParams::*field, double v) {
+  SimParams p = m_sim->params();
+  p.*field = as_float(v, keyword);
+  check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
+  m_sim->set_params(p);
+}
+
+void PySimulation::set_restitution(double v) {
+  SimParams p = m_sim->params();
+  p.collisions.restitution = as_float(v, "restitution");
+  check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
+  m_sim->set_params(p);
+}
+
+std::optional<float> PySimulation::box() const {
+  const float b = m_sim->params().collisions.box;
+  return b > 0.0f ? std::optional<float>(b) : std::nullopt;
+}
+
+void PySimulation::set_box(const std::optional<double>& v) {
+  SimParams p = m_sim->params();
+  p.collisions.box = 0.0f;
+  if (v) {
+    p.collisions.box = as_float(*v, "box");
+    if (!(p.collisions.box > 0.0f))
+      throw InputError("box=" + number_text(*v) + ": the side must be > 0 (None: no walls)");
+    check_box_fits(p.collisions.box, m_sim->state().vel);
+  }
+  m_sim->set_params(p);
+}
+
+void PySimulation::set_gravity(bool on) {
+  SimParams p = m_sim->params();
+  p.gravity = on;
+  m_sim->set_params(p);
+}
+
+void PySimulation::set_collisions(const std::string& mode) {
+  SimParams p = m_sim->params();
+  try {
+    p.collisions.mode = parse_collision_mode(mode);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("collisions=" + mode + ": " + e.what());
+  }
+  m_sim->set_params(p);
+}
+
+void PySimulation::set_time_reversed(bool r) { m_sim->set_time_reversed(r); }
+
+std::string PySimulation::repr() const {
+  std::ostringstream s;
+  s << "<orrery.Simulation n=" << m_sim->bodies().n << " solver=" << m_solver
+    << " integrator=" << to_string(m_sim->integrator()) << " dt=" << m_sim->params().dt
+    << " time=" << m_sim->time() << " steps=" << m_sim->step_count() << ">";
+  return s.str();
+}
+
+}  // namespace orrery::python

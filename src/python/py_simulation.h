@@ -1,0 +1,105 @@
+// orrery.Simulation: an orrery::Simulation with the settings it runs (solver, block, GPUs) and the
+// last call's measurements, its state in and out as numpy arrays. Every array handed out is a
+// copy; every array taken in is checked (shape, dtype, finite values, masses and radii >= 0).
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "orrery/simulation.h"
+#include "orrery/snapshot.h"
+#include "settings.h"
+
+namespace orrery::python {
+
+namespace py = pybind11;
+
+class PySimulation {
+ public:
+  // The bodies with the settings chosen (python/settings.h); `run` continues a saved run (its
+  // time, step count, direction of time and collision totals).
+  PySimulation(const BodyState& bodies, const Chosen& chosen, const RunState* run = nullptr);
+
+  static std::unique_ptr<PySimulation> from_preset(int n, const std::string& preset,
+                                                   std::uint64_t seed, const Keywords& k);
+  static std::unique_ptr<PySimulation> from_arrays(const py::object& pos, const py::object& vel,
+                                                   const py::object& mass, const py::object& radius,
+                                                   const Keywords& k);
+  // An Orrery snapshot (its run settings under the keywords) or TIPSY file, or a scene file.
+  static std::unique_ptr<PySimulation> load(const std::string& path, const Keywords& k);
+  // Orrery's format, TIPSY (.tipsy) or CSV (.csv), by the name.
+  void save(const std::string& path);
+
+  // k steps, or steps until time t; the GIL is released while stepping and Ctrl-C stops between
+  // steps (KeyboardInterrupt, the state that of the last whole step).
+  void step(long long k);
+  void integrate(double t, bool exact);
+
+  int n() const { return m_sim->bodies().n; }
+  double time() const { return m_sim->time(); }
+  long long steps() const { return m_sim->step_count(); }
+
+  py::array_t<float> positions();
+  py::array_t<float> velocities();
+  py::array_t<float> masses();
+  py::array_t<float> radii();
+  void set_positions(const py::object& a);
+  void set_velocities(const py::object& a);
+  void set_masses(const py::object& a);
+  void set_radii(const py::object& a);
+  py::array_t<float> accelerations();
+  py::array_t<float> potentials();
+  py::dict diagnostics();
+  py::dict phases() const;
+  double interactions_per_second() const;
+
+  // Settings.
+  const std::string& solver() const { return m_solver; }
+  void set_solver(const std::string& name);
+  int block() const { return m_sim->solver().block_size(); }
+  void set_block(int block);
+  int gpus() const { return m_gpus; }
+  void set_gpus(int gpus);
+  std::string integrator() const { return to_string(m_sim->integrator()); }
+  void set_integrator(const std::string& name);
+  const SimParams& params() const { return m_sim->params(); }
+  void set_float(const char* keyword, float SimParams::*field, double v);
+  void set_restitution(double v);
+  // The walls' side; none: no walls.
+  std::optional<float> box() const;
+  void set_box(const std::optional<double>& v);
+  void set_gravity(bool on);
+  std::string collisions() const { return to_string(m_sim->params().collisions.mode); }
+  void set_collisions(const std::string& mode);
+  bool time_reversed() const { return m_sim->time_reversed(); }
+  void set_time_reversed(bool r);
+  std::string config() const { return m_sim->solver().config(); }
+  std::string repr() const;
+  // The run as a snapshot records it (for show() and save()).
+  Snapshot snapshot();
+  // Replaces the state and the settings with a snapshot's (show() brings the viewer's back).
+  void restore(const Snapshot& s);
+
+ private:
+  void rebuild_solver(const std::string& name, int block, int gpus);
+  // New arrays into the state, keeping the clock and the collision totals.
+  void replace_state(const BodyState& s);
+  // positions or velocities from an (N, 3) array, the w (mass, radius) kept.
+  void set_xyz(std::vector<Vec4> BodyState::*array, const char* name, const py::object& a);
+  void run_steps(long long k);
+  void check_finite();
+
+  std::unique_ptr<Simulation> m_sim;
+  std::string m_solver;
+  int m_block_asked = 0, m_gpus = 1;
+  // The last step() or integrate(): steps, wall seconds, interactions, phase times.
+  long long m_last_steps = 0;
+  double m_last_seconds = 0, m_last_interactions = 0;
+  PhaseTimes m_last_phases;
+};
+
+}  // namespace orrery::python

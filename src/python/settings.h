@@ -1,0 +1,41 @@
+// The Python module's settings: the keyword arguments of orrery.Simulation, checked by the rules
+// the command lines use, and how they meet a preset's or a snapshot's own.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "orrery/presets.h"
+#include "orrery/run_settings.h"
+
+namespace orrery::python {
+
+// The settings keywords as passed (none: not passed).
+struct Keywords {
+  std::optional<std::string> solver, integrator, collisions;
+  std::optional<int> block, gpus;
+  std::optional<double> dt, softening, damping, theta, restitution, box, radius;
+  std::optional<bool> gravity;
+};
+
+// A run's settings as the Simulation is made with them: RunSettings plus the GPUs.
+struct Chosen {
+  RunSettings run;
+  int gpus = 1;  // resolved: 1 for a solver that does not spread
+};
+
+// The file's (or the defaults') settings, a preset's gravity and collisions over them where one is
+// given, and the keywords over both. Throws InputError ("dt=0: invalid time step 0: must be ...")
+// naming the keyword; a solver that cannot run here gives the reason.
+Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, const Keywords& k);
+
+// Checks every setting by the core's rules, naming the keyword (a setter's whole check).
+void check_settings(const RunSettings& s);
+
+// A number as the messages show it (%g: 1e+39, 0.5).
+std::string number_text(double v);
+
+// A keyword's number as a float, refused when not finite or beyond float ("softening=1e+39: ...").
+float as_float(double v, const char* keyword);
+
+}  // namespace orrery::python

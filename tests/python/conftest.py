@@ -1,0 +1,22 @@
+"""Shared fixtures of the Python module's tests: the module from the build tree (PYTHONPATH set by
+ctest), and markers for what this machine lacks (a GPU, a display, EGL)."""
+import os
+
+import pytest
+
+import orrery
+
+HAVE_GPU = any(s["gpu"] and s["available"] for s in orrery.solvers())
+GPU_SOLVERS = [s["name"] for s in orrery.solvers() if s["gpu"]]
+WHY_NO_GPU = next((s["why_not"] for s in orrery.solvers() if s["gpu"] and s["why_not"]),
+                  "this build has no CUDA solvers")
+
+needs_gpu = pytest.mark.skipif(not HAVE_GPU, reason=f"no GPU: {WHY_NO_GPU}")
+needs_display = pytest.mark.skipif(not (os.environ.get("DISPLAY") or
+                                        os.environ.get("WAYLAND_DISPLAY")),
+                                   reason="no display (DISPLAY unset): show() needs a window")
+
+
+@pytest.fixture
+def tmp(tmp_path):
+    return tmp_path

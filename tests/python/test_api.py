@@ -1,0 +1,299 @@
+"""The Python module's API: arrays in and out, settings and their checks, files, Ctrl-C, the GIL,
+the viewer (render, show) and the module's listings."""
+import os
+import signal
+import struct
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import orrery
+from conftest import needs_display
+
+
+def small(**settings):
+    settings.setdefault("solver", "cpu")
+    return orrery.Simulation(n=100, preset="plummer", **settings)
+
+
+def test_arrays_round_trip_and_are_copies():
+    sim = small()
+    rng = np.random.default_rng(1)
+    for name, shape in [("positions", (100, 3)), ("velocities", (100, 3)), ("masses", (100,)),
+                        ("radii", (100,))]:
+        a = rng.random(shape).astype(np.float32)
+        setattr(sim, name, a)
+        got = getattr(sim, name)
+        assert got.dtype == np.float32 and got.shape == shape
+        assert np.array_equal(got, a)
+        got[:] = 5  # a copy: the simulation keeps its own
+        assert np.array_equal(getattr(sim, name), a)
+    sim.masses = 0.25  # one number for all
+    assert np.all(sim.masses == 0.25)
+    sim.positions = np.zeros((100, 3), dtype=np.float64)  # other real dtypes are converted
+    assert np.all(sim.positions == 0)
+
+
+def test_setting_arrays_keeps_the_clock():
+    sim = small(dt=0.01)
+    sim.step(5)
+    sim.velocities = sim.velocities * 0.5
+    assert sim.steps == 5 and sim.time == pytest.approx(0.05)
+
+
+@pytest.mark.parametrize("pos,vel,mass,error,match", [
+    (np.zeros((4, 2)), np.zeros((4, 3)), np.ones(4), ValueError, r"pos: shape \(4, 2\)"),
+    (np.zeros((4, 3)), np.zeros((5, 3)), np.ones(4), ValueError, r"vel: shape \(5, 3\)"),
+    (np.zeros((4, 3)), np.zeros((4, 3)), np.ones(3), ValueError, r"mass: shape \(3,\)"),
+    (np.zeros((0, 3)), np.zeros((0, 3)), np.ones(0), ValueError, "N >= 1"),
+    (np.array([[0, 0, np.nan]] * 4), np.zeros((4, 3)), np.ones(4), ValueError, "not finite"),
+    (np.full((4, 3), 1e39), np.zeros((4, 3)), np.ones(4), ValueError, "not finite"),
+    (np.zeros((4, 3)), np.zeros((4, 3)), [1, 1, -1, 1], ValueError, "element 2 is negative"),
+    (np.zeros((4, 3), dtype=complex), np.zeros((4, 3)), np.ones(4), TypeError, "complex128"),
+    (np.array([["a"] * 3] * 4), np.zeros((4, 3)), np.ones(4), TypeError, "not a real number"),
+    ("text", np.zeros((4, 3)), np.ones(4), TypeError, "not a real number"),
+])
+def test_from_arrays_refuses_bad_arrays(pos, vel, mass, error, match):
+    with pytest.raises(error, match=match):
+        orrery.Simulation.from_arrays(pos, vel, mass)
+
+
+def test_setters_refuse_bad_arrays():
+    sim = small()
+    with pytest.raises(ValueError, match=r"shape \(99, 3\), expected \(100, 3\)"):
+        sim.positions = np.zeros((99, 3))
+    with pytest.raises(ValueError, match="negative"):
+        sim.masses = -np.ones(100)
+    with pytest.raises(ValueError, match="not finite"):
+        sim.velocities = np.full((100, 3), np.inf)
+    sim.box = 50
+    with pytest.raises(ValueError, match="smaller than the bodies"):
+        sim.radii = np.full(100, 30.0)
+
+
+@pytest.mark.parametrize("settings,match", [
+    (dict(dt=0), "dt=0: invalid time step"),
+    (dict(dt=float("nan")), "dt=nan: must be a finite number"),
+    (dict(softening=1e-20), "softening"),
+    (dict(damping=1.5), "damping"),
+    (dict(theta=3), "theta"),
+    (dict(integrator="rk4"), "integrator=rk4"),
+    (dict(solver="warp"), "solver=warp"),
+    (dict(integrator="leapfrog", damping=0.9), "leapfrog takes no damping"),
+    (dict(collisions="sometimes"), "collisions=sometimes"),
+    (dict(restitution=2), "restitution"),
+    (dict(box=0), "box=0"),
+    (dict(box=0.01, radius=5), "smaller than the bodies"),
+    (dict(radius=-1), "radius"),
+    (dict(solver="cpu", block=128), "takes no block size"),
+    (dict(solver="cpu", gpus=2), "gpus"),
+])
+def test_bad_settings_raise_value_error(settings, match):
+    settings.setdefault("solver", "cpu")
+    with pytest.raises(ValueError, match=match):
+        orrery.Simulation(n=50, preset="plummer", **settings)
+
+
+def test_bad_keyword_types_raise_type_error():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        orrery.Simulation(n=10, colour="red")
+    with pytest.raises(TypeError, match="dt: expected a number"):
+        orrery.Simulation(n=10, dt="fast")
+    with pytest.raises(ValueError, match="n=0"):
+        orrery.Simulation(n=0)
+    with pytest.raises(ValueError, match="preset=galaxy"):
+        orrery.Simulation(n=10, preset="galaxy")
+
+
+def test_properties_are_checked_and_keep_the_old_value():
+    sim = small(integrator="leapfrog")
+    sim.dt = 0.005
+    assert sim.dt == pytest.approx(0.005)
+    with pytest.raises(ValueError):
+        sim.dt = -1
+    assert sim.dt == pytest.approx(0.005)
+    with pytest.raises(ValueError, match="leapfrog takes no damping"):
+        sim.damping = 0.5
+    assert sim.damping == 1.0
+    sim.integrator = "euler"
+    sim.damping = 0.5
+    with pytest.raises(ValueError, match="takes no damping"):
+        sim.integrator = "yoshida4"
+    assert sim.integrator == "euler"
+    with pytest.raises(ValueError, match="solver=warp"):
+        sim.solver = "warp"
+    sim.solver = "cpu-bh"
+    sim.theta = 0.7
+    assert (sim.solver, sim.theta) == ("cpu-bh", pytest.approx(0.7))
+    sim.collisions = "bounce"
+    sim.box = 30
+    assert sim.box == 30 and sim.collisions == "bounce"
+    sim.box = None
+    assert sim.box is None
+    sim.gravity = False
+    assert not sim.gravity and np.all(sim.accelerations() == 0)
+
+
+def test_save_and_load_continue_bit_for_bit(tmp):
+    a = small(integrator="leapfrog", dt=0.003, softening=0.07)
+    a.step(7)
+    path = tmp / "run.orrery"
+    a.save(path.as_posix())
+    b = orrery.load(path)
+    assert (b.solver, b.integrator, b.steps) == ("cpu", "leapfrog", 7)
+    assert b.dt == a.dt and b.softening == a.softening and b.time == a.time
+    a.step(5)
+    b.step(5)
+    assert np.array_equal(a.positions, b.positions)
+    assert np.array_equal(a.velocities, b.velocities)
+    # Settings given to load() go over the file's.
+    c = orrery.load(path, integrator="yoshida4")
+    assert c.integrator == "yoshida4"
+
+
+def test_tipsy_and_csv(tmp):
+    a = small()
+    a.save((tmp / "x.tipsy").as_posix())
+    b = orrery.load(tmp / "x.tipsy")
+    assert np.array_equal(a.positions, b.positions) and np.array_equal(a.masses, b.masses)
+    a.save((tmp / "x.csv").as_posix())
+    table = np.loadtxt(tmp / "x.csv", delimiter=",", skiprows=1)
+    assert table.shape == (100, 8)
+    assert np.allclose(table[:, :3], a.positions, rtol=1e-6)
+
+
+def test_a_scene_loads_with_its_settings():
+    here = os.path.dirname(os.path.abspath(__file__))
+    sim = orrery.load(os.path.join(here, "..", "..", "assets", "scenes", "box.json"),
+                      solver="cpu")
+    assert sim.collisions == "bounce" and not sim.gravity and sim.box is not None
+
+
+def test_bad_files(tmp):
+    with pytest.raises(FileNotFoundError):
+        orrery.load(tmp / "missing.orrery")
+    with pytest.raises(IsADirectoryError):
+        orrery.load(tmp)
+    (tmp / "junk.orrery").write_bytes(b"not a snapshot at all")
+    with pytest.raises(ValueError, match="junk.orrery"):
+        orrery.load(tmp / "junk.orrery")
+    lying = bytearray((tmp / "junk.orrery").read_bytes())
+    small().save((tmp / "good.orrery").as_posix())
+    data = (tmp / "good.orrery").read_bytes()
+    (tmp / "cut.orrery").write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="truncated"):
+        orrery.load(tmp / "cut.orrery")
+    del lying
+    with pytest.raises(OSError):
+        small().save((tmp / "no" / "such" / "folder.orrery").as_posix())
+
+
+def test_a_non_finite_state_raises_and_is_not_saved(tmp):
+    sim = orrery.Simulation.from_arrays([[0, 0, 0], [1e-30, 0, 0]], None, [1e30, 1e30],
+                                        solver="cpu", softening=1e-10, dt=1.0)
+    with pytest.raises(RuntimeError, match="non-finite"):
+        sim.step(3)
+    with pytest.raises(ValueError, match="not finite"):
+        sim.save((tmp / "nan.orrery").as_posix())
+    assert not (tmp / "nan.orrery").exists()
+
+
+def test_ctrl_c_interrupts_integrate_between_steps():
+    sim = orrery.Simulation(n=2048, preset="plummer", solver="cpu", dt=0.001)
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        sim.integrate(1e6)
+    assert time.monotonic() - t0 < 10
+    assert 0 < sim.steps < 1e9
+    assert sim.time == pytest.approx(sim.steps * 0.001, rel=1e-6)  # whole steps only
+    assert np.all(np.isfinite(sim.positions))
+    sim.step(1)  # still usable
+    timer.join()
+
+
+def test_stepping_releases_the_gil():
+    sim = orrery.Simulation(n=2048, preset="plummer", solver="cpu", dt=0.001)
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.01)
+
+    t = threading.Thread(target=tick)
+    t.start()
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 0.5:
+        sim.step(20)
+    stop.set()
+    t.join()
+    assert len(ticks) > 20  # the other thread ran all along
+
+
+def test_phases_and_rate():
+    sim = small(solver="cpu-bh")
+    sim.step(3)
+    phases = sim.phases()
+    assert {"walk", "build"} <= set(phases) and all(v >= 0 for v in phases.values())
+    assert sim.interactions_per_second > 0
+
+
+def test_listings():
+    names = [s["name"] for s in orrery.solvers()]
+    assert {"cpu", "cpu-omp", "cpu-bh"} <= set(names)
+    for s in orrery.solvers():
+        assert s["available"] == (s["why_not"] is None)
+        if s["gpu"]:
+            assert s["block_sizes"]
+    assert isinstance(orrery.devices(), list)
+    assert "plummer" in orrery.presets() and "leapfrog" in orrery.integrators()
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", head[16:24])
+
+
+def render_or_skip(sim, path, **options):
+    try:
+        return sim.render(path, **options)
+    except RuntimeError as e:
+        if "EGL" in str(e) or "context" in str(e):
+            pytest.skip(f"no EGL context here: {e}")
+        raise
+
+
+def test_render_writes_a_png_of_the_state_without_stepping(tmp):
+    sim = small()
+    path = (tmp / "frame.png").as_posix()
+    render_or_skip(sim, path, width=320, height=200, color="density", palette="magma")
+    assert os.path.getsize(path) > 1000
+    assert png_size(path) == (320, 200)
+    assert sim.steps == 0
+
+
+def test_render_refuses_bad_options(tmp):
+    sim = small()
+    with pytest.raises(TypeError, match="unexpected view option"):
+        sim.render((tmp / "x.png").as_posix(), colour="red")
+    with pytest.raises(FileNotFoundError):
+        sim.render((tmp / "no" / "x.png").as_posix())
+    with pytest.raises(ValueError, match="--color"):
+        render_or_skip(sim, (tmp / "x.png").as_posix(), color="sparkle")
+
+
+@needs_display
+def test_show_opens_the_viewer_and_brings_the_state_back():
+    sim = small(dt=0.01)
+    sim.step(2)
+    sim.show(frames=5, vsync="off")
+    assert sim.steps == 7  # one step a frame
+    assert sim.time == pytest.approx(0.07)
+    assert sim.solver == "cpu"
