@@ -14,6 +14,10 @@ for f in src/app/orrery src/bench/orrery-bench tests/orrery_tests tests/orrery_g
   cp "$build/$f" "$slim/$f"
 done
 cp -r "$build/src/app/shaders" "$slim/src/app/shaders"
+# The simulation layer, for building the Python module there with that machine's python3.
+if [ -f "$build/src/sim/liborrery_sim.a" ]; then
+  mkdir -p "$slim/src/sim" && cp "$build/src/sim/liborrery_sim.a" "$slim/src/sim/"
+fi
 if [ "$xz" = "--xz" ]; then
   tar cJf "$slim.tar.xz" -C "$slim" .
   rm -rf "$slim"

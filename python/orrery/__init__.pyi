@@ -1,0 +1,12 @@
+"""Type stubs of the orrery package."""
+from os import PathLike
+from typing import Any, Union
+
+from ._orrery import Simulation as Simulation
+from ._orrery import devices as devices
+from ._orrery import integrators as integrators
+from ._orrery import presets as presets
+from ._orrery import solvers as solvers
+
+def load(path: Union[str, PathLike], **settings: Any) -> Simulation: ...
+def viewer_path() -> str: ...
