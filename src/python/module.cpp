@@ -26,22 +26,30 @@ Keywords keywords(const py::kwargs& kw) {
     const std::string key = py::str(item.first);
     const py::handle v = item.second;
     if (v.is_none()) continue;  // None: not given
+    const std::string type_name = py::str(py::type::of(v).attr("__name__"));
+    // Python's and numpy's real numbers (float, int, numpy.float32, numpy.int64), not bool.
+    const bool is_bool = py::isinstance<py::bool_>(v) || type_name == "bool_";
     auto number = [&]() -> double {
-      if (!py::isinstance<py::int_>(v) && !py::isinstance<py::float_>(v))
-        throw py::type_error(key + ": expected a number, got " +
-                             std::string(py::str(py::type::of(v).attr("__name__"))));
-      if (py::isinstance<py::bool_>(v)) throw py::type_error(key + ": expected a number, got bool");
-      return v.cast<double>();
+      if (is_bool || py::isinstance<py::str>(v) || !PyNumber_Check(v.ptr()) ||
+          PyComplex_Check(v.ptr()) || !py::hasattr(v, "__float__"))
+        throw py::type_error(key + ": expected a number, got " + type_name);
+      const double x = PyFloat_AsDouble(v.ptr());
+      if (x == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+      return x;
     };
     auto text = [&]() -> std::string {
       if (!py::isinstance<py::str>(v)) throw py::type_error(key + ": expected a string");
       return v.cast<std::string>();
     };
     auto integer = [&]() -> int {
-      if (!py::isinstance<py::int_>(v) || py::isinstance<py::bool_>(v))
-        throw py::type_error(key + ": expected an integer");
-      const long long x = v.cast<long long>();
-      if (x < 0 || x > 1 << 20) throw InputError(key + "=" + std::to_string(x) + ": out of range");
+      if (is_bool || !PyIndex_Check(v.ptr()))
+        throw py::type_error(key + ": expected an integer, got " + type_name);
+      int overflow = 0;
+      const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+      if (!index) throw py::error_already_set();
+      const long long x = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+      if (overflow != 0 || x < 0 || x > 1 << 20)
+        throw InputError(key + "=" + std::string(py::str(v)) + ": out of range");
       return static_cast<int>(x);
     };
     if (key == "solver")

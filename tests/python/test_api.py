@@ -101,6 +101,13 @@ def test_bad_keyword_types_raise_type_error():
         orrery.Simulation(n=10, colour="red")
     with pytest.raises(TypeError, match="dt: expected a number"):
         orrery.Simulation(n=10, dt="fast")
+    with pytest.raises(TypeError, match="theta: expected a number, got bool_"):
+        orrery.Simulation(n=10, theta=np.bool_(True))
+    with pytest.raises(ValueError, match="gpus=9223372036854775808: out of range"):
+        orrery.Simulation(n=10, gpus=2**63)
+    # numpy's scalars are numbers like Python's.
+    sim = orrery.Simulation(n=10, solver="cpu", dt=np.float32(0.25), gpus=np.int64(1))
+    assert sim.dt == 0.25
     with pytest.raises(ValueError, match="n=0"):
         orrery.Simulation(n=0)
     with pytest.raises(ValueError, match="preset=galaxy"):
