@@ -48,6 +48,8 @@ void save_scene(const std::string& path, const SceneFile& s);
 // an override), scaled, the radius applied; or its snapshot's (n unused). Throws SnapshotError
 // for a bad snapshot, std::invalid_argument for n < 1.
 BodyState scene_bodies(const SceneFile& s, int n);
+// The same as a snapshot, so a scene's file keeps its particle types, read as `o` says.
+Snapshot scene_snapshot(const SceneFile& s, int n, const LoadOptions& o);
 
 // The *.json files of the folders where scenes are looked for, sorted by name: ORRERY_SCENE_DIR,
 // then `scenes` next to the executable and ../share/orrery/scenes (installed).

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,7 @@ class SnapshotError : public InputError {
   using InputError::InputError;
 };
 
-enum class SnapshotFormat { orrery, tipsy };
+enum class SnapshotFormat { orrery, tipsy, gadget2 };  // GADGET-2 is read, not written
 // ".tipsy" (any case) is TIPSY; any other name Orrery's format.
 SnapshotFormat snapshot_format_for(const std::string& path);
 const char* to_string(SnapshotFormat f);
@@ -47,7 +48,27 @@ struct Snapshot {
   RunState run;  // TIPSY keeps the time alone: the rest is the defaults, and run_recorded is false
   bool run_recorded = true;
   SnapshotFormat format = SnapshotFormat::orrery;
+  // GADGET files: each body's particle type (0 gas, 1 halo, 2 disk, 3 bulge, 4 stars, 5 boundary)
+  // and ID, in body order; the file's own time, redshift and periodic box (0: none), and how its
+  // units were taken (a line for the panel and the terminal). Other formats leave them empty.
+  std::vector<std::uint8_t> types;
+  std::vector<std::uint64_t> ids;
+  double file_time = 0, redshift = 0, box_size = 0;
+  std::string units;
 };
+
+// How a file is read. GADGET-2 binary files carry no units: `gadget_g` is G in the file's units
+// (GADGET's standard kpc, 1e10 solar masses and km/s give 43007.1; a file made in G = 1 units,
+// 1). `types`: the particle types to keep (empty: all); a file without types refuses a subset.
+struct LoadOptions {
+  double gadget_g = 43007.1;
+  std::vector<int> types;
+};
+// --types and --gadget-g as typed (none: not given): InputError naming the option.
+LoadOptions parse_load_options(const std::optional<std::string>& types,
+                               const std::optional<std::string>& gadget_g);
+// The six GADGET particle types' names: gas, halo, disk, bulge, stars, boundary.
+const std::vector<std::string>& particle_type_names();
 
 constexpr std::uint32_t k_snapshot_version = 1;
 constexpr std::size_t k_snapshot_header_bytes = 256;
@@ -63,7 +84,9 @@ Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::
 // over `path`. Throws SnapshotError naming the file; the old file, if any, is left as it was.
 void save_snapshot(const std::string& path, const Snapshot& s);
 // Throws SnapshotError naming the file (missing, unreadable, or bad content).
-Snapshot load_snapshot(const std::string& path);
+// A GADGET-2 set of several files opens from any of its names (snap_005.0, snap_005.1) or from
+// their base (snap_005).
+Snapshot load_snapshot(const std::string& path, const LoadOptions& o = {});
 // The whole content of an input file (a snapshot, a scene). Refuses a folder, a device or a pipe
 // (/dev/zero would never end, a FIFO would block), and a read that fails part-way, with a
 // SnapshotError naming the file.

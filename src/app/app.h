@@ -112,6 +112,10 @@ class App {
   bool save_state(const std::string& path, const Snapshot& s);
   void load_state(const std::string& path);  // on failure the run goes on unchanged
   void start_from(const Snapshot& snap);
+  // A file's particle types as the origin colours, and a line on its units and time.
+  void take_types(const Snapshot& snap);
+  // Points the camera at a loaded file's bodies (its home view: Home comes back to it).
+  void frame_bodies(const BodyState& s);
   void write_run_outputs();  // --save, --export-csv
   // Scenes (app_files.cpp): a scene file's bodies and settings (the solver too, where it runs
   // here); the current settings as a new scene file in the working folder.

@@ -65,11 +65,12 @@ bool App::save_state(const std::string& path, const Snapshot& s) {
 void App::load_state(const std::string& path) {
   std::shared_ptr<const Snapshot> snap;
   try {
-    snap = std::make_shared<const Snapshot>(load_snapshot(path));
+    snap = std::make_shared<const Snapshot>(load_snapshot(path, m_opts.load_options));
     if (snap->bodies.size() > k_max_bodies)
       throw InputError(path + ": " + std::to_string(snap->bodies.size()) +
                        " bodies, more than the viewer's " + std::to_string(k_max_bodies));
     start_from(*snap);
+    frame_bodies(snap->bodies);
   } catch (const std::exception& e) {
     note_file(std::string("cannot load: ") + e.what() + " (the run goes on unchanged)", true);
     return;
@@ -85,9 +86,40 @@ void App::load_state(const std::string& path) {
 // The snapshot's bodies, and (Orrery's format) its integrator, parameters, time and step count;
 // the solver stays. Throws, keeping the old state, when the GPU cannot hold it or the parameters
 // are refused.
+void App::frame_bodies(const BodyState& s) {
+  if (s.pos.empty()) return;
+  double c[3] = {0, 0, 0}, m = 0;
+  for (const Vec4& p : s.pos) c[0] += p.w * p.x, c[1] += p.w * p.y, c[2] += p.w * p.z, m += p.w;
+  for (double& v : c) v = m > 0 ? v / m : 0.0;
+  std::vector<float> r;
+  r.reserve(s.pos.size());
+  for (const Vec4& p : s.pos)
+    r.push_back(static_cast<float>(std::sqrt(
+        (p.x - c[0]) * (p.x - c[0]) + (p.y - c[1]) * (p.y - c[1]) + (p.z - c[2]) * (p.z - c[2]))));
+  // The radius holding 95% of the bodies: a few far strays do not shrink the picture.
+  const std::size_t k = r.size() * 95 / 100;
+  std::nth_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(k), r.end());
+  m_camera.frame({static_cast<float>(c[0]), static_cast<float>(c[1]), static_cast<float>(c[2])},
+                 r[k]);
+  // Sprites in proportion (0.2 for a preset's extent of about 20), unless --point-radius was given.
+  if (!m_opts.point_radius_given)
+    m_settings.point_radius = std::clamp(0.01f * r[k], k_min_point_radius, k_max_point_radius);
+}
+
+void App::take_types(const Snapshot& snap) {
+  if (snap.types.empty()) return;
+  m_run->set_types(snap.types);  // colour by origin shows the particle types
+  char line[400];
+  std::snprintf(line, sizeof line, "orrery: %s; the file's time %g, redshift %g%s",
+                snap.units.c_str(), snap.file_time, snap.redshift,
+                snap.box_size > 0 ? ", a periodic box" : "");
+  say(line);
+}
+
 void App::start_from(const Snapshot& snap) {
   const RunState* run = snap.run_recorded ? &snap.run : nullptr;
   m_run->load(snap.bodies, run);
+  take_types(snap);
   if (!run && m_run->time_reversed()) m_run->set_time_reversed(false);  // a new state: forwards
   m_settings.time_reversed = m_run->time_reversed();  // a snapshot's direction comes with it
   m_settings.n = m_settings.n_edit = snap.bodies.size();

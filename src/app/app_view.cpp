@@ -223,15 +223,16 @@ void App::values_and_trails_on_host(bool last) {
     }
   };
   arrive();
-  if (values_needed() && !values_on_device() && !m_run->stepping() && fresh &&
-      !m_value_job.active()) {
-    if (q == Quantity::origin) {  // labels kept by the controller: nothing to compute
-      if (m_run->quantity_host(q, m_values_host)) {
-        m_run->buffers().upload_values(m_values_host.data(), m_run->count());
-        m_values_version = version;
-        m_values_quantity = m_settings.color_quantity;
-      }
-    } else if (m_run->buffers().host_current()) {
+  // Origin labels are kept by the controller, apart from the state: no need to wait for a run.
+  if (values_needed() && !values_on_device() && fresh && q == Quantity::origin) {
+    if (m_run->quantity_host(q, m_values_host)) {
+      m_run->buffers().upload_values(m_values_host.data(), m_run->count());
+      m_values_version = version;
+      m_values_quantity = m_settings.color_quantity;
+    }
+  } else if (values_needed() && !values_on_device() && !m_run->stepping() && fresh &&
+             !m_value_job.active()) {
+    if (m_run->buffers().host_current()) {
       const int n = m_run->count();
       BodyState s;
       s.pos.assign(m_run->buffers().host_pos(), m_run->buffers().host_pos() + n);
@@ -305,7 +306,9 @@ void App::mark_pick(const gfx::SpriteParams& sp) {
 void App::fill_legend() {
   ui::LegendReadout& l = m_readouts.legend;
   const auto q = m_settings.color_quantity;
-  l.label = quantity_description(q);
+  l.label = q == Quantity::origin && m_run->origin_names() == particle_type_names()
+                ? "particle type (the file's)"
+                : quantity_description(q);
   l.unit = quantity_unit(q);
   l.lo = m_settings.color_lo;
   l.hi = m_settings.color_hi;

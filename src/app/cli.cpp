@@ -82,7 +82,9 @@ void parse_numbers(const Texts& t, Options& o) {
   if (t.seed) o.seed = parse_u64(*t.seed, "--seed");
   typed_params(t, o.params);
   if (t.point_radius)
-    o.point_radius = parse_float_in(*t.point_radius, "--point-radius", 0.01f, 5.0f);
+    o.point_radius =
+        parse_float_in(*t.point_radius, "--point-radius", k_min_point_radius, k_max_point_radius);
+  o.point_radius_given = t.point_radius.has_value();
   o.scene = parse_scene_options(t.scene);
 }
 
@@ -141,7 +143,7 @@ int viewer_count(const std::string& option, const std::string& path, int bodies)
 void load_into(const std::string& path, const Given& given, const Texts& t, Options& o) {
   if (given.n || given.preset || given.seed)
     throw InputError("--load: the bodies come from the file: leave out --n, --preset and --seed");
-  auto snap = std::make_shared<const Snapshot>(load_snapshot(path));
+  auto snap = std::make_shared<const Snapshot>(load_snapshot(path, o.load_options));
   o.n = viewer_count("--load", path, snap->bodies.size());
   if (snap->run_recorded) {
     adopt_settings("snapshot", settings_of(snap->run), given, t, o);
@@ -164,9 +166,8 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
   const bool solver_here = sc.solver.empty() || runs_here(sc.solver);
   if (!solver_here && !given.n && !given.solver && sc.snapshot.empty())
     o.n = 0;  // a GPU scene on a machine without one: the CPU default N, not the scene's
-  Snapshot snap;
-  snap.run_recorded = false;
-  snap.bodies = scene_bodies(sc, o.n > 0 ? o.n : (device_present() ? 16384 : 2048));
+  Snapshot snap =
+      scene_snapshot(sc, o.n > 0 ? o.n : (device_present() ? 16384 : 2048), o.load_options);
   o.n = viewer_count("--scene", path, snap.bodies.size());
   adopt_settings("scene", settings_of(sc), given, t, o);
   if (!o.note.empty() && sc.n > 0 && o.n != sc.n)  // both numbers, not a silent 2048
@@ -364,6 +365,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (o.color_range && o.color_scale == "log" && !(o.color_range->first > 0.0f))
       throw InputError("--color-range with --color-scale log: LO must be above 0");
     if (!load.empty() && !scene.empty()) throw InputError("--scene and --load: give one of them");
+    o.load_options = parse_load_options(run.types, run.gadget_g);
+    if (load.empty() && scene.empty() && (run.types || run.gadget_g))
+      throw InputError(std::string(run.types ? "--types" : "--gadget-g") +
+                       ": only with --load or --scene of a GADGET file");
     const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
                       cli.count("--seed") > 0,  cli.count("--solver") > 0,
                       cli.count("--block") > 0, cli.count("--integrator") > 0};

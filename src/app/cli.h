@@ -37,11 +37,13 @@ struct Options {
   bool hide_panel = false;
   bool paused = false;  // --paused: no steps until Space
   float point_radius = 0.2f;
+  bool point_radius_given = false;  // else a loaded file's sprites scale with its extent
   std::string draw = "auto";       // auto (cuda on the zero-copy path, else gl), gl or cuda
   std::vector<ui::Action> script;  // --keys: applied one per frame from the second frame
   // --load: the bodies to start from instead of the preset (an Orrery snapshot also gave the
   // solver, block, integrator and parameters above, where the command line did not).
   std::shared_ptr<const Snapshot> loaded;
+  LoadOptions load_options;  // --types, --gadget-g: how --load and F9 read a GADGET file
   std::string loaded_path;
   bool loaded_scene = false;     // `loaded` holds a --scene's bodies
   std::string save, export_csv;  // written after the last frame
@@ -58,6 +60,7 @@ struct Options {
 };
 
 constexpr long long k_headless_frames = 300;
+constexpr float k_min_point_radius = 0.01f, k_max_point_radius = 5.0f;
 // Host memory a body costs the viewer on the CPU path: its ping-pong positions and velocities,
 // the Simulation's scratch, the CPU run's backup and published copies, and GL's buffers (host
 // memory under Mesa): twelve Vec4.

@@ -32,6 +32,11 @@ void RunController::reset(Preset preset, int n, std::uint64_t seed, std::optiona
   set_origin(&preset, s);
 }
 
+void RunController::set_types(const std::vector<std::uint8_t>& types) {
+  m_origin.assign(types.begin(), types.end());
+  m_origin_names = particle_type_names();
+}
+
 void RunController::set_origin(const Preset* preset, const BodyState& s) {
   m_origin = orrery::origin_labels(preset, s);
   m_origin_names = orrery::origin_names(preset);

@@ -47,6 +47,8 @@ class RunController {
   void reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius = {});
   // The origin labels of the state just loaded (load() labels a state by its octants).
   void set_origin(const Preset* preset, const BodyState& s);
+  // A file's particle types as the origin labels, named gas, halo, disk, bulge, stars, boundary.
+  void set_types(const std::vector<std::uint8_t>& types);
   // The same from given bodies; with `run` (a snapshot's), its integrator, parameters, time, step
   // count and collision totals too (the solver stays). Throws InputError (bad parameters) or the
   // memory check's error, keeping the old state.

@@ -319,9 +319,13 @@ Plan make_plan(const RawOptions& raw_in) {
     if (raw.compare || !raw.max_n.empty() || raw.convergence || raw.accuracy)
       throw UsageError(
           "--load: cannot be combined with --compare, --max-n, --convergence or --accuracy");
-    plan.loaded = std::make_shared<const Snapshot>(load_snapshot(raw.load()));
+    plan.loaded = std::make_shared<const Snapshot>(
+        load_snapshot(raw.load(), parse_load_options(raw.run.types, raw.run.gadget_g)));
     raw.ns = {std::to_string(plan.loaded->bodies.size())};
   }
+  if (raw.load().empty() && (raw.run.types || raw.run.gadget_g))
+    throw UsageError(std::string(raw.run.types ? "--types" : "--gadget-g") +
+                     ": only with --load of a GADGET file (or a scene that names one)");
   if (raw.ns.empty()) throw UsageError("--n: no body count given");
   for (const std::string& text : raw.ns) append_unique(plan.ns, parse_body_count(text));
   plan.steps = static_cast<int>(parse_integer(raw.steps, "--steps", 1, k_max_steps));

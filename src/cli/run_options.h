@@ -23,6 +23,7 @@ inline CLI::Validator non_empty() {
 struct RunTexts {
   std::optional<std::string> preset, seed, dt, softening, damping, integrator;
   std::optional<std::string> scene, load, save, export_csv;
+  std::optional<std::string> types, gadget_g;  // how --load reads a GADGET file
   SceneTexts scene_settings;  // --collisions, --restitution, --radius, --box, --gravity
 };
 
@@ -63,6 +64,13 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
                  "content; an Orrery snapshot also brings its solver, block, integrator, "
                  "parameters, time and step count, under the options typed here)")
       ->check(non_empty());
+  app.add_option("--types", t.types,
+                 "with --load of a GADGET file: the particle types to keep, e.g. 1,2 (0 gas, 1 "
+                 "halo, 2 disk, 3 bulge, 4 stars, 5 boundary; default all)");
+  app.add_option("--gadget-g", t.gadget_g,
+                 "with --load of a GADGET-2 file: G in the file's units, > 0 (default 43007.1: "
+                 "GADGET's kpc, 1e10 solar masses, km/s; 1 for a file in G = 1 units). "
+                 "Velocities are divided by sqrt(G) so the run's G is 1");
   app.add_option("--save", t.save,
                  "after the run, save its last state: TIPSY when the name ends in .tipsy, else "
                  "Orrery's format (docs/formats.md)")

@@ -7,9 +7,16 @@
 
 namespace orrery::gfx {
 
+void OrbitCamera::frame(const glm::vec3& centre, float radius) {
+  if (!(radius > 0.0f) || !std::isfinite(radius)) return;
+  m_home_target = centre;
+  m_home_distance = radius / std::sin(0.5f * m_fov_y);
+  reset();
+}
+
 void OrbitCamera::reset() {
-  m_target = glm::vec3(0.0f);
-  m_distance = 50.0f;
+  m_target = m_home_target;
+  m_distance = m_home_distance;
   m_yaw = 0.0f;
   m_pitch = 0.0f;
 }

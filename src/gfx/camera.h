@@ -9,7 +9,11 @@ class OrbitCamera {
  public:
   // Starts at (0, 0, 50) looking down the -z axis at the origin, as the seed's viewer.
   OrbitCamera() { reset(); }
+  // Back to the home view: looking down -z at the home target from the home distance.
   void reset();
+  // Makes the home view one that holds a sphere of this centre and radius, and goes there (a
+  // loaded file's bodies, whatever their units).
+  void frame(const glm::vec3& centre, float radius);
   // Mouse deltas in pixels; the viewport height scales pan so the target follows the cursor.
   void orbit(float dx_px, float dy_px);
   void pan(float dx_px, float dy_px, int viewport_height);
@@ -25,6 +29,8 @@ class OrbitCamera {
   float distance() const { return m_distance; }
 
  private:
+  glm::vec3 m_home_target{0.0f};
+  float m_home_distance = 50.0f;
   glm::vec3 m_target{0.0f};
   float m_distance = 50.0f;
   float m_yaw = 0.0f;    // radians about +y

@@ -251,12 +251,21 @@ void save_scene(const std::string& path, const SceneFile& s) {
   write_file_replacing(path, text.data(), text.size());
 }
 
-BodyState scene_bodies(const SceneFile& s, int n) {
+Snapshot scene_snapshot(const SceneFile& s, int n, const LoadOptions& o) {
   if (!s.snapshot.empty()) {
-    BodyState b = load_snapshot(s.snapshot).bodies;
-    if (s.radius) set_radius(b.vel, *s.radius);
-    return b;
+    Snapshot snap = load_snapshot(s.snapshot, o);
+    if (s.radius) set_radius(snap.bodies.vel, *s.radius);
+    snap.run_recorded = false;  // the scene's settings, not the file's
+    return snap;
   }
+  Snapshot snap;
+  snap.run_recorded = false;
+  snap.bodies = scene_bodies(s, n);
+  return snap;
+}
+
+BodyState scene_bodies(const SceneFile& s, int n) {
+  if (!s.snapshot.empty()) return scene_snapshot(s, n, {}).bodies;
   BodyState b = make_preset(s.preset, n, s.seed);
   for (Vec4& p : b.pos) p.x *= s.scale, p.y *= s.scale, p.z *= s.scale;
   for (Vec4& v : b.vel)

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "byte_io.h"
+#include "gadget.h"
 #include "tipsy.h"
 
 namespace orrery {
@@ -206,12 +207,42 @@ SnapshotFormat snapshot_format_for(const std::string& path) {
   return ends_with_tipsy(path) ? SnapshotFormat::tipsy : SnapshotFormat::orrery;
 }
 
-const char* to_string(SnapshotFormat f) { return f == SnapshotFormat::tipsy ? "TIPSY" : "Orrery"; }
+const char* to_string(SnapshotFormat f) {
+  switch (f) {
+    case SnapshotFormat::tipsy:
+      return "TIPSY";
+    case SnapshotFormat::gadget2:
+      return "GADGET-2";
+    case SnapshotFormat::orrery:
+      break;
+  }
+  return "Orrery";
+}
+
+LoadOptions parse_load_options(const std::optional<std::string>& types,
+                               const std::optional<std::string>& gadget_g) {
+  LoadOptions o;
+  if (types)
+    for (const std::string& item : split_list(*types, "--types"))
+      o.types.push_back(static_cast<int>(parse_integer(item, "--types", 0, 5)));
+  if (gadget_g) {
+    o.gadget_g = parse_float(*gadget_g, "--gadget-g");
+    if (!(o.gadget_g > 0)) throw InputError("--gadget-g '" + *gadget_g + "': must be > 0");
+  }
+  return o;
+}
+
+const std::vector<std::string>& particle_type_names() {
+  static const std::vector<std::string> names = {"gas",   "halo",  "disk",
+                                                 "bulge", "stars", "boundary"};
+  return names;
+}
 
 std::vector<std::uint8_t> encode_snapshot(const Snapshot& s, SnapshotFormat f) {
   if (s.bodies.pos.size() != s.bodies.vel.size())
     throw SnapshotError("positions and velocities differ in count");
   if (f == SnapshotFormat::tipsy) return tipsy::encode(s);
+  if (f == SnapshotFormat::gadget2) throw SnapshotError("GADGET-2 files are read, not written");
   bytes::Writer w(bytes::Order::little);
   encode_orrery(s, w);
   return std::move(w.out());
@@ -221,11 +252,13 @@ Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::
   if (size >= sizeof k_magic && std::memcmp(data, k_magic, sizeof k_magic) == 0)
     return decode_orrery(data, size, name);
   if (tipsy::looks_like(data, size)) return tipsy::decode(data, size, name);
+  if (gadget::looks_like(data, size))
+    return gadget::decode({gadget::File{name, std::vector<std::uint8_t>(data, data + size)}}, {});
   if (size == 0) throw SnapshotError(name + ": empty file");
   const std::string tipsy_why = tipsy::near_miss(data, size);
   if (!tipsy_why.empty()) throw SnapshotError(name + ": " + tipsy_why);
-  throw SnapshotError(name + ": neither an Orrery snapshot (wrong magic) nor a TIPSY file (no " +
-                      "header whose counts match the size)");
+  throw SnapshotError(name + ": neither an Orrery snapshot (wrong magic), a TIPSY file (no " +
+                      "header whose counts match the size) nor a GADGET-2 file (no header record)");
 }
 
 void save_snapshot(const std::string& path, const Snapshot& s) {
@@ -257,9 +290,58 @@ std::vector<std::uint8_t> read_input_file(const std::string& path) {
   return b;
 }
 
-Snapshot load_snapshot(const std::string& path) {
-  const std::vector<std::uint8_t> b = read_input_file(path);
-  return decode_snapshot(b.data(), b.size(), path);
+namespace {
+
+// Keeps the bodies of the types asked for (all when none are).
+void keep_types(Snapshot& s, const std::vector<int>& types, const std::string& path) {
+  if (types.empty()) return;
+  if (s.types.empty())
+    throw SnapshotError(path + ": --types: a " + std::string(to_string(s.format)) +
+                        " file has no particle types");
+  bool keep[6] = {};
+  for (int t : types) {
+    if (t < 0 || t > 5)
+      throw SnapshotError("--types: " + std::to_string(t) + " is not a type (0 to 5)");
+    keep[t] = true;
+  }
+  Snapshot out = s;
+  out.bodies.pos.clear(), out.bodies.vel.clear(), out.types.clear(), out.ids.clear();
+  for (std::size_t i = 0; i < s.types.size(); ++i)
+    if (keep[s.types[i]]) {
+      out.bodies.pos.push_back(s.bodies.pos[i]);
+      out.bodies.vel.push_back(s.bodies.vel[i]);
+      out.types.push_back(s.types[i]);
+      if (!s.ids.empty()) out.ids.push_back(s.ids[i]);
+    }
+  if (out.bodies.pos.empty()) throw SnapshotError(path + ": --types: no particle of those types");
+  s = std::move(out);
+}
+
+}  // namespace
+
+Snapshot load_snapshot(const std::string& path, const LoadOptions& o) {
+  // A multi-file GADGET set named by its base: open its first file.
+  struct stat st {};
+  const std::string first =
+      ::stat(path.c_str(), &st) != 0 && ::stat((path + ".0").c_str(), &st) == 0 ? path + ".0"
+                                                                                : path;
+  const std::vector<std::uint8_t> b = read_input_file(first);
+  Snapshot s;
+  if (gadget::looks_like(b.data(), b.size())) {
+    const int count = gadget::files_in_set(b.data(), b.size(), first);
+    std::vector<gadget::File> files;
+    if (count <= 1) {
+      files.push_back({first, b});
+    } else {
+      for (const std::string& name : gadget::set_names(first, count))
+        files.push_back({name, name == first ? b : read_input_file(name)});
+    }
+    s = gadget::decode(files, o);
+  } else {
+    s = decode_snapshot(b.data(), b.size(), path);
+  }
+  keep_types(s, o.types, path);
+  return s;
 }
 
 std::string csv_text(const BodyState& s) {
