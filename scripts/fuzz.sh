@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of both programs' command-line parsers and of the file loaders
-# (Orrery's snapshots, TIPSY, scene files; clang, ASan + UBSan, in build-fuzz/) and runs each parser for SECONDS
+# (Orrery's snapshots, TIPSY, GADGET-2, scene files; clang, ASan + UBSan, in build-fuzz/) and runs each parser for SECONDS
 # (default 60) and each loader for half of it, from the corpus in tests/fuzz/corpus. New
 # inputs go to a scratch folder, not into the repository. Any crash, hang (over 10 s for one
 # input), leak or sanitizer report fails the run. Usage: scripts/fuzz.sh [SECONDS]
@@ -18,6 +18,7 @@ status=0
 # Each entry: the corpus folder, the executable, the seconds (the loaders get half).
 for entry in "viewer fuzz_viewer_cli $seconds" "bench fuzz_bench_cli $seconds" \
              "snapshot fuzz_snapshot $((seconds / 2))" "tipsy fuzz_tipsy $((seconds / 2))" \
+             "gadget fuzz_gadget $((seconds / 2))" \
              "scene fuzz_scene $((seconds / 2))"; do
   read -r target exe secs <<<"$entry"
   mkdir -p "$scratch/$target" "$scratch/$target-artifacts"

@@ -177,6 +177,7 @@ struct Layout {
 Layout layout(const FileReader& f, const std::vector<Block>& blocks, bool mass_block) {
   Layout l;
   if (f.format2()) {
+    if (blocks.empty() || blocks[0].label != "HEAD") f.fail("SnapFormat 2 without HEAD first");
     for (const Block& b : blocks) {
       if (b.label == "HEAD" && !l.head)
         l.head = &b;
