@@ -33,7 +33,10 @@ rc=$?
 cat "$out"
 echo "quit $ms ms after Esc"
 [ $rc -eq 0 ] || fail "exit $rc"
-[ "$ms" -le 1000 ] || fail "Esc took $ms ms (limit 1000)"
+# The promise is 1 s; a sanitized build (scripts/sanitize.sh) runs several times slower and sets
+# a wider bar, since there the test is about Esc being heard at all, not its speed.
+limit=${ORRERY_BUSY_QUIT_MS:-1000}
+[ "$ms" -le "$limit" ] || fail "Esc took $ms ms (limit $limit)"
 expect_line "$out" '^quit$'
 expect_line "$out" '^orrery: summary: .*solver cpu, n 262144'
 echo PASS
