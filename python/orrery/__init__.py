@@ -21,19 +21,23 @@ from ._orrery import Simulation, devices, integrators, presets, solvers
 __all__ = ["Simulation", "load", "solvers", "devices", "presets", "integrators", "viewer_path"]
 
 
-def load(path, **settings):
+def load(path, types=None, gadget_g=None, **settings):
     """A Simulation from a file: an Orrery snapshot (which brings its solver, integrator, settings,
-    time and step count, under the settings given here), a TIPSY file (told by its content), or a
-    scene file (.json, as in assets/scenes). Raises OSError when the file cannot be opened and
-    ValueError when its content is bad."""
+    time and step count, under the settings given here), a TIPSY or GADGET-2 file (told by their
+    content; a GADGET-2 set of several files from any of its names), or a scene file (.json, as in
+    assets/scenes). For GADGET files, types=[1, 2] keeps those particle types, and gadget_g is G in
+    the file's units (default 43007.1, GADGET's kpc, 1e10 solar masses and km/s; 1 for a file in
+    G = 1 units): velocities are divided by sqrt(gadget_g) so the run's G is 1. sim.types and
+    sim.ids then hold the file's. Raises OSError when the file cannot be opened and ValueError when
+    its content is bad."""
     path = os.fspath(path)
-    if not os.path.exists(path):
+    if not os.path.exists(path) and not os.path.exists(path + ".0"):
         raise FileNotFoundError(2, "no such file", path)
     if os.path.isdir(path):
         raise IsADirectoryError(21, "is a folder", path)
     if not os.access(path, os.R_OK):
         raise PermissionError(13, "cannot be read", path)
-    return _orrery._load(path, **settings)
+    return _orrery._load(path, types, gadget_g, **settings)
 
 
 def viewer_path():

@@ -1,6 +1,6 @@
 """Type stubs of the orrery package."""
 from os import PathLike
-from typing import Any, Union
+from typing import Any, Optional, Sequence, Union
 
 from ._orrery import Simulation as Simulation
 from ._orrery import devices as devices
@@ -8,5 +8,6 @@ from ._orrery import integrators as integrators
 from ._orrery import presets as presets
 from ._orrery import solvers as solvers
 
-def load(path: Union[str, PathLike], **settings: Any) -> Simulation: ...
+def load(path: Union[str, PathLike], types: Optional[Sequence[int]] = None,
+         gadget_g: Optional[float] = None, **settings: Any) -> Simulation: ...
 def viewer_path() -> str: ...

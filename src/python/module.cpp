@@ -1,8 +1,11 @@
 // The compiled part of the `orrery` Python module (orrery._orrery): Simulation, load, solvers and
 // devices. The pure-Python part (python/orrery/__init__.py) adds show() and render(), which run the
 // viewer on a copy of the state.
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <cmath>
 
 #include "orrery/device.h"
 #include "orrery/input.h"
@@ -251,6 +254,14 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                     "\"off\", \"bounce\" or \"merge\".")
       .def_property("time_reversed", &PySimulation::time_reversed, &PySimulation::set_time_reversed,
                     "Time runs backwards while set (leapfrog and yoshida4 retrace their past).")
+      .def_property_readonly("types", &PySimulation::types,
+                             "A GADGET file's particle types (0 gas, 1 halo, 2 disk, 3 bulge, 4 "
+                             "stars, 5 boundary), (N,) uint8, a copy; None when the bodies came "
+                             "from elsewhere or merges changed them (types do not follow merges "
+                             "yet).")
+      .def_property_readonly("ids", &PySimulation::ids,
+                             "A GADGET file's particle IDs, (N,) uint64, a copy; None as for "
+                             "types.")
       .def_property_readonly("config", &PySimulation::config,
                              "The solver's configuration in use (cuda-fast: its tuned tiles).")
       .def("__repr__", &PySimulation::repr)
@@ -261,10 +272,19 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
 
   m.def(
       "_load",
-      [](const std::string& path, const py::kwargs& kw) {
-        return PySimulation::load(path, keywords(kw));
+      [](const std::string& path, std::optional<std::vector<int>> types,
+         std::optional<double> gadget_g, const py::kwargs& kw) {
+        LoadOptions o;
+        if (types) o.types = *types;
+        if (gadget_g) {
+          if (!(*gadget_g > 0) || !std::isfinite(*gadget_g))
+            throw InputError("gadget_g=" + orrery::python::number_text(*gadget_g) +
+                             ": must be a finite number > 0");
+          o.gadget_g = *gadget_g;
+        }
+        return PySimulation::load(path, keywords(kw), o);
       },
-      py::arg("path"));
+      py::arg("path"), py::arg("types") = py::none(), py::arg("gadget_g") = py::none());
   m.def("solvers", &solver_list,
         R"(Every solver of this build: a list of dicts with name, gpu, block_sizes, default_block,
 approximate (a tree code), spreads (over several GPUs), description, available (here) and why_not

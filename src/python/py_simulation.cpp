@@ -161,18 +161,40 @@ std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
   return std::make_unique<PySimulation>(s, choose(RunSettings{}, std::nullopt, k));
 }
 
-std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const Keywords& k) {
+std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const Keywords& k,
+                                                 const LoadOptions& o) {
   const std::string ext = path.size() >= 5 ? path.substr(path.size() - 5) : "";
+  std::unique_ptr<PySimulation> sim;
+  Snapshot s;
   if (ext == ".json" || ext == ".JSON") {
     const SceneFile sc = load_scene(path);
     const Chosen c = choose(settings_of(sc), std::nullopt, k);
     const int n = sc.n > 0 ? sc.n : device_present() ? k_default_n_gpu : k_default_n_cpu;
     if (sc.snapshot.empty()) check_fits(solver_info(c.run.solver), n);
-    return std::make_unique<PySimulation>(scene_bodies(sc, n), c);
+    s = scene_snapshot(sc, n, o);
+    sim = std::make_unique<PySimulation>(s.bodies, c);
+  } else {
+    s = load_snapshot(path, o);
+    const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k);
+    sim = std::make_unique<PySimulation>(s.bodies, c, &s.run);  // TIPSY: its time alone
   }
-  const Snapshot s = load_snapshot(path);
-  const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k);
-  return std::make_unique<PySimulation>(s.bodies, c, &s.run);  // TIPSY: its time alone
+  sim->m_types = std::move(s.types);
+  sim->m_ids = std::move(s.ids);
+  return sim;
+}
+
+py::object PySimulation::types() const {
+  if (m_types.empty() || static_cast<int>(m_types.size()) != m_sim->bodies().n) return py::none();
+  py::array_t<std::uint8_t> a(static_cast<py::ssize_t>(m_types.size()));
+  std::copy(m_types.begin(), m_types.end(), a.mutable_data());
+  return std::move(a);
+}
+
+py::object PySimulation::ids() const {
+  if (m_ids.empty() || static_cast<int>(m_ids.size()) != m_sim->bodies().n) return py::none();
+  py::array_t<std::uint64_t> a(static_cast<py::ssize_t>(m_ids.size()));
+  std::copy(m_ids.begin(), m_ids.end(), a.mutable_data());
+  return std::move(a);
 }
 
 Snapshot PySimulation::snapshot() {

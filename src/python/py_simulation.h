@@ -30,7 +30,12 @@ class PySimulation {
                                                    const py::object& mass, const py::object& radius,
                                                    const Keywords& k);
   // An Orrery snapshot (its run settings under the keywords) or TIPSY file, or a scene file.
-  static std::unique_ptr<PySimulation> load(const std::string& path, const Keywords& k);
+  static std::unique_ptr<PySimulation> load(const std::string& path, const Keywords& k,
+                                            const LoadOptions& o);
+  // A GADGET file's particle types (uint8) and IDs (uint64), copies; None when the file had none
+  // or merges changed the bodies (they do not follow merges yet).
+  py::object types() const;
+  py::object ids() const;
   // Orrery's format, TIPSY (.tipsy) or CSV (.csv), by the name.
   void save(const std::string& path);
 
@@ -94,6 +99,8 @@ class PySimulation {
   void check_finite();
 
   std::unique_ptr<Simulation> m_sim;
+  std::vector<std::uint8_t> m_types;
+  std::vector<std::uint64_t> m_ids;
   std::string m_solver;
   int m_block_asked = 0, m_gpus = 1;
   // The last step() or integrate(): steps, wall seconds, interactions, phase times.

@@ -304,3 +304,22 @@ def test_show_opens_the_viewer_and_brings_the_state_back():
     assert sim.steps == 7  # one step a frame
     assert sim.time == pytest.approx(0.07)
     assert sim.solver == "cpu"
+
+
+def test_a_gadget_file_with_its_types_and_ids():
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "assets", "gadget", "galaxy.dat")
+    sim = orrery.load(path, solver="cpu")
+    assert sim.n == 60000
+    assert sim.types.dtype == np.uint8 and set(np.unique(sim.types)) == {1, 2}
+    assert sim.ids[0] == 1 and sim.ids[-1] == 60000
+    disk = orrery.load(path, types=[2], solver="cpu")
+    assert disk.n == 20000 and np.all(disk.types == 2)
+    # G = 1 in the file's units: the velocities as written, sqrt(43007.1) times the default's.
+    raw = orrery.load(path, gadget_g=1.0, solver="cpu")
+    assert np.allclose(raw.velocities, sim.velocities * np.sqrt(43007.1), rtol=1e-5, atol=1e-4)
+    with pytest.raises(ValueError, match="gadget_g=0"):
+        orrery.load(path, gadget_g=0.0)
+    with pytest.raises(ValueError, match="no particle of those types"):
+        orrery.load(path, types=[4])
+    assert small().types is None
