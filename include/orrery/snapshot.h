@@ -26,8 +26,9 @@ class SnapshotError : public InputError {
   using InputError::InputError;
 };
 
-enum class SnapshotFormat { orrery, tipsy, gadget2 };  // GADGET-2 is read, not written
-// ".tipsy" (any case) is TIPSY; any other name Orrery's format.
+enum class SnapshotFormat { orrery, tipsy, gadget2, hdf5 };  // GADGET-2 is read, not written
+// ".tipsy" (any case) is TIPSY, ".hdf5" or ".h5" HDF5 (GADGET-4's layout); any other name Orrery's
+// format.
 SnapshotFormat snapshot_format_for(const std::string& path);
 const char* to_string(SnapshotFormat f);
 

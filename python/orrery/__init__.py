@@ -24,18 +24,18 @@ __all__ = ["Simulation", "load", "solvers", "devices", "presets", "integrators",
 def load(path, types=None, gadget_g=None, **settings):
     """A Simulation from a file: an Orrery snapshot (which brings its solver, integrator, settings,
     time and step count, under the settings given here), a TIPSY or GADGET-2 file (told by their
-    content; a GADGET-2 set of several files from any of its names), or a scene file (.json, as in
-    assets/scenes). For GADGET files, types=[1, 2] keeps those particle types, and gadget_g is G in
+    content), an HDF5 snapshot (GADGET-4, AREPO, SWIFT; sets of several files from any name or their
+    base), or a scene file (.json, as in assets/scenes). For GADGET files, types=[1, 2] keeps those particle types, and gadget_g is G in
     the file's units (default 43007.1, GADGET's kpc, 1e10 solar masses and km/s; 1 for a file in
     G = 1 units): velocities are divided by sqrt(gadget_g) so the run's G is 1. sim.types and
     sim.ids then hold the file's. Raises OSError when the file cannot be opened and ValueError when
     its content is bad."""
     path = os.fspath(path)
-    if not os.path.exists(path) and not os.path.exists(path + ".0"):
+    if not any(os.path.exists(path + s) for s in ("", ".0", ".0.hdf5")):
         raise FileNotFoundError(2, "no such file", path)
     if os.path.isdir(path):
         raise IsADirectoryError(21, "is a folder", path)
-    if not os.access(path, os.R_OK):
+    if os.path.exists(path) and not os.access(path, os.R_OK):
         raise PermissionError(13, "cannot be read", path)
     return _orrery._load(path, types, gadget_g, **settings)
 

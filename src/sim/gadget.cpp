@@ -232,6 +232,20 @@ std::vector<std::string> set_names(const std::string& path, int count) {
   return names;
 }
 
+void finish(Snapshot& s, const std::string& name, const std::int64_t (&total)[6],
+            const std::int64_t (&seen)[6], double time, double redshift, double box) {
+  for (int t = 0; t < k_types; ++t)
+    if (total[t] != 0 && total[t] != seen[t])
+      throw SnapshotError(name + ": header: " + std::to_string(total[t]) + " particles of type " +
+                          std::to_string(t) + " in all files, but the files hold " +
+                          std::to_string(seen[t]));
+  if (s.bodies.pos.empty()) throw SnapshotError(name + ": no particles");
+  check_bodies(s.bodies, name);
+  s.file_time = time;
+  s.redshift = redshift;
+  s.box_size = box;
+}
+
 Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
   if (files.empty()) throw SnapshotError("GADGET-2: no file");
   if (!(o.gadget_g > 0) || !std::isfinite(o.gadget_g))
@@ -295,16 +309,7 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
       seen[t] += h.npart[t];
     }
   }
-  for (int t = 0; t < k_types; ++t)
-    if (first.total[t] != 0 && first.total[t] != seen[t])
-      throw SnapshotError(files[0].name + ": header: " + std::to_string(first.total[t]) +
-                          " particles of type " + std::to_string(t) +
-                          " in all files, but the files hold " + std::to_string(seen[t]));
-  if (s.bodies.pos.empty()) throw SnapshotError(files[0].name + ": no particles");
-  check_bodies(s.bodies, files[0].name);
-  s.file_time = first.time;
-  s.redshift = first.redshift;
-  s.box_size = first.box;
+  finish(s, files[0].name, first.total, seen, first.time, first.redshift, first.box);
   s.run.time = first.time / vscale;
   char line[200];
   std::snprintf(line, sizeof line,

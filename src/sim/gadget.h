@@ -29,6 +29,11 @@ struct File {
   std::string name;
   std::vector<std::uint8_t> bytes;
 };
+// What both GADGET readers (this and HDF5's) end with: the header's totals of each type against
+// what the files held (a total of 0: not filled in), at least one particle, every body checked,
+// and the file's time, redshift and box. Throws SnapshotError naming `name`.
+void finish(Snapshot& s, const std::string& name, const std::int64_t (&total)[6],
+            const std::int64_t (&seen)[6], double time, double redshift, double box);
 // The bodies of every file of a set, in file order and by type within each; their types and IDs;
 // the time, redshift and box size. Velocities are divided by sqrt(o.gadget_g) and the time
 // multiplied by it, so that the run's G is 1 (positions and masses as in the file). Every block

@@ -18,6 +18,7 @@
 
 #include "byte_io.h"
 #include "gadget.h"
+#include "hdf5_snapshot.h"
 #include "tipsy.h"
 
 namespace orrery {
@@ -204,6 +205,14 @@ void check_bodies(const BodyState& b, const std::string& name) {
 }
 
 SnapshotFormat snapshot_format_for(const std::string& path) {
+  std::string lower = path;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const auto ends = [&](const std::string& ext) {
+    return lower.size() >= ext.size() &&
+           lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0;
+  };
+  if (ends(".hdf5") || ends(".h5")) return SnapshotFormat::hdf5;
   return ends_with_tipsy(path) ? SnapshotFormat::tipsy : SnapshotFormat::orrery;
 }
 
@@ -213,6 +222,8 @@ const char* to_string(SnapshotFormat f) {
       return "TIPSY";
     case SnapshotFormat::gadget2:
       return "GADGET-2";
+    case SnapshotFormat::hdf5:
+      return "HDF5";
     case SnapshotFormat::orrery:
       break;
   }
@@ -243,6 +254,7 @@ std::vector<std::uint8_t> encode_snapshot(const Snapshot& s, SnapshotFormat f) {
     throw SnapshotError("positions and velocities differ in count");
   if (f == SnapshotFormat::tipsy) return tipsy::encode(s);
   if (f == SnapshotFormat::gadget2) throw SnapshotError("GADGET-2 files are read, not written");
+  if (f == SnapshotFormat::hdf5) return hdf5::encode(s);
   bytes::Writer w(bytes::Order::little);
   encode_orrery(s, w);
   return std::move(w.out());
@@ -254,6 +266,8 @@ Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::
   if (tipsy::looks_like(data, size)) return tipsy::decode(data, size, name);
   if (gadget::looks_like(data, size))
     return gadget::decode({gadget::File{name, std::vector<std::uint8_t>(data, data + size)}}, {});
+  if (hdf5::looks_like(data, size))
+    return hdf5::decode({hdf5::File{name, std::vector<std::uint8_t>(data, data + size)}}, {});
   if (size == 0) throw SnapshotError(name + ": empty file");
   const std::string tipsy_why = tipsy::near_miss(data, size);
   if (!tipsy_why.empty()) throw SnapshotError(name + ": " + tipsy_why);
@@ -322,21 +336,31 @@ void keep_types(Snapshot& s, const std::vector<int>& types, const std::string& p
 Snapshot load_snapshot(const std::string& path, const LoadOptions& o) {
   // A multi-file GADGET set named by its base: open its first file.
   struct stat st {};
-  const std::string first =
-      ::stat(path.c_str(), &st) != 0 && ::stat((path + ".0").c_str(), &st) == 0 ? path + ".0"
-                                                                                : path;
+  std::string first = path;
+  if (::stat(path.c_str(), &st) != 0) {
+    if (::stat((path + ".0").c_str(), &st) == 0)
+      first = path + ".0";
+    else if (::stat((path + ".0.hdf5").c_str(), &st) == 0)
+      first = path + ".0.hdf5";
+  }
   const std::vector<std::uint8_t> b = read_input_file(first);
   Snapshot s;
-  if (gadget::looks_like(b.data(), b.size())) {
-    const int count = gadget::files_in_set(b.data(), b.size(), first);
+  // A set's files by their names (the first already read).
+  const auto set = [&](int count, const std::vector<std::string>& names) {
     std::vector<gadget::File> files;
-    if (count <= 1) {
+    if (count <= 1)
       files.push_back({first, b});
-    } else {
-      for (const std::string& name : gadget::set_names(first, count))
+    else
+      for (const std::string& name : names)
         files.push_back({name, name == first ? b : read_input_file(name)});
-    }
-    s = gadget::decode(files, o);
+    return files;
+  };
+  if (hdf5::looks_like(b.data(), b.size())) {
+    const int count = hdf5::files_in_set(b, first);
+    s = hdf5::decode(set(count, hdf5::set_names(first, count)), o);
+  } else if (gadget::looks_like(b.data(), b.size())) {
+    const int count = gadget::files_in_set(b.data(), b.size(), first);
+    s = gadget::decode(set(count, gadget::set_names(first, count)), o);
   } else {
     s = decode_snapshot(b.data(), b.size(), path);
   }

@@ -1,0 +1,164 @@
+"""HDF5 snapshots: files written here with h5py in the GADGET-4, AREPO and SWIFT layouts and as a
+two-file set, read by Orrery; Orrery's own HDF5 opened with h5py as yt and pynbody would, and read
+back exactly; damaged files refused in one line."""
+import math
+import subprocess
+
+import numpy as np
+import pytest
+
+import orrery
+
+h5py = pytest.importorskip("h5py", reason="h5py is not installed (Debian: python3-h5py)")
+
+G_CGS = 6.6743e-8
+
+
+def write_gadget4(path, n_gas=5, n_halo=7, units=None, doubles=False, num_files=1, totals=None,
+                  offset=0.0, table_mass=0.25):
+    """GADGET-4's layout: Header attributes, PartType0 with its own masses, PartType1 with the
+    MassTable's, and (GADGET-4) the units in a Parameters group."""
+    rng = np.random.default_rng(int(offset * 10) + 1)
+    dt = np.float64 if doubles else np.float32
+    with h5py.File(path, "w") as f:
+        h = f.create_group("Header")
+        here = np.array([n_gas, n_halo, 0, 0, 0, 0], dtype=np.int64)
+        h.attrs["NumPart_ThisFile"] = here
+        h.attrs["NumPart_Total"] = np.array(totals if totals is not None else here, dtype=np.uint64)
+        h.attrs["NumPart_Total_HighWord"] = np.zeros(6, dtype=np.uint32)
+        h.attrs["MassTable"] = np.array([0, table_mass, 0, 0, 0, 0], dtype=np.float64)
+        h.attrs["Time"] = 0.5
+        h.attrs["Redshift"] = 1.0
+        h.attrs["BoxSize"] = 100.0
+        h.attrs["NumFilesPerSnapshot"] = num_files
+        if units:
+            p = f.create_group("Parameters")
+            p.attrs["UnitLength_in_cm"], p.attrs["UnitMass_in_g"], \
+                p.attrs["UnitVelocity_in_cm_per_s"] = units
+        data = {}
+        for t, n in [(0, n_gas), (1, n_halo)]:
+            g = f.create_group(f"PartType{t}")
+            x = (rng.random((n, 3)) * 10 + offset).astype(dt)
+            v = rng.normal(size=(n, 3)).astype(dt)
+            g["Coordinates"], g["Velocities"] = x, v
+            g["ParticleIDs"] = np.arange(n, dtype=np.uint64) + 1000 * t
+            if t == 0:
+                g["Masses"] = np.full(n, 0.125, dtype=dt)
+            data[t] = (x, v)
+    return data
+
+
+def test_gadget4_layout_with_units_types_and_ids(tmp_path):
+    path = tmp_path / "snap.hdf5"
+    units = (3.085678e21, 1.989e43, 1e5)  # kpc, 1e10 solar masses, km/s
+    data = write_gadget4(path, units=units)
+    sim = orrery.load(path, solver="cpu")
+    assert sim.n == 12
+    assert list(sim.types) == [0] * 5 + [1] * 7
+    assert list(sim.ids[:2]) == [0, 1] and sim.ids[5] == 1000
+    assert np.allclose(sim.masses, [0.125] * 5 + [0.25] * 7)
+    l, m, v = units
+    g = G_CGS * m * (l / v) ** 2 / l ** 3
+    assert g == pytest.approx(43007, rel=1e-3)  # GADGET's standard units
+    assert np.allclose(sim.positions[:5], data[0][0])
+    assert np.allclose(sim.velocities[5:], data[1][1] / math.sqrt(g), rtol=1e-5)
+    assert sim.time == pytest.approx(0.5 * math.sqrt(g), rel=1e-6)
+
+
+def test_arepo_layout_in_double_without_units_takes_gadget_g(tmp_path):
+    path = tmp_path / "arepo.hdf5"
+    data = write_gadget4(path, doubles=True)
+    with h5py.File(path, "a") as f:
+        f.create_group("Config").attrs["GADGET_AREPO"] = 1
+    sim = orrery.load(path, gadget_g=4.0, solver="cpu")
+    assert np.allclose(sim.velocities[:5], data[0][1] / 2.0, rtol=1e-6)
+
+
+def test_swift_layout_with_its_units_group(tmp_path):
+    path = tmp_path / "swift.hdf5"
+    data = write_gadget4(path)
+    with h5py.File(path, "a") as f:
+        u = f.create_group("Units")
+        u.attrs["Unit length in cgs (U_L)"] = np.array([3.085678e24])
+        u.attrs["Unit mass in cgs (U_M)"] = np.array([1.98841e43])
+        u.attrs["Unit time in cgs (U_t)"] = np.array([3.085678e19])
+        del f["Header"].attrs["BoxSize"]
+        f["Header"].attrs["BoxSize"] = np.array([100.0, 100.0, 100.0])
+    sim = orrery.load(path, solver="cpu")
+    g = G_CGS * 1.98841e43 * 3.085678e19 ** 2 / 3.085678e24 ** 3
+    assert np.allclose(sim.velocities[:5], data[0][1] / math.sqrt(g), rtol=1e-5)
+
+
+def test_a_two_file_set_from_any_name(tmp_path):
+    base = tmp_path / "snap_005"
+    write_gadget4(f"{base}.0.hdf5", num_files=2, totals=[10, 14, 0, 0, 0, 0])
+    write_gadget4(f"{base}.1.hdf5", num_files=2, totals=[10, 14, 0, 0, 0, 0], offset=50)
+    for name in [base, f"{base}.0.hdf5", f"{base}.1.hdf5"]:
+        sim = orrery.load(name, gadget_g=1.0, solver="cpu")
+        assert sim.n == 24
+        assert sim.positions[12:, 0].min() >= 50  # the second file's bodies follow the first's
+    (tmp_path / "snap_005.1.hdf5").unlink()
+    with pytest.raises(ValueError, match=r"snap_005\.1\.hdf5: cannot open"):
+        orrery.load(f"{base}.0.hdf5")
+
+
+def test_orrery_writes_what_yt_and_pynbody_read_and_reads_it_back_exactly(tmp_path):
+    a = orrery.Simulation(n=300, preset="box", seed=4, solver="cpu", integrator="leapfrog",
+                          dt=0.01)
+    a.step(4)
+    path = tmp_path / "run.hdf5"
+    a.save(str(path))
+    with h5py.File(path, "r") as f:  # as a GADGET-4 reader sees it
+        h = f["Header"].attrs
+        assert list(h["NumPart_ThisFile"]) == [0, 300, 0, 0, 0, 0]
+        assert list(h["NumPart_Total"]) == [0, 300, 0, 0, 0, 0]
+        assert h["Time"] == pytest.approx(a.time)
+        assert h["NumFilesPerSnapshot"] == 1
+        p = f["PartType1"]
+        assert p["Coordinates"].shape == (300, 3) and p["Coordinates"].dtype == np.float32
+        assert np.array_equal(p["Coordinates"][:], a.positions)
+        assert np.array_equal(p["Velocities"][:], a.velocities)
+        assert np.array_equal(p["Masses"][:], a.masses)
+        assert p["ParticleIDs"].shape == (300,)
+        o = f["Orrery"].attrs
+        assert o["G"] == 1.0 and o["integrator"] == b"leapfrog" and o["steps"] == 4
+    b = orrery.load(path)
+    assert (b.solver, b.integrator, b.steps, b.time) == ("cpu", "leapfrog", 4, a.time)
+    assert b.collisions == "bounce" and b.box == a.box and not b.gravity
+    assert np.array_equal(b.radii, a.radii)
+    a.step(3)
+    b.step(3)
+    assert np.array_equal(a.positions, b.positions)
+    assert np.array_equal(a.velocities, b.velocities)
+
+
+@pytest.mark.parametrize("damage,says", [
+    (lambda f: f["PartType1"].__delitem__("Coordinates"), "no dataset PartType1/Coordinates"),
+    (lambda f: f["Header"].attrs.__delitem__("NumPart_ThisFile"),
+     "no attribute Header/NumPart_ThisFile"),
+    (lambda f: (f["PartType0"].__delitem__("Velocities"),
+                f["PartType0"].create_dataset("Velocities", data=np.zeros((5, 2)))),
+     r"PartType0/Velocities: shape \(5, 2\), expected \(5, 3\)"),
+    (lambda f: f["PartType0"]["Coordinates"].__setitem__((1, 1), np.nan), "body 1"),
+    (lambda f: f["PartType0"].__delitem__("Masses"), "no dataset PartType0/Masses"),
+    (lambda f: f.__delitem__("Header"), "no Header group"),
+    (lambda f: f["Header"].attrs.__setitem__("NumPart_ThisFile", [5, 9, 0, 0, 0, 0]),
+     r"PartType1/Coordinates: shape \(7, 3\), expected \(9, 3\)"),
+])
+def test_damaged_files_are_one_line(tmp_path, damage, says):
+    path = tmp_path / "bad.hdf5"
+    write_gadget4(path)
+    with h5py.File(path, "a") as f:
+        damage(f)
+    with pytest.raises(ValueError, match=says) as e:
+        orrery.load(path, solver="cpu")
+    assert "\n" not in str(e.value)
+
+
+def test_a_truncated_file(tmp_path):
+    path = tmp_path / "cut.hdf5"
+    write_gadget4(path, n_gas=2000, n_halo=2000)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="cut.hdf5"):
+        orrery.load(path, solver="cpu")
