@@ -3,7 +3,8 @@
 # machine's python3 and its pip pybind11, runs the Python tests there (GPU tests included), and
 # times stepping from Python against orrery-bench at N = 1,048,576 in the same run.
 # Usage (device, after `. .gpu/prelude.sh`): scripts/gpu_python.sh SLIM OUT
-#   SLIM: a scripts/gpu_slim.sh folder of a CUDA build (it holds src/sim/liborrery_sim.a).
+#   SLIM: a scripts/gpu_slim.sh folder of a CUDA build (it holds src/sim/liborrery_sim.a), configured
+#   with -DORRERY_WITH_HDF5=OFF: the GPU machine has no libhdf5 (nor its 40 dependencies).
 set -uo pipefail
 slim=$1 out=$2
 mkdir -p "$out"

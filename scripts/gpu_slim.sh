@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# The GPU machine has no libhdf5: configure the build tree with -DORRERY_WITH_HDF5=OFF.
 # Copies what a GPU-machine run needs out of a build tree (the executables, the viewer's shaders),
 # in the same layout, so it travels under the device tool's size limit beside the staged .gpu/.
 # Usage: scripts/gpu_slim.sh BUILD_DIR SLIM_DIR [--xz]   (SLIM_DIR is replaced; name it build-*,
