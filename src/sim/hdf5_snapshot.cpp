@@ -1,21 +1,27 @@
-// HDF5 snapshots through libhdf5's C API, on memory images (H5LT file images to read, the core
-// driver to write). Every dataset's shape and class is checked against the header before it is
+// HDF5 snapshots through libhdf5's C API, on memory images (the core driver, lent the caller's
+// bytes to read). Every dataset's shape and class is checked against the header before it is
 // read, and libhdf5's own error stack is silenced: a fault is one SnapshotError line.
 #include "hdf5_snapshot.h"
 
 #include <hdf5.h>
-#include <hdf5_hl.h>
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "byte_io.h"
 #include "gadget.h"  // finish
+#include "isolated.h"
+#include "orrery/host_memory.h"
+#include "orrery/input.h"
 
 namespace orrery::hdf5 {
 namespace {
 
 constexpr int k_types = 6;
+// A body while it loads: the file's floats (28 bytes), its ID, then the snapshot's two Vec4s,
+// type and ID (41 bytes).
+constexpr double k_load_bytes_per_body = 28 + 8 + 41;
 constexpr double k_g_cgs = 6.6743e-8;  // G in cm^3 g^-1 s^-2 (CODATA 2018)
 const std::uint8_t k_signature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
 
@@ -38,13 +44,44 @@ class Id {
 
 void quiet() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
+// File-image callbacks that lend libhdf5 the caller's bytes, read-only and never copied. They
+// hold no heap state: H5LTopen_file_image allocates its bookkeeping and leaks it when the open
+// fails, which a damaged file makes happen on every load.
+struct Image {
+  void* bytes;
+  size_t size;
+};
+void* image_malloc(size_t size, H5FD_file_image_op_t, void* udata) {
+  auto* image = static_cast<Image*>(udata);
+  return size == image->size ? image->bytes : nullptr;
+}
+void* image_memcpy(void* dest, const void* src, size_t, H5FD_file_image_op_t, void*) {
+  return dest == src ? dest : nullptr;  // the "copy" is the same bytes; anything else is refused
+}
+void* image_realloc(void*, size_t, H5FD_file_image_op_t, void*) { return nullptr; }
+herr_t image_free(void*, H5FD_file_image_op_t, void*) { return 0; }
+void* image_udata_copy(void* udata) { return udata; }
+herr_t image_udata_free(void*) { return 0; }
+
+hid_t open_image(Image& image) {
+  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5FD_file_image_callbacks_t callbacks{image_malloc, image_memcpy,     image_realloc,
+                                        image_free,   image_udata_copy, image_udata_free,
+                                        &image};
+  if (!fapl.ok() || H5Pset_fapl_core(fapl, 1 << 20, 0) < 0 ||
+      H5Pset_file_image_callbacks(fapl, &callbacks) < 0 ||
+      H5Pset_file_image(fapl, image.bytes, image.size) < 0)
+    return -1;
+  return H5Fopen("orrery-image.hdf5", H5F_ACC_RDONLY, fapl);
+}
+
 class Reader {
  public:
-  explicit Reader(const File& f) : m_name(f.name) {
+  explicit Reader(const File& f) : Reader(f.name, f.bytes) {}
+  Reader(const std::string& name, const std::vector<std::uint8_t>& bytes)
+      : m_name(name), m_image{const_cast<std::uint8_t*>(bytes.data()), bytes.size()} {
     quiet();
-    // Read-only and not copied: libhdf5 reads the caller's bytes in place.
-    m_file = H5LTopen_file_image(const_cast<std::uint8_t*>(f.bytes.data()), f.bytes.size(),
-                                 H5LT_FILE_IMAGE_DONT_COPY | H5LT_FILE_IMAGE_DONT_RELEASE);
+    m_file = open_image(m_image);
     if (m_file < 0) fail("not a readable HDF5 file");
   }
   ~Reader() {
@@ -77,8 +114,13 @@ class Reader {
       if (!std::isfinite(x)) fail(what + ": not finite");
     return v;
   }
-  double attr1(const std::string& group, const std::string& name, double fallback) const {
-    return has_attr(group, name) ? attr(group, name, 0)[0] : fallback;
+  // The first number of an attribute, which must lie in [lo, hi] (NaN never does).
+  double attr1(const std::string& group, const std::string& name, double fallback, double lo,
+               double hi) const {
+    if (!has_attr(group, name)) return fallback;
+    const double v = attr(group, name, 0)[0];
+    if (!(v >= lo && v <= hi)) fail(group + "/" + name + " out of range");
+    return v;
   }
   std::string text(const std::string& group, const std::string& name) const {
     if (!has_attr(group, name)) return "";
@@ -120,6 +162,7 @@ class Reader {
 
  private:
   std::string m_name;
+  Image m_image;  // lent to libhdf5 while the file is open
   hid_t m_file = -1;
 };
 
@@ -142,21 +185,23 @@ Header header(const Reader& r) {
   const std::vector<double> mass = r.has_attr("Header", "MassTable")
                                        ? r.attr("Header", "MassTable", k_types)
                                        : std::vector<double>(k_types, 0.0);
+  const double count_max = std::numeric_limits<std::int32_t>::max();
+  const double word_max = std::numeric_limits<std::uint32_t>::max();
   for (int t = 0; t < k_types; ++t) {
-    if (here[t] < 0 || here[t] > std::numeric_limits<std::int32_t>::max() || total[t] < 0 ||
-        high[t] < 0)
+    if (!(here[t] >= 0 && here[t] <= count_max && total[t] >= 0 && total[t] <= word_max &&
+          high[t] >= 0 && high[t] <= count_max))
       r.fail("Header: a count of type " + std::to_string(t) + " out of range");
-    if (mass[t] < 0) r.fail("Header/MassTable: a negative mass");
+    if (!(mass[t] >= 0 && mass[t] <= std::numeric_limits<float>::max()))
+      r.fail("Header/MassTable: a mass that is negative or not a number");
     h.here[t] = static_cast<std::int64_t>(here[t]);
     h.total[t] = static_cast<std::int64_t>(total[t]) + (static_cast<std::int64_t>(high[t]) << 32);
     h.mass[t] = mass[t];
   }
-  h.time = r.attr1("Header", "Time", 0.0);
-  h.redshift = r.attr1("Header", "Redshift", 0.0);
-  if (r.has_attr("Header", "BoxSize")) h.box = r.attr("Header", "BoxSize", 0)[0];  // SWIFT: 3
-  const double files = r.attr1("Header", "NumFilesPerSnapshot", 1.0);
-  if (files < 0 || files > 1e6) r.fail("Header/NumFilesPerSnapshot out of range");
-  h.num_files = static_cast<int>(files);
+  const double huge = std::numeric_limits<double>::max();
+  h.time = r.attr1("Header", "Time", 0.0, -huge, huge);
+  h.redshift = r.attr1("Header", "Redshift", 0.0, -huge, huge);
+  h.box = r.attr1("Header", "BoxSize", 0.0, 0.0, huge);  // SWIFT's has 3: the first is read
+  h.num_files = static_cast<int>(r.attr1("Header", "NumFilesPerSnapshot", 1.0, 0.0, 1e6));
   return h;
 }
 
@@ -172,7 +217,8 @@ double units_g(const Reader& r, const LoadOptions& o, std::string& how) {
       r.has_attr("Units", swift[2])) {
     const double l = r.attr("Units", swift[0], 1)[0], m = r.attr("Units", swift[1], 1)[0],
                  t = r.attr("Units", swift[2], 1)[0];
-    if (!(l > 0 && m > 0 && t > 0)) r.fail("Units: a unit that is not > 0");
+    if (!(l > 0 && m > 0 && t > 0) || !std::isfinite(l * m * t))
+      r.fail("Units: a unit that is not a number > 0");
     how = "SWIFT's Units group";
     return k_g_cgs * m * t * t / (l * l * l);
   }
@@ -182,7 +228,8 @@ double units_g(const Reader& r, const LoadOptions& o, std::string& how) {
       const double l = r.attr(group, "UnitLength_in_cm", 1)[0],
                    m = r.attr(group, "UnitMass_in_g", 1)[0],
                    v = r.attr(group, "UnitVelocity_in_cm_per_s", 1)[0];
-      if (!(l > 0 && m > 0 && v > 0)) r.fail(std::string(group) + ": a unit that is not > 0");
+      if (!(l > 0 && m > 0 && v > 0) || !std::isfinite(l * m * v))
+        r.fail(std::string(group) + ": a unit that is not a number > 0");
       how = std::string("the file's ") + group + " units";
       const double t = l / v;
       return k_g_cgs * m * t * t / (l * l * l);
@@ -197,7 +244,7 @@ void read_run(const Reader& r, Snapshot& s) {
   RunState& run = s.run;
   run.solver = r.text("Orrery", "solver");
   if (run.solver.size() > k_snapshot_solver_chars) run.solver.clear();
-  run.block = static_cast<int>(r.attr1("Orrery", "block", 0));
+  run.block = static_cast<int>(r.attr1("Orrery", "block", 0, 0, 1 << 20));
   const std::string integrator = r.text("Orrery", "integrator");
   try {
     if (!integrator.empty()) run.integrator = parse_integrator(integrator);
@@ -207,16 +254,22 @@ void read_run(const Reader& r, Snapshot& s) {
     r.fail(std::string("Orrery: ") + e.what());
   }
   SimParams& p = run.params;
-  p.dt = static_cast<float>(r.attr1("Orrery", "dt", p.dt));
-  p.softening = static_cast<float>(r.attr1("Orrery", "softening", p.softening));
-  p.damping = static_cast<float>(r.attr1("Orrery", "damping", p.damping));
-  p.theta = static_cast<float>(r.attr1("Orrery", "theta", p.theta));
-  p.gravity = r.attr1("Orrery", "gravity", 1) != 0;
-  p.collisions.restitution = static_cast<float>(r.attr1("Orrery", "restitution", 1));
-  p.collisions.box = static_cast<float>(r.attr1("Orrery", "box", 0));
-  run.time_reversed = r.attr1("Orrery", "time_reversed", 0) != 0;
-  run.steps = static_cast<long long>(r.attr1("Orrery", "steps", 0));
-  run.time = r.attr1("Orrery", "time", 0);
+  // Floats are read in float's range (validate() then applies each setting's own rule).
+  const double fmax = std::numeric_limits<float>::max();
+  const auto setting = [&](const char* name, float fallback) {
+    return static_cast<float>(r.attr1("Orrery", name, fallback, -fmax, fmax));
+  };
+  p.dt = setting("dt", p.dt);
+  p.softening = setting("softening", p.softening);
+  p.damping = setting("damping", p.damping);
+  p.theta = setting("theta", p.theta);
+  p.gravity = setting("gravity", 1) != 0;
+  p.collisions.restitution = setting("restitution", 1);
+  p.collisions.box = setting("box", 0);
+  run.time_reversed = setting("time_reversed", 0) != 0;
+  run.steps = static_cast<long long>(r.attr1("Orrery", "steps", 0, 0, 1e18));
+  run.time = r.attr1("Orrery", "time", 0, -std::numeric_limits<double>::max(),
+                     std::numeric_limits<double>::max());
   try {
     validate(p);
     check_integrator(run.integrator, p);
@@ -235,9 +288,18 @@ bool looks_like(const std::uint8_t* data, std::size_t size) {
 }
 
 int files_in_set(const std::vector<std::uint8_t>& bytes, const std::string& name) {
-  const File f{name, bytes};  // outlives the reader, which reads it in place
-  const Reader r(f);
-  return header(r).num_files;
+  const std::vector<std::uint8_t> out = run_isolated(
+      [&] {
+        const Reader r(name, bytes);
+        const auto files = static_cast<std::uint32_t>(header(r).num_files);
+        return std::vector<std::uint8_t>{
+            static_cast<std::uint8_t>(files), static_cast<std::uint8_t>(files >> 8),
+            static_cast<std::uint8_t>(files >> 16), static_cast<std::uint8_t>(files >> 24)};
+      },
+      name, "libhdf5");
+  if (out.size() != 4) throw SnapshotError(name + ": its reader's answer is malformed");
+  return static_cast<int>(out[0] | out[1] << 8 | out[2] << 16 |
+                          static_cast<std::uint32_t>(out[3]) << 24);
 }
 
 std::vector<std::string> set_names(const std::string& path, int count) {
@@ -254,8 +316,9 @@ std::vector<std::string> set_names(const std::string& path, int count) {
   return names;
 }
 
-Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
-  if (files.empty()) throw SnapshotError("HDF5: no file");
+namespace {
+
+Snapshot decode_here(const std::vector<File>& files, const LoadOptions& o) {
   Snapshot s;
   s.format = SnapshotFormat::hdf5;
   s.run_recorded = false;
@@ -279,6 +342,12 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
     if (n + static_cast<std::int64_t>(s.bodies.pos.size()) >
         std::numeric_limits<std::int32_t>::max())
       r.fail("Header: more particles than Orrery holds (2^31 - 1)");
+    // A compressed dataset can be far larger than its file: ask for the memory before reading.
+    try {
+      check_host_memory(n + static_cast<std::int64_t>(s.bodies.pos.size()), k_load_bytes_per_body);
+    } catch (const InputError& e) {
+      r.fail(e.what());
+    }
     const double vscale = 1.0 / std::sqrt(g);
     for (int t = 0; t < k_types; ++t) {
       const auto c = static_cast<std::size_t>(h.here[t]);
@@ -314,6 +383,48 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
                 s.units.c_str(), std::sqrt(g));
   s.units = line;
   return s;
+}
+
+// A decoded snapshot as the reader process passes it back: Orrery's format (bodies, run, types
+// and IDs), then what only GADGET-like files have, then the first part's length.
+std::vector<std::uint8_t> to_wire(const Snapshot& s) {
+  std::vector<std::uint8_t> out = encode_snapshot(s, SnapshotFormat::orrery);
+  const std::uint64_t body = out.size();
+  bytes::Writer w(bytes::Order::little);
+  w.f64(s.file_time), w.f64(s.redshift), w.f64(s.box_size);
+  w.u32(s.run_recorded ? 1 : 0);
+  w.u32(static_cast<std::uint32_t>(s.units.size()));
+  w.raw(s.units.data(), s.units.size());
+  w.u64(body);
+  out.insert(out.end(), w.out().begin(), w.out().end());
+  return out;
+}
+
+Snapshot from_wire(const std::vector<std::uint8_t>& in, const std::string& name) {
+  if (in.size() < 8) throw SnapshotError(name + ": its reader's answer is truncated");
+  bytes::Reader tail(in.data(), in.size(), bytes::Order::little, name);
+  tail.seek(in.size() - 8);
+  const std::uint64_t body = tail.u64();
+  if (body > in.size() - 8) throw SnapshotError(name + ": its reader's answer is malformed");
+  Snapshot s = decode_snapshot(in.data(), static_cast<std::size_t>(body), name);
+  bytes::Reader r(in.data(), in.size() - 8, bytes::Order::little, name);
+  r.seek(static_cast<std::size_t>(body));
+  s.file_time = r.f64(), s.redshift = r.f64(), s.box_size = r.f64();
+  s.run_recorded = r.u32() != 0;
+  const std::uint32_t chars = r.u32();
+  const std::uint8_t* units = r.take(chars);
+  s.units.assign(reinterpret_cast<const char*>(units), chars);
+  s.format = SnapshotFormat::hdf5;
+  return s;
+}
+
+}  // namespace
+
+Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
+  if (files.empty()) throw SnapshotError("HDF5: no file");
+  return from_wire(
+      run_isolated([&] { return to_wire(decode_here(files, o)); }, files[0].name, "libhdf5"),
+      files[0].name);
 }
 
 namespace {

@@ -1,6 +1,6 @@
-// Orrery's snapshot format (a 256-byte header, the position and velocity arrays, an FNV-1a
-// checksum), the detection of a file's format, safe saving (a temporary file renamed over the
-// target) and CSV export. TIPSY is in tipsy.cpp.
+// Orrery's snapshot format (a 256-byte header, the position and velocity arrays, the particle
+// types and IDs where the bodies have them, an FNV-1a checksum), the detection of a file's format,
+// safe saving (a temporary file renamed over the target) and CSV export. TIPSY is in tipsy.cpp.
 #include "orrery/snapshot.h"
 
 #include <fcntl.h>
@@ -26,7 +26,8 @@ namespace {
 
 constexpr char k_magic[8] = {'O', 'R', 'R', 'E', 'R', 'Y', 'S', 'N'};
 constexpr std::uint32_t k_order_mark = 0x01020304u;
-constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u;
+// k_flag_labels: each body's particle type (n bytes) and ID (n u64) follow the velocities.
+constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels = 4u;
 constexpr std::size_t k_solver_field = 32;
 
 bool ends_with_tipsy(const std::string& path) {
@@ -47,7 +48,11 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   w.u32(k_snapshot_version);
   w.u32(k_order_mark);
   w.u32(static_cast<std::uint32_t>(k_snapshot_header_bytes));
-  w.u32((r.time_reversed ? k_flag_reversed : 0u) | (r.params.gravity ? k_flag_gravity : 0u));
+  const bool labels = !s.types.empty();
+  if (labels && (s.types.size() != s.bodies.pos.size() || s.ids.size() != s.types.size()))
+    throw std::logic_error("encode_snapshot: types and IDs do not match the bodies");
+  w.u32((r.time_reversed ? k_flag_reversed : 0u) | (r.params.gravity ? k_flag_gravity : 0u) |
+        (labels ? k_flag_labels : 0u));
   w.u64(static_cast<std::uint64_t>(s.bodies.size()));
   w.f64(r.time);
   w.i64(r.steps);
@@ -67,6 +72,10 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   w.zeros(k_snapshot_header_bytes - w.size());
   for (const std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
     for (const Vec4& v : *a) w.f32(v.x), w.f32(v.y), w.f32(v.z), w.f32(v.w);
+  if (labels) {
+    w.raw(s.types.data(), s.types.size());
+    for (std::uint64_t id : s.ids) w.u64(id);
+  }
   w.u64(bytes::fnv1a64(w.out().data(), w.size()));
 }
 
@@ -109,17 +118,19 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
                        : "a header (" + std::to_string(k_snapshot_header_bytes) +
                              " bytes) with no bodies and no checksum after it"));
   const std::uint32_t flags = r.u32();
-  if (flags & ~(k_flag_reversed | k_flag_gravity))
+  if (flags & ~(k_flag_reversed | k_flag_gravity | k_flag_labels))
     bad(name, "header: unknown flags " + std::to_string(flags));
+  const bool labels = flags & k_flag_labels;
+  const std::uint64_t per_body = labels ? 32 + 1 + 8 : 32;
   const std::uint64_t n = r.u64();
   const std::uint64_t room = size - k_snapshot_header_bytes - 8;
   if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
     bad(name, "header: N " + std::to_string(n) + " is more than this build reads (2^31 - 1)");
-  if (room % 32 != 0 || n != room / 32)
-    bad(name, std::string(n > room / 32 ? "truncated" : "longer than its header says") +
+  if (room % per_body != 0 || n != room / per_body)
+    bad(name, std::string(n > room / per_body ? "truncated" : "longer than its header says") +
                   ": the header's N " + std::to_string(n) + " needs " +
-                  std::to_string(k_snapshot_header_bytes + 32 * n + 8) + " bytes, the file has " +
-                  std::to_string(size));
+                  std::to_string(k_snapshot_header_bytes + per_body * n + 8) +
+                  " bytes, the file has " + std::to_string(size));
   if (n == 0) bad(name, "header: N is 0 (a snapshot holds at least one body)");
   // The checksum covers everything before it.
   bytes::Reader tail(data, size, order, name);
@@ -181,6 +192,14 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   s.bodies.vel.resize(static_cast<std::size_t>(count));
   for (std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
     for (Vec4& v : *a) v.x = r.f32(), v.y = r.f32(), v.z = r.f32(), v.w = r.f32();
+  if (labels) {
+    const std::uint8_t* types = r.take(static_cast<std::size_t>(count));
+    s.types.assign(types, types + count);
+    for (std::uint8_t t : s.types)
+      if (t > 5) bad(name, "particle type " + std::to_string(t) + " (GADGET's are 0 to 5)");
+    s.ids.resize(static_cast<std::size_t>(count));
+    for (std::uint64_t& id : s.ids) id = r.u64();
+  }
   check_bodies(s.bodies, name);
   return s;
 }
