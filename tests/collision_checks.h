@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -191,6 +193,68 @@ inline void check_one_merge_per_body_per_step(const std::string& solver) {
   EXPECT_NEAR(a.pos[0].x, 0.6f, 1e-6);  // the centre of mass
   EXPECT_NEAR(a.vel[0].w, std::cbrt(3 * 0.125), 1e-6);
   EXPECT_EQ(sys->collision_totals().merges, 2);
+}
+
+// A file's types and IDs follow their bodies through merges: five touching pairs far apart (the
+// heavier alternately first and second) and a lone body; one step leaves each pair's heavier body
+// with its own type and ID. Then an accretion run with random masses: the IDs left are distinct
+// and in their first order, and each body is at least as heavy as the body that had its ID.
+inline void check_labels_follow_merges(const std::string& solver) {
+  BodyState s;
+  std::vector<std::uint8_t> types;
+  std::vector<std::uint64_t> ids;
+  for (int k = 0; k < 5; ++k) {
+    const float light = 1.0f, heavy = 4.0f + k;
+    s.pos.push_back({10.0f * k, 0, 0, k % 2 ? heavy : light});
+    s.pos.push_back({10.0f * k + 0.5f, 0, 0, k % 2 ? light : heavy});
+  }
+  s.pos.push_back({100.0f, 0, 0, 2.0f});
+  s.vel.assign(s.pos.size(), Vec4{0, 0, 0, 0.4f});
+  for (int i = 0; i < s.size(); ++i) {
+    types.push_back(static_cast<std::uint8_t>(i % 6));
+    ids.push_back(5000000000ULL + 10 * i);
+  }
+  SimParams p;
+  p.dt = 0.001f;
+  p.gravity = false;
+  p.collisions.mode = CollisionMode::merge;
+  auto sys = collision_system(solver, s, p);
+  sys->set_labels(types, ids);
+  sys->step(1);
+  const BodyState a = sys->state();
+  ASSERT_EQ(a.size(), 6);
+  const std::vector<int> kept = {1, 2, 5, 6, 9, 10};  // each pair's heavier, then the lone one
+  ASSERT_EQ(sys->ids().size(), kept.size());
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    EXPECT_EQ(sys->ids()[k], ids[kept[k]]);
+    EXPECT_EQ(sys->types()[k], types[kept[k]]);
+    EXPECT_NEAR(a.pos[k].x, kept[k] == 10 ? 100.0f : 10.0f * (kept[k] / 2), 0.5f);
+  }
+
+  BodyState c = make_preset(Preset::accretion, 777, 9);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> mass(0.5f / 777, 2.0f / 777);
+  for (Vec4& q : c.pos) q.w = mass(rng);
+  std::vector<std::uint64_t> cids(777);
+  for (int i = 0; i < 777; ++i) cids[i] = 3 * static_cast<std::uint64_t>(i) + 1;
+  p.dt = 0.01f;
+  p.softening = 0.05f;
+  p.gravity = true;
+  auto run = collision_system(solver, c, p);
+  run->set_labels(std::vector<std::uint8_t>(777, 1), cids);
+  run->step(150);
+  const BodyState end = run->state();
+  const std::vector<std::uint64_t> left = run->ids();
+  ASSERT_LT(end.size(), 770);  // it merged (10 merges on the CPU)
+  ASSERT_EQ(left.size(), static_cast<std::size_t>(end.size()));
+  ASSERT_EQ(run->types().size(), left.size());
+  for (std::size_t k = 0; k < left.size(); ++k) {
+    if (k > 0) {
+      EXPECT_LT(left[k - 1], left[k]);
+    }
+    const std::size_t row = static_cast<std::size_t>((left[k] - 1) / 3);
+    EXPECT_GE(end.pos[k].w, c.pos[row].w) << "body " << k << " has ID " << left[k];
+  }
 }
 
 // Whether two spheres touch, as the stage decides it (products and sums rounded as written).

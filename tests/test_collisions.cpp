@@ -21,6 +21,7 @@ TEST(Collisions, BoxGasConservesEnergyAndMomentumBesidesTheWalls) {
 TEST(Collisions, BouncesConserveMomentum) { check_bounces_conserve_momentum("cpu", 1000); }
 TEST(Collisions, MergesConserveMassAndMomentum) { check_merges_conserve("cpu", 1024); }
 TEST(Collisions, EachBodyMergesAtMostOnceAStep) { check_one_merge_per_body_per_step("cpu"); }
+TEST(Collisions, TypesAndIdsFollowTheirBodiesThroughMerges) { check_labels_follow_merges("cpu"); }
 TEST(Collisions, GridFindsThePairsOfABruteForceSearch) {
   for (int n : {2, 3, 100, 1001, 4097, 16384}) {
     SCOPED_TRACE("N " + std::to_string(n));

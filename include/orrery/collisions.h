@@ -91,12 +91,19 @@ class Collider {
   // `truncated`); lowered by the tests.
   virtual void set_pair_limit(long long pairs) = 0;
   void set_phases(PhaseTimer* phases) { m_phases = phases; }
+  // Each body's row in the state as it was set (Simulation::rows): a merge drops the row of the
+  // body it removes, as it drops the body. nullptr: none kept (on the device, keeping them reads
+  // the survivors' flags back after each step that merged).
+  void set_rows(std::vector<int>* rows) { m_rows = rows; }
 
   static constexpr int k_bounce_rounds = 4;
   static constexpr long long k_default_pair_limit = 1LL << 26;
 
  protected:
+  // Keeps the rows whose `alive` flag is set (n flags, host memory), in order.
+  void keep_rows(const unsigned char* alive, int n);
   PhaseTimer* m_phases = nullptr;
+  std::vector<int>* m_rows = nullptr;
 };
 
 std::unique_ptr<Collider> make_host_collider();

@@ -5,6 +5,7 @@
 // is the one loop around step().
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -66,6 +67,23 @@ class Simulation {
   void state_changed();
   void state_changed(const Clock& clock);
   Clock clock() const { return Clock{m_time, m_steps}; }
+
+  // Each body's row in the state as it was last set or marked: merges drop rows with their
+  // bodies, so per-body labels a caller keeps (a file's particle types and IDs, a preset's
+  // origins) follow them: label_now[k] = label_then[rows()[k]]. Kept from the first mark_rows()
+  // on (on the device that reads n flags back after each step that merged); set_state() marks
+  // them again. A caller that replaces lent arrays marks them itself.
+  void mark_rows(int n);
+  const std::vector<int>& rows() const { return m_rows; }
+  bool rows_kept() const { return m_keep_rows; }
+  // A file's particle types and IDs (both or neither, one a body) for the state just set or
+  // lent: marks the rows, and types() and ids() give them for the bodies left (empty: none, or
+  // the state was replaced by one of another size). Empty vectors drop them. set_state() keeps them
+  // for a state of the same bodies (their current order), drops them for another size. Throws
+  // std::invalid_argument for sizes that do not match.
+  void set_labels(std::vector<std::uint8_t> types, std::vector<std::uint64_t> ids);
+  std::vector<std::uint8_t> types() const;
+  std::vector<std::uint64_t> ids() const;
 
   // The run as a snapshot records it (block 0: the caller knows the block it asked for); waits.
   RunState run_state();
@@ -141,6 +159,10 @@ class Simulation {
   bool m_reversed = false;
   bool m_acc_valid = false;  // the backend's accelerations are those of the newest positions
   int m_last_evals = 0;
+  std::vector<int> m_rows;
+  bool m_keep_rows = false;
+  std::vector<std::uint8_t> m_types;  // as set: rows() index them
+  std::vector<std::uint64_t> m_ids;
 };
 
 }  // namespace orrery

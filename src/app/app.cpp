@@ -92,7 +92,7 @@ App::App(const Options& options, OutputFile screenshot)
     run.params = m_run->params();
     run.integrator = parse_integrator(m_opts.integrator);
     m_run->load(bodies, &run);
-    take_types(*m_opts.loaded);
+    take_types(*m_opts.loaded, m_opts.loaded_scene ? "" : m_opts.loaded_path);
     frame_bodies(bodies);
     m_loaded = m_opts.loaded;
     const std::string& p = m_opts.loaded_path;

@@ -97,6 +97,7 @@ class App {
   void record_phases(float ui_ms);
   void draw_tree(GLuint target, const gfx::SpriteParams& sp);
   void draw_walls(GLuint target, const gfx::SpriteParams& sp);
+  void draw_file_box(GLuint target, const gfx::SpriteParams& sp);
   void fill_collisions();
   void keep_params_valid();
   void target_size(int& w, int& h) const;
@@ -111,9 +112,13 @@ class App {
   bool save_state(const std::string& path);  // the newest state
   bool save_state(const std::string& path, const Snapshot& s);
   void load_state(const std::string& path);  // on failure the run goes on unchanged
-  void start_from(const Snapshot& snap);
-  // A file's particle types as the origin colours, and a line on its units and time.
-  void take_types(const Snapshot& snap);
+  // `path`: the file it came from, "" for a scene (see take_types).
+  void start_from(const Snapshot& snap, const std::string& path);
+  // A file's particle types as the origin colours, the panel's File section, and a line on its
+  // units and time. `path`: the file to read again with other types ("" where it cannot be).
+  void take_types(const Snapshot& snap, const std::string& path);
+  // Reads the loaded file again with the types of `mask` (bit t: type t).
+  void reload_types(int mask);
   // Points the camera at a loaded file's bodies (its home view: Home comes back to it).
   void frame_bodies(const BodyState& s);
   void write_run_outputs();  // --save, --export-csv
@@ -163,6 +168,10 @@ class App {
   std::vector<Aabb> m_boxes;
   std::unique_ptr<gfx::BoxOverlay> m_walls;  // the box's walls, made when first shown
   float m_walls_side = 0.0f;
+  std::unique_ptr<gfx::BoxOverlay> m_file_box;  // a loaded file's periodic box, made when shown
+  double m_file_box_side = 0.0;                 // its side (0: none)
+  double m_file_box_drawn = 0.0;                // the side m_file_box holds
+  std::string m_file_path;                      // the file the File section reads again
   long long m_collision_steps = 0, m_collision_contacts = 0;  // at the last reading
   // What the overlay's boxes were read for.
   struct TreeView {

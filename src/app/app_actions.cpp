@@ -77,7 +77,7 @@ void App::apply(const ui::Action& a) {
     case K::reset:
       if (m_loaded) {  // back to the loaded snapshot
         try {
-          start_from(*m_loaded);
+          start_from(*m_loaded, m_file_path);
           say("reset (to the loaded snapshot)");
         } catch (const std::exception& e) {
           note_file(std::string("cannot reset to the snapshot: ") + e.what(), true);
@@ -111,6 +111,9 @@ void App::apply(const ui::Action& a) {
       break;
     case K::save_scene:
       save_current_scene();
+      break;
+    case K::reload_types:
+      reload_types(a.value);
       break;
     case K::toggle_record:
       if (m_recorder)
@@ -306,6 +309,9 @@ void App::restart(Preset preset, int n, const char* what) {
   m_settings.preset = preset;
   m_settings.n = n;
   m_settings.n_edit = n;
+  m_readouts.file = ui::FileReadout{};  // no file now
+  m_file_box_side = 0.0;
+  m_file_path.clear();
   if (!m_readouts.alert.empty()) {  // the paused, non-finite state is gone: run the new one
     m_readouts.alert.clear();
     m_settings.paused = false;

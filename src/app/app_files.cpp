@@ -69,7 +69,7 @@ void App::load_state(const std::string& path) {
     if (snap->bodies.size() > k_max_bodies)
       throw InputError(path + ": " + std::to_string(snap->bodies.size()) +
                        " bodies, more than the viewer's " + std::to_string(k_max_bodies));
-    start_from(*snap);
+    start_from(*snap, path);
     frame_bodies(snap->bodies);
   } catch (const std::exception& e) {
     note_file(std::string("cannot load: ") + e.what() + " (the run goes on unchanged)", true);
@@ -106,9 +106,28 @@ void App::frame_bodies(const BodyState& s) {
     m_settings.point_radius = std::clamp(0.01f * r[k], k_min_point_radius, k_max_point_radius);
 }
 
-void App::take_types(const Snapshot& snap) {
+void App::take_types(const Snapshot& snap, const std::string& from) {
+  const std::string path = from;  // `from` may be m_file_path itself, cleared here
+  ui::FileReadout& f = m_readouts.file;
+  f = ui::FileReadout{};
+  m_file_box_side = 0.0;
+  m_file_path.clear();
   if (snap.types.empty()) return;
-  m_run->set_types(snap.types);  // colour by origin shows the particle types
+  m_run->set_types(snap.types, snap.ids);  // colour by origin shows the particle types
+  f.shown = true;
+  f.name = path.empty() ? std::string("a scene's file") : path;
+  f.format = to_string(snap.format);
+  f.units = snap.units;
+  f.time = snap.file_time, f.redshift = snap.redshift, f.box = snap.box_size;
+  m_settings.types_edit = 0;
+  for (std::uint8_t t : snap.types) {
+    ++f.counts[t];
+    m_settings.types_edit |= 1 << t;
+  }
+  f.reloadable = !path.empty();
+  m_file_path = path;
+  m_file_box_side = snap.box_size;
+  if (snap.units.empty()) return;  // Orrery's own file: no file units to tell
   char line[400];
   std::snprintf(line, sizeof line, "orrery: %s; the file's time %g, redshift %g%s",
                 snap.units.c_str(), snap.file_time, snap.redshift,
@@ -116,10 +135,10 @@ void App::take_types(const Snapshot& snap) {
   say(line);
 }
 
-void App::start_from(const Snapshot& snap) {
+void App::start_from(const Snapshot& snap, const std::string& path) {
   const RunState* run = snap.run_recorded ? &snap.run : nullptr;
   m_run->load(snap.bodies, run);
-  take_types(snap);
+  take_types(snap, path);
   if (!run && m_run->time_reversed()) m_run->set_time_reversed(false);  // a new state: forwards
   m_settings.time_reversed = m_run->time_reversed();  // a snapshot's direction comes with it
   m_settings.n = m_settings.n_edit = snap.bodies.size();
@@ -131,6 +150,37 @@ void App::start_from(const Snapshot& snap) {
     m_readouts.alert.clear();
     m_settings.paused = false;
   }
+}
+
+void App::reload_types(int mask) {
+  if (m_file_path.empty() || mask <= 0 || mask > 0x3f) return;
+  LoadOptions o = m_opts.load_options;
+  o.types.clear();
+  std::string list;
+  for (int t = 0; t < 6; ++t)
+    if (mask & 1 << t) {
+      o.types.push_back(t);
+      list += (list.empty() ? "" : ",") + std::to_string(t);
+    }
+  const std::string path = m_file_path;
+  std::shared_ptr<const Snapshot> snap;
+  try {
+    snap = std::make_shared<const Snapshot>(load_snapshot(path, o));
+    if (snap->bodies.size() > k_max_bodies)
+      throw InputError(std::to_string(snap->bodies.size()) + " bodies, more than the viewer's " +
+                       std::to_string(k_max_bodies));
+    start_from(*snap, path);
+  } catch (const std::exception& e) {
+    note_file(
+        std::string("cannot read types ") + list + ": " + e.what() + " (the run goes on unchanged)",
+        true);
+    return;
+  }
+  m_loaded = snap;
+  m_loaded_preset = false;
+  note_file("read types " + list + " of " + path + " (" + std::to_string(snap->bodies.size()) +
+                " bodies)",
+            false);
 }
 
 void App::write_run_outputs() {
@@ -255,7 +305,7 @@ void App::open_scene(const std::string& path) {
     const int index = r.settings.solver.empty() ? -1 : catalog_index(r.settings.solver);
     if (index >= 0 && index != m_settings.solver)
       switch_solver(index, r.settings.block > 0 ? r.settings.block : -1);
-    start_from(*snap);
+    start_from(*snap, "");
   } catch (const std::exception& e) {
     note_file(std::string("cannot open the scene: ") + e.what() + " (the run goes on unchanged)",
               true);

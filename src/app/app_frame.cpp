@@ -117,6 +117,7 @@ void App::render(FrameView& v) {
   }
   draw_tree(target, v.sprites);
   draw_walls(target, v.sprites);
+  draw_file_box(target, v.sprites);
   const auto render_start = Clock::now();
   m_imgui->end_frame();
   v.ui_ms += std::chrono::duration<float, std::milli>(Clock::now() - render_start).count();
@@ -256,6 +257,19 @@ void App::draw_walls(GLuint target, const gfx::SpriteParams& sp) {
   }
   static constexpr float k_wall_color[4] = {0.85f, 0.80f, 0.60f, 0.55f};
   m_walls->draw(target, sp, k_wall_color);
+}
+
+// A loaded file's periodic box: GADGET's runs [0, side) on each axis.
+void App::draw_file_box(GLuint target, const gfx::SpriteParams& sp) {
+  if (!(m_file_box_side > 0.0) || !m_settings.file_box) return;
+  if (!m_file_box) m_file_box = std::make_unique<gfx::BoxOverlay>();
+  if (m_file_box_drawn != m_file_box_side) {
+    const float b = static_cast<float>(m_file_box_side);
+    m_file_box->set_boxes({Aabb{{0.0f, 0.0f, 0.0f}, {b, b, b}}});
+    m_file_box_drawn = m_file_box_side;
+  }
+  static constexpr float k_file_box_color[4] = {0.55f, 0.70f, 0.95f, 0.50f};
+  m_file_box->draw(target, sp, k_file_box_color);
 }
 
 void App::save_screenshot(OutputFile& file) {

@@ -32,14 +32,34 @@ void RunController::reset(Preset preset, int n, std::uint64_t seed, std::optiona
   set_origin(&preset, s);
 }
 
-void RunController::set_types(const std::vector<std::uint8_t>& types) {
+void RunController::set_types(const std::vector<std::uint8_t>& types,
+                              const std::vector<std::uint64_t>& ids) {
+  if (m_job.active() || static_cast<int>(types.size()) != count()) return;
+  m_sim->set_labels(types, ids);
   m_origin.assign(types.begin(), types.end());
   m_origin_names = particle_type_names();
+  refresh_labels();
 }
 
 void RunController::set_origin(const Preset* preset, const BodyState& s) {
   m_origin = orrery::origin_labels(preset, s);
   m_origin_names = orrery::origin_names(preset);
+  refresh_labels();
+}
+
+void RunController::refresh_labels() {
+  if (m_job.active()) return;
+  const std::vector<int>& rows = m_sim->rows();
+  m_origin_now.clear();
+  for (int r : rows) {
+    if (static_cast<std::size_t>(r) >= m_origin.size()) {
+      m_origin_now.clear();  // labels of another state
+      break;
+    }
+    m_origin_now.push_back(m_origin[static_cast<std::size_t>(r)]);
+  }
+  m_types_now = m_sim->types();
+  m_ids_now = m_sim->ids();
 }
 
 // Reads the newest state where it is (host arrays, device arrays, or the VBOs mapped read-only),
@@ -54,8 +74,9 @@ bool RunController::with_state(F&& f) {
 
 bool RunController::quantity_host(Quantity q, std::vector<float>& out) {
   if (q == Quantity::origin) {
+    refresh_labels();
     if (!origin_valid()) return false;
-    out = m_origin;
+    out = m_origin_now;
     return true;
   }
   out.resize(static_cast<std::size_t>(m_buffers->count()));
@@ -121,6 +142,8 @@ void RunController::load(const BodyState& s, const RunState* run) {
   m_warming_up = true;
   m_buffers->load(s.pos, s.vel);  // fills every copy, whichever side the solver runs on
   m_sim->state_changed();
+  m_sim->mark_rows(n);  // labels (origins, types, IDs) follow the bodies through merges
+  m_sim->set_labels({}, {});
   m_sim->resume(RunState{});  // time, steps, direction and collision totals from 0
   double mass = 0.0;
   for (const Vec4& p : s.pos) mass += p.w;
@@ -149,6 +172,8 @@ Snapshot RunController::snapshot(int block) {
   // While a CPU run is in flight the worker owns the Simulation: the run as it was published.
   s.run = m_job.active() ? m_published : m_sim->run_state();
   s.run.block = block;
+  refresh_labels();
+  if (m_types_now.size() == s.bodies.pos.size()) s.types = m_types_now, s.ids = m_ids_now;
   return s;
 }
 

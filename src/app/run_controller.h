@@ -47,8 +47,9 @@ class RunController {
   void reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius = {});
   // The origin labels of the state just loaded (load() labels a state by its octants).
   void set_origin(const Preset* preset, const BodyState& s);
-  // A file's particle types as the origin labels, named gas, halo, disk, bulge, stars, boundary.
-  void set_types(const std::vector<std::uint8_t>& types);
+  // A file's particle types (the origin labels, named gas, halo, disk, bulge, stars, boundary)
+  // and IDs, for the state just loaded: merges keep the heavier body's, and snapshots save them.
+  void set_types(const std::vector<std::uint8_t>& types, const std::vector<std::uint64_t>& ids);
   // The same from given bodies; with `run` (a snapshot's), its integrator, parameters, time, step
   // count and collision totals too (the solver stays). Throws InputError (bad parameters) or the
   // memory check's error, keeping the old state.
@@ -123,14 +124,14 @@ class RunController {
   // device (false when the solver runs on the host or the mapping has no values buffer).
   bool quantity_host(Quantity q, std::vector<float>& out);
   bool quantity_mapped(Quantity q, gfx::Mapping& m);
-  // The origin labels of the state (origin_labels()) and their names; empty after merges removed
-  // bodies (the labels no longer follow them).
-  const std::vector<float>& origin() const { return m_origin; }
+  // The origin labels of the bodies left (merges drop the lighter body's) and their names; while
+  // a CPU run is in flight, those from before it (invalid when it merged bodies).
+  const std::vector<float>& origin() const { return m_origin_now; }
   // Changes with every new state (reset, load): what was drawn from the old one is stale.
   std::uint64_t epoch() const { return m_epoch; }
   const std::vector<std::string>& origin_names() const { return m_origin_names; }
   bool origin_valid() const {
-    return !m_origin.empty() && static_cast<int>(m_origin.size()) == count();
+    return !m_origin_now.empty() && static_cast<int>(m_origin_now.size()) == count();
   }
   // One body's position and velocity and its direct-sum acceleration (while a CPU run is in
   // flight: the published body and the last acceleration read, NaN if none), and the centre of
@@ -186,7 +187,12 @@ class RunController {
   std::vector<DiagnosticsSample> m_diag_history;
   float m_mass_ref = 1.0f;
   std::uint64_t m_epoch = 0;
-  std::vector<float> m_origin;
+  // The labels as loaded, and those of the bodies left (through the Simulation's rows), refreshed
+  // whenever no CPU run is in flight.
+  void refresh_labels();
+  std::vector<float> m_origin, m_origin_now;
+  std::vector<std::uint8_t> m_types_now;
+  std::vector<std::uint64_t> m_ids_now;
   std::vector<std::string> m_origin_names;
   int m_acc_index = -1;  // read_body's last direct-sum acceleration
   Vec3 m_acc_last{0, 0, 0};

@@ -126,6 +126,8 @@ std::string keep_last_state(const Plan& plan, Simulation& sim, int block, const 
     s.bodies = sim.state();
     s.run = sim.run_state();
     s.run.block = block;
+    s.types = sim.types();
+    s.ids = sim.ids();
     if (!plan.save.empty()) {
       save_snapshot(plan.save, s);
       std::fprintf(stderr, "orrery-bench: saved %s (%s, %d bodies, step %lld, time %.9g)\n",
@@ -165,6 +167,8 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   const int n = initial.size();
   std::unique_ptr<Simulation> sim = make_run(initial, make_solver(name, block, gpus), plan);
   if (plan.loaded && plan.loaded->run_recorded) sim->resume(plan.loaded->run);
+  // A file's types and IDs go to --save through merges (kept only when saving: no read-backs).
+  if (plan.loaded && !plan.save.empty()) sim->set_labels(plan.loaded->types, plan.loaded->ids);
   const long long step0 = sim->step_count();
   const bool tracing = !plan.trace.empty();
   RunPlan rp;

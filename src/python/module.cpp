@@ -181,11 +181,18 @@ the rounding of that step's length to float32 (about 6e-8 of it); dt itself is k
 exact=False the last step is a whole one, ending at the first multiple of dt at or past t. A
 remainder below 1e-6 dt counts as none. Time runs backwards while time_reversed is set: t must
 then lie before the current time. Ctrl-C as for step().)")
-      .def("save", &PySimulation::save, py::arg("path"),
-           R"(Writes the state: TIPSY for a name ending in .tipsy, CSV (x,y,z,vx,vy,vz,mass,radius)
-for .csv, else Orrery's snapshot format, which keeps the run (solver, integrator, settings, time,
-steps) so that orrery.load(path) continues it bit for bit. The file is written beside the target
-and renamed over it: a failed write (OSError) leaves the old file as it was.)")
+      .def(
+          "save",
+          [](PySimulation& s, const py::object& path) {
+            s.save(py::module_::import("os").attr("fspath")(path).cast<std::string>());
+          },
+          py::arg("path"),
+          R"(Writes the state: TIPSY for a name ending in .tipsy, CSV (x,y,z,vx,vy,vz,mass,radius)
+for .csv, GADGET-4-style HDF5 for .hdf5, else Orrery's snapshot format, which keeps the run
+(solver, integrator, settings, time, steps) so that orrery.load(path) continues it bit for bit.
+Orrery's format and HDF5 keep a file's particle types and IDs. `path`: a str or os.PathLike. The
+file is written beside the target and renamed over it: a failed write (OSError) leaves the old
+file as it was.)")
       .def_property_readonly("n", &PySimulation::n, "Bodies in the simulation (merges lower it).")
       .def_property_readonly("time", &PySimulation::time, "Simulation time.")
       .def_property_readonly("steps", &PySimulation::steps, "Steps taken.")
@@ -255,13 +262,12 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
       .def_property("time_reversed", &PySimulation::time_reversed, &PySimulation::set_time_reversed,
                     "Time runs backwards while set (leapfrog and yoshida4 retrace their past).")
       .def_property_readonly("types", &PySimulation::types,
-                             "A GADGET file's particle types (0 gas, 1 halo, 2 disk, 3 bulge, 4 "
-                             "stars, 5 boundary), (N,) uint8, a copy; None when the bodies came "
-                             "from elsewhere or merges changed them (types do not follow merges "
-                             "yet).")
+                             "A GADGET or HDF5 file's particle types (0 gas, 1 halo, 2 disk, 3 "
+                             "bulge, 4 stars, 5 boundary), (N,) uint8, a copy; None when the "
+                             "bodies came from elsewhere. A merge keeps the heavier body's.")
       .def_property_readonly("ids", &PySimulation::ids,
-                             "A GADGET file's particle IDs, (N,) uint64, a copy; None as for "
-                             "types.")
+                             "A GADGET or HDF5 file's particle IDs, (N,) uint64, a copy; None "
+                             "as for types. A merge keeps the heavier body's.")
       .def_property_readonly("config", &PySimulation::config,
                              "The solver's configuration in use (cuda-fast: its tuned tiles).")
       .def("__repr__", &PySimulation::repr)

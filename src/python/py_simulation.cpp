@@ -103,6 +103,14 @@ void check_fits(const SolverInfo& info, long long n) {
   check_device_memory(info, n);
 }
 
+// radius=: every body's radius (presets and loaded files alike).
+void apply_radius(BodyState& s, const Keywords& k) {
+  if (!k.radius) return;
+  const float r = as_float(*k.radius, "radius");
+  if (r < 0.0f) throw InputError("radius=" + number_text(*k.radius) + ": must be >= 0");
+  set_radius(s.vel, r);
+}
+
 }  // namespace
 
 PySimulation::PySimulation(const BodyState& bodies, const Chosen& c, const RunState* run) {
@@ -129,11 +137,7 @@ std::unique_ptr<PySimulation> PySimulation::from_preset(int n, const std::string
   const Chosen c = choose(RunSettings{}, p, k);
   check_fits(solver_info(c.run.solver), n);
   BodyState s = make_preset(p, n, seed);
-  if (k.radius) {
-    const float r = as_float(*k.radius, "radius");
-    if (r < 0.0f) throw InputError("radius=" + number_text(*k.radius) + ": must be >= 0");
-    set_radius(s.vel, r);
-  }
+  apply_radius(s, k);
   return std::make_unique<PySimulation>(s, c);
 }
 
@@ -172,36 +176,38 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
     const int n = sc.n > 0 ? sc.n : device_present() ? k_default_n_gpu : k_default_n_cpu;
     if (sc.snapshot.empty()) check_fits(solver_info(c.run.solver), n);
     s = scene_snapshot(sc, n, o);
+    apply_radius(s.bodies, k);
     sim = std::make_unique<PySimulation>(s.bodies, c);
   } else {
     s = load_snapshot(path, o);
+    apply_radius(s.bodies, k);
     const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k);
     sim = std::make_unique<PySimulation>(s.bodies, c, &s.run);  // TIPSY: its time alone
   }
-  sim->m_types = std::move(s.types);
-  sim->m_ids = std::move(s.ids);
+  sim->m_sim->set_labels(std::move(s.types), std::move(s.ids));
   return sim;
 }
 
-py::object PySimulation::types() const {
-  if (m_types.empty() || static_cast<int>(m_types.size()) != m_sim->bodies().n) return py::none();
-  py::array_t<std::uint8_t> a(static_cast<py::ssize_t>(m_types.size()));
-  std::copy(m_types.begin(), m_types.end(), a.mutable_data());
+namespace {
+template <class T>
+py::object array_or_none(const std::vector<T>& v) {
+  if (v.empty()) return py::none();
+  py::array_t<T> a(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
   return std::move(a);
 }
+}  // namespace
 
-py::object PySimulation::ids() const {
-  if (m_ids.empty() || static_cast<int>(m_ids.size()) != m_sim->bodies().n) return py::none();
-  py::array_t<std::uint64_t> a(static_cast<py::ssize_t>(m_ids.size()));
-  std::copy(m_ids.begin(), m_ids.end(), a.mutable_data());
-  return std::move(a);
-}
+py::object PySimulation::types() const { return array_or_none(m_sim->types()); }
+py::object PySimulation::ids() const { return array_or_none(m_sim->ids()); }
 
 Snapshot PySimulation::snapshot() {
   Snapshot s;
   s.bodies = m_sim->state();
   s.run = m_sim->run_state();
   s.run.block = m_block_asked;
+  s.types = m_sim->types();
+  s.ids = m_sim->ids();
   return s;
 }
 
@@ -228,6 +234,7 @@ void PySimulation::save(const std::string& path) {
 void PySimulation::restore(const Snapshot& s) {
   const Chosen c = choose(settings_of(s.run), std::nullopt, Keywords{});
   auto fresh = std::make_unique<PySimulation>(s.bodies, c, &s.run);
+  fresh->m_sim->set_labels(s.types, s.ids);
   std::swap(m_sim, fresh->m_sim);
   m_solver = fresh->m_solver;
   m_block_asked = fresh->m_block_asked;

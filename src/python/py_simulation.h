@@ -99,8 +99,6 @@ class PySimulation {
   void check_finite();
 
   std::unique_ptr<Simulation> m_sim;
-  std::vector<std::uint8_t> m_types;
-  std::vector<std::uint64_t> m_ids;
   std::string m_solver;
   int m_block_asked = 0, m_gpus = 1;
   // The last step() or integrate(): steps, wall seconds, interactions, phase times.

@@ -375,6 +375,11 @@ class DeviceCollider final : public Collider {
                                                   tmp, m_selected.data(), n));
     }
     const int left = n - static_cast<int>(m_host->merged);
+    if (m_rows) {
+      m_alive_host.resize(b);
+      CUDA_CHECK_THROW(cudaMemcpy(m_alive_host.data(), m_alive.data(), b, cudaMemcpyDeviceToHost));
+      keep_rows(m_alive_host.data(), n);
+    }
     CUDA_CHECK_THROW(
         cudaMemcpyAsync(pos, m_tmp_pos.data(), sizeof(Vec4) * left, cudaMemcpyDeviceToDevice));
     CUDA_CHECK_THROW(
@@ -402,6 +407,7 @@ class DeviceCollider final : public Collider {
   GpuBuffer<Vec4> m_sorted, m_tmp_pos, m_tmp_vel;
   GpuBuffer<unsigned long long> m_choice, m_pair_key;
   GpuBuffer<unsigned char> m_alive, m_scan_temp, m_sort_temp, m_select_temp;
+  std::vector<unsigned char> m_alive_host;  // the survivors' flags, read back for the rows
   GpuBuffer<int2> m_pairs;
 };
 

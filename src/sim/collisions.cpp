@@ -76,6 +76,17 @@ void CollisionTotals::add(const CollisionTotals& o) {
   contacts += o.contacts, merges += o.merges, wall_hits += o.wall_hits, truncated += o.truncated;
 }
 
+void Collider::keep_rows(const unsigned char* alive, int n) {
+  if (!m_rows) return;
+  std::vector<int>& rows = *m_rows;
+  // Rows kept for another state (the caller replaced it without marking) are not touched.
+  if (static_cast<int>(rows.size()) != n) return;
+  int out = 0;
+  for (int i = 0; i < n; ++i)
+    if (alive[i]) rows[static_cast<std::size_t>(out++)] = rows[static_cast<std::size_t>(i)];
+  rows.resize(static_cast<std::size_t>(out));
+}
+
 void set_radius(std::vector<Vec4>& vel, float r) {
   for (Vec4& v : vel) v.w = r;
 }

@@ -117,6 +117,13 @@ void Simulation::check(Integrator integrator, const SimParams& params, bool reve
 
 void Simulation::set_state(const BodyState& s) {
   m_own = m_backend->hold(s);
+  if (!m_types.empty()) {  // the same bodies keep their labels, in their current order
+    std::vector<std::uint8_t> types = this->types();
+    std::vector<std::uint64_t> ids = this->ids();
+    if (static_cast<int>(types.size()) != s.size()) types.clear(), ids.clear();
+    m_types = std::move(types), m_ids = std::move(ids);
+  }
+  if (m_keep_rows) mark_rows(s.size());
   state_changed(Clock{});
   if (m_collider) m_collider->reset_totals();
   m_totals_before = CollisionTotals{};
@@ -169,6 +176,39 @@ void Simulation::set_time_reversed(bool reversed) {
   m_reversed = reversed;
 }
 
+void Simulation::mark_rows(int n) {
+  m_keep_rows = true;
+  m_rows.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) m_rows[static_cast<std::size_t>(i)] = i;
+  if (m_collider) m_collider->set_rows(&m_rows);
+}
+
+void Simulation::set_labels(std::vector<std::uint8_t> types, std::vector<std::uint64_t> ids) {
+  if (types.size() != ids.size())
+    throw std::invalid_argument("Simulation::set_labels: " + std::to_string(types.size()) +
+                                " types and " + std::to_string(ids.size()) + " IDs");
+  const int n = static_cast<int>(types.size());
+  m_types = std::move(types), m_ids = std::move(ids);
+  if (n > 0) mark_rows(n);
+}
+
+namespace {
+template <class T>
+std::vector<T> follow_rows(const std::vector<T>& then, const std::vector<int>& rows) {
+  std::vector<T> now;
+  if (then.empty()) return now;
+  now.reserve(rows.size());
+  for (int r : rows) {
+    if (r < 0 || static_cast<std::size_t>(r) >= then.size()) return {};  // rows of another state
+    now.push_back(then[static_cast<std::size_t>(r)]);
+  }
+  return now;
+}
+}  // namespace
+
+std::vector<std::uint8_t> Simulation::types() const { return follow_rows(m_types, m_rows); }
+std::vector<std::uint64_t> Simulation::ids() const { return follow_rows(m_ids, m_rows); }
+
 void Simulation::state_changed() { m_acc_valid = false; }
 
 void Simulation::state_changed(const Clock& clock) {
@@ -184,6 +224,7 @@ Collider& Simulation::collider() {
     m_collider = m_backend->make_collider();
   }
   m_collider->set_phases(m_phases.get());
+  m_collider->set_rows(m_keep_rows ? &m_rows : nullptr);
   return *m_collider;
 }
 

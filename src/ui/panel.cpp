@@ -9,6 +9,7 @@
 #include <string>
 
 #include "keys.h"
+#include "panel_file.h"
 #include "panel_readouts.h"
 #include "panel_view.h"
 
@@ -247,6 +248,10 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
   status_lines(r, &actions);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(s, c, actions);
+  if (r.file.shown) {
+    ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+    if (ImGui::CollapsingHeader("File")) file_section(s, r, actions);
+  }
   ImGui::SetNextItemOpen(s.collisions != CollisionMode::off || s.walls || !s.gravity,
                          ImGuiCond_Once);
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(s, r);

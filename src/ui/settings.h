@@ -70,6 +70,8 @@ struct Settings {
   float exposure = 1.0f;
   bool cuda_splat = false;    // draw with the CUDA splat kernel instead of GL point sprites
   bool tree_overlay = false;  // draw the tree code's cells (T)
+  bool file_box = true;       // draw a loaded file's periodic box
+  int types_edit = 0x3f;      // the particle types ticked in the panel (bit t: type t)
   int tree_depth = 3;         // down to this octree level
   bool diagnostics = true;    // measure E, P, L every diag_every frames
   int diag_every = 10;
@@ -135,6 +137,17 @@ struct LegendReadout {
   std::string note;           // why a quantity cannot be shown now (origin after merges)
 };
 
+// A loaded GADGET, HDF5 or labelled Orrery file as the panel shows it.
+struct FileReadout {
+  bool shown = false;             // a file with particle types is loaded
+  std::string name, format;       // its path, "GADGET-2" / "HDF5" / ...
+  std::string units;              // how its units were taken (G), empty for Orrery's own files
+  double time = 0, redshift = 0;  // the file's own (GADGET: the scale factor in cosmological runs)
+  double box = 0;                 // its periodic box's side (0: none)
+  long long counts[6] = {};       // bodies of each type loaded
+  bool reloadable = false;        // loaded by --load or F9 (a scene's file is not reread here)
+};
+
 // The picked body as the panel shows it.
 struct PickReadout {
   bool valid = false;
@@ -183,6 +196,7 @@ struct Readouts {
   CollisionReadout collisions;
   LegendReadout legend;
   PickReadout pick;
+  FileReadout file;
   std::string trails;               // "32 positions of 65536 bodies", empty when off
   std::vector<PhaseFrame> phases;   // the last frames, oldest first
   bool phases_from_events = false;  // the step phases were timed with CUDA events
@@ -225,6 +239,7 @@ enum class ActionKind {
   follow_picked,  // F
   follow_centre,  // G
   pick_centre,    // the body nearest the middle of the view (scripts)
+  reload_types,   // value: the particle types to read the loaded file again with (bit t: type t)
   quit
 };
 

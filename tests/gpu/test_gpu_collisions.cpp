@@ -32,6 +32,9 @@ TEST_F(GpuCollisions, BoxGasConservesEnergyAndMomentumBesidesTheWalls) {
 TEST_F(GpuCollisions, BouncesConserveMomentum) { check_bounces_conserve_momentum(k_gpu, 4099); }
 TEST_F(GpuCollisions, MergesConserveMassAndMomentum) { check_merges_conserve(k_gpu, 1024); }
 TEST_F(GpuCollisions, EachBodyMergesAtMostOnceAStep) { check_one_merge_per_body_per_step(k_gpu); }
+TEST_F(GpuCollisions, TypesAndIdsFollowTheirBodiesThroughMerges) {
+  check_labels_follow_merges(k_gpu);
+}
 TEST_F(GpuCollisions, GridFindsThePairsOfABruteForceSearch) {
   for (int n : {2, 3, 100, 1001, 4097, 16384}) {
     SCOPED_TRACE("N " + std::to_string(n));

@@ -162,3 +162,38 @@ def test_a_truncated_file(tmp_path):
     path.write_bytes(data[: len(data) // 2])
     with pytest.raises(ValueError, match="cut.hdf5"):
         orrery.load(path, solver="cpu")
+
+
+def test_types_and_ids_follow_merges_and_are_saved(tmp_path):
+    """Two touching pairs merge: each survivor (the heavier; the first on a tie) keeps its type and
+    ID, and Orrery's format and HDF5 both save them."""
+    path = tmp_path / "pairs.hdf5"
+    with h5py.File(path, "w") as f:
+        h = f.create_group("Header")
+        h.attrs["NumPart_ThisFile"] = np.array([3, 2, 0, 0, 0, 0], dtype=np.int64)
+        h.attrs["MassTable"] = np.array([0, 0.5, 0, 0, 0, 0], dtype=np.float64)
+        g0 = f.create_group("PartType0")
+        g0["Coordinates"] = np.array([[0, 0, 0], [0.5, 0, 0], [50, 0, 0]], dtype=np.float32)
+        g0["Velocities"] = np.zeros((3, 3), dtype=np.float32)
+        g0["Masses"] = np.array([1.0, 3.0, 2.0], dtype=np.float32)
+        g0["ParticleIDs"] = np.array([11, 12, 13], dtype=np.uint64)
+        g1 = f.create_group("PartType1")
+        g1["Coordinates"] = np.array([[100, 0, 0], [100.5, 0, 0]], dtype=np.float32)
+        g1["Velocities"] = np.zeros((2, 3), dtype=np.float32)
+        g1["ParticleIDs"] = np.array([21, 22], dtype=np.uint64)
+    sim = orrery.load(path, solver="cpu", collisions="merge", radius=0.4, gravity=False,
+                      dt=0.001)
+    assert list(sim.ids) == [11, 12, 13, 21, 22]
+    sim.step(1)
+    assert sim.n == 3
+    assert list(sim.ids) == [12, 13, 21]
+    assert list(sim.types) == [0, 0, 1]
+    assert np.allclose(sim.masses, [4.0, 2.0, 1.0])
+    for name in ("merged.orrery", "merged.hdf5"):
+        sim.save(tmp_path / name)
+        back = orrery.load(tmp_path / name, solver="cpu")
+        assert list(back.ids) == [12, 13, 21], name
+        assert list(back.types) == [0, 0, 1], name
+    with h5py.File(tmp_path / "merged.hdf5", "r") as f:
+        assert list(f["PartType0/ParticleIDs"][:]) == [12, 13]
+        assert list(f["PartType1/ParticleIDs"][:]) == [21]
