@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The GPU machine has no libhdf5: configure the build tree with -DORRERY_WITH_HDF5=OFF.
+# The GPU machine has no libhdf5: when the build links it, this copies it and the libraries it
+# needs (not glibc's or the C++ runtime: that machine's are newer) into SLIM_DIR/lib, xz-packed;
+# run there with `tar xJf SLIM_DIR/lib.tar.xz -C /tmp && export LD_LIBRARY_PATH=/tmp/lib`.
 # Copies what a GPU-machine run needs out of a build tree (the executables, the viewer's shaders),
 # in the same layout, so it travels under the device tool's size limit beside the staged .gpu/.
 # Usage: scripts/gpu_slim.sh BUILD_DIR SLIM_DIR [--xz]   (SLIM_DIR is replaced; name it build-*,
@@ -18,6 +20,15 @@ cp -r "$build/src/app/shaders" "$slim/src/app/shaders"
 # The simulation layer, for building the Python module there with that machine's python3.
 if [ -f "$build/src/sim/liborrery_sim.a" ]; then
   mkdir -p "$slim/src/sim" && cp "$build/src/sim/liborrery_sim.a" "$slim/src/sim/"
+fi
+hdf5=$(ldd "$build/src/bench/orrery-bench" | awk '/libhdf5/{print $3}')
+if [ -n "$hdf5" ]; then
+  mkdir -p "$slim/lib"
+  { echo "$hdf5"; ldd "$hdf5" | awk '/=>/{print $3}'; } |
+    grep -v -E '/(libc|libm|libpthread|libdl|librt|libgcc_s|libstdc\+\+)\.so|ld-linux' |
+    while read -r lib; do cp -L "$lib" "$slim/lib/"; done
+  tar cJf "$slim/lib.tar.xz" -C "$slim" lib
+  rm -rf "$slim/lib"
 fi
 if [ "$xz" = "--xz" ]; then
   tar cJf "$slim.tar.xz" -C "$slim" .

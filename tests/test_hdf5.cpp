@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -180,6 +181,62 @@ TEST(OrreryFormat, TypesSubsetWorksOnOrreryFiles) {
   ASSERT_EQ(t.bodies.size(), 2);  // bodies 2 and 8
   EXPECT_EQ(t.types, (std::vector<std::uint8_t>{2, 2}));
   EXPECT_EQ(t.ids[0], 1000000000000ULL + 7ULL * 10);
+}
+
+}  // namespace
+}  // namespace orrery
+
+namespace orrery {
+namespace {
+
+TEST(LoadProgress, CountsTheBytesAndSaysWhenDecoding) {
+  const std::string path = test::temp_path("progress.orrery");
+  Snapshot s = labelled(300000);  // 12 MiB: two chunks
+  save_snapshot(path, s);
+  LoadProgress p;
+  int ticks = 0;
+  p.tick = [&](const LoadProgress&) { ++ticks; };
+  LoadOptions o;
+  o.progress = &p;
+  const Snapshot t = load_snapshot(path, o);
+  EXPECT_EQ(t.bodies.size(), 300000);
+  EXPECT_EQ(p.read.load(), static_cast<long long>(k_snapshot_header_bytes + 300000 * 41 + 8));
+  EXPECT_EQ(p.total.load(), p.read.load());
+  EXPECT_TRUE(p.decoding.load());
+  EXPECT_GE(ticks, 2);
+}
+
+TEST(LoadProgress, ACancelStopsTheLoad) {
+  const std::string path = test::temp_path("cancel.orrery");
+  save_snapshot(path, labelled(300000));
+  LoadProgress p;
+  p.tick = [](const LoadProgress& q) { const_cast<LoadProgress&>(q).cancel = true; };
+  LoadOptions o;
+  o.progress = &p;
+  try {
+    load_snapshot(path, o);
+    FAIL() << "a cancelled load finished";
+  } catch (const LoadCancelled& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": loading cancelled");
+  }
+  EXPECT_LT(p.read.load(), p.total.load());  // it stopped after the first chunk
+}
+
+TEST(LoadProgress, ACancelKillsTheReaderProcess) {
+  LoadProgress p;
+  int ticks = 0;
+  p.tick = [&](const LoadProgress& q) {
+    if (++ticks == 3) const_cast<LoadProgress&>(q).cancel = true;
+  };
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(run_isolated(
+                   []() -> std::vector<std::uint8_t> {
+                     sleep(30);  // a reader that would hang
+                     return {};
+                   },
+                   "slow.hdf5", "libhdf5", &p),
+               LoadCancelled);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
 }
 
 }  // namespace

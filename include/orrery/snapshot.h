@@ -4,8 +4,10 @@
 // was. The formats are documented in docs/formats.md.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,10 +63,34 @@ struct Snapshot {
 // How a file is read. GADGET-2 binary files carry no units: `gadget_g` is G in the file's units
 // (GADGET's standard kpc, 1e10 solar masses and km/s give 43007.1; a file made in G = 1 units,
 // 1). `types`: the particle types to keep (empty: all); a file without types refuses a subset.
+struct LoadProgress;
 struct LoadOptions {
   double gadget_g = 43007.1;
   std::vector<int> types;
+  LoadProgress* progress = nullptr;  // where a long load reports, and is told to stop
 };
+
+// A load as another thread (the viewer's panel) or a terminal line watches it: bytes read of
+// those to read (a set's total grows as its files open), then decoding. Setting `cancel` stops
+// it at the next chunk (or kills HDF5's reader process): the load throws LoadCancelled. `tick`,
+// when set, is called on the loading thread after each chunk and while decoding waits.
+struct LoadProgress {
+  std::atomic<long long> read{0}, total{0};
+  std::atomic<bool> decoding{false};
+  std::atomic<bool> cancel{false};
+  std::function<void(const LoadProgress&)> tick;
+  // Cancelled: throws LoadCancelled naming `path`; else calls tick.
+  void check(const std::string& path);
+};
+
+class LoadCancelled : public SnapshotError {
+ public:
+  using SnapshotError::SnapshotError;
+};
+// Sets p.tick to print a line to stderr every `every_s` seconds of a long load:
+// "<program>: loading <path>: 45% of 660 MB (4 s)", or "... decoding (6 s)".
+void print_load_progress(LoadProgress& p, const std::string& program, const std::string& path,
+                         double every_s = 2.0);
 // --types and --gadget-g as typed (none: not given): InputError naming the option.
 LoadOptions parse_load_options(const std::optional<std::string>& types,
                                const std::optional<std::string>& gadget_g);
@@ -91,7 +117,9 @@ Snapshot load_snapshot(const std::string& path, const LoadOptions& o = {});
 // The whole content of an input file (a snapshot, a scene). Refuses a folder, a device or a pipe
 // (/dev/zero would never end, a FIFO would block), and a read that fails part-way, with a
 // SnapshotError naming the file.
-std::vector<std::uint8_t> read_input_file(const std::string& path);
+// `progress`: bytes are counted in it, and its cancel is checked, every 8 MiB.
+std::vector<std::uint8_t> read_input_file(const std::string& path,
+                                          LoadProgress* progress = nullptr);
 
 // "x,y,z,vx,vy,vz,mass,radius", then one line a body (9 significant digits: floats round-trip).
 std::string csv_text(const BodyState& s);

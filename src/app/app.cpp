@@ -18,6 +18,13 @@
 #include "ui/panel.h"
 
 namespace orrery::app {
+namespace {
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+}  // namespace
 
 App::App(const Options& options, OutputFile screenshot)
     : m_opts(options), m_screenshot(std::move(screenshot)) {
@@ -91,6 +98,7 @@ App::App(const Options& options, OutputFile screenshot)
     RunState run = m_opts.loaded->run;
     run.params = m_run->params();
     run.integrator = parse_integrator(m_opts.integrator);
+    const auto upload_start = std::chrono::steady_clock::now();
     m_run->load(bodies, &run);
     take_types(*m_opts.loaded, m_opts.loaded_scene ? "" : m_opts.loaded_path);
     frame_bodies(bodies);
@@ -102,7 +110,12 @@ App::App(const Options& options, OutputFile screenshot)
     else
       say("orrery: loaded " + p + " (" + to_string(m_loaded->format) + ", " +
           std::to_string(bodies.size()) + " bodies, step " + std::to_string(run.steps) + ", time " +
-          std::to_string(run.time) + ")");
+          std::to_string(run.time) + "; read in " + seconds_text(m_opts.load_seconds) +
+          ", on the " + (m_run->solver().on_device() ? "GPU" : "CPU") + " in " +
+          seconds_text(
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - upload_start)
+                  .count()) +
+          ")");
   } else {
     m_run->reset(m_settings.preset, m_settings.n, m_settings.seed,
                  m_opts.scene.radius);

@@ -1,9 +1,10 @@
 // The viewer application: owns the context, renderer, UI and simulation, and runs the frame loop.
 #pragma once
 
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,10 +23,10 @@
 #include "orrery/input.h"
 #include "orrery/output_file.h"
 #include "recorder.h"
-#include "value_job.h"
 #include "run_controller.h"
 #include "ui/imgui_layer.h"
 #include "ui/settings.h"
+#include "value_job.h"
 
 struct GLFWwindow;
 
@@ -111,7 +112,12 @@ class App {
   void note_file(const std::string& line, bool error);
   bool save_state(const std::string& path);  // the newest state
   bool save_state(const std::string& path, const Snapshot& s);
-  void load_state(const std::string& path);  // on failure the run goes on unchanged
+  // Reads a file on a worker thread (the panel shows a bar and Cancel); poll_load() starts the
+  // run from it when it is read. On failure or cancel the run goes on unchanged.
+  void load_state(const std::string& path);  // F9: all its types, the camera framed on it
+  void start_load(const std::string& path, const LoadOptions& o, const std::string& what,
+                  bool frame);
+  void poll_load();
   // `path`: the file it came from, "" for a scene (see take_types).
   void start_from(const Snapshot& snap, const std::string& path);
   // A file's particle types as the origin colours, the panel's File section, and a line on its
@@ -172,6 +178,8 @@ class App {
   double m_file_box_side = 0.0;                 // its side (0: none)
   double m_file_box_drawn = 0.0;                // the side m_file_box holds
   std::string m_file_path;                      // the file the File section reads again
+  struct PendingLoad;
+  std::unique_ptr<PendingLoad> m_pending_load;                // a file being read in the background
   long long m_collision_steps = 0, m_collision_contacts = 0;  // at the last reading
   // What the overlay's boxes were read for.
   struct TreeView {
@@ -219,6 +227,18 @@ class App {
   static constexpr std::size_t k_phase_frames = 120;
   long long m_diag_readings = 0;  // for the summary: diagnostics readings and their cost
   double m_diag_total_ms = 0.0;
+};
+
+// A file read on a worker thread. Going away cancels it and waits for the worker.
+struct App::PendingLoad {
+  std::string path, what;  // what: the note's words ("loaded", "read types 1,2 of")
+  bool frame = false;      // point the camera at the bodies when they arrive
+  LoadProgress progress;
+  std::future<Snapshot> result;
+  ~PendingLoad() {
+    progress.cancel = true;
+    if (result.valid()) result.wait();
+  }
 };
 
 }  // namespace orrery::app

@@ -115,6 +115,9 @@ void App::apply(const ui::Action& a) {
     case K::reload_types:
       reload_types(a.value);
       break;
+    case K::cancel_load:
+      if (m_pending_load) m_pending_load->progress.cancel = true;
+      break;
     case K::toggle_record:
       if (m_recorder)
         stop_recording();

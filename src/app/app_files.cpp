@@ -63,21 +63,57 @@ bool App::save_state(const std::string& path, const Snapshot& s) {
 }
 
 void App::load_state(const std::string& path) {
+  start_load(path, m_opts.load_options, "loaded", true);
+}
+
+void App::start_load(const std::string& path, const LoadOptions& o, const std::string& what,
+                     bool frame) {
+  if (m_pending_load) {
+    note_file("still reading " + m_pending_load->path + ": wait for it or cancel it", true);
+    return;
+  }
+  auto p = std::make_unique<PendingLoad>();
+  p->path = path, p->what = what, p->frame = frame;
+  LoadOptions lo = o;
+  lo.progress = &p->progress;  // the PendingLoad outlives the worker (its destructor waits)
+  p->result = std::async(std::launch::async, [path, lo] { return load_snapshot(path, lo); });
+  m_pending_load = std::move(p);
+}
+
+void App::poll_load() {
+  m_readouts.loading = -1.0f;
+  if (!m_pending_load) return;
+  PendingLoad& p = *m_pending_load;
+  if (p.result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    const long long total = p.progress.total.load();
+    const bool decoding = p.progress.decoding.load() || total <= 0;
+    m_readouts.loading =
+        decoding ? 1.0f : static_cast<float>(static_cast<double>(p.progress.read.load()) / total);
+    char line[200];
+    std::snprintf(line, sizeof line, "%s %s (%.0f MB)", decoding ? "decoding" : "reading",
+                  p.path.c_str(), static_cast<double>(total) / 1e6);
+    m_readouts.activity = line;
+    return;
+  }
+  const std::unique_ptr<PendingLoad> done = std::move(m_pending_load);
   std::shared_ptr<const Snapshot> snap;
   try {
-    snap = std::make_shared<const Snapshot>(load_snapshot(path, m_opts.load_options));
+    snap = std::make_shared<const Snapshot>(done->result.get());
     if (snap->bodies.size() > k_max_bodies)
-      throw InputError(path + ": " + std::to_string(snap->bodies.size()) +
+      throw InputError(done->path + ": " + std::to_string(snap->bodies.size()) +
                        " bodies, more than the viewer's " + std::to_string(k_max_bodies));
-    start_from(*snap, path);
-    frame_bodies(snap->bodies);
+    start_from(*snap, done->path);
+    if (done->frame) frame_bodies(snap->bodies);
+  } catch (const LoadCancelled& e) {
+    note_file(std::string(e.what()) + " (the run goes on unchanged)", false);
+    return;
   } catch (const std::exception& e) {
     note_file(std::string("cannot load: ") + e.what() + " (the run goes on unchanged)", true);
     return;
   }
   m_loaded = snap;
   m_loaded_preset = false;
-  note_file("loaded " + path + " (" + to_string(snap->format) + ", " +
+  note_file(done->what + " " + done->path + " (" + to_string(snap->format) + ", " +
                 std::to_string(snap->bodies.size()) + " bodies, step " +
                 std::to_string(snap->run.steps) + ")",
             false);
@@ -162,25 +198,7 @@ void App::reload_types(int mask) {
       o.types.push_back(t);
       list += (list.empty() ? "" : ",") + std::to_string(t);
     }
-  const std::string path = m_file_path;
-  std::shared_ptr<const Snapshot> snap;
-  try {
-    snap = std::make_shared<const Snapshot>(load_snapshot(path, o));
-    if (snap->bodies.size() > k_max_bodies)
-      throw InputError(std::to_string(snap->bodies.size()) + " bodies, more than the viewer's " +
-                       std::to_string(k_max_bodies));
-    start_from(*snap, path);
-  } catch (const std::exception& e) {
-    note_file(
-        std::string("cannot read types ") + list + ": " + e.what() + " (the run goes on unchanged)",
-        true);
-    return;
-  }
-  m_loaded = snap;
-  m_loaded_preset = false;
-  note_file("read types " + list + " of " + path + " (" + std::to_string(snap->bodies.size()) +
-                " bodies)",
-            false);
+  start_load(m_file_path, o, "read types " + list + " of", false);
 }
 
 void App::write_run_outputs() {

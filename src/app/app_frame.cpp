@@ -93,6 +93,7 @@ void App::fill_readouts(long long index) {
   m_readouts.activity.clear();
   if (m_run->stepping())
     m_readouts.activity = activity_text(m_run->step_progress(), m_run->step_running_s());
+  poll_load();
   fill_diagnostics();
   // An auto range follows the state: refitted about twice a second of frames.
   if (m_settings.color_auto && index % k_refit_frames == k_refit_frames - 1) fit_color_range(false);

@@ -3,20 +3,21 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 
 #include "cli/run_options.h"
-#include "orrery/run_settings.h"
 #include "gfx/colormap.h"
 #include "orrery/device.h"
-#include "orrery/host_memory.h"
 #include "orrery/fields.h"
+#include "orrery/host_memory.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
 #include "orrery/presets.h"
+#include "orrery/run_settings.h"
 #include "recorder.h"
 #include "ui/keys.h"
 
@@ -143,7 +144,13 @@ int viewer_count(const std::string& option, const std::string& path, int bodies)
 void load_into(const std::string& path, const Given& given, const Texts& t, Options& o) {
   if (given.n || given.preset || given.seed)
     throw InputError("--load: the bodies come from the file: leave out --n, --preset and --seed");
-  auto snap = std::make_shared<const Snapshot>(load_snapshot(path, o.load_options));
+  LoadOptions lo = o.load_options;
+  LoadProgress progress;  // a line every 2 s of a long load, before the window opens
+  print_load_progress(progress, "orrery", path);
+  lo.progress = &progress;
+  const auto start = std::chrono::steady_clock::now();
+  auto snap = std::make_shared<const Snapshot>(load_snapshot(path, lo));
+  o.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   o.n = viewer_count("--load", path, snap->bodies.size());
   if (snap->run_recorded) {
     adopt_settings("snapshot", settings_of(snap->run), given, t, o);

@@ -45,6 +45,7 @@ struct Options {
   std::shared_ptr<const Snapshot> loaded;
   LoadOptions load_options;  // --types, --gadget-g: how --load and F9 read a GADGET file
   std::string loaded_path;
+  double load_seconds = 0;       // how long --load took to read and decode it
   bool loaded_scene = false;     // `loaded` holds a --scene's bodies
   std::string save, export_csv;  // written after the last frame
   std::string note;              // a line to print at start (the snapshot's solver cannot run)

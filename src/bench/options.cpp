@@ -319,8 +319,11 @@ Plan make_plan(const RawOptions& raw_in) {
     if (raw.compare || !raw.max_n.empty() || raw.convergence || raw.accuracy)
       throw UsageError(
           "--load: cannot be combined with --compare, --max-n, --convergence or --accuracy");
-    plan.loaded = std::make_shared<const Snapshot>(
-        load_snapshot(raw.load(), parse_load_options(raw.run.types, raw.run.gadget_g)));
+    LoadOptions lo = parse_load_options(raw.run.types, raw.run.gadget_g);
+    LoadProgress progress;  // a line every 2 s of a long load
+    print_load_progress(progress, "orrery-bench", raw.load());
+    lo.progress = &progress;
+    plan.loaded = std::make_shared<const Snapshot>(load_snapshot(raw.load(), lo));
     raw.ns = {std::to_string(plan.loaded->bodies.size())};
   }
   if (raw.load().empty() && (raw.run.types || raw.run.gadget_g))

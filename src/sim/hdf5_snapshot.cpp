@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "byte_io.h"
 #include "gadget.h"  // finish
@@ -385,36 +386,70 @@ Snapshot decode_here(const std::vector<File>& files, const LoadOptions& o) {
   return s;
 }
 
-// A decoded snapshot as the reader process passes it back: Orrery's format (bodies, run, types
-// and IDs), then what only GADGET-like files have, then the first part's length.
+// A decoded snapshot as the reader process passes it back. Child and parent are one binary, so
+// the arrays go as their bytes (a 16M-body file passed through Orrery's format spent seconds in
+// its byte-wise writer and checksum): the counts, the run without its solver name, the arrays,
+// then the strings.
+struct WireHead {
+  std::uint64_t n, types, ids, solver_chars, units_chars;
+  double file_time, redshift, box_size;
+  bool run_recorded;
+};
+static_assert(std::is_trivially_copyable_v<WireHead> && std::is_trivially_copyable_v<SimParams> &&
+              std::is_trivially_copyable_v<CollisionTotals> && std::is_trivially_copyable_v<Vec4>);
+
+template <class T>
+void put(std::vector<std::uint8_t>& out, const T* p, std::size_t count) {
+  const auto* b = reinterpret_cast<const std::uint8_t*>(p);
+  out.insert(out.end(), b, b + count * sizeof(T));
+}
+
 std::vector<std::uint8_t> to_wire(const Snapshot& s) {
-  std::vector<std::uint8_t> out = encode_snapshot(s, SnapshotFormat::orrery);
-  const std::uint64_t body = out.size();
-  bytes::Writer w(bytes::Order::little);
-  w.f64(s.file_time), w.f64(s.redshift), w.f64(s.box_size);
-  w.u32(s.run_recorded ? 1 : 0);
-  w.u32(static_cast<std::uint32_t>(s.units.size()));
-  w.raw(s.units.data(), s.units.size());
-  w.u64(body);
-  out.insert(out.end(), w.out().begin(), w.out().end());
+  WireHead h{};
+  h.n = s.bodies.pos.size(), h.types = s.types.size(), h.ids = s.ids.size();
+  h.solver_chars = s.run.solver.size(), h.units_chars = s.units.size();
+  h.file_time = s.file_time, h.redshift = s.redshift, h.box_size = s.box_size;
+  h.run_recorded = s.run_recorded;
+  std::vector<std::uint8_t> out;
+  out.reserve(sizeof h + h.n * (2 * sizeof(Vec4) + 9) + 512);
+  put(out, &h, 1);
+  put(out, &s.run.time, 1), put(out, &s.run.steps, 1), put(out, &s.run.block, 1);
+  put(out, &s.run.integrator, 1), put(out, &s.run.params, 1), put(out, &s.run.time_reversed, 1);
+  put(out, &s.run.totals, 1);
+  put(out, s.bodies.pos.data(), h.n), put(out, s.bodies.vel.data(), h.n);
+  put(out, s.types.data(), h.types), put(out, s.ids.data(), h.ids);
+  put(out, s.run.solver.data(), h.solver_chars), put(out, s.units.data(), h.units_chars);
   return out;
 }
 
 Snapshot from_wire(const std::vector<std::uint8_t>& in, const std::string& name) {
-  if (in.size() < 8) throw SnapshotError(name + ": its reader's answer is truncated");
-  bytes::Reader tail(in.data(), in.size(), bytes::Order::little, name);
-  tail.seek(in.size() - 8);
-  const std::uint64_t body = tail.u64();
-  if (body > in.size() - 8) throw SnapshotError(name + ": its reader's answer is malformed");
-  Snapshot s = decode_snapshot(in.data(), static_cast<std::size_t>(body), name);
-  bytes::Reader r(in.data(), in.size() - 8, bytes::Order::little, name);
-  r.seek(static_cast<std::size_t>(body));
-  s.file_time = r.f64(), s.redshift = r.f64(), s.box_size = r.f64();
-  s.run_recorded = r.u32() != 0;
-  const std::uint32_t chars = r.u32();
-  const std::uint8_t* units = r.take(chars);
-  s.units.assign(reinterpret_cast<const char*>(units), chars);
+  const auto bad = [&] { return SnapshotError(name + ": its reader's answer is malformed"); };
+  std::size_t at = 0;
+  const auto get = [&](void* p, std::size_t bytes) {
+    if (bytes > in.size() - at) throw bad();
+    std::memcpy(p, in.data() + at, bytes);
+    at += bytes;
+  };
+  WireHead h{};
+  get(&h, sizeof h);
+  if (h.n > (1ull << 31) || (h.types != 0 && h.types != h.n) || h.ids != h.types ||
+      h.solver_chars > 64 || h.units_chars > 4096)
+    throw bad();
+  Snapshot s;
   s.format = SnapshotFormat::hdf5;
+  s.file_time = h.file_time, s.redshift = h.redshift, s.box_size = h.box_size;
+  s.run_recorded = h.run_recorded;
+  get(&s.run.time, sizeof s.run.time), get(&s.run.steps, sizeof s.run.steps);
+  get(&s.run.block, sizeof s.run.block), get(&s.run.integrator, sizeof s.run.integrator);
+  get(&s.run.params, sizeof s.run.params), get(&s.run.time_reversed, sizeof s.run.time_reversed);
+  get(&s.run.totals, sizeof s.run.totals);
+  s.bodies.pos.resize(h.n), s.bodies.vel.resize(h.n);
+  get(s.bodies.pos.data(), h.n * sizeof(Vec4)), get(s.bodies.vel.data(), h.n * sizeof(Vec4));
+  s.types.resize(h.types), s.ids.resize(h.ids);
+  get(s.types.data(), h.types), get(s.ids.data(), h.ids * sizeof(std::uint64_t));
+  s.run.solver.resize(h.solver_chars), s.units.resize(h.units_chars);
+  get(s.run.solver.data(), h.solver_chars), get(s.units.data(), h.units_chars);
+  if (at != in.size()) throw bad();
   return s;
 }
 
@@ -422,9 +457,9 @@ Snapshot from_wire(const std::vector<std::uint8_t>& in, const std::string& name)
 
 Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
   if (files.empty()) throw SnapshotError("HDF5: no file");
-  return from_wire(
-      run_isolated([&] { return to_wire(decode_here(files, o)); }, files[0].name, "libhdf5"),
-      files[0].name);
+  return from_wire(run_isolated([&] { return to_wire(decode_here(files, o)); }, files[0].name,
+                                "libhdf5", o.progress),
+                   files[0].name);
 }
 
 namespace {

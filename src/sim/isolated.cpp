@@ -50,7 +50,8 @@ bool write_all(int fd, const std::uint8_t* p, std::size_t n) {
 }  // namespace
 
 std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint8_t>()>& work,
-                                       const std::string& name, const std::string& library) {
+                                       const std::string& name, const std::string& library,
+                                       LoadProgress* progress) {
   const auto failed = [&](const std::string& why) {
     return SnapshotError(name + ": " + library + " failed on it (" + why + ")");
   };
@@ -70,8 +71,23 @@ std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint
     }
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw failed(std::string("lost its reader: ") + std::strerror(errno));
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, progress ? WNOHANG : 0);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR)
+      throw failed(std::string("lost its reader: ") + std::strerror(errno));
+    if (done == 0) {  // still reading
+      try {
+        progress->check(name);
+      } catch (...) {
+        kill(pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        throw;
+      }
+      usleep(10000);
+    }
+  }
   if (WIFSIGNALED(status))
     throw failed(std::string("its reader died on ") + strsignal(WTERMSIG(status)) +
                  "; the file is damaged");

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -304,22 +305,61 @@ void save_snapshot(const std::string& path, const Snapshot& s) {
   write_file_replacing(path, b.data(), b.size());
 }
 
-std::vector<std::uint8_t> read_input_file(const std::string& path) {
+void print_load_progress(LoadProgress& p, const std::string& program, const std::string& path,
+                         double every_s) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  auto last = start;
+  p.tick = [=](const LoadProgress& q) mutable {
+    const Clock::time_point now = Clock::now();
+    if (std::chrono::duration<double>(now - last).count() < every_s) return;
+    last = now;
+    const double s = std::chrono::duration<double>(now - start).count();
+    const long long total = q.total.load();
+    if (q.decoding.load() || total <= 0)
+      std::fprintf(stderr, "%s: loading %s: decoding (%.0f s)\n", program.c_str(), path.c_str(), s);
+    else
+      std::fprintf(stderr, "%s: loading %s: %.0f%% of %.0f MB (%.0f s)\n", program.c_str(),
+                   path.c_str(), 100.0 * static_cast<double>(q.read.load()) / total, total / 1e6,
+                   s);
+  };
+}
+
+void LoadProgress::check(const std::string& path) {
+  if (cancel.load()) throw LoadCancelled(path + ": loading cancelled");
+  if (tick) tick(*this);
+}
+
+std::vector<std::uint8_t> read_input_file(const std::string& path, LoadProgress* progress) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
+  if (::fstat(fd, &st) != 0) throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
   // Not a folder, a device or a pipe (/dev/zero would never end).
   if (S_ISDIR(st.st_mode)) throw SnapshotError(path + ": cannot open: is a folder");
   if (!S_ISREG(st.st_mode)) throw SnapshotError(path + ": cannot open: not a regular file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
-  std::vector<std::uint8_t> b;
-  try {  // a read that fails part-way (/proc/self/mem) throws from inside the stream
-    b.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::exception&) {
-    throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
+  if (progress) progress->total += st.st_size;
+  // The size is a hint (the file may change under us): read to the end, in chunks.
+  constexpr std::size_t k_chunk = 8u << 20;
+  std::vector<std::uint8_t> b(static_cast<std::size_t>(st.st_size));
+  std::size_t got = 0;
+  for (;;) {
+    if (progress) progress->check(path);
+    if (got == b.size()) b.resize(b.size() + k_chunk);
+    const ssize_t r = ::read(fd, b.data() + got, std::min(k_chunk, b.size() - got));
+    if (r < 0 && errno == EINTR) continue;
+    // A read that fails part-way (/proc/self/mem, an I/O error) is the file's fault.
+    if (r < 0) throw SnapshotError(path + ": cannot read: " + std::strerror(errno));
+    if (r == 0) break;
+    got += static_cast<std::size_t>(r);
+    if (progress) progress->read += r;
   }
-  if (in.bad()) throw SnapshotError(path + ": cannot read: " + std::strerror(errno ? errno : EIO));
+  b.resize(got);
   return b;
 }
 
@@ -362,16 +402,17 @@ Snapshot load_snapshot(const std::string& path, const LoadOptions& o) {
     else if (::stat((path + ".0.hdf5").c_str(), &st) == 0)
       first = path + ".0.hdf5";
   }
-  const std::vector<std::uint8_t> b = read_input_file(first);
+  std::vector<std::uint8_t> b = read_input_file(first, o.progress);
   Snapshot s;
-  // A set's files by their names (the first already read).
+  // A set's files by their names (the first already read: moved, not copied).
   const auto set = [&](int count, const std::vector<std::string>& names) {
     std::vector<gadget::File> files;
     if (count <= 1)
-      files.push_back({first, b});
+      files.push_back({first, std::move(b)});
     else
       for (const std::string& name : names)
-        files.push_back({name, name == first ? b : read_input_file(name)});
+        files.push_back({name, name == first ? std::move(b) : read_input_file(name, o.progress)});
+    if (o.progress) o.progress->decoding = true;
     return files;
   };
   if (hdf5::looks_like(b.data(), b.size())) {
@@ -381,6 +422,7 @@ Snapshot load_snapshot(const std::string& path, const LoadOptions& o) {
     const int count = gadget::files_in_set(b.data(), b.size(), first);
     s = gadget::decode(set(count, gadget::set_names(first, count)), o);
   } else {
+    if (o.progress) o.progress->decoding = true;
     s = decode_snapshot(b.data(), b.size(), path);
   }
   keep_types(s, o.types, path);

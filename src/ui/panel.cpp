@@ -207,6 +207,11 @@ void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) 
 void status_lines(const Readouts& r, std::vector<Action>* actions) {
   if (!r.activity.empty())
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s", r.activity.c_str());
+  if (r.loading >= 0.0f && actions) {
+    ImGui::ProgressBar(r.loading, ImVec2(k_content_w - 90.0f, 0.0f));
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) actions->push_back({ActionKind::cancel_load});
+  }
   if (!r.file_note.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, r.file_note_error ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f)
                                                            : ImVec4(0.6f, 0.9f, 0.6f, 1.0f));

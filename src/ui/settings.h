@@ -187,6 +187,7 @@ struct Readouts {
   std::vector<float> frame_ms_history;  // ring buffer
   int history_head = 0;                 // index of the oldest entry
   std::string activity;   // work in flight, e.g. "stepping, 37%" (a long CPU step); empty when none
+  float loading = -1.0f;  // a file being read in the background: the fraction read (-1: none)
   std::string alert;      // a problem the user must act on (a non-finite state), empty when none
   std::string file_note;  // the last save or load: what was written or read, or why not
   bool file_note_error = false;   // file_note says why a save or load failed
@@ -240,6 +241,7 @@ enum class ActionKind {
   follow_centre,  // G
   pick_centre,    // the body nearest the middle of the view (scripts)
   reload_types,   // value: the particle types to read the loaded file again with (bit t: type t)
+  cancel_load,    // stop the file being read in the background
   quit
 };
 
