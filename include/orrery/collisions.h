@@ -100,8 +100,9 @@ class Collider {
   static constexpr long long k_default_pair_limit = 1LL << 26;
 
  protected:
-  // Keeps the rows whose `alive` flag is set (n flags, host memory), in order.
-  void keep_rows(const unsigned char* alive, int n);
+  // Keeps the rows whose flag (n of them, host memory) equals `keep`, in order: 1 over the
+  // device's survivor flags, 0 over the host's merged-away flags.
+  void keep_rows(const unsigned char* flags, int n, unsigned char keep);
   PhaseTimer* m_phases = nullptr;
   std::vector<int>* m_rows = nullptr;
 };

@@ -75,7 +75,19 @@ class Simulation {
   // them again. A caller that replaces lent arrays marks them itself.
   void mark_rows(int n);
   const std::vector<int>& rows() const { return m_rows; }
-  bool rows_kept() const { return m_keep_rows; }
+  // Labels of the state as set, for the bodies left; empty when `then` is, or when the rows
+  // belong to another state (one that `then` does not cover).
+  template <class T>
+  std::vector<T> follow_rows(const std::vector<T>& then) const {
+    std::vector<T> now;
+    if (then.empty()) return now;
+    now.reserve(m_rows.size());
+    for (int r : m_rows) {
+      if (r < 0 || static_cast<std::size_t>(r) >= then.size()) return {};
+      now.push_back(then[static_cast<std::size_t>(r)]);
+    }
+    return now;
+  }
   // A file's particle types and IDs (both or neither, one a body) for the state just set or
   // lent: marks the rows, and types() and ids() give them for the bodies left (empty: none, or
   // the state was replaced by one of another size). Empty vectors drop them. set_state() keeps them

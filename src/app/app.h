@@ -123,6 +123,7 @@ class App {
   // A file's particle types as the origin colours, the panel's File section, and a line on its
   // units and time. `path`: the file to read again with other types ("" where it cannot be).
   void take_types(const Snapshot& snap, const std::string& path);
+  void forget_file();  // the File section, the box and the path go
   // Reads the loaded file again with the types of `mask` (bit t: type t).
   void reload_types(int mask);
   // Points the camera at a loaded file's bodies (its home view: Home comes back to it).

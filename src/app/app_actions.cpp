@@ -312,9 +312,7 @@ void App::restart(Preset preset, int n, const char* what) {
   m_settings.preset = preset;
   m_settings.n = n;
   m_settings.n_edit = n;
-  m_readouts.file = ui::FileReadout{};  // no file now
-  m_file_box_side = 0.0;
-  m_file_path.clear();
+  forget_file();                    // a preset: no file now
   if (!m_readouts.alert.empty()) {  // the paused, non-finite state is gone: run the new one
     m_readouts.alert.clear();
     m_settings.paused = false;

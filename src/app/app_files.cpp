@@ -144,11 +144,9 @@ void App::frame_bodies(const BodyState& s) {
 
 void App::take_types(const Snapshot& snap, const std::string& from) {
   const std::string path = from;  // `from` may be m_file_path itself, cleared here
-  ui::FileReadout& f = m_readouts.file;
-  f = ui::FileReadout{};
-  m_file_box_side = 0.0;
-  m_file_path.clear();
+  forget_file();
   if (snap.types.empty()) return;
+  ui::FileReadout& f = m_readouts.file;
   m_run->set_types(snap.types, snap.ids);  // colour by origin shows the particle types
   f.shown = true;
   f.name = path.empty() ? std::string("a scene's file") : path;
@@ -169,6 +167,12 @@ void App::take_types(const Snapshot& snap, const std::string& from) {
                 snap.units.c_str(), snap.file_time, snap.redshift,
                 snap.box_size > 0 ? ", a periodic box" : "");
   say(line);
+}
+
+void App::forget_file() {
+  m_readouts.file = ui::FileReadout{};
+  m_file_box_side = 0.0;
+  m_file_path.clear();
 }
 
 void App::start_from(const Snapshot& snap, const std::string& path) {

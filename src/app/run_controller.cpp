@@ -38,26 +38,21 @@ void RunController::set_types(const std::vector<std::uint8_t>& types,
   m_sim->set_labels(types, ids);
   m_origin.assign(types.begin(), types.end());
   m_origin_names = particle_type_names();
-  refresh_labels();
+  refresh_labels(true);
 }
 
 void RunController::set_origin(const Preset* preset, const BodyState& s) {
   m_origin = orrery::origin_labels(preset, s);
   m_origin_names = orrery::origin_names(preset);
-  refresh_labels();
+  refresh_labels(true);
 }
 
-void RunController::refresh_labels() {
+void RunController::refresh_labels(bool force) {
   if (m_job.active()) return;
-  const std::vector<int>& rows = m_sim->rows();
-  m_origin_now.clear();
-  for (int r : rows) {
-    if (static_cast<std::size_t>(r) >= m_origin.size()) {
-      m_origin_now.clear();  // labels of another state
-      break;
-    }
-    m_origin_now.push_back(m_origin[static_cast<std::size_t>(r)]);
-  }
+  // Rows change only with merges (each drops one) or a new state (which forces this).
+  if (!force && m_sim->rows().size() == m_labels_rows) return;
+  m_labels_rows = m_sim->rows().size();
+  m_origin_now = m_sim->follow_rows(m_origin);
   m_types_now = m_sim->types();
   m_ids_now = m_sim->ids();
 }

@@ -124,11 +124,11 @@ class RunController {
   // device (false when the solver runs on the host or the mapping has no values buffer).
   bool quantity_host(Quantity q, std::vector<float>& out);
   bool quantity_mapped(Quantity q, gfx::Mapping& m);
-  // The origin labels of the bodies left (merges drop the lighter body's) and their names; while
-  // a CPU run is in flight, those from before it (invalid when it merged bodies).
-  const std::vector<float>& origin() const { return m_origin_now; }
   // Changes with every new state (reset, load): what was drawn from the old one is stale.
   std::uint64_t epoch() const { return m_epoch; }
+  // The origin labels' names. The labels (quantity_host) are those of the bodies left (merges
+  // drop the lighter body's); while a CPU run is in flight, those from before it (invalid when it
+  // merged bodies).
   const std::vector<std::string>& origin_names() const { return m_origin_names; }
   bool origin_valid() const {
     return !m_origin_now.empty() && static_cast<int>(m_origin_now.size()) == count();
@@ -187,9 +187,10 @@ class RunController {
   std::vector<DiagnosticsSample> m_diag_history;
   float m_mass_ref = 1.0f;
   std::uint64_t m_epoch = 0;
-  // The labels as loaded, and those of the bodies left (through the Simulation's rows), refreshed
-  // whenever no CPU run is in flight.
-  void refresh_labels();
+  // The labels as loaded, and those of the bodies left (through the Simulation's rows), made
+  // again when no CPU run is in flight and merges changed the rows (or `force`).
+  void refresh_labels(bool force = false);
+  std::size_t m_labels_rows = 0;  // the rows' count they were made for
   std::vector<float> m_origin, m_origin_now;
   std::vector<std::uint8_t> m_types_now;
   std::vector<std::uint64_t> m_ids_now;

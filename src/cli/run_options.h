@@ -60,8 +60,9 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
                  "options typed here go over them)")
       ->check(non_empty());
   app.add_option("--load", t.load,
-                 "start from a snapshot instead of a preset (Orrery's format or TIPSY, told by the "
-                 "content; an Orrery snapshot also brings its solver, block, integrator, "
+                 "start from a snapshot instead of a preset (Orrery's format, TIPSY, GADGET-2 or "
+                 "HDF5, told by the content; an Orrery snapshot also brings its solver, block, "
+                 "integrator, "
                  "parameters, time and step count, under the options typed here)")
       ->check(non_empty());
   app.add_option("--types", t.types,

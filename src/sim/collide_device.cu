@@ -378,7 +378,7 @@ class DeviceCollider final : public Collider {
     if (m_rows) {
       m_alive_host.resize(b);
       CUDA_CHECK_THROW(cudaMemcpy(m_alive_host.data(), m_alive.data(), b, cudaMemcpyDeviceToHost));
-      keep_rows(m_alive_host.data(), n);
+      keep_rows(m_alive_host.data(), n, 1);
     }
     CUDA_CHECK_THROW(
         cudaMemcpyAsync(pos, m_tmp_pos.data(), sizeof(Vec4) * left, cudaMemcpyDeviceToDevice));

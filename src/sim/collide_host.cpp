@@ -196,12 +196,7 @@ void HostCollider::rounds(Vec4* pos, Vec4* vel, int count, bool bounce, float e,
 }
 
 int HostCollider::compact(Vec4* pos, Vec4* vel, int n) {
-  if (m_rows) {
-    std::vector<unsigned char> alive(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i)
-      alive[static_cast<std::size_t>(i)] = !m_dead[static_cast<std::size_t>(i)];
-    keep_rows(alive.data(), n);
-  }
+  keep_rows(m_dead.data(), n, 0);
   int out = 0;
   for (int i = 0; i < n; ++i) {
     if (m_dead[i]) continue;

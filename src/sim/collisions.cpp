@@ -76,14 +76,14 @@ void CollisionTotals::add(const CollisionTotals& o) {
   contacts += o.contacts, merges += o.merges, wall_hits += o.wall_hits, truncated += o.truncated;
 }
 
-void Collider::keep_rows(const unsigned char* alive, int n) {
+void Collider::keep_rows(const unsigned char* flags, int n, unsigned char keep) {
   if (!m_rows) return;
   std::vector<int>& rows = *m_rows;
   // Rows kept for another state (the caller replaced it without marking) are not touched.
   if (static_cast<int>(rows.size()) != n) return;
   int out = 0;
   for (int i = 0; i < n; ++i)
-    if (alive[i]) rows[static_cast<std::size_t>(out++)] = rows[static_cast<std::size_t>(i)];
+    if (flags[i] == keep) rows[static_cast<std::size_t>(out++)] = rows[static_cast<std::size_t>(i)];
   rows.resize(static_cast<std::size_t>(out));
 }
 

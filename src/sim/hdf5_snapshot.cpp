@@ -292,15 +292,13 @@ int files_in_set(const std::vector<std::uint8_t>& bytes, const std::string& name
   const std::vector<std::uint8_t> out = run_isolated(
       [&] {
         const Reader r(name, bytes);
-        const auto files = static_cast<std::uint32_t>(header(r).num_files);
-        return std::vector<std::uint8_t>{
-            static_cast<std::uint8_t>(files), static_cast<std::uint8_t>(files >> 8),
-            static_cast<std::uint8_t>(files >> 16), static_cast<std::uint8_t>(files >> 24)};
+        bytes::Writer w(bytes::Order::little);
+        w.u32(static_cast<std::uint32_t>(header(r).num_files));
+        return w.out();
       },
       name, "libhdf5");
   if (out.size() != 4) throw SnapshotError(name + ": its reader's answer is malformed");
-  return static_cast<int>(out[0] | out[1] << 8 | out[2] << 16 |
-                          static_cast<std::uint32_t>(out[3]) << 24);
+  return static_cast<int>(bytes::Reader(out.data(), out.size(), bytes::Order::little, name).u32());
 }
 
 std::vector<std::string> set_names(const std::string& path, int count) {

@@ -192,22 +192,8 @@ void Simulation::set_labels(std::vector<std::uint8_t> types, std::vector<std::ui
   if (n > 0) mark_rows(n);
 }
 
-namespace {
-template <class T>
-std::vector<T> follow_rows(const std::vector<T>& then, const std::vector<int>& rows) {
-  std::vector<T> now;
-  if (then.empty()) return now;
-  now.reserve(rows.size());
-  for (int r : rows) {
-    if (r < 0 || static_cast<std::size_t>(r) >= then.size()) return {};  // rows of another state
-    now.push_back(then[static_cast<std::size_t>(r)]);
-  }
-  return now;
-}
-}  // namespace
-
-std::vector<std::uint8_t> Simulation::types() const { return follow_rows(m_types, m_rows); }
-std::vector<std::uint64_t> Simulation::ids() const { return follow_rows(m_ids, m_rows); }
+std::vector<std::uint8_t> Simulation::types() const { return follow_rows(m_types); }
+std::vector<std::uint64_t> Simulation::ids() const { return follow_rows(m_ids); }
 
 void Simulation::state_changed() { m_acc_valid = false; }
 

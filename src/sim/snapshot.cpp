@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
@@ -344,22 +343,25 @@ std::vector<std::uint8_t> read_input_file(const std::string& path, LoadProgress*
   if (S_ISDIR(st.st_mode)) throw SnapshotError(path + ": cannot open: is a folder");
   if (!S_ISREG(st.st_mode)) throw SnapshotError(path + ": cannot open: not a regular file");
   if (progress) progress->total += st.st_size;
-  // The size is a hint (the file may change under us): read to the end, in chunks.
+  // The size is a hint (the file may change under us): read to the end, in chunks. At the size
+  // given, a small probe tells the end from a file that grew, so the buffer is not regrown then.
   constexpr std::size_t k_chunk = 8u << 20;
   std::vector<std::uint8_t> b(static_cast<std::size_t>(st.st_size));
   std::size_t got = 0;
+  std::uint8_t probe[4096];
   for (;;) {
     if (progress) progress->check(path);
-    if (got == b.size()) b.resize(b.size() + k_chunk);
-    const ssize_t r = ::read(fd, b.data() + got, std::min(k_chunk, b.size() - got));
+    const bool at_size = got == b.size();
+    std::uint8_t* into = at_size ? probe : b.data() + got;
+    const ssize_t r = ::read(fd, into, at_size ? sizeof probe : std::min(k_chunk, b.size() - got));
     if (r < 0 && errno == EINTR) continue;
     // A read that fails part-way (/proc/self/mem, an I/O error) is the file's fault.
     if (r < 0) throw SnapshotError(path + ": cannot read: " + std::strerror(errno));
     if (r == 0) break;
+    if (at_size) b.insert(b.end(), probe, probe + r);
     got += static_cast<std::size_t>(r);
     if (progress) progress->read += r;
   }
-  b.resize(got);
   return b;
 }
 
@@ -377,17 +379,18 @@ void keep_types(Snapshot& s, const std::vector<int>& types, const std::string& p
       throw SnapshotError("--types: " + std::to_string(t) + " is not a type (0 to 5)");
     keep[t] = true;
   }
-  Snapshot out = s;
-  out.bodies.pos.clear(), out.bodies.vel.clear(), out.types.clear(), out.ids.clear();
+  // In place, in order: the bodies kept move to the front.
+  std::size_t k = 0;
   for (std::size_t i = 0; i < s.types.size(); ++i)
     if (keep[s.types[i]]) {
-      out.bodies.pos.push_back(s.bodies.pos[i]);
-      out.bodies.vel.push_back(s.bodies.vel[i]);
-      out.types.push_back(s.types[i]);
-      if (!s.ids.empty()) out.ids.push_back(s.ids[i]);
+      s.bodies.pos[k] = s.bodies.pos[i], s.bodies.vel[k] = s.bodies.vel[i];
+      s.types[k] = s.types[i];
+      if (!s.ids.empty()) s.ids[k] = s.ids[i];
+      ++k;
     }
-  if (out.bodies.pos.empty()) throw SnapshotError(path + ": --types: no particle of those types");
-  s = std::move(out);
+  s.bodies.pos.resize(k), s.bodies.vel.resize(k), s.types.resize(k);
+  if (!s.ids.empty()) s.ids.resize(k);
+  if (k == 0) throw SnapshotError(path + ": --types: no particle of those types");
 }
 
 }  // namespace

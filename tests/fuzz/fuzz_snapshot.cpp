@@ -1,6 +1,6 @@
-// libFuzzer target: the snapshot loader (decode_snapshot: Orrery's format or TIPSY, told by the
-// content), which must answer any bytes with a snapshot of finite bodies or a SnapshotError: no
-// crash, hang or sanitizer report.
+// libFuzzer target: the snapshot loader (decode_snapshot: Orrery's format, TIPSY or HDF5, told by
+// the content), which must answer any bytes with a snapshot of finite bodies or a SnapshotError:
+// no crash, hang or sanitizer report.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
