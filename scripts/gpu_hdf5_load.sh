@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On the GPU machine (after `. .gpu/prelude.sh`): writes a 16,777,216-particle GADGET-4-layout
 # HDF5 file with h5py (12M halo, 4M disk, IDs, a MassTable) and times opening it: orrery-bench's
-# load, and the viewer's (headless, read and on the GPU). Unpacks the libhdf5 that
-# scripts/gpu_slim.sh packed. Usage: scripts/gpu_hdf5_load.sh SLIM OUT
+# load, and the viewer's (headless, read and on the GPU). Then the viewer saves what its buffers
+# hold without a step, and h5py compares that with the file: every body, type and ID. Unpacks the
+# libhdf5 that scripts/gpu_slim.sh packed. Usage: scripts/gpu_hdf5_load.sh SLIM OUT
 set -euo pipefail
 slim=$1 out=$2
 mkdir -p /tmp/orrery-hdf5 && tar xJf "$slim/lib.tar.xz" -C /tmp/orrery-hdf5
@@ -40,3 +41,18 @@ for k in 1 2 3; do
 done
 wall "$slim/src/bench/orrery-bench" --load /tmp/big.hdf5 --gadget-g 1 --solver cuda-bh --steps 3 \
   --warmup 1 2>&1 | tail -5 | tee "$out/bench_load.txt"
+"$slim/src/app/orrery" --headless --paused --load /tmp/big.hdf5 --solver cuda-bh --gadget-g 1 \
+  --frames 2 --width 640 --height 360 --save /tmp/big-saved.hdf5 2>&1 | grep -E "saved|error" |
+  tee "$out/viewer_save.txt"
+python3 - <<'PY' | tee -a "$out/viewer_save.txt"
+import numpy as np, h5py
+with h5py.File("/tmp/big.hdf5") as a, h5py.File("/tmp/big-saved.hdf5") as b:
+    same = True
+    for t in (1, 2):
+        g, h = a[f"PartType{t}"], b[f"PartType{t}"]
+        for k in ("Coordinates", "Velocities", "ParticleIDs"):
+            same &= np.array_equal(g[k][:], h[k][:])
+        same &= np.array_equal(np.full(g["ParticleIDs"].shape, a["Header"].attrs["MassTable"][t],
+                                       dtype=np.float32), h["Masses"][:])
+print("saved state equals the file:", "yes" if same else "NO")
+PY

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <new>
 #include <string>
 #include <vector>
@@ -78,6 +79,53 @@ TEST(Hdf5, RoundTripKeepsTypesAndIdsInBodyOrder) {
   EXPECT_DOUBLE_EQ(t.run.time, 2.5);
 }
 
+// Bodies of types 1 and 4 in turn, every value its own: the file holds them type by type.
+Snapshot mixed(int n) {
+  Snapshot s;
+  for (int i = 0; i < n; ++i) {
+    const float f = static_cast<float>(i);
+    s.bodies.pos.push_back(Vec4{f, -0.5f * f, 1.0f / (f + 1), 0.001f * (i % 997 + 1)});
+    s.bodies.vel.push_back(Vec4{0.25f * f, 3.0f - f, f * f, 0.01f * (i % 13)});
+    s.types.push_back(i % 3 == 0 ? 1 : 4);
+    s.ids.push_back(5000000000ULL + static_cast<std::uint64_t>(i));
+  }
+  return s;
+}
+
+TEST(Hdf5, ReadsEveryBodyExactlyAcrossItsBlocksAndTypes) {
+  if (!hdf5_in_build()) GTEST_SKIP() << "this build has no libhdf5";
+  // 65,536 rows are read at a time: type 1 takes 50,001 rows, type 4 100,000.
+  const Snapshot s = mixed(150001);
+  const std::string path = temp_path("blocks.hdf5");
+  save_snapshot(path, s);
+  const Snapshot t = load_snapshot(path);
+  std::vector<std::size_t> order;  // the file's order: type 1's bodies, then type 4's
+  for (std::uint8_t type : {1, 4})
+    for (std::size_t i = 0; i < s.types.size(); ++i)
+      if (s.types[i] == type) order.push_back(i);
+  ASSERT_EQ(t.bodies.size(), s.bodies.size());
+  ASSERT_EQ(t.ids.size(), order.size());
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    const Vec4 &p = t.bodies.pos[k], &q = s.bodies.pos[i], &v = t.bodies.vel[k],
+               &u = s.bodies.vel[i];
+    wrong += !(p.x == q.x && p.y == q.y && p.z == q.z && p.w == q.w && v.x == u.x && v.y == u.y &&
+               v.z == u.z && v.w == u.w && t.types[k] == s.types[i] && t.ids[k] == s.ids[i]);
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
+TEST(Hdf5, ABodyThatIsNotFiniteIsNamedByItsPlaceInTheFile) {
+  if (!hdf5_in_build()) GTEST_SKIP() << "this build has no libhdf5";
+  Snapshot s = mixed(150001);
+  for (auto& t : s.types) t = 1;
+  s.bodies.vel[131075].y = std::numeric_limits<float>::quiet_NaN();  // in the third block
+  const std::string path = temp_path("nan.hdf5");
+  save_snapshot(path, s);
+  EXPECT_EQ(load_error(path), path + ": body 131075: its velocity is not finite");
+}
+
 TEST(Hdf5, AFileThatCrashesLibhdf5IsOneError) {
   if (!hdf5_in_build()) GTEST_SKIP() << "this build has no libhdf5";
   // libhdf5 reads freed memory on it: whether that faults depends on the allocator's state, so
@@ -102,6 +150,34 @@ std::string isolated_error(const std::function<std::vector<std::uint8_t>()>& wor
     return e.what();
   }
   return "";
+}
+
+TEST(Isolated, AnAnswerWrittenInPlaceKeepsWhatItHeldAsItGrows) {
+  const AnswerView view = run_isolated(
+      [](Answer& a) {
+        std::uint8_t* p = a.resize(3);
+        p[0] = 7, p[1] = 8, p[2] = 9;
+        p = a.resize(10u << 20);
+        p[(10u << 20) - 1] = 42;
+      },
+      "x", "lib");
+  ASSERT_EQ(view.size(), 10u << 20);
+  EXPECT_EQ(view.data()[0], 7);
+  EXPECT_EQ(view.data()[2], 9);
+  EXPECT_EQ(view.data()[3], 0);
+  EXPECT_EQ(view.data()[view.size() - 1], 42);
+  // A refusal after part of an answer was written is the refusal alone.
+  try {
+    run_isolated(
+        [](Answer& a) {
+          a.resize(1u << 20);
+          throw SnapshotError("f.hdf5: body 3: its mass is negative or not finite");
+        },
+        "f.hdf5", "libhdf5");
+    FAIL() << "no refusal";
+  } catch (const SnapshotError& e) {
+    EXPECT_STREQ(e.what(), "f.hdf5: body 3: its mass is negative or not finite");
+  }
 }
 
 TEST(Isolated, AChildThatDiesIsOneLineAndTheParentGoesOn) {

@@ -15,6 +15,7 @@ void release(void* p) noexcept;
 void upload(void* device_dst, const void* host_src, std::size_t bytes);
 void download(void* host_dst, const void* device_src, std::size_t bytes);
 void copy(void* device_dst, const void* device_src, std::size_t bytes);
+void zero(void* device_dst, std::size_t bytes);
 }  // namespace gpu_memory
 
 template <class T>

@@ -81,6 +81,9 @@ class Simulation {
   std::vector<T> follow_rows(const std::vector<T>& then) const {
     std::vector<T> now;
     if (then.empty()) return now;
+    // Merges only drop rows: as many rows as labels means none was dropped, and each row is its
+    // own.
+    if (m_rows.size() == then.size()) return then;
     now.reserve(m_rows.size());
     for (int r : m_rows) {
       if (r < 0 || static_cast<std::size_t>(r) >= then.size()) return {};

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 #include "gfx/cuda_gl.h"
@@ -92,8 +93,12 @@ App::App(const Options& options, OutputFile screenshot)
   m_run->set_solver(m_opts.solver, m_settings.block, gpus_in_use());
   if (!m_opts.note.empty()) say(m_opts.note);
   if (m_opts.loaded) {
-    BodyState bodies = m_opts.loaded->bodies;
-    if (m_opts.scene.radius) set_radius(bodies.vel, *m_opts.scene.radius);
+    std::optional<BodyState> resized;  // the file's bodies, unless --radius changes them
+    if (m_opts.scene.radius) {
+      resized = m_opts.loaded->bodies;
+      set_radius(resized->vel, *m_opts.scene.radius);
+    }
+    const BodyState& bodies = resized ? *resized : m_opts.loaded->bodies;
     // The command line's settings (the file's where none were typed), and the file's time.
     RunState run = m_opts.loaded->run;
     run.params = m_run->params();

@@ -124,14 +124,22 @@ void App::poll_load() {
 // are refused.
 void App::frame_bodies(const BodyState& s) {
   if (s.pos.empty()) return;
+  // An even sample of at most 2^20 bodies frames the view as well as all of them do: a 16M-body
+  // file's whole sort took a quarter of a second of its load.
+  const std::size_t stride = std::max<std::size_t>(1, s.pos.size() >> 20);
   double c[3] = {0, 0, 0}, m = 0;
-  for (const Vec4& p : s.pos) c[0] += p.w * p.x, c[1] += p.w * p.y, c[2] += p.w * p.z, m += p.w;
+  for (std::size_t i = 0; i < s.pos.size(); i += stride) {
+    const Vec4& p = s.pos[i];
+    c[0] += p.w * p.x, c[1] += p.w * p.y, c[2] += p.w * p.z, m += p.w;
+  }
   for (double& v : c) v = m > 0 ? v / m : 0.0;
   std::vector<float> r;
-  r.reserve(s.pos.size());
-  for (const Vec4& p : s.pos)
+  r.reserve(s.pos.size() / stride + 1);
+  for (std::size_t i = 0; i < s.pos.size(); i += stride) {
+    const Vec4& p = s.pos[i];
     r.push_back(static_cast<float>(std::sqrt(
         (p.x - c[0]) * (p.x - c[0]) + (p.y - c[1]) * (p.y - c[1]) + (p.z - c[2]) * (p.z - c[2]))));
+  }
   // The radius holding 95% of the bodies: a few far strays do not shrink the picture.
   const std::size_t k = r.size() * 95 / 100;
   std::nth_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(k), r.end());

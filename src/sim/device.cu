@@ -104,6 +104,10 @@ void copy(void* dst, const void* src, std::size_t bytes) {
   if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
 }
 
+void zero(void* dst, std::size_t bytes) {
+  if (bytes) CUDA_CHECK_THROW(cudaMemset(dst, 0, bytes));
+}
+
 }  // namespace gpu_memory
 
 void throw_gpu_buffer_range(std::size_t count, std::size_t size) {

@@ -43,6 +43,7 @@ void release(void*) noexcept {}
 void upload(void*, const void*, std::size_t) { require_device(); }
 void download(void*, const void*, std::size_t) { require_device(); }
 void copy(void*, const void*, std::size_t) { require_device(); }
+void zero(void*, std::size_t) { require_device(); }
 }  // namespace gpu_memory
 void throw_gpu_buffer_range(std::size_t count, std::size_t size) {
   throw std::out_of_range("GpuBuffer: " + std::to_string(count) + " elements asked of " +

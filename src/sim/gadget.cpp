@@ -13,7 +13,6 @@ namespace orrery::gadget {
 namespace {
 
 constexpr std::uint32_t k_header_bytes = 256;
-constexpr int k_types = 6;
 
 struct Header {
   std::int64_t npart[k_types] = {};  // in this file
@@ -232,13 +231,18 @@ std::vector<std::string> set_names(const std::string& path, int count) {
   return names;
 }
 
-void finish(Snapshot& s, const std::string& name, const std::int64_t (&total)[6],
-            const std::int64_t (&seen)[6], double time, double redshift, double box) {
+void check_counts(const std::string& name, const std::int64_t (&total)[k_types],
+                  const std::int64_t (&seen)[k_types]) {
   for (int t = 0; t < k_types; ++t)
     if (total[t] != 0 && total[t] != seen[t])
       throw SnapshotError(name + ": header: " + std::to_string(total[t]) + " particles of type " +
                           std::to_string(t) + " in all files, but the files hold " +
                           std::to_string(seen[t]));
+}
+
+void finish(Snapshot& s, const std::string& name, const std::int64_t (&total)[k_types],
+            const std::int64_t (&seen)[k_types], double time, double redshift, double box) {
+  check_counts(name, total, seen);
   if (s.bodies.pos.empty()) throw SnapshotError(name + ": no particles");
   check_bodies(s.bodies, name);
   s.file_time = time;

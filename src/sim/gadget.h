@@ -16,6 +16,8 @@
 
 namespace orrery::gadget {
 
+constexpr int k_types = 6;  // gas, halo, disk, bulge, stars, boundary
+
 // Whether the bytes start like a GADGET-2 file: a 256-byte header record (SnapFormat 1) or a
 // "HEAD" label record (SnapFormat 2), in either byte order.
 bool looks_like(const std::uint8_t* data, std::size_t size);
@@ -29,11 +31,14 @@ struct File {
   std::string name;
   std::vector<std::uint8_t> bytes;
 };
-// What both GADGET readers (this and HDF5's) end with: the header's totals of each type against
-// what the files held (a total of 0: not filled in), at least one particle, every body checked,
+// The header's totals of each type against what the files held (a total of 0: not filled in).
+// Throws SnapshotError naming `name`.
+void check_counts(const std::string& name, const std::int64_t (&total)[k_types],
+                  const std::int64_t (&seen)[k_types]);
+// What the GADGET-2 reader ends with: check_counts, at least one particle, every body checked,
 // and the file's time, redshift and box. Throws SnapshotError naming `name`.
-void finish(Snapshot& s, const std::string& name, const std::int64_t (&total)[6],
-            const std::int64_t (&seen)[6], double time, double redshift, double box);
+void finish(Snapshot& s, const std::string& name, const std::int64_t (&total)[k_types],
+            const std::int64_t (&seen)[k_types], double time, double redshift, double box);
 // The bodies of every file of a set, in file order and by type within each; their types and IDs;
 // the time, redshift and box size. Velocities are divided by sqrt(o.gadget_g) and the time
 // multiplied by it, so that the run's G is 1 (positions and masses as in the file). Every block

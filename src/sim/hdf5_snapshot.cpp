@@ -1,49 +1,37 @@
 // HDF5 snapshots through libhdf5's C API, on memory images (the core driver, lent the caller's
 // bytes to read). Every dataset's shape and class is checked against the header before it is
-// read, and libhdf5's own error stack is silenced: a fault is one SnapshotError line.
+// read, and libhdf5's own error stack is silenced: a fault is one SnapshotError line. Orrery's own
+// files are written by hdf5_write.cpp.
 #include "hdf5_snapshot.h"
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
+#include "bulk_copy.h"
 #include "byte_io.h"
-#include "gadget.h"  // finish
+#include "gadget.h"  // check_counts
+#include "hdf5_id.h"
 #include "isolated.h"
 #include "orrery/host_memory.h"
 #include "orrery/input.h"
+#include "tipsy.h"  // check_bodies
 
 namespace orrery::hdf5 {
 namespace {
 
-constexpr int k_types = 6;
-// A body while it loads: the file's floats (28 bytes), its ID, then the snapshot's two Vec4s,
-// type and ID (41 bytes).
-constexpr double k_load_bytes_per_body = 28 + 8 + 41;
+using gadget::k_types;
+// A body while it loads, beside the file's bytes: the reader's answer (two Vec4s, type and ID:
+// 41 bytes), then the snapshot's copy.
+constexpr double k_load_bytes_per_body = 41 + 41;
 constexpr double k_g_cgs = 6.6743e-8;  // G in cm^3 g^-1 s^-2 (CODATA 2018)
 const std::uint8_t k_signature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-
-// An HDF5 identifier closed when it goes.
-class Id {
- public:
-  Id(hid_t id, herr_t (*close)(hid_t)) : m_id(id), m_close(close) {}
-  ~Id() {
-    if (m_id >= 0) m_close(m_id);
-  }
-  Id(const Id&) = delete;
-  Id& operator=(const Id&) = delete;
-  operator hid_t() const { return m_id; }
-  bool ok() const { return m_id >= 0; }
-
- private:
-  hid_t m_id;
-  herr_t (*m_close)(hid_t);
-};
-
-void quiet() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
 // File-image callbacks that lend libhdf5 the caller's bytes, read-only and never copied. They
 // hold no heap state: H5LTopen_file_image allocates its bookkeeping and leaks it when the open
@@ -135,36 +123,52 @@ class Reader {
     s.resize(std::strlen(s.c_str()));
     return s;
   }
-  // A dataset of n rows of `cols` numbers (cols 1: shape (n,) or (n, 1)), read as T.
-  template <class T>
-  std::vector<T> data(const std::string& path, std::size_t n, int cols, hid_t mem_type) const {
-    if (!has(path)) fail("no dataset " + path);
-    Id d(H5Dopen2(m_file, path.c_str(), H5P_DEFAULT), H5Dclose);
-    if (!d.ok()) fail(path + ": not a dataset");
-    Id type(H5Dget_type(d), H5Tclose);
-    const H5T_class_t c = H5Tget_class(type);
-    if (c != H5T_INTEGER && c != H5T_FLOAT) fail(path + ": not numbers");
-    Id space(H5Dget_space(d), H5Sclose);
-    const int ndims = H5Sget_simple_extent_ndims(space);
-    hsize_t dims[4] = {};
-    if (ndims < 1 || ndims > 2) fail(path + ": " + std::to_string(ndims) + " dimensions");
-    H5Sget_simple_extent_dims(space, dims, nullptr);
-    const hsize_t want_cols = static_cast<hsize_t>(cols);
-    const bool ok = dims[0] == n && (ndims == 1 ? cols == 1 : dims[1] == want_cols);
-    if (!ok)
-      fail(path + ": shape (" + std::to_string(dims[0]) +
-           (ndims == 2 ? ", " + std::to_string(dims[1]) : std::string(",")) + "), expected (" +
-           std::to_string(n) + (cols == 1 ? ",)" : ", " + std::to_string(cols) + ")"));
-    std::vector<T> v(n * static_cast<std::size_t>(cols));
-    if (n > 0 && H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
-      fail(path + ": cannot be read");
-    return v;
-  }
+  hid_t file() const { return m_file; }
 
  private:
   std::string m_name;
   Image m_image;  // lent to libhdf5 while the file is open
   hid_t m_file = -1;
+};
+
+// A dataset of n rows of `cols` numbers (cols 1: shape (n,) or (n, 1)), its class and shape
+// checked when it opens, read a block of rows at a time: the rows go from libhdf5 into a small
+// buffer that stays in cache and from there into place, never through a whole-dataset copy.
+class Rows {
+ public:
+  Rows(const Reader& r, const std::string& path, std::size_t n, int cols)
+      : m_d(H5Dopen2(r.file(), path.c_str(), H5P_DEFAULT), H5Dclose),
+        m_space(m_d.ok() ? H5Dget_space(m_d) : -1, H5Sclose),
+        m_cols(static_cast<hsize_t>(cols)) {
+    if (!r.has(path)) r.fail("no dataset " + path);
+    if (!m_d.ok() || !m_space.ok()) r.fail(path + ": not a dataset");
+    Id type(H5Dget_type(m_d), H5Tclose);
+    const H5T_class_t c = H5Tget_class(type);
+    if (c != H5T_INTEGER && c != H5T_FLOAT) r.fail(path + ": not numbers");
+    const int ndims = H5Sget_simple_extent_ndims(m_space);
+    hsize_t dims[4] = {};
+    if (ndims < 1 || ndims > 2) r.fail(path + ": " + std::to_string(ndims) + " dimensions");
+    H5Sget_simple_extent_dims(m_space, dims, nullptr);
+    m_ndims = ndims;
+    const bool ok = dims[0] == n && (ndims == 1 ? cols == 1 : dims[1] == m_cols);
+    if (!ok)
+      r.fail(path + ": shape (" + std::to_string(dims[0]) +
+             (ndims == 2 ? ", " + std::to_string(dims[1]) : std::string(",")) + "), expected (" +
+             std::to_string(n) + (cols == 1 ? ",)" : ", " + std::to_string(cols) + ")"));
+  }
+  // Rows [first, first + count) into `into`, converted to `mem_type`. False when libhdf5 fails.
+  bool read(std::size_t first, std::size_t count, hid_t mem_type, void* into) const {
+    const hsize_t start[2] = {first, 0}, size[2] = {count, m_cols};
+    Id mem(H5Screate_simple(m_ndims, size, nullptr), H5Sclose);
+    return mem.ok() &&
+           H5Sselect_hyperslab(m_space, H5S_SELECT_SET, start, nullptr, size, nullptr) >= 0 &&
+           H5Dread(m_d, mem_type, mem, m_space, H5P_DEFAULT, into) >= 0;
+  }
+
+ private:
+  Id m_d, m_space;
+  hsize_t m_cols;
+  int m_ndims = 1;
 };
 
 struct Header {
@@ -317,137 +321,176 @@ std::vector<std::string> set_names(const std::string& path, int count) {
 
 namespace {
 
-Snapshot decode_here(const std::vector<File>& files, const LoadOptions& o) {
-  Snapshot s;
-  s.format = SnapshotFormat::hdf5;
-  s.run_recorded = false;
+// The decoded snapshot as the reader process passes it back, in the memory file both map. Child
+// and parent are one binary, so the arrays go as their bytes, each where wire_layout() puts it;
+// the run goes without its solver name, which follows the arrays with the units line.
+struct WireHead {
+  std::uint64_t n, types, ids, solver_chars, units_chars;
+  double file_time, redshift, box_size;
+  bool run_recorded;
+  double time;
+  long long steps;
+  int block;
+  Integrator integrator;
+  SimParams params;
+  bool time_reversed;
+  CollisionTotals totals;
+};
+static_assert(std::is_trivially_copyable_v<WireHead> && std::is_trivially_copyable_v<Vec4>);
+
+struct WireLayout {
+  std::size_t pos, vel, types, ids, solver, units, end;
+};
+WireLayout wire_layout(const WireHead& h) {
+  const auto aligned = [](std::size_t at) { return (at + 63) / 64 * 64; };
+  WireLayout l{};
+  l.pos = aligned(sizeof h);
+  l.vel = l.pos + h.n * sizeof(Vec4);
+  l.types = l.vel + h.n * sizeof(Vec4);
+  l.ids = aligned(l.types + h.types);
+  l.solver = l.ids + h.ids * sizeof(std::uint64_t);
+  l.units = l.solver + h.solver_chars;
+  l.end = l.units + h.units_chars;
+  return l;
+}
+
+// Rows read at a time: the five buffers of a block (2.5 MB) stay in cache.
+constexpr std::size_t k_block_rows = 1 << 16;
+
+// One particle type's rows [0, c) of a file into pos, vel, types and ids (at `at`), checked.
+void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale, Vec4* pos,
+               Vec4* vel, std::uint8_t* types, std::uint64_t* ids, std::size_t at,
+               const std::string& name) {
+  const std::string group = "PartType" + std::to_string(t);
+  const Rows x(r, group + "/Coordinates", c, 3), v(r, group + "/Velocities", c, 3);
+  const bool masses = mass == 0 || r.has(group + "/Masses");
+  const bool radii = r.has(group + "/Radii");  // Orrery's own files keep the bodies' radii
+  const bool with_ids = r.has(group + "/ParticleIDs");
+  std::optional<Rows> m, rad, id;
+  if (masses) m.emplace(r, group + "/Masses", c, 1);
+  if (radii) rad.emplace(r, group + "/Radii", c, 1);
+  if (with_ids) id.emplace(r, group + "/ParticleIDs", c, 1);
+  std::vector<float> xb(3 * k_block_rows), vb(3 * k_block_rows), mb(k_block_rows), rb(k_block_rows);
+  std::vector<std::uint64_t> ib(k_block_rows);
+  for (std::size_t first = 0; first < c; first += k_block_rows) {
+    const std::size_t k = std::min(k_block_rows, c - first);
+    const auto read = [&](const Rows& d, const char* what, hid_t type, void* into) {
+      if (!d.read(first, k, type, into)) r.fail(group + "/" + what + ": cannot be read");
+    };
+    read(x, "Coordinates", H5T_NATIVE_FLOAT, xb.data());
+    read(v, "Velocities", H5T_NATIVE_FLOAT, vb.data());
+    if (m) read(*m, "Masses", H5T_NATIVE_FLOAT, mb.data());
+    if (rad) read(*rad, "Radii", H5T_NATIVE_FLOAT, rb.data());
+    if (id) read(*id, "ParticleIDs", H5T_NATIVE_UINT64, ib.data());
+    const std::size_t to = at + first;
+    for (std::size_t i = 0; i < k; ++i) {
+      pos[to + i] =
+          Vec4{xb[3 * i], xb[3 * i + 1], xb[3 * i + 2], m ? mb[i] : static_cast<float>(mass)};
+      vel[to + i] =
+          Vec4{static_cast<float>(vb[3 * i] * vscale), static_cast<float>(vb[3 * i + 1] * vscale),
+               static_cast<float>(vb[3 * i + 2] * vscale), rad ? rb[i] : 0.0f};
+      ids[to + i] = id ? ib[i] : to + i;
+    }
+    std::memset(types + to, t, k);
+    check_bodies(pos + to, vel + to, k, to, name);
+  }
+}
+
+// Reads the set in the reader process, straight into the answer: the headers first (counts,
+// units, the run), then the particles.
+void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& answer) {
+  Snapshot meta;  // the run and the units: the bodies go into the answer
+  meta.run_recorded = false;
   Header first;
   double g = o.gadget_g;
-  std::int64_t seen[k_types] = {};
+  std::int64_t seen[k_types] = {}, n = 0;
+  std::vector<Header> headers;
   for (std::size_t k = 0; k < files.size(); ++k) {
     const Reader r(files[k]);
     const Header h = header(r);
     if (k == 0) {
       first = h;
-      g = units_g(r, o, s.units);
+      g = units_g(r, o, meta.units);
       if (!(g > 0) || !std::isfinite(g)) r.fail("G in the file's units is not a number > 0");
-      read_run(r, s);
+      read_run(r, meta);
       if (h.num_files > 1 && static_cast<std::size_t>(h.num_files) != files.size())
         r.fail("file 1 of a set of " + std::to_string(h.num_files) +
                ": open it by its name so the others are read too");
     }
-    std::int64_t n = 0;
-    for (std::int64_t c : h.here) n += c;
-    if (n + static_cast<std::int64_t>(s.bodies.pos.size()) >
-        std::numeric_limits<std::int32_t>::max())
+    for (int t = 0; t < k_types; ++t) seen[t] += h.here[t], n += h.here[t];
+    if (n > std::numeric_limits<std::int32_t>::max())
       r.fail("Header: more particles than Orrery holds (2^31 - 1)");
-    // A compressed dataset can be far larger than its file: ask for the memory before reading.
-    try {
-      check_host_memory(n + static_cast<std::int64_t>(s.bodies.pos.size()), k_load_bytes_per_body);
-    } catch (const InputError& e) {
-      r.fail(e.what());
-    }
-    const double vscale = 1.0 / std::sqrt(g);
-    for (int t = 0; t < k_types; ++t) {
-      const auto c = static_cast<std::size_t>(h.here[t]);
-      seen[t] += h.here[t];
-      if (c == 0) continue;
-      const std::string group = "PartType" + std::to_string(t);
-      const auto x = r.data<float>(group + "/Coordinates", c, 3, H5T_NATIVE_FLOAT);
-      const auto v = r.data<float>(group + "/Velocities", c, 3, H5T_NATIVE_FLOAT);
-      std::vector<float> m;
-      if (h.mass[t] == 0 || r.has(group + "/Masses"))
-        m = r.data<float>(group + "/Masses", c, 1, H5T_NATIVE_FLOAT);
-      std::vector<float> radii;  // Orrery's own files keep the bodies' radii
-      if (r.has(group + "/Radii")) radii = r.data<float>(group + "/Radii", c, 1, H5T_NATIVE_FLOAT);
-      std::vector<std::uint64_t> ids;
-      if (r.has(group + "/ParticleIDs"))
-        ids = r.data<std::uint64_t>(group + "/ParticleIDs", c, 1, H5T_NATIVE_UINT64);
-      for (std::size_t i = 0; i < c; ++i) {
-        s.bodies.pos.push_back(Vec4{x[3 * i], x[3 * i + 1], x[3 * i + 2],
-                                    m.empty() ? static_cast<float>(h.mass[t]) : m[i]});
-        s.bodies.vel.push_back(
-            Vec4{static_cast<float>(v[3 * i] * vscale), static_cast<float>(v[3 * i + 1] * vscale),
-                 static_cast<float>(v[3 * i + 2] * vscale), radii.empty() ? 0.0f : radii[i]});
-        s.types.push_back(static_cast<std::uint8_t>(t));
-        s.ids.push_back(ids.empty() ? s.ids.size() : ids[i]);
-      }
-    }
+    headers.push_back(h);
   }
-  gadget::finish(s, files[0].name, first.total, seen, first.time, first.redshift, first.box);
-  if (!s.run_recorded) s.run.time = first.time * std::sqrt(g);
+  gadget::check_counts(files[0].name, first.total, seen);
+  if (n == 0) throw SnapshotError(files[0].name + ": no particles");
+  // A compressed dataset can be far larger than its file: ask for the memory before reading.
+  try {
+    check_host_memory(n, k_load_bytes_per_body);
+  } catch (const InputError& e) {
+    throw SnapshotError(files[0].name + ": " + e.what());
+  }
+
   char line[240];
   std::snprintf(line, sizeof line,
                 "HDF5, G = %g in the file's units (%s): velocities / %.6g, so G = 1", g,
-                s.units.c_str(), std::sqrt(g));
-  s.units = line;
-  return s;
-}
-
-// A decoded snapshot as the reader process passes it back. Child and parent are one binary, so
-// the arrays go as their bytes (a 16M-body file passed through Orrery's format spent seconds in
-// its byte-wise writer and checksum): the counts, the run without its solver name, the arrays,
-// then the strings.
-struct WireHead {
-  std::uint64_t n, types, ids, solver_chars, units_chars;
-  double file_time, redshift, box_size;
-  bool run_recorded;
-};
-static_assert(std::is_trivially_copyable_v<WireHead> && std::is_trivially_copyable_v<SimParams> &&
-              std::is_trivially_copyable_v<CollisionTotals> && std::is_trivially_copyable_v<Vec4>);
-
-template <class T>
-void put(std::vector<std::uint8_t>& out, const T* p, std::size_t count) {
-  const auto* b = reinterpret_cast<const std::uint8_t*>(p);
-  out.insert(out.end(), b, b + count * sizeof(T));
-}
-
-std::vector<std::uint8_t> to_wire(const Snapshot& s) {
+                meta.units.c_str(), std::sqrt(g));
+  meta.units = line;
+  const RunState& run = meta.run;
   WireHead h{};
-  h.n = s.bodies.pos.size(), h.types = s.types.size(), h.ids = s.ids.size();
-  h.solver_chars = s.run.solver.size(), h.units_chars = s.units.size();
-  h.file_time = s.file_time, h.redshift = s.redshift, h.box_size = s.box_size;
-  h.run_recorded = s.run_recorded;
-  std::vector<std::uint8_t> out;
-  out.reserve(sizeof h + h.n * (2 * sizeof(Vec4) + 9) + 512);
-  put(out, &h, 1);
-  put(out, &s.run.time, 1), put(out, &s.run.steps, 1), put(out, &s.run.block, 1);
-  put(out, &s.run.integrator, 1), put(out, &s.run.params, 1), put(out, &s.run.time_reversed, 1);
-  put(out, &s.run.totals, 1);
-  put(out, s.bodies.pos.data(), h.n), put(out, s.bodies.vel.data(), h.n);
-  put(out, s.types.data(), h.types), put(out, s.ids.data(), h.ids);
-  put(out, s.run.solver.data(), h.solver_chars), put(out, s.units.data(), h.units_chars);
-  return out;
-}
-
-Snapshot from_wire(const std::vector<std::uint8_t>& in, const std::string& name) {
-  const auto bad = [&] { return SnapshotError(name + ": its reader's answer is malformed"); };
+  h.n = h.types = h.ids = static_cast<std::uint64_t>(n);
+  h.solver_chars = run.solver.size(), h.units_chars = meta.units.size();
+  h.file_time = first.time, h.redshift = first.redshift, h.box_size = first.box;
+  h.run_recorded = meta.run_recorded;
+  h.time = meta.run_recorded ? run.time : first.time * std::sqrt(g);
+  h.steps = run.steps, h.block = run.block, h.integrator = run.integrator;
+  h.params = run.params, h.time_reversed = run.time_reversed, h.totals = run.totals;
+  const WireLayout l = wire_layout(h);
+  std::uint8_t* out = answer.resize(l.end);
+  std::memcpy(out, &h, sizeof h);
+  std::memcpy(out + l.solver, run.solver.data(), h.solver_chars);
+  std::memcpy(out + l.units, meta.units.data(), h.units_chars);
+  auto* pos = reinterpret_cast<Vec4*>(out + l.pos);
+  auto* vel = reinterpret_cast<Vec4*>(out + l.vel);
+  auto* ids = reinterpret_cast<std::uint64_t*>(out + l.ids);
+  const double vscale = 1.0 / std::sqrt(g);
   std::size_t at = 0;
-  const auto get = [&](void* p, std::size_t bytes) {
-    if (bytes > in.size() - at) throw bad();
-    std::memcpy(p, in.data() + at, bytes);
-    at += bytes;
-  };
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    const Reader r(files[k]);
+    for (int t = 0; t < k_types; ++t) {
+      const auto c = static_cast<std::size_t>(headers[k].here[t]);
+      if (c == 0) continue;
+      read_type(r, t, c, headers[k].mass[t], vscale, pos, vel, out + l.types, ids, at,
+                files[k].name);
+      at += c;
+    }
+  }
+}
+
+Snapshot from_wire(const AnswerView& in, const std::string& name) {
+  const auto bad = [&] { return SnapshotError(name + ": its reader's answer is malformed"); };
   WireHead h{};
-  get(&h, sizeof h);
+  if (in.size() < sizeof h) throw bad();
+  std::memcpy(&h, in.data(), sizeof h);
   if (h.n > (1ull << 31) || (h.types != 0 && h.types != h.n) || h.ids != h.types ||
-      h.solver_chars > 64 || h.units_chars > 4096)
+      h.solver_chars > 64 || h.units_chars > 4096 || wire_layout(h).end != in.size())
     throw bad();
+  const WireLayout l = wire_layout(h);
+  const std::uint8_t* p = in.data();
   Snapshot s;
   s.format = SnapshotFormat::hdf5;
   s.file_time = h.file_time, s.redshift = h.redshift, s.box_size = h.box_size;
   s.run_recorded = h.run_recorded;
-  get(&s.run.time, sizeof s.run.time), get(&s.run.steps, sizeof s.run.steps);
-  get(&s.run.block, sizeof s.run.block), get(&s.run.integrator, sizeof s.run.integrator);
-  get(&s.run.params, sizeof s.run.params), get(&s.run.time_reversed, sizeof s.run.time_reversed);
-  get(&s.run.totals, sizeof s.run.totals);
-  s.bodies.pos.resize(h.n), s.bodies.vel.resize(h.n);
-  get(s.bodies.pos.data(), h.n * sizeof(Vec4)), get(s.bodies.vel.data(), h.n * sizeof(Vec4));
-  s.types.resize(h.types), s.ids.resize(h.ids);
-  get(s.types.data(), h.types), get(s.ids.data(), h.ids * sizeof(std::uint64_t));
-  s.run.solver.resize(h.solver_chars), s.units.resize(h.units_chars);
-  get(s.run.solver.data(), h.solver_chars), get(s.units.data(), h.units_chars);
-  if (at != in.size()) throw bad();
+  RunState& run = s.run;
+  run.time = h.time, run.steps = h.steps, run.block = h.block, run.integrator = h.integrator;
+  run.params = h.params, run.time_reversed = h.time_reversed, run.totals = h.totals;
+  const auto* pos = reinterpret_cast<const Vec4*>(p + l.pos);
+  const auto* vel = reinterpret_cast<const Vec4*>(p + l.vel);
+  const auto* ids = reinterpret_cast<const std::uint64_t*>(p + l.ids);
+  assign_bulk(s.bodies.pos, pos, h.n), assign_bulk(s.bodies.vel, vel, h.n);
+  assign_bulk(s.types, p + l.types, h.types), assign_bulk(s.ids, ids, h.ids);
+  run.solver.assign(reinterpret_cast<const char*>(p + l.solver), h.solver_chars);
+  s.units.assign(reinterpret_cast<const char*>(p + l.units), h.units_chars);
   return s;
 }
 
@@ -455,118 +498,9 @@ Snapshot from_wire(const std::vector<std::uint8_t>& in, const std::string& name)
 
 Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
   if (files.empty()) throw SnapshotError("HDF5: no file");
-  return from_wire(run_isolated([&] { return to_wire(decode_here(files, o)); }, files[0].name,
+  return from_wire(run_isolated([&](Answer& a) { decode_into(files, o, a); }, files[0].name,
                                 "libhdf5", o.progress),
                    files[0].name);
-}
-
-namespace {
-
-void put_attr(hid_t loc, const char* name, hid_t file_type, hid_t mem_type, const void* data,
-              hsize_t n) {
-  Id space(n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), H5Sclose);
-  Id a(H5Acreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  if (!a.ok() || H5Awrite(a, mem_type, data) < 0)
-    throw SnapshotError(std::string("HDF5: cannot write the attribute ") + name);
-}
-void put_double(hid_t loc, const char* name, double v) {
-  put_attr(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v, 1);
-}
-void put_text(hid_t loc, const char* name, const std::string& v) {
-  Id type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(type, std::max<std::size_t>(v.size(), 1));
-  std::string padded = v.empty() ? std::string(1, '\0') : v;
-  put_attr(loc, name, type, type, padded.data(), 1);
-}
-template <class T>
-void put_data(hid_t loc, const char* name, hid_t file_type, hid_t mem_type, const std::vector<T>& v,
-              int cols) {
-  hsize_t dims[2] = {v.size() / static_cast<std::size_t>(cols), static_cast<hsize_t>(cols)};
-  Id space(H5Screate_simple(cols == 1 ? 1 : 2, dims, nullptr), H5Sclose);
-  Id d(H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
-  if (!d.ok() || H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
-    throw SnapshotError(std::string("HDF5: cannot write the dataset ") + name);
-}
-
-}  // namespace
-
-std::vector<std::uint8_t> encode(const Snapshot& s) {
-  quiet();
-  const int n = s.bodies.size();
-  const bool typed = static_cast<int>(s.types.size()) == n;
-  const bool with_ids = static_cast<int>(s.ids.size()) == n;
-  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-  H5Pset_fapl_core(fapl, 1 << 20, 0);  // in memory only: the image is written by the caller
-  Id file(H5Fcreate("orrery-image.hdf5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose);
-  if (!file.ok()) throw SnapshotError("HDF5: cannot make a file image");
-  std::int32_t count[k_types] = {};
-  for (int i = 0; i < n; ++i) ++count[typed ? s.types[static_cast<std::size_t>(i)] % k_types : 1];
-  {
-    Id h(H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    const std::uint32_t zero6[k_types] = {};
-    std::uint32_t total[k_types];
-    for (int t = 0; t < k_types; ++t) total[t] = static_cast<std::uint32_t>(count[t]);
-    const double mass_table[k_types] = {};
-    put_attr(h, "NumPart_ThisFile", H5T_STD_I32LE, H5T_NATIVE_INT32, count, k_types);
-    put_attr(h, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, total, k_types);
-    put_attr(h, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, zero6, k_types);
-    put_attr(h, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, mass_table, k_types);
-    put_double(h, "Time", s.run.time);
-    put_double(h, "Redshift", 0.0);
-    put_double(h, "BoxSize", s.run.params.collisions.box);
-    const std::int32_t one = 1;
-    put_attr(h, "NumFilesPerSnapshot", H5T_STD_I32LE, H5T_NATIVE_INT32, &one, 1);
-  }
-  for (int t = 0; t < k_types; ++t) {
-    if (count[t] == 0) continue;
-    const std::string name = "PartType" + std::to_string(t);
-    Id g(H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    std::vector<float> x, v, m, r;
-    std::vector<std::uint64_t> ids;
-    for (int i = 0; i < n; ++i) {
-      const auto k = static_cast<std::size_t>(i);
-      if ((typed ? s.types[k] % k_types : 1) != t) continue;
-      const Vec4& p = s.bodies.pos[k];
-      const Vec4& u = s.bodies.vel[k];
-      x.insert(x.end(), {p.x, p.y, p.z});
-      v.insert(v.end(), {u.x, u.y, u.z});
-      m.push_back(p.w);
-      r.push_back(u.w);
-      ids.push_back(with_ids ? s.ids[k] : static_cast<std::uint64_t>(i));
-    }
-    put_data(g, "Coordinates", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, x, 3);
-    put_data(g, "Velocities", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, v, 3);
-    put_data(g, "Masses", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, m, 1);
-    put_data(g, "ParticleIDs", H5T_STD_U64LE, H5T_NATIVE_UINT64, ids, 1);
-    put_data(g, "Radii", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, r, 1);
-  }
-  {
-    Id o(H5Gcreate2(file, "Orrery", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
-    const RunState& run = s.run;
-    const SimParams& p = run.params;
-    put_double(o, "G", 1.0);
-    put_text(o, "solver", run.solver);
-    put_double(o, "block", run.block);
-    put_text(o, "integrator", to_string(run.integrator));
-    put_double(o, "dt", p.dt);
-    put_double(o, "softening", p.softening);
-    put_double(o, "damping", p.damping);
-    put_double(o, "theta", p.theta);
-    put_double(o, "gravity", p.gravity ? 1 : 0);
-    put_text(o, "collisions", to_string(p.collisions.mode));
-    put_double(o, "restitution", p.collisions.restitution);
-    put_double(o, "box", p.collisions.box);
-    put_double(o, "time_reversed", run.time_reversed ? 1 : 0);
-    put_double(o, "steps", static_cast<double>(run.steps));
-    put_double(o, "time", run.time);
-  }
-  H5Fflush(file, H5F_SCOPE_GLOBAL);
-  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
-  if (size <= 0) throw SnapshotError("HDF5: cannot read the file image back");
-  std::vector<std::uint8_t> out(static_cast<std::size_t>(size));
-  if (H5Fget_file_image(file, out.data(), out.size()) != size)
-    throw SnapshotError("HDF5: cannot read the file image back");
-  return out;
 }
 
 }  // namespace orrery::hdf5

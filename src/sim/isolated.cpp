@@ -1,5 +1,6 @@
 #include "isolated.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <new>
 
 #include "orrery/snapshot.h"
 
@@ -15,7 +17,7 @@ namespace orrery {
 namespace {
 
 // The child's answer: the work's bytes or an error message, then one status byte (last, so the
-// parent drops it without moving the bytes).
+// parent reads the bytes where they lie).
 constexpr std::uint8_t k_ok = 0, k_refused = 1;
 
 class Fd {
@@ -32,26 +34,51 @@ class Fd {
   int m_fd;
 };
 
-bool write_all(int fd, const std::uint8_t* p, std::size_t n) {
-  while (n > 0) {
-    const ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w, n -= static_cast<std::size_t>(w);
-  }
-  return true;
+}  // namespace
+
+Answer::~Answer() {
+  if (m_data) munmap(m_data, m_size + 1);
 }
 
-[[noreturn]] void answer(int fd, std::uint8_t status, const std::uint8_t* p, std::size_t n) {
-  const bool ok = write_all(fd, p, n) && write_all(fd, &status, 1);
-  _exit(ok ? 0 : 3);
+void Answer::finish(std::uint8_t status) {
+  if (!m_data) resize(0);
+  m_data[m_size] = status;
+}
+
+std::uint8_t* Answer::resize(std::size_t size) {
+  if (m_data) munmap(m_data, m_size + 1);
+  m_data = nullptr, m_size = 0;
+  // One byte more for the status. The pages are allocated and mapped in two calls, not faulted
+  // in one at a time as they are written (a third of a large load's time went to faults).
+  const auto bytes = static_cast<off_t>(size + 1);
+  if (ftruncate(m_fd, bytes) != 0 || fallocate(m_fd, 0, 0, bytes) != 0) throw std::bad_alloc();
+  void* p = mmap(nullptr, size + 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, m_fd, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  m_data = static_cast<std::uint8_t*>(p), m_size = size;
+  return m_data;
+}
+
+AnswerView::~AnswerView() {
+  if (m_mapped > 0) munmap(const_cast<std::uint8_t*>(m_data), m_mapped);
+}
+
+namespace {
+
+// Ends the child: the answer's bytes as written, or `message` in their place, then the status.
+[[noreturn]] void answer(Answer& a, std::uint8_t status, const std::string* message) {
+  try {
+    if (message) std::memcpy(a.resize(message->size()), message->data(), message->size());
+    a.finish(status);
+  } catch (...) {
+    _exit(3);
+  }
+  _exit(0);
 }
 
 }  // namespace
 
-std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint8_t>()>& work,
-                                       const std::string& name, const std::string& library,
-                                       LoadProgress* progress) {
+AnswerView run_isolated(const std::function<void(Answer&)>& work, const std::string& name,
+                        const std::string& library, LoadProgress* progress) {
   const auto failed = [&](const std::string& why) {
     return SnapshotError(name + ": " + library + " failed on it (" + why + ")");
   };
@@ -60,14 +87,16 @@ std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint
   const pid_t pid = fork();
   if (pid < 0) throw failed(std::string("cannot start its reader: ") + std::strerror(errno));
   if (pid == 0) {
+    Answer a(fd);
     try {
-      const std::vector<std::uint8_t> out = work();
-      answer(fd, k_ok, out.data(), out.size());
+      work(a);
+      answer(a, k_ok, nullptr);
     } catch (const SnapshotError& e) {
-      answer(fd, k_refused, reinterpret_cast<const std::uint8_t*>(e.what()), std::strlen(e.what()));
+      const std::string why = e.what();
+      answer(a, k_refused, &why);
     } catch (const std::exception& e) {
       const std::string why = name + ": " + library + " failed on it (" + e.what() + ")";
-      answer(fd, k_refused, reinterpret_cast<const std::uint8_t*>(why.data()), why.size());
+      answer(a, k_refused, &why);
     }
   }
   int status = 0;
@@ -96,19 +125,27 @@ std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint
                  "; the file is damaged");
   struct stat st {};
   if (fstat(fd, &st) != 0 || st.st_size < 1) throw failed("its reader gave no answer");
-  std::vector<std::uint8_t> out(static_cast<std::size_t>(st.st_size));
-  std::size_t got = 0;
-  while (got < out.size()) {
-    const ssize_t r = pread(fd, out.data() + got, out.size() - got, static_cast<off_t>(got));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) throw failed("its answer could not be read back");
-    got += static_cast<std::size_t>(r);
-  }
-  const std::uint8_t head = out.back();
-  out.pop_back();
-  if (head == k_refused) throw SnapshotError(std::string(out.begin(), out.end()));
+  const auto size = static_cast<std::size_t>(st.st_size);
+  void* p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  if (p == MAP_FAILED) throw failed("its answer could not be read back");
+  AnswerView view(static_cast<const std::uint8_t*>(p), size - 1, size);
+  const std::uint8_t head = view.data()[size - 1];
+  if (head == k_refused)
+    throw SnapshotError(std::string(reinterpret_cast<const char*>(view.data()), view.size()));
   if (head != k_ok) throw failed("its reader gave a malformed answer");
-  return out;
+  return view;
+}
+
+std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint8_t>()>& work,
+                                       const std::string& name, const std::string& library,
+                                       LoadProgress* progress) {
+  const AnswerView view = run_isolated(
+      [&](Answer& a) {
+        const std::vector<std::uint8_t> out = work();
+        if (!out.empty()) std::memcpy(a.resize(out.size()), out.data(), out.size());
+      },
+      name, library, progress);
+  return std::vector<std::uint8_t>(view.data(), view.data() + view.size());
 }
 
 }  // namespace orrery

@@ -4,6 +4,7 @@
 // or the Python interpreter with its run.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -13,11 +14,57 @@ namespace orrery {
 
 struct LoadProgress;
 
-// Runs `work` in a forked child and returns the bytes it returned, passed back through an
-// anonymous memory file. The child runs nothing else: no OpenMP, CUDA or GL, and it leaves with
-// _exit. Throws SnapshotError: with the message of a SnapshotError `work` threw, or, when the
-// child died or could not start, "<name>: <library> failed on it (...)". With `progress`, the
-// parent checks it every 10 ms while it waits: a cancel kills the child (LoadCancelled).
+// The child's answer, written in place into an anonymous memory file that the parent maps: a
+// 16M-body snapshot is 690 MB, and each copy of it (into a vector, through write() and read())
+// cost a fresh page fault per 4 KB.
+class Answer {
+ public:
+  explicit Answer(int fd) : m_fd(fd) {}
+  ~Answer();
+  Answer(const Answer&) = delete;
+  Answer& operator=(const Answer&) = delete;
+  // The answer's bytes, `size` of them, writable; what was written before is kept. Throws
+  // std::bad_alloc when the memory file cannot grow or be mapped.
+  std::uint8_t* resize(std::size_t size);
+  std::uint8_t* data() const { return m_data; }
+  std::size_t size() const { return m_size; }
+  // Writes the status byte after the answer's bytes.
+  void finish(std::uint8_t status);
+
+ private:
+  int m_fd;
+  std::uint8_t* m_data = nullptr;
+  std::size_t m_size = 0;
+};
+
+// The child's answer as the parent reads it: mapped, read-only, unmapped when it goes.
+class AnswerView {
+ public:
+  AnswerView(const std::uint8_t* data, std::size_t size, std::size_t mapped)
+      : m_data(data), m_size(size), m_mapped(mapped) {}
+  ~AnswerView();
+  AnswerView(AnswerView&& o) noexcept : m_data(o.m_data), m_size(o.m_size), m_mapped(o.m_mapped) {
+    o.m_data = nullptr, o.m_mapped = 0;
+  }
+  AnswerView(const AnswerView&) = delete;
+  AnswerView& operator=(const AnswerView&) = delete;
+  AnswerView& operator=(AnswerView&&) = delete;
+  const std::uint8_t* data() const { return m_data; }
+  std::size_t size() const { return m_size; }
+
+ private:
+  const std::uint8_t* m_data;
+  std::size_t m_size, m_mapped;
+};
+
+// Runs `work` in a forked child and returns what it wrote into its Answer. The child runs
+// nothing else: no OpenMP, CUDA or GL, and it leaves with _exit. Throws SnapshotError: with the
+// message of a SnapshotError `work` threw, or, when the child died or could not start,
+// "<name>: <library> failed on it (...)". With `progress`, the parent checks it every 10 ms while
+// it waits: a cancel kills the child (LoadCancelled).
+AnswerView run_isolated(const std::function<void(Answer&)>& work, const std::string& name,
+                        const std::string& library, LoadProgress* progress = nullptr);
+// The same for a small answer, passed as a vector both ways.
 std::vector<std::uint8_t> run_isolated(const std::function<std::vector<std::uint8_t>()>& work,
                                        const std::string& name, const std::string& library,
                                        LoadProgress* progress = nullptr);

@@ -275,10 +275,15 @@ std::vector<float> origin_labels(const Preset* p, const BodyState& s) {
     for (int i = (n + 1) / 2; i < n; ++i) labels[static_cast<std::size_t>(i)] = 1.0f;
     return labels;
   }
-  double c[3] = {0, 0, 0};  // the mean position
-  for (const Vec4& q : s.pos) c[0] += q.x, c[1] += q.y, c[2] += q.z;
-  for (double& v : c) v /= std::max(n, 1);
+  double cx = 0, cy = 0, cz = 0;  // the mean position
+#pragma omp parallel for reduction(+ : cx, cy, cz) schedule(static)
+  for (int i = 0; i < n; ++i) {
+    const Vec4& q = s.pos[static_cast<std::size_t>(i)];
+    cx += q.x, cy += q.y, cz += q.z;
+  }
+  const double c[3] = {cx / std::max(n, 1), cy / std::max(n, 1), cz / std::max(n, 1)};
   const bool flat = p && *p == Preset::disk;  // a disk's quadrants; else octants
+#pragma omp parallel for schedule(static)
   for (int i = 0; i < n; ++i) {
     const Vec4& q = s.pos[static_cast<std::size_t>(i)];
     int k = (q.x >= c[0] ? 1 : 0) + (q.y >= c[1] ? 2 : 0);

@@ -207,9 +207,14 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
 }  // namespace
 
 void check_bodies(const BodyState& b, const std::string& name) {
-  for (int i = 0; i < b.size(); ++i) {
-    const Vec4& p = b.pos[static_cast<std::size_t>(i)];
-    const Vec4& v = b.vel[static_cast<std::size_t>(i)];
+  check_bodies(b.pos.data(), b.vel.data(), b.pos.size(), 0, name);
+}
+
+void check_bodies(const Vec4* pos, const Vec4* vel, std::size_t n, std::size_t first,
+                  const std::string& name) {
+  for (std::size_t k = 0; k < n; ++k) {
+    const Vec4& p = pos[k];
+    const Vec4& v = vel[k];
     const char* what = nullptr;
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
       what = "position is not finite";
@@ -219,7 +224,7 @@ void check_bodies(const BodyState& b, const std::string& name) {
       what = "mass is negative or not finite";
     else if (!std::isfinite(v.w) || v.w < 0.0f)
       what = "radius is negative or not finite";
-    if (what) throw SnapshotError(name + ": body " + std::to_string(i) + ": its " + what);
+    if (what) throw SnapshotError(name + ": body " + std::to_string(first + k) + ": its " + what);
   }
 }
 

@@ -13,6 +13,9 @@ namespace orrery {
 
 // Every body finite, with mass and radius >= 0; else SnapshotError "<name>: body i: its ...".
 void check_bodies(const BodyState& b, const std::string& name);
+// The same for bodies [first, first + n) of a snapshot, at pos and vel.
+void check_bodies(const Vec4* pos, const Vec4* vel, std::size_t n, std::size_t first,
+                  const std::string& name);
 
 namespace tipsy {
 

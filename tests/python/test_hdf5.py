@@ -74,6 +74,22 @@ def test_arepo_layout_in_double_without_units_takes_gadget_g(tmp_path):
     assert np.allclose(sim.velocities[:5], data[0][1] / 2.0, rtol=1e-6)
 
 
+def test_a_large_file_in_double_is_read_exactly_across_its_blocks(tmp_path):
+    # Orrery reads 65,536 rows at a time: both types cross that, the halo twice.
+    path = tmp_path / "large.hdf5"
+    n_gas, n_halo = 70001, 140003
+    data = write_gadget4(path, n_gas=n_gas, n_halo=n_halo, doubles=True)
+    sim = orrery.load(path, gadget_g=1.0, solver="cpu")
+    assert sim.n == n_gas + n_halo
+    assert np.array_equal(sim.types, [0] * n_gas + [1] * n_halo)
+    assert np.array_equal(sim.ids[:n_gas], np.arange(n_gas))
+    assert np.array_equal(sim.ids[n_gas:], np.arange(n_halo) + 1000)
+    for t, rows in [(0, slice(0, n_gas)), (1, slice(n_gas, None))]:
+        assert np.array_equal(sim.positions[rows], data[t][0].astype(np.float32))
+        assert np.array_equal(sim.velocities[rows], data[t][1].astype(np.float32))
+    assert np.array_equal(sim.masses, [0.125] * n_gas + [0.25] * n_halo)
+
+
 def test_swift_layout_with_its_units_group(tmp_path):
     path = tmp_path / "swift.hdf5"
     data = write_gadget4(path)
@@ -143,6 +159,9 @@ def test_orrery_writes_what_yt_and_pynbody_read_and_reads_it_back_exactly(tmp_pa
     (lambda f: f["PartType0"].__delitem__("Masses"), "no dataset PartType0/Masses"),
     (lambda f: f.__delitem__("Header"), "no Header group"),
     (lambda f: f["Header"].attrs.__setitem__("NumPart_ThisFile", [5, 9, 0, 0, 0, 0]),
+     "header: 7 particles of type 1 in all files, but the files hold 9"),
+    (lambda f: [f["Header"].attrs.__setitem__(k, [5, 9, 0, 0, 0, 0])
+                for k in ["NumPart_ThisFile", "NumPart_Total"]],
      r"PartType1/Coordinates: shape \(7, 3\), expected \(9, 3\)"),
 ])
 def test_damaged_files_are_one_line(tmp_path, damage, says):

@@ -1,0 +1,126 @@
+// Orrery's HDF5 files: GADGET-4's layout written through libhdf5 into a memory image, which the
+// caller writes through the safe writer (a temporary file renamed over the target).
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hdf5_id.h"
+#include "hdf5_snapshot.h"
+
+namespace orrery::hdf5 {
+
+using gadget::k_types;
+
+namespace {
+
+void put_attr(hid_t loc, const char* name, hid_t file_type, hid_t mem_type, const void* data,
+              hsize_t n) {
+  Id space(n == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), H5Sclose);
+  Id a(H5Acreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  if (!a.ok() || H5Awrite(a, mem_type, data) < 0)
+    throw SnapshotError(std::string("HDF5: cannot write the attribute ") + name);
+}
+void put_double(hid_t loc, const char* name, double v) {
+  put_attr(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v, 1);
+}
+void put_text(hid_t loc, const char* name, const std::string& v) {
+  Id type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type, std::max<std::size_t>(v.size(), 1));
+  std::string padded = v.empty() ? std::string(1, '\0') : v;
+  put_attr(loc, name, type, type, padded.data(), 1);
+}
+template <class T>
+void put_data(hid_t loc, const char* name, hid_t file_type, hid_t mem_type, const std::vector<T>& v,
+              int cols) {
+  hsize_t dims[2] = {v.size() / static_cast<std::size_t>(cols), static_cast<hsize_t>(cols)};
+  Id space(H5Screate_simple(cols == 1 ? 1 : 2, dims, nullptr), H5Sclose);
+  Id d(H5Dcreate2(loc, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  if (!d.ok() || H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
+    throw SnapshotError(std::string("HDF5: cannot write the dataset ") + name);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode(const Snapshot& s) {
+  quiet();
+  const int n = s.bodies.size();
+  const bool typed = static_cast<int>(s.types.size()) == n;
+  const bool with_ids = static_cast<int>(s.ids.size()) == n;
+  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  H5Pset_fapl_core(fapl, 1 << 20, 0);  // in memory only: the image is written by the caller
+  Id file(H5Fcreate("orrery-image.hdf5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose);
+  if (!file.ok()) throw SnapshotError("HDF5: cannot make a file image");
+  std::int32_t count[k_types] = {};
+  for (int i = 0; i < n; ++i) ++count[typed ? s.types[static_cast<std::size_t>(i)] % k_types : 1];
+  {
+    Id h(H5Gcreate2(file, "Header", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    const std::uint32_t zero6[k_types] = {};
+    std::uint32_t total[k_types];
+    for (int t = 0; t < k_types; ++t) total[t] = static_cast<std::uint32_t>(count[t]);
+    const double mass_table[k_types] = {};
+    put_attr(h, "NumPart_ThisFile", H5T_STD_I32LE, H5T_NATIVE_INT32, count, k_types);
+    put_attr(h, "NumPart_Total", H5T_STD_U32LE, H5T_NATIVE_UINT32, total, k_types);
+    put_attr(h, "NumPart_Total_HighWord", H5T_STD_U32LE, H5T_NATIVE_UINT32, zero6, k_types);
+    put_attr(h, "MassTable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, mass_table, k_types);
+    put_double(h, "Time", s.run.time);
+    put_double(h, "Redshift", 0.0);
+    put_double(h, "BoxSize", s.run.params.collisions.box);
+    const std::int32_t one = 1;
+    put_attr(h, "NumFilesPerSnapshot", H5T_STD_I32LE, H5T_NATIVE_INT32, &one, 1);
+  }
+  for (int t = 0; t < k_types; ++t) {
+    if (count[t] == 0) continue;
+    const std::string name = "PartType" + std::to_string(t);
+    Id g(H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    std::vector<float> x, v, m, r;
+    std::vector<std::uint64_t> ids;
+    for (int i = 0; i < n; ++i) {
+      const auto k = static_cast<std::size_t>(i);
+      if ((typed ? s.types[k] % k_types : 1) != t) continue;
+      const Vec4& p = s.bodies.pos[k];
+      const Vec4& u = s.bodies.vel[k];
+      x.insert(x.end(), {p.x, p.y, p.z});
+      v.insert(v.end(), {u.x, u.y, u.z});
+      m.push_back(p.w);
+      r.push_back(u.w);
+      ids.push_back(with_ids ? s.ids[k] : static_cast<std::uint64_t>(i));
+    }
+    put_data(g, "Coordinates", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, x, 3);
+    put_data(g, "Velocities", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, v, 3);
+    put_data(g, "Masses", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, m, 1);
+    put_data(g, "ParticleIDs", H5T_STD_U64LE, H5T_NATIVE_UINT64, ids, 1);
+    put_data(g, "Radii", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, r, 1);
+  }
+  {
+    Id o(H5Gcreate2(file, "Orrery", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    const RunState& run = s.run;
+    const SimParams& p = run.params;
+    put_double(o, "G", 1.0);
+    put_text(o, "solver", run.solver);
+    put_double(o, "block", run.block);
+    put_text(o, "integrator", to_string(run.integrator));
+    put_double(o, "dt", p.dt);
+    put_double(o, "softening", p.softening);
+    put_double(o, "damping", p.damping);
+    put_double(o, "theta", p.theta);
+    put_double(o, "gravity", p.gravity ? 1 : 0);
+    put_text(o, "collisions", to_string(p.collisions.mode));
+    put_double(o, "restitution", p.collisions.restitution);
+    put_double(o, "box", p.collisions.box);
+    put_double(o, "time_reversed", run.time_reversed ? 1 : 0);
+    put_double(o, "steps", static_cast<double>(run.steps));
+    put_double(o, "time", run.time);
+  }
+  H5Fflush(file, H5F_SCOPE_GLOBAL);
+  const ssize_t size = H5Fget_file_image(file, nullptr, 0);
+  if (size <= 0) throw SnapshotError("HDF5: cannot read the file image back");
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(size));
+  if (H5Fget_file_image(file, out.data(), out.size()) != size)
+    throw SnapshotError("HDF5: cannot read the file image back");
+  return out;
+}
+
+}  // namespace orrery::hdf5
