@@ -25,10 +25,9 @@ std::string join_names(const std::vector<SolverInfo>& v) {
   return s;
 }
 
+#ifdef ORRERY_HAVE_CUDA
 // State and Simulation scratch, per body: positions twice, velocities, accelerations, potentials.
 constexpr double k_state_bytes = 5.0 * sizeof(Vec4);
-
-#ifdef ORRERY_HAVE_CUDA
 const std::vector<int> k_tile_blocks = {32, 64, 128, 256, 512, 1024};
 std::unique_ptr<Solver> make_fast(int block) { return make_cuda_fast_solver(block); }
 #endif

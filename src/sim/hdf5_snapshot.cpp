@@ -358,18 +358,29 @@ WireLayout wire_layout(const WireHead& h) {
 constexpr std::size_t k_block_rows = 1 << 16;
 
 // One particle type's rows [0, c) of a file into pos, vel, types and ids (at `at`), checked.
+// A particle type's datasets in one file, opened and checked: Masses where the MassTable gives
+// none (or the file has them anyway), Orrery's Radii and the IDs where present.
+struct TypeData {
+  TypeData(const Reader& r, int t, std::size_t c, double mass)
+      : group("PartType" + std::to_string(t)),
+        x(r, group + "/Coordinates", c, 3),
+        v(r, group + "/Velocities", c, 3) {
+    if (mass == 0 || r.has(group + "/Masses")) m.emplace(r, group + "/Masses", c, 1);
+    if (r.has(group + "/Radii")) rad.emplace(r, group + "/Radii", c, 1);
+    if (r.has(group + "/ParticleIDs")) id.emplace(r, group + "/ParticleIDs", c, 1);
+  }
+  const std::string group;
+  const Rows x, v;
+  std::optional<Rows> m, rad, id;
+};
+
 void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale, Vec4* pos,
                Vec4* vel, std::uint8_t* types, std::uint64_t* ids, std::size_t at,
                const std::string& name) {
-  const std::string group = "PartType" + std::to_string(t);
-  const Rows x(r, group + "/Coordinates", c, 3), v(r, group + "/Velocities", c, 3);
-  const bool masses = mass == 0 || r.has(group + "/Masses");
-  const bool radii = r.has(group + "/Radii");  // Orrery's own files keep the bodies' radii
-  const bool with_ids = r.has(group + "/ParticleIDs");
-  std::optional<Rows> m, rad, id;
-  if (masses) m.emplace(r, group + "/Masses", c, 1);
-  if (radii) rad.emplace(r, group + "/Radii", c, 1);
-  if (with_ids) id.emplace(r, group + "/ParticleIDs", c, 1);
+  const TypeData d(r, t, c, mass);
+  const std::string& group = d.group;
+  const Rows &x = d.x, &v = d.v;
+  const std::optional<Rows>&m = d.m, &rad = d.rad, &id = d.id;
   std::vector<float> xb(3 * k_block_rows), vb(3 * k_block_rows), mb(k_block_rows), rb(k_block_rows);
   std::vector<std::uint64_t> ib(k_block_rows);
   for (std::size_t first = 0; first < c; first += k_block_rows) {
@@ -424,6 +435,14 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
   }
   gadget::check_counts(files[0].name, first.total, seen);
   if (n == 0) throw SnapshotError(files[0].name + ": no particles");
+  // Every dataset's shape against the header before the answer is sized: a header that lies
+  // about its counts is refused without the memory it asks for.
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    const Reader r(files[k]);
+    for (int t = 0; t < k_types; ++t)
+      if (headers[k].here[t] > 0)
+        TypeData(r, t, static_cast<std::size_t>(headers[k].here[t]), headers[k].mass[t]);
+  }
   // A compressed dataset can be far larger than its file: ask for the memory before reading.
   try {
     check_host_memory(n, k_load_bytes_per_body);

@@ -163,6 +163,10 @@ def test_orrery_writes_what_yt_and_pynbody_read_and_reads_it_back_exactly(tmp_pa
     (lambda f: [f["Header"].attrs.__setitem__(k, [5, 9, 0, 0, 0, 0])
                 for k in ["NumPart_ThisFile", "NumPart_Total"]],
      r"PartType1/Coordinates: shape \(7, 3\), expected \(9, 3\)"),
+    # Refused for its shapes before the 8 GB that 200M bodies would need are asked for.
+    (lambda f: [f["Header"].attrs.__setitem__(k, [5, 200000000, 0, 0, 0, 0])
+                for k in ["NumPart_ThisFile", "NumPart_Total"]],
+     r"PartType1/Coordinates: shape \(7, 3\), expected \(200000000, 3\)"),
 ])
 def test_damaged_files_are_one_line(tmp_path, damage, says):
     path = tmp_path / "bad.hdf5"
