@@ -66,7 +66,7 @@ TEST(Presets, DifferentSeedsGiveDifferentStates) {
 }
 
 TEST(Presets, NamesRoundTripAndBadInputIsRejected) {
-  ASSERT_EQ(preset_names().size(), 8u);
+  ASSERT_EQ(preset_names().size(), 10u);
   for (const std::string& name : preset_names()) EXPECT_EQ(to_string(parse_preset(name)), name);
   EXPECT_THROW(parse_preset("galaxy"), std::invalid_argument);
   EXPECT_THROW(parse_preset(""), std::invalid_argument);
@@ -101,6 +101,65 @@ TEST(Presets, PlummerIsInVirialEquilibriumWithUnitMassAndNoDrift) {
     std::nth_element(r.begin(), r.begin() + r.size() / 2, r.end());
     EXPECT_NEAR(r[r.size() / 2], 1.305 * 5.0 * 3.0 * 3.14159265358979 / 16.0, 0.25);
   }
+}
+
+std::vector<double> radii(const BodyState& s) {
+  std::vector<double> r;
+  for (const Vec4& q : s.pos)
+    r.push_back(std::sqrt(double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z));
+  std::sort(r.begin(), r.end());
+  return r;
+}
+
+// plummer-halo is plummer's sphere sampled to 100 scale radii: the mass fraction outside 44 a
+// (which plummer redraws) is 1 - (1 + 1/44^2)^(-3/2) = 7.7e-4, outside 100 a 1.5e-4.
+TEST(Presets, PlummerHaloReachesAHundredScaleRadii) {
+  const double a = 5.0 * 3.0 * 3.14159265358979 / 16.0;
+  const int n = 1 << 17;
+  const std::vector<double> halo = radii(make_preset(Preset::plummer_halo, n, 4));
+  const std::vector<double> plain = radii(make_preset(Preset::plummer, n, 4));
+  EXPECT_LT(plain.back(), 45 * a);
+  EXPECT_LT(halo.back(), 100.5 * a);  // 100 a from the centre of mass, moved by the centring
+  EXPECT_GT(halo.back(), 50 * a);
+  const auto beyond = [&](double r) {
+    return static_cast<double>(halo.end() - std::upper_bound(halo.begin(), halo.end(), r));
+  };
+  EXPECT_NEAR(beyond(44 * a) / n, 7.7e-4 - 1.5e-4, 1.5e-4);  // Poisson: 81 +- 9 bodies
+  // Inside, the same sphere: half the mass within 1.305 a.
+  EXPECT_NEAR(halo[n / 2], 1.305 * a, 0.03 * a);
+  const BodyState s = make_preset(Preset::plummer_halo, 4096, 2);
+  const double k = kinetic_energy(s.pos, s.vel), w = potential_energy(s.pos, 0.1f);
+  EXPECT_NEAR(2.0 * k / std::abs(w), 1.0, 0.05);
+}
+
+// clumps: 64 clumps of scale 0.05, each holding n / 64 bodies in its own equilibrium. Each body's
+// nearest-body distance is set by its clump, far below the spacing of a smooth sphere of the same
+// size; and the whole is bound.
+TEST(Presets, ClumpsAreSixtyFourDenseBoundClumps) {
+  const int n = 64 * 100 + 7;  // the first 7 clumps hold one more
+  const BodyState s = make_preset(Preset::clumps, n, 3);
+  double mass = 0;
+  for (const Vec4& p : s.pos) mass += p.w;
+  EXPECT_NEAR(mass, 1.0, 1e-5);
+  // Clump c's bodies are consecutive: their spread about their own centre is the clump's size.
+  int first = 0;
+  for (int c = 0; c < 64; ++c) {
+    const int count = 100 + (c < 7 ? 1 : 0);
+    double m[3] = {0, 0, 0};
+    for (int i = first; i < first + count; ++i)
+      m[0] += s.pos[i].x / count, m[1] += s.pos[i].y / count, m[2] += s.pos[i].z / count;
+    std::vector<double> d;
+    for (int i = first; i < first + count; ++i)
+      d.push_back(std::hypot(s.pos[i].x - m[0], s.pos[i].y - m[1], s.pos[i].z - m[2]));
+    std::nth_element(d.begin(), d.begin() + count / 2, d.end());
+    EXPECT_LT(d[count / 2], 0.05 * 3) << "clump " << c;  // half-mass radius 1.305 x 0.05
+    first += count;
+  }
+  EXPECT_EQ(first, n);
+  const double k = kinetic_energy(s.pos, s.vel), w = potential_energy(s.pos, 0.001f);
+  EXPECT_LT(k + w, 0.0);
+  // Each clump is virialised on its own, and the clumps move in the sphere: 2K/|W| near 1.
+  EXPECT_NEAR(2.0 * k / std::abs(w), 1.0, 0.15) << "K " << k << " W " << w;
 }
 
 TEST(Diagnostics, MaxRelativeErrorIsRelativeToTheExtent) {

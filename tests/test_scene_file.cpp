@@ -26,7 +26,7 @@ std::string error_of(const std::string& text) {
 TEST(SceneFile, EveryShippedSceneParses) {
   int count = 0;
   for (const char* n : {"random", "shell", "expand", "disk", "collision", "plummer", "box",
-                        "accretion", "galaxy-merger-1m"}) {
+                        "accretion", "galaxy-merger-1m", "clumps", "plummer-halo"}) {
     const std::string path = std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/" + n + ".json";
     SCOPED_TRACE(path);
     const SceneFile s = load_scene(path);
@@ -35,7 +35,7 @@ TEST(SceneFile, EveryShippedSceneParses) {
     EXPECT_TRUE(s.snapshot.empty());
     ++count;
   }
-  EXPECT_EQ(count, 9);
+  EXPECT_EQ(count, 11);
   const SceneFile big =
       load_scene(std::string(ORRERY_SOURCE_DIR) + "/assets/scenes/galaxy-merger-1m.json");
   EXPECT_EQ(big.n, 1048576);

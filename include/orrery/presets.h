@@ -10,7 +10,21 @@
 
 namespace orrery {
 
-enum class Preset { random, shell, expand, disk, collision, plummer, box, accretion };
+// clumps and plummer-halo are the tree codes' hard cases (docs/barnes-hut.md): 64 dense Plummer
+// clumps spread over a Plummer sphere, and the plummer preset with its halo reaching 100 scale
+// radii instead of 44.
+enum class Preset {
+  random,
+  shell,
+  expand,
+  disk,
+  collision,
+  plummer,
+  box,
+  accretion,
+  clumps,
+  plummer_halo
+};
 
 struct BodyState {
   std::vector<Vec4> pos;  // w = mass

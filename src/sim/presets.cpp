@@ -86,32 +86,62 @@ void add_disk(BodyState& s, int first, int count, Rng& rng, double core_mass, do
   }
 }
 
-// A Plummer sphere in virial equilibrium, total mass 1 (G = 1), sampled from its distribution
-// function as Aarseth, Henon and Wielen (1974) do: the radius from the inverse of the cumulative
-// mass M(r) = r^3 / (r^2 + a^2)^(3/2) (mass fractions above 0.999 redrawn, so no body starts
-// absurdly far out), the speed q v_esc(r) with q drawn by rejection from g(q) = q^2 (1 -
-// q^2)^(7/2), both directions isotropic. Virial radius 5 (a = 5 x 3 pi / 16 = 2.95), so it fills
-// the view like the other presets; the crossing time 2 sqrt(2) R_v^(3/2) is 31.6 time units.
-void add_plummer(BodyState& s, Rng& rng) {
-  constexpr double virial_radius = 5.0;
-  const double a = virial_radius * 3.0 * k_pi / 16.0, m = 1.0 / s.size();
+// One body of a Plummer sphere of scale a and mass `mass` (G = 1) in virial equilibrium, sampled
+// from its distribution function as Aarseth, Henon and Wielen (1974) do: the radius from the
+// inverse of the cumulative mass fraction M(r) = r^3 / (r^2 + a^2)^(3/2), redrawn above `f_max`
+// (so no body starts absurdly far out), the speed q v_esc(r) with q drawn by rejection from g(q)
+// = q^2 (1 - q^2)^(7/2), both directions isotropic.
+void plummer_body(Rng& rng, double a, double mass, double f_max, double (&x)[3], double (&v)[3]) {
+  double f = 0;
+  do {
+    f = rng.uniform();
+  } while (f < 1e-12 || f > f_max);
+  const double r = a / std::sqrt(std::pow(f, -2.0 / 3.0) - 1.0);
+  double q = 0, g = 0;
+  do {
+    q = rng.uniform();
+    g = 0.1 * rng.uniform();  // max of q^2 (1 - q^2)^3.5 is 0.092
+  } while (g > q * q * std::pow(1.0 - q * q, 3.5));
+  // v_esc = sqrt(-2 phi) = sqrt(2 M) (r^2 + a^2)^(-1/4)
+  const double speed = q * std::sqrt(2.0 * mass) * std::pow(r * r + a * a, -0.25);
+  double ux, uy, uz, wx, wy, wz;
+  rng.unit_vector(ux, uy, uz);
+  rng.unit_vector(wx, wy, wz);
+  x[0] = r * ux, x[1] = r * uy, x[2] = r * uz;
+  v[0] = speed * wx, v[1] = speed * wy, v[2] = speed * wz;
+}
+
+// The plummer preset's sphere: total mass 1, virial radius 5 (a = 5 x 3 pi / 16 = 2.95), so it
+// fills the view like the other presets; the crossing time 2 sqrt(2) R_v^(3/2) is 31.6 time
+// units. `f_max` 0.999 keeps every body within 44 a; plummer-halo's reaches 100 a.
+constexpr double k_plummer_a = 5.0 * 3.0 * k_pi / 16.0;
+void add_plummer(BodyState& s, Rng& rng, double f_max) {
+  const double m = 1.0 / s.size();
   for (int i = 0; i < s.size(); ++i) {
-    double f = 0;
-    do {
-      f = rng.uniform();
-    } while (f < 1e-12 || f > 0.999);
-    const double r = a / std::sqrt(std::pow(f, -2.0 / 3.0) - 1.0);
-    double q = 0, g = 0;
-    do {
-      q = rng.uniform();
-      g = 0.1 * rng.uniform();  // max of q^2 (1 - q^2)^3.5 is 0.092
-    } while (g > q * q * std::pow(1.0 - q * q, 3.5));
-    const double v = q * std::sqrt(2.0) * std::pow(r * r + a * a, -0.25);  // v_esc = sqrt(-2 phi)
-    double x, y, z, ux, uy, uz;
-    rng.unit_vector(x, y, z);
-    rng.unit_vector(ux, uy, uz);
-    set(s.pos[i], r * x, r * y, r * z, m);
-    set(s.vel[i], v * ux, v * uy, v * uz, 0);
+    double x[3], v[3];
+    plummer_body(rng, k_plummer_a, 1.0, f_max, x, v);
+    set(s.pos[i], x[0], x[1], x[2], m);
+    set(s.vel[i], v[0], v[1], v[2], 0);
+  }
+}
+
+// Clustered matter, the tree codes' hard case: 64 Plummer clumps of scale 0.05 (as many as
+// there are bodies, when fewer), each in its own equilibrium, their centres and velocities drawn
+// as bodies of a Plummer sphere of scale 3; total mass 1.
+void add_clumps(BodyState& s, Rng& rng) {
+  const int n = s.size(), clumps = std::min(n, 64);
+  const double m = 1.0 / n;
+  int i = 0;
+  for (int c = 0; c < clumps; ++c) {
+    const int count = n / clumps + (c < n % clumps ? 1 : 0);
+    double cx[3], cv[3];
+    plummer_body(rng, 3.0, 1.0, 0.999, cx, cv);
+    for (int k = 0; k < count; ++k, ++i) {
+      double x[3], v[3];
+      plummer_body(rng, 0.05, count * m, 0.999, x, v);
+      set(s.pos[i], cx[0] + x[0], cx[1] + x[1], cx[2] + x[2], m);
+      set(s.vel[i], cv[0] + v[0], cv[1] + v[1], cv[2] + v[2], 0);
+    }
   }
 }
 
@@ -187,8 +217,9 @@ void place(BodyState& s, int first, int count, double tilt, double ox, double oy
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"random",    "shell",   "expand", "disk",
-                                                 "collision", "plummer", "box",    "accretion"};
+  static const std::vector<std::string> names = {"random",    "shell",       "expand", "disk",
+                                                 "collision", "plummer",     "box",    "accretion",
+                                                 "clumps",    "plummer-halo"};
   return names;
 }
 
@@ -198,7 +229,8 @@ Preset parse_preset(const std::string& name) {
     if (n[i] == name) return static_cast<Preset>(i);
   throw std::invalid_argument(
       "unknown preset '" + name +
-      "' (choose random, shell, expand, disk, collision, plummer, box or accretion)");
+      "' (choose random, shell, expand, disk, collision, plummer, box, accretion, clumps or "
+      "plummer-halo)");
 }
 
 const char* to_string(Preset p) { return preset_names()[static_cast<int>(p)].c_str(); }
@@ -250,7 +282,13 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
       break;
     }
     case Preset::plummer:
-      add_plummer(s, rng);
+      add_plummer(s, rng, 0.999);
+      break;
+    case Preset::plummer_halo:  // the mass fraction inside 100 a: (1 + 1e-4)^(-3/2)
+      add_plummer(s, rng, std::pow(1.0 + 1e-4, -1.5));
+      break;
+    case Preset::clumps:
+      add_clumps(s, rng);
       break;
     case Preset::box:
       add_box_gas(s, rng, total_mass);
@@ -263,7 +301,7 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
   }
   centre(s);
   // Each preset's extent: the side of the cube its bodies fill at the start.
-  static const double extent[] = {20, 32, 16, 40, 30, 10};
+  static const double extent[] = {20, 32, 16, 40, 30, 10, 0, 0, 10, 10};
   assign_radii(s, extent[static_cast<int>(p)]);
   return s;
 }

@@ -15,7 +15,9 @@ const std::vector<KeyBinding>& key_bindings() {
       {".", "one step"},
       {"R", "reset"},
       {"I", "next integrator: euler, leapfrog, yoshida4"},
-      {"1-8", "preset: random, shell, expand, disk, collision, plummer, box, accretion"},
+      {"1-9, 0",
+       "preset: random, shell, expand, disk, collision, plummer, box, accretion, clumps, "
+       "plummer-halo"},
       {"H", "hide / show the panel"},
       {"D", "draw with GL point sprites / the CUDA splat kernel"},
       {"T", "tree overlay: the tree code's cells (depth in the panel, View)"},
@@ -93,10 +95,12 @@ std::optional<Action> action_for_key(int key, int mods) {
     default:
       break;
   }
-  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_8)
+  // 1 to 9, then 0: the presets in the order of preset_names().
+  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9)
     return Action{ActionKind::set_preset, key - GLFW_KEY_1};
-  if (key >= GLFW_KEY_KP_1 && key <= GLFW_KEY_KP_8)
+  if (key >= GLFW_KEY_KP_1 && key <= GLFW_KEY_KP_9)
     return Action{ActionKind::set_preset, key - GLFW_KEY_KP_1};
+  if (key == GLFW_KEY_0 || key == GLFW_KEY_KP_0) return Action{ActionKind::set_preset, 9};
   return std::nullopt;
 }
 
@@ -115,8 +119,8 @@ std::optional<Action> action_for_name(const std::string& name) {
     return action_for_key(GLFW_KEY_A + (name[0] - 'a'), 0);
   if (name.size() == 1 && name[0] >= 'A' && name[0] <= 'Z')
     return action_for_key(GLFW_KEY_A + (name[0] - 'A'), GLFW_MOD_SHIFT);
-  if (name.size() == 1 && name[0] >= '1' && name[0] <= '8')
-    return action_for_key(GLFW_KEY_1 + (name[0] - '1'), 0);
+  if (name.size() == 1 && name[0] >= '0' && name[0] <= '9')
+    return action_for_key(GLFW_KEY_0 + (name[0] - '0'), 0);
   if (name == "." || name == "period") return action_for_key(GLFW_KEY_PERIOD, 0);
   if (name == "space") return action_for_key(GLFW_KEY_SPACE, 0);
   if (name == "backspace") return action_for_key(GLFW_KEY_BACKSPACE, 0);
@@ -129,7 +133,7 @@ std::optional<Action> action_for_name(const std::string& name) {
 }
 
 const char* key_names() {
-  return "s S b B space . r i 1-8 h d t v c C l f g home backspace f5 f9 f11 f12 esc sweep "
+  return "s S b B space . r i 0-9 h d t v c C l f g home backspace f5 f9 f11 f12 esc sweep "
          "scene1-scene99 savescene pick fit";
 }
 

@@ -17,14 +17,14 @@ case $mode in
     expected=("solver cpu-omp" "block: cpu-omp runs on the CPU and has no block size" "paused" "quit")
     final="cpu-omp" ;;
   more)
-    keys=(shift+s r i i t 4 h period space F12 F11 F11 1 7 8 Escape)
+    keys=(shift+s r i i t 4 h period space F12 F11 F11 1 7 8 9 0 Escape)
     # Shift+S from cpu wraps to the last solver of the list: cpu-bh (the viewer runs on Mesa here:
     # CPU solvers only).
     expected=("solver cpu-bh" "reset" "integrator leapfrog" "integrator yoshida4"
               "tree overlay on (depth 3)" "preset disk"
               "panel hidden" "step" "resumed"
               "screenshot orrery-*.png" "fullscreen on" "fullscreen off" "preset random"
-              "preset box" "preset accretion" "quit")
+              "preset box" "preset accretion" "preset clumps" "preset plummer-halo" "quit")
     final="cpu-bh" ;;
   files)
     keys=(F9 F5 period F9 Escape)
