@@ -2,6 +2,9 @@
 // depth cap, and bad opening angles.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <string>
+
 #include "../src/sim/octree.h"
 #include "bh_checks.h"
 #include "orrery/input.h"
@@ -11,6 +14,38 @@ namespace {
 
 TEST(CpuBh, AccuracyAtThetaHalfMeetsTheBar) { check_accuracy_at_half("cpu-bh"); }
 TEST(CpuBh, ThetaZeroIsAllPairs) { check_theta_zero_is_all_pairs("cpu-bh"); }
+TEST(CpuBh, ClusteredMatterKeepsItsAccuracy) { check_clustered_matter("cpu-bh"); }
+
+// A cell's field against the exact softened sum of its bodies: two bodies at +-b about their
+// centre of mass (odd moments vanish), softened beyond the cell's size and seen from a few eps
+// away. The multipoles leave an error of order (b / d)^4 relative to the field; without the
+// trace term it is of order (b eps / d^2)^2, some 40 times larger here.
+TEST(CellField, MatchesTheSoftenedSumOfItsBodies) {
+  const float b = 0.005f, eps = 0.02f, eps2 = eps * eps;
+  const float m = 0.5f;
+  // Moments of two masses m at (+-b, 0, 0): Q_xx = 2 m (3 b^2 - b^2), Q_yy = Q_zz = -2 m b^2.
+  const float q[6] = {4 * m * b * b, -2 * m * b * b, -2 * m * b * b, 0, 0, 0};
+  const float tr = 2 * m * b * b;
+  for (float d : {0.04f, 0.06f, 0.1f}) {
+    SCOPED_TRACE("d " + std::to_string(d));
+    double exact[3] = {0, 0, 0};
+    const double px = 0.6 * d, py = 0.8 * d, pz = 0.0;
+    for (double sx : {-b, b}) {
+      const double dx = px - sx, dy = py, dz = pz, r2 = dx * dx + dy * dy + dz * dz + eps2;
+      const double f = -m / (r2 * std::sqrt(r2));
+      exact[0] += f * dx, exact[1] += f * dy, exact[2] += f * dz;
+    }
+    const double norm = std::sqrt(exact[0] * exact[0] + exact[1] * exact[1]);
+    const auto error = [&](float trace) {
+      Vec4 a{0, 0, 0, 0};
+      cell_field(float(px), float(py), float(pz), 2 * m, q, trace, eps2, a);
+      return std::hypot(a.x - exact[0], a.y - exact[1], a.z - exact[2]) / norm;
+    };
+    const double fourth = std::pow(b / d, 4.0);
+    EXPECT_LT(error(tr), 3.0 * fourth + 1e-6);
+    EXPECT_GT(error(0.0f), 10.0 * error(tr));  // the trace term is what closes the gap
+  }
+}
 TEST(CpuBh, RobustToCoincidentFarAndMasslessBodies) { check_robustness("cpu-bh"); }
 TEST(CpuBh, StepsWithEveryIntegratorAndCountsItsWork) { check_pipeline("cpu-bh"); }
 TEST(CpuBh, GivesTheCellsOfItsTree) { check_tree_cells("cpu-bh"); }

@@ -108,7 +108,7 @@ struct Tree {
   int2* range;       // first, last body (sorted order)
   Vec4* com;         // centre of mass, mass
   Vec4* quad;        // xx, yy, zz, xy
-  Vec4* quad2_open;  // xz, yz, the opening radius l/theta + s, unused
+  Vec4* quad2_open;  // xz, yz, the opening radius l/theta + s, the trace sum m |x - com|^2
   Vec4* lo;          // the bodies' bounding box
   Vec4* hi;
   int* arrived;  // bottom-up counters
@@ -158,6 +158,7 @@ struct Moments {
   float3 c;  // centre of mass
   float m;
   float q[6];  // about c
+  float tr;    // sum m |x - c|^2
   float3 lo, hi;
 };
 
@@ -169,6 +170,7 @@ __device__ __forceinline__ Moments child_moments(const Tree& t, const Vec4* __re
     r.c = make_float3(p.x, p.y, p.z);
     r.m = p.w;
     for (int k = 0; k < 6; ++k) r.q[k] = 0.0f;
+    r.tr = 0.0f;
     r.lo = r.hi = r.c;
     return r;
   }
@@ -182,6 +184,7 @@ __device__ __forceinline__ Moments child_moments(const Tree& t, const Vec4* __re
   r.c = make_float3(com.x, com.y, com.z);
   r.m = com.w;
   r.q[0] = q.x, r.q[1] = q.y, r.q[2] = q.z, r.q[3] = q.w, r.q[4] = q2.x, r.q[5] = q2.y;
+  r.tr = q2.w;
   r.lo = make_float3(lo.x, lo.y, lo.z);
   r.hi = make_float3(hi.x, hi.y, hi.z);
   return r;
@@ -212,10 +215,12 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
     }
     float q[6];
     for (int j = 0; j < 6; ++j) q[j] = a.q[j] + b.q[j];
+    float tr = a.tr + b.tr;
     const Moments* parts[2] = {&a, &b};
     for (const Moments* p : parts) {  // each child's mass moved to the new centre of mass
       const float dx = p->c.x - c.x, dy = p->c.y - c.y, dz = p->c.z - c.z;
       const float d2 = dx * dx + dy * dy + dz * dz;
+      tr += p->m * d2;
       q[0] += p->m * (3.0f * dx * dx - d2), q[1] += p->m * (3.0f * dy * dy - d2);
       q[2] += p->m * (3.0f * dz * dz - d2), q[3] += p->m * 3.0f * dx * dy;
       q[4] += p->m * 3.0f * dx * dz, q[5] += p->m * 3.0f * dy * dz;
@@ -226,7 +231,7 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
     const float s = sqrtf(ex * ex + ey * ey + ez * ez);
     t.com[node] = Vec4{c.x, c.y, c.z, m};
     t.quad[node] = Vec4{q[0], q[1], q[2], q[3]};
-    t.quad2_open[node] = Vec4{q[4], q[5], l * inv_theta + s, 0.0f};
+    t.quad2_open[node] = Vec4{q[4], q[5], l * inv_theta + s, tr};
     t.lo[node] = Vec4{lo.x, lo.y, lo.z, 0.0f};
     t.hi[node] = Vec4{hi.x, hi.y, hi.z, 0.0f};
     node = t.parent[node];

@@ -50,7 +50,7 @@ struct Walker {
       const Vec4 com = sh.cell_com[j], q = sh.cell_q[j], q2 = sh.cell_q2[j];
       const float quad[6] = {q.x, q.y, q.z, q.w, q2.x, q2.y};
       Vec4 f{0.0f, 0.0f, 0.0f, 0.0f};
-      cell_field(p.x - com.x, p.y - com.y, p.z - com.z, com.w, quad, eps2, f);
+      cell_field(p.x - com.x, p.y - com.y, p.z - com.z, com.w, quad, q2.w, eps2, f);
       acc.x += f.x, acc.y += f.y, acc.z += f.z;
       if (Potential) acc.w += f.w;
     }

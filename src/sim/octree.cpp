@@ -124,10 +124,11 @@ void HostOctree::moments(int index) {
   }
   // A massless cell: its centre of mass is its centre (it attracts nothing either way).
   const double gx = m > 0 ? sx / m : c.cx, gy = m > 0 ? sy / m : c.cy, gz = m > 0 ? sz / m : c.cz;
-  double q[6] = {0, 0, 0, 0, 0, 0};
+  double q[6] = {0, 0, 0, 0, 0, 0}, tr = 0;
   // m (3 d d^T - |d|^2 I) of a point mass at offset d from the centre of mass.
   auto add_quad = [&](double mass, double dx, double dy, double dz) {
     const double d2 = dx * dx + dy * dy + dz * dz;
+    tr += mass * d2;
     q[0] += mass * (3 * dx * dx - d2), q[1] += mass * (3 * dy * dy - d2);
     q[2] += mass * (3 * dz * dz - d2), q[3] += mass * 3 * dx * dy;
     q[4] += mass * 3 * dx * dz, q[5] += mass * 3 * dy * dz;
@@ -141,12 +142,14 @@ void HostOctree::moments(int index) {
     for (int k = 0; k < c.child_count; ++k) {
       const OctCell& ch = m_cells[static_cast<std::size_t>(c.first_child + k)];
       for (int j = 0; j < 6; ++j) q[j] += ch.q[j];
+      tr += ch.tr;
       add_quad(ch.mass, ch.mx - gx, ch.my - gy, ch.mz - gz);
     }
   }
   c.mass = static_cast<float>(m);
   c.mx = static_cast<float>(gx), c.my = static_cast<float>(gy), c.mz = static_cast<float>(gz);
   for (int j = 0; j < 6; ++j) c.q[j] = static_cast<float>(q[j]);
+  c.tr = static_cast<float>(tr);
   const double ex = gx - c.cx, ey = gy - c.cy, ez = gz - c.cz;
   c.s = static_cast<float>(std::sqrt(ex * ex + ey * ey + ez * ez));
 }
@@ -168,7 +171,7 @@ Vec4 HostOctree::walk(const Vec4& p, int self, float theta, float eps2, WalkCoun
     const bool inside = std::fabs(p.x - c.cx) <= c.half && std::fabs(p.y - c.cy) <= c.half &&
                         std::fabs(p.z - c.cz) <= c.half;
     if (!inside && dx * dx + dy * dy + dz * dz > open * open) {
-      cell_field(dx, dy, dz, c.mass, c.q, eps2, acc);
+      cell_field(dx, dy, dz, c.mass, c.q, c.tr, eps2, acc);
       ++count.body_cell;
     } else if (c.first_child < 0) {
       Vec3 a{0.0f, 0.0f, 0.0f};

@@ -14,6 +14,7 @@ struct OctCell {
   float cx, cy, cz, half;  // geometric centre and half the side
   float mx, my, mz, mass;  // centre of mass and mass
   float q[6];              // traceless quadrupole about the centre of mass: xx yy zz xy xz yz
+  float tr;                // the second moment's trace: sum m |x - com|^2
   float s;                 // |centre of mass - centre|: the opening test's margin
   int first_child;         // children are contiguous; -1 for a leaf
   int child_count;
@@ -71,12 +72,16 @@ ORRERY_HD std::uint64_t morton_spread21(std::uint64_t v) {
   return v;
 }
 
-// A body at distance vector d = x - com from a cell of mass m and quadrupole q (xx yy zz xy xz yz)
-// feels, with Plummer softening eps2:
-//   a = -m d / r^3 + Q d / r^5 - (5/2) (d.Q.d) d / r^7,   phi = -m / r - (1/2) (d.Q.d) / r^5,
-// r^2 = |d|^2 + eps2. Adds to acc (xyz) and phi (w).
-ORRERY_HD void cell_field(float dx, float dy, float dz, float m, const float* q, float eps2,
-                          Vec4& acc) {
+// A body at distance vector d = x - com from a cell of mass m, traceless quadrupole q (xx yy zz
+// xy xz yz) and second moment's trace tr = sum m |x - com|^2 feels, with Plummer softening eps2:
+//   a = -m d / r^3 + Q d / r^5 - (5/2) (d.Q.d - tr eps2) d / r^7,
+//   phi = -m / r - (1/2) (d.Q.d - tr eps2) / r^5,     r^2 = |d|^2 + eps2.
+// The tr eps2 terms are the softened kernel's: its second derivatives are not traceless, so
+// Q alone drops (1/2) tr eps2 / r^5 from the potential. Far from eps it is nothing; on clustered
+// matter, where cells are taken within a few eps, it was the largest error (docs/barnes-hut.md).
+// Adds to acc (xyz) and phi (w).
+ORRERY_HD void cell_field(float dx, float dy, float dz, float m, const float* q, float tr,
+                          float eps2, Vec4& acc) {
   const float r2 = eps2 + dx * dx + dy * dy + dz * dz;
   const float rinv = reciprocal_sqrt(r2);
   const float rinv2 = rinv * rinv;
@@ -84,7 +89,7 @@ ORRERY_HD void cell_field(float dx, float dy, float dz, float m, const float* q,
   const float qx = q[0] * dx + q[3] * dy + q[4] * dz;
   const float qy = q[3] * dx + q[1] * dy + q[5] * dz;
   const float qz = q[4] * dx + q[5] * dy + q[2] * dz;
-  const float dqd = dx * qx + dy * qy + dz * qz;
+  const float dqd = dx * qx + dy * qy + dz * qz - tr * eps2;
   const float rinv5 = rinv2 * rinv2 * rinv;
   const float a_q = 2.5f * dqd * rinv5 * rinv2;
   acc.x += -rinv3 * dx + qx * rinv5 - a_q * dx;

@@ -17,6 +17,7 @@ class CudaBh : public ::testing::Test {
 };
 
 TEST_F(CudaBh, AccuracyAtThetaHalfMeetsTheBar) { check_accuracy_at_half("cuda-bh"); }
+TEST_F(CudaBh, ClusteredMatterKeepsItsAccuracy) { check_clustered_matter("cuda-bh"); }
 TEST_F(CudaBh, RobustToCoincidentFarAndMasslessBodies) { check_robustness("cuda-bh"); }
 TEST_F(CudaBh, StepsWithEveryIntegratorAndCountsItsWork) { check_pipeline("cuda-bh"); }
 TEST_F(CudaBh, GivesTheCellsOfItsTree) { check_tree_cells("cuda-bh"); }
