@@ -47,6 +47,13 @@ bool hdf5_in_build() {
   }
 }
 
+// `s` saved under the temporary name `name`, and read back.
+Snapshot saved_and_loaded(const Snapshot& s, const std::string& name) {
+  const std::string path = temp_path(name);
+  save_snapshot(path, s);
+  return load_snapshot(path);
+}
+
 std::string load_error(const std::string& path) {
   try {
     load_snapshot(path);
@@ -59,9 +66,7 @@ std::string load_error(const std::string& path) {
 TEST(Hdf5, RoundTripKeepsTypesAndIdsInBodyOrder) {
   if (!hdf5_in_build()) GTEST_SKIP() << "this build has no libhdf5";
   const Snapshot s = labelled(23);
-  const std::string path = temp_path("labels.hdf5");
-  save_snapshot(path, s);
-  const Snapshot t = load_snapshot(path);
+  const Snapshot t = saved_and_loaded(s, "labels.hdf5");
   // The file groups bodies by type (PartType0..5): compare by ID.
   ASSERT_EQ(t.bodies.size(), s.bodies.size());
   ASSERT_EQ(t.types.size(), s.types.size());
@@ -96,9 +101,7 @@ TEST(Hdf5, ReadsEveryBodyExactlyAcrossItsBlocksAndTypes) {
   if (!hdf5_in_build()) GTEST_SKIP() << "this build has no libhdf5";
   // 65,536 rows are read at a time: type 1 takes 50,001 rows, type 4 100,000.
   const Snapshot s = mixed(150001);
-  const std::string path = temp_path("blocks.hdf5");
-  save_snapshot(path, s);
-  const Snapshot t = load_snapshot(path);
+  const Snapshot t = saved_and_loaded(s, "blocks.hdf5");
   std::vector<std::size_t> order;  // the file's order: type 1's bodies, then type 4's
   for (std::uint8_t type : {1, 4})
     for (std::size_t i = 0; i < s.types.size(); ++i)

@@ -357,7 +357,6 @@ WireLayout wire_layout(const WireHead& h) {
 // Rows read at a time: the five buffers of a block (2.5 MB) stay in cache.
 constexpr std::size_t k_block_rows = 1 << 16;
 
-// One particle type's rows [0, c) of a file into pos, vel, types and ids (at `at`), checked.
 // A particle type's datasets in one file, opened and checked: Masses where the MassTable gives
 // none (or the file has them anyway), Orrery's Radii and the IDs where present.
 struct TypeData {
@@ -374,22 +373,21 @@ struct TypeData {
   std::optional<Rows> m, rad, id;
 };
 
+// One particle type's rows [0, c) of a file into pos, vel, types and ids (at `at`), checked.
 void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale, Vec4* pos,
                Vec4* vel, std::uint8_t* types, std::uint64_t* ids, std::size_t at,
                const std::string& name) {
   const TypeData d(r, t, c, mass);
-  const std::string& group = d.group;
-  const Rows &x = d.x, &v = d.v;
   const std::optional<Rows>&m = d.m, &rad = d.rad, &id = d.id;
   std::vector<float> xb(3 * k_block_rows), vb(3 * k_block_rows), mb(k_block_rows), rb(k_block_rows);
   std::vector<std::uint64_t> ib(k_block_rows);
   for (std::size_t first = 0; first < c; first += k_block_rows) {
     const std::size_t k = std::min(k_block_rows, c - first);
-    const auto read = [&](const Rows& d, const char* what, hid_t type, void* into) {
-      if (!d.read(first, k, type, into)) r.fail(group + "/" + what + ": cannot be read");
+    const auto read = [&](const Rows& rows, const char* what, hid_t type, void* into) {
+      if (!rows.read(first, k, type, into)) r.fail(d.group + "/" + what + ": cannot be read");
     };
-    read(x, "Coordinates", H5T_NATIVE_FLOAT, xb.data());
-    read(v, "Velocities", H5T_NATIVE_FLOAT, vb.data());
+    read(d.x, "Coordinates", H5T_NATIVE_FLOAT, xb.data());
+    read(d.v, "Velocities", H5T_NATIVE_FLOAT, vb.data());
     if (m) read(*m, "Masses", H5T_NATIVE_FLOAT, mb.data());
     if (rad) read(*rad, "Radii", H5T_NATIVE_FLOAT, rb.data());
     if (id) read(*id, "ParticleIDs", H5T_NATIVE_UINT64, ib.data());
@@ -492,9 +490,10 @@ Snapshot from_wire(const AnswerView& in, const std::string& name) {
   if (in.size() < sizeof h) throw bad();
   std::memcpy(&h, in.data(), sizeof h);
   if (h.n > (1ull << 31) || (h.types != 0 && h.types != h.n) || h.ids != h.types ||
-      h.solver_chars > 64 || h.units_chars > 4096 || wire_layout(h).end != in.size())
+      h.solver_chars > 64 || h.units_chars > 4096)
     throw bad();
   const WireLayout l = wire_layout(h);
+  if (l.end != in.size()) throw bad();
   const std::uint8_t* p = in.data();
   Snapshot s;
   s.format = SnapshotFormat::hdf5;

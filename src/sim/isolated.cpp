@@ -48,8 +48,8 @@ void Answer::finish(std::uint8_t status) {
 std::uint8_t* Answer::resize(std::size_t size) {
   if (m_data) munmap(m_data, m_size + 1);
   m_data = nullptr, m_size = 0;
-  // One byte more for the status. The pages are allocated and mapped in two calls, not faulted
-  // in one at a time as they are written (a third of a large load's time went to faults).
+  // One byte more for the status. The pages are allocated and mapped in two calls rather than
+  // faulted in one at a time as they are written.
   const auto bytes = static_cast<off_t>(size + 1);
   if (ftruncate(m_fd, bytes) != 0 || fallocate(m_fd, 0, 0, bytes) != 0) throw std::bad_alloc();
   void* p = mmap(nullptr, size + 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, m_fd, 0);
