@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Issue 24's comparison on the GPU machine, from the repo root after `. .gpu/prelude.sh`: cuda-bh's
-# accuracy (theta 0.5, eps 0.01, 8,192 targets at N = 1,048,576) and step time (5 steps after 2,
-# --phases) on every preset the issue names, for a build before a change (its orrery-bench in
-# BEFORE) and after it (a slim build in SLIM), interleaved in one call; then the GPU tests.
+# Issue 24's measurements on the GPU machine, from the repo root after `. .gpu/prelude.sh`, for a
+# build before a change (its orrery-bench in BEFORE) and after it (a slim build in SLIM):
+# cuda-bh's accuracy (theta 0.5, eps 0.01) at 65,536 and 1,048,576 on every preset the issue names;
+# step times at 1M (5 steps after 2, --phases, two interleaved rounds) and at 16M (plummer); the
+# energy over ten crossing times (leapfrog, 65,536 plummer: --trace); then the cuda-bh GPU tests.
 # Logs go to OUT_DIR; a table is printed last.
 #   scripts/gpu_bh_clustered.sh BEFORE_BENCH SLIM OUT_DIR
 set -u
@@ -11,40 +12,38 @@ slim=$(cd "$2" && pwd)
 out=$(mkdir -p "$3" && cd "$3" && pwd)
 after=$slim/src/bench/orrery-bench
 presets="plummer collision random clumps plummer-halo box"
-for p in $presets; do
-  for which in before after; do
-    b=$before
-    [ $which = after ] && b=$after
-    "$b" --accuracy --solver cuda-bh --n 1048576 --preset "$p" --theta 0.5 --softening 0.01 \
-      >"$out/accuracy-$p-$which.txt" 2>&1
-  done
-done
-for round in 1 2; do
-  for p in plummer random clumps plummer-halo; do
-    for which in before after; do
-      b=$before
-      [ $which = after ] && b=$after
-      "$b" --solver cuda-bh --n 1048576 --preset "$p" --theta 0.5 --softening 0.01 --steps 5 \
-        --warmup 2 --phases >>"$out/time-$which-$round.txt" 2>&1
+accuracy() {  # bench n preset -> median rms p99 max interactions/body
+  "$1" --accuracy --solver cuda-bh --n "$2" --preset "$3" --theta 0.5 --softening 0.01 2>&1 |
+    tee -a "$out/accuracy.log" | awk '/^cuda-bh/ {print $6, $7, $8, $9, $10}'
+}
+step_ms() {  # bench n preset steps warmup -> ms a step / the walk's ms
+  "$1" --solver cuda-bh --n "$2" --preset "$3" --gravity on --theta 0.5 --softening 0.01 \
+    --steps "$4" --warmup "$5" --phases 2>&1 | tee -a "$out/time.log" |
+    awk '/^cuda-bh/ {printf "%s/%s", $4, $14}'
+}
+{
+  echo "accuracy, cuda-bh, theta 0.5, eps 0.01: median rms p99 max interactions/body"
+  for n in 65536 1048576; do
+    for p in $presets; do
+      echo "$n $p before $(accuracy "$before" $n $p)"
+      echo "$n $p after  $(accuracy "$after" $n $p)"
     done
   done
-done
+  echo "ms a step / the walk's ms (median of 5 after 2), N 1048576, two rounds"
+  for round in 1 2; do
+    for p in plummer random box clumps plummer-halo; do
+      echo "$round $p before $(step_ms "$before" 1048576 $p 5 2) after $(step_ms "$after" 1048576 $p 5 2)"
+    done
+  done
+  echo "N 16777216 plummer (3 after 1): before $(step_ms "$before" 16777216 plummer 3 1)" \
+    "after $(step_ms "$after" 16777216 plummer 3 1)"
+} | tee "$out/table.txt"
+# Ten crossing times of the plummer preset (31.6 time units each) at dt 0.016 and eps 0.1.
+"$after" --solver cuda-bh --n 65536 --preset plummer --integrator leapfrog --theta 0.5 \
+  --steps 19760 --warmup 0 --diagnostics --trace "$out/energy.csv" --trace-every 247 \
+  >"$out/energy.log" 2>&1
 "$slim/tests/orrery_gpu_tests" --gtest_filter='CudaBh*' >"$out/gpu-bh-tests.log" 2>&1
 {
-  echo "accuracy, cuda-bh, N 1048576, theta 0.5, eps 0.01: median rms p99 max interactions/body"
-  for p in $presets; do
-    for which in before after; do
-      printf '%-13s %-6s %s\n' "$p" "$which" \
-        "$(grep -E '^cuda-bh' "$out/accuracy-$p-$which.txt" | awk '{print $6, $7, $8, $9, $10}')"
-    done
-  done
-  echo "ms a step (median of 5) and the walk's ms, rounds 1 and 2, presets in order:"
-  echo "plummer random clumps plummer-halo"
-  for which in before after; do
-    for round in 1 2; do
-      echo "$which $round: $(grep -E '^cuda-bh' "$out/time-$which-$round.txt" |
-        awk '{printf "%s/%s  ", $4, $14}')"
-    done
-  done
-  grep -E '^\[  (PASSED|FAILED) ' "$out/gpu-bh-tests.log"
-} | tee "$out/table.txt"
+  echo "energy: $(tail -1 "$out/energy.csv")"
+  grep -E '^\[  (PASSED|FAILED) |FAILED  \]' "$out/gpu-bh-tests.log"
+} | tee -a "$out/table.txt"

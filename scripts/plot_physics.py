@@ -1,9 +1,13 @@
 #!/usr/bin/python3
-"""Draws docs/convergence.png and docs/energy-drift.png from orrery-bench output.
+"""Draws docs/convergence.png, docs/energy-drift.png and docs/bh-energy.png.
 
 Usage:
   scripts/plot_physics.py convergence OUT.png CONVERGENCE.csv   (orrery-bench --convergence --csv)
   scripts/plot_physics.py drift OUT.png TRACE.csv [MORE.csv ...]  (orrery-bench --trace)
+  scripts/plot_physics.py tree-energy OUT.png TEST.log TRACE.csv
+      (the output of orrery_gpu_tests --gtest_filter=CudaBh.LeapfrogKeepsThePlummerSpheresEnergy,
+      whose readings use the exact potential, and an orrery-bench --trace of the same run, whose
+      readings use the tree's)
 Needs Debian's python3-matplotlib (run it with /usr/bin/python3). The convergence chart fits the
 slope of log(error) against log(dt) over each integrator's window above float rounding (the
 windows the tests use) and prints it in the legend.
@@ -86,13 +90,41 @@ def drift(out, paths):
     fig.savefig(out, dpi=110)
 
 
+def tree_energy(out, log_path, trace_path):
+    exact = [(0.0, 0.0)]
+    with open(log_path) as f:
+        for line in f:
+            words = line.split()
+            if len(words) == 5 and words[0] == "energy" and words[1] == "t":
+                exact.append((float(words[2]), float(words[4])))
+    with open(trace_path) as f:
+        rows = list(csv.DictReader(f))
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
+    ax.plot([r[0] for r in exact], [r[1] for r in exact], color="#1b9e77", marker="o", ms=3,
+            label="exact all-pairs potential (the test's reading)")
+    ax.plot([float(r["time"]) for r in rows], [float(r["energy_drift"]) for r in rows],
+            color="#999999", lw=0.8, label="the tree's own potential (--diagnostics)")
+    for bar in (1e-5, -1e-5):
+        ax.axhline(bar, color="#d95f02", ls="--", lw=1)
+    ax.set_title("cuda-bh, leapfrog, theta 0.5, plummer N = 65,536: (E - E0) / |E0|")
+    ax.set_xlabel("simulation time (ten crossing times of 31.6; dt 0.016, eps 0.1)")
+    ax.set_ylabel("relative energy error (bar: 1e-5)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower left")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
 def main(argv):
-    if len(argv) < 4 or argv[1] not in ("convergence", "drift"):
+    modes = {"convergence": 4, "drift": 4, "tree-energy": 5}
+    if len(argv) < 2 or argv[1] not in modes or len(argv) < modes[argv[1]]:
         sys.exit(__doc__)
     if argv[1] == "convergence":
         convergence(argv[2], argv[3])
-    else:
+    elif argv[1] == "drift":
         drift(argv[2], argv[3:])
+    else:
+        tree_energy(argv[2], argv[3], argv[4])
 
 
 if __name__ == "__main__":

@@ -1,5 +1,9 @@
 // `cpu-bh`: Barnes-Hut on the CPU. The octree (octree.h) is rebuilt every force pass; the walk is
-// parallel over bodies with OpenMP, in key order so neighbouring threads share cells.
+// parallel over groups (the largest cells of at most 32 bodies) with OpenMP: one interaction list
+// a group, from the opening test of octree.h, summed for each of its bodies.
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -19,7 +23,9 @@ class CpuBhSolver final : public Solver {
   const std::string& name() const override { return m_name; }
   bool on_device() const override { return false; }
   std::string config() const override {
-    return m_name + " (octree, quadrupoles, leaves of " + std::to_string(k_leaf_size) +
+    return m_name +
+           " (octree, quadrupoles, a walk per cell of <= " + std::to_string(HostOctree::k_group) +
+           " bodies, leaves of " + std::to_string(k_leaf_size) +
            (m_tree.cells().empty() ? ")"
                                    : ", " + std::to_string(m_tree.cells().size()) +
                                          " cells, depth " + std::to_string(m_tree.depth()) + ")");
@@ -43,30 +49,78 @@ class CpuBhSolver final : public Solver {
   }
 
  private:
-  // Builds the tree of `pos` and walks it for every body: out[i] = (a, 0), or (0, 0, 0, phi).
+  // Builds the tree of `pos` and walks it for every group: out[i] = (a, 0), or (0, 0, 0, phi).
   void field(const Vec4* pos, Vec4* out, int n, const SimParams& p, bool potential) {
     // The diagnostics time the potentials pass as theirs; a force pass marks its stages.
     PhaseTimer* phases = potential ? nullptr : m_phases;
     if (phases) phases->begin(Phase::build);  // keys, sort and cells in one serial pass
     m_tree.build(pos, n, k_leaf_size);
     if (phases) phases->begin(Phase::walk);
+    // The relative test needs the last pass's accelerations; a pass without them (the first, or
+    // after N changed) is walked twice, first with the box test alone.
+    const bool relative = p.theta > 0.0f && k_relative > 0.0f;
+    if (relative && static_cast<int>(m_last.size()) != n) {
+      walk(out, p, false, false);
+      remember(out, n);
+    }
+    walk(out, p, potential, relative);
+    if (!potential) remember(out, n);
+  }
+
+  // Each body's |a| of this force pass, and the relative test's floor: a fraction of their mean.
+  void remember(const Vec4* out, int n) {
+    m_last.resize(static_cast<std::size_t>(n));
+    double sum = 0;
+#pragma omp parallel for reduction(+ : sum) if (n > 16384)
+    for (int i = 0; i < n; ++i) {
+      const Vec4& a = out[i];
+      const float mag = std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
+      m_last[static_cast<std::size_t>(i)] = mag;
+      sum += mag;
+    }
+    m_floor = static_cast<float>(k_relative_floor * sum / n);
+  }
+
+  void walk(Vec4* out, const SimParams& p, bool potential, bool relative) {
     const float eps2 = p.softening * p.softening;
+    const float inv_theta =
+        p.theta > 0.0f ? 1.0f / p.theta : std::numeric_limits<float>::infinity();
+    const float alpha = k_relative * p.theta * p.theta * p.theta;
     const std::vector<Vec4>& sorted = m_tree.sorted();
     const std::vector<int>& order = m_tree.order();
+    const std::vector<OctCell>& cells = m_tree.cells();
+    const std::vector<int>& groups = m_tree.groups();
     StepControl* control = m_control;
     long long pp = 0, pc = 0;
 #pragma omp parallel reduction(+ : pp, pc)
     {
       std::vector<int> stack;
       stack.reserve(256);
+      InteractionList list;
       WalkCount count;
-#pragma omp for schedule(dynamic, 64)
-      for (int k = 0; k < n; ++k) {
+#pragma omp for schedule(dynamic, 4)
+      for (std::size_t g = 0; g < groups.size(); ++g) {
         if (!proceed(control)) continue;
-        const Vec4 f =
-            m_tree.walk(sorted[static_cast<std::size_t>(k)], k, p.theta, eps2, count, stack);
-        out[order[static_cast<std::size_t>(k)]] =
-            potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+        const OctCell& group = cells[static_cast<std::size_t>(groups[g])];
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        float least = INFINITY;
+        for (int k = group.begin; k < group.end; ++k) {
+          const Vec4& b = sorted[static_cast<std::size_t>(k)];
+          lo[0] = std::min(lo[0], b.x), lo[1] = std::min(lo[1], b.y), lo[2] = std::min(lo[2], b.z);
+          hi[0] = std::max(hi[0], b.x), hi[1] = std::max(hi[1], b.y), hi[2] = std::max(hi[2], b.z);
+          if (relative)
+            least = std::min(least,
+                             m_last[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])]);
+        }
+        float scale = 0.0f;
+        if (relative) scale = std::pow(alpha * std::max(least, m_floor), -0.4f);
+        if (!std::isfinite(scale)) scale = 0.0f;
+        m_tree.gather(lo, hi, inv_theta, scale, stack, list);
+        for (int k = group.begin; k < group.end; ++k) {
+          const Vec4 f = m_tree.field(k, list, eps2, potential, count);
+          out[order[static_cast<std::size_t>(k)]] =
+              potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+        }
       }
       pp += count.body_body;
       pc += count.body_cell;
@@ -77,6 +131,8 @@ class CpuBhSolver final : public Solver {
   std::string m_name = "cpu-bh";
   HostOctree m_tree;
   double m_interactions = 0;  // body-body and body-cell, of the last walk
+  std::vector<float> m_last;  // |a| of each body on the last force pass
+  float m_floor = 0.0f;
 };
 
 }  // namespace

@@ -1,8 +1,8 @@
 // `cuda-bh`: Barnes-Hut with the whole pass on the device and no host round trip - bounds, 63-bit
 // Morton keys, CUB radix sort, a binary radix tree built from the sorted keys in one parallel
 // pass (Karras 2012), monopole and quadrupole moments bottom-up, and a walk in which one warp
-// serves 32 consecutive bodies with one traversal and a box opening test. docs/barnes-hut.md
-// explains the choices and measures them.
+// serves 32 consecutive bodies with one traversal and the opening test of octree.h (a box test
+// and a relative test). docs/barnes-hut.md explains the choices and measures them.
 #include <algorithm>
 #include <type_traits>
 #include <vector>
@@ -36,7 +36,7 @@ class CudaBhSolver final : public Solver {
     return m_name +
            " (binary radix tree of Morton-sorted bodies, quadrupoles, a warp walk per node of "
            "<= 32 bodies, buckets of " +
-           std::to_string(k_bucket) + ")";
+           std::to_string(k_bucket) + ", box and relative opening tests)";
   }
   bool all_pairs() const override { return false; }
   void tree_cells(int max_level, std::size_t limit, std::vector<Aabb>& out) override {
@@ -117,28 +117,56 @@ class CudaBhSolver final : public Solver {
       CUDA_CHECK_LAUNCH("build_kernel");
       const float inv_theta = p.theta > 0.0f ? 1.0f / p.theta : INFINITY;
       mark(Phase::moments);
-      moments_kernel<<<blocks_for(n), k_threads>>>(m_sorted, n, m_tree, inv_theta);
+      moments_kernel<<<blocks_for(n), k_threads>>>(m_sorted, n, m_tree, inv_theta,
+                                                   p.softening * p.softening);
       CUDA_CHECK_LAUNCH("moments_kernel");
     }
     mark(Phase::walk);
-    // Counters: the interactions (2), the groups found, the next group to walk.
-    CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
-    CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int) * 2));
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int)));
     groups_kernel<<<blocks_for(n), k_threads>>>(n, m_tree, part.first, part.end(), m_groups,
                                                 m_group_counters);
     CUDA_CHECK_LAUNCH("groups_kernel");
-    CUDA_CHECK_THROW(cudaMemsetAsync(m_retry_count, 0, sizeof(int)));
     const float eps2 = p.softening * p.softening;
-    walk_kernel<Potential><<<m_walk_blocks, 32 * k_walk_warps>>>(
-        m_sorted, m_index, n, m_tree, m_groups, m_group_counters, m_group_counters + 1, eps2, out,
-        m_frontier, m_frontier_capacity, m_retry, m_retry_count, m_counts);
-    CUDA_CHECK_LAUNCH("walk_kernel");
-    retry_kernel<Potential><<<1, 32>>>(m_sorted, m_index, n, m_tree, m_retry, m_retry_count, eps2,
-                                       out, m_retry_frontier, m_retry_capacity, m_counts,
-                                       m_retried);
-    CUDA_CHECK_LAUNCH("retry_kernel");
+    // The relative test needs the last force pass's accelerations (octree.h); without them (the
+    // first pass, or N changed) a force pass with the box test alone comes first.
+    Relative rel{};
+    rel.alpha = k_relative * p.theta * p.theta * p.theta;
+    rel.floor_fraction = k_relative_floor;
+    const bool relative = p.theta > 0.0f && rel.alpha > 0.0f;
+    if (relative && m_known != n) {
+      walk<false>(out, n, eps2, fresh_totals(rel));
+      m_known = n;
+    }
+    if (relative) rel.known = m_last, rel.known_totals = m_totals + 2 * m_slot;
+    walk<Potential>(out, n, eps2, Potential ? rel : fresh_totals(rel));
     CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_counts.get(), m_counts, sizeof(unsigned long long) * 2,
                                      cudaMemcpyDeviceToHost));
+  }
+
+  // rel writing this pass's |a| and their totals into the other slot, zeroed.
+  Relative fresh_totals(Relative rel) {
+    m_slot ^= 1;
+    rel.write = m_last;
+    rel.totals = m_totals + 2 * m_slot;
+    CUDA_CHECK_THROW(cudaMemsetAsync(rel.totals, 0, sizeof(double) * 2));
+    return rel;
+  }
+
+  // One walk of the groups found: the resident warps, then the retry pass.
+  template <bool Potential>
+  void walk(Vec4* out, int n, float eps2, const Relative& rel) {
+    // Counters: the interactions (2), the next group to walk, the groups to retry.
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters + 1, 0, sizeof(int)));
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_retry_count, 0, sizeof(int)));
+    walk_kernel<Potential><<<m_walk_blocks, 32 * k_walk_warps>>>(
+        m_sorted, m_index, n, m_tree, m_groups, m_group_counters, m_group_counters + 1, eps2, rel,
+        out, m_frontier, m_frontier_capacity, m_retry, m_retry_count, m_counts);
+    CUDA_CHECK_LAUNCH("walk_kernel");
+    retry_kernel<Potential><<<1, 32>>>(m_sorted, m_index, n, m_tree, m_retry, m_retry_count, eps2,
+                                       rel, out, m_retry_frontier, m_retry_capacity, m_counts,
+                                       m_retried);
+    CUDA_CHECK_LAUNCH("retry_kernel");
   }
 
   // Scratch for n bodies, allocated once and grown (never per pass).
@@ -164,6 +192,9 @@ class CudaBhSolver final : public Solver {
     alloc(m_groups, b), alloc(m_group_counters, 2);
     alloc(m_retry, b), alloc(m_retry_count, 1), alloc(m_retried, 1);
     CUDA_CHECK_THROW(cudaMemset(m_retried, 0, sizeof(int)));
+    alloc(m_last, b), alloc(m_totals, 4);
+    CUDA_CHECK_THROW(cudaMemset(m_last, 0, sizeof(float) * b));
+    m_known = 0;
     // Each resident warp's two frontier levels; a bigger frontier (rare) goes to the retry pass,
     // whose one warp has room for every node of the tree.
     m_frontier_capacity = static_cast<int>(std::min<std::size_t>(m_frontier_limit, 2 * b + 2));
@@ -188,6 +219,7 @@ class CudaBhSolver final : public Solver {
     m_sort_temp = nullptr, m_groups = nullptr, m_group_counters = nullptr;
     m_retry = nullptr, m_retry_count = m_retried = nullptr;
     m_frontier = m_retry_frontier = nullptr;
+    m_last = nullptr, m_totals = nullptr, m_known = 0;
     m_capacity = 0;
   }
 
@@ -213,6 +245,11 @@ class CudaBhSolver final : public Solver {
   int m_frontier_capacity = 0, m_retry_capacity = 0;
   std::size_t m_frontier_limit;
   int m_walk_blocks = 0;
+  // The relative test's memory: each body's |a| of the last force pass, for bodies of N m_known
+  // (0: none); two slots of totals (sum of |a|, bodies), m_slot the last pass's.
+  float* m_last = nullptr;
+  double* m_totals = nullptr;
+  int m_known = 0, m_slot = 0;
   unsigned char* m_sort_temp = nullptr;
   std::size_t m_sort_bytes = 0;
 };

@@ -108,8 +108,9 @@ struct Tree {
   int2* range;       // first, last body (sorted order)
   Vec4* com;         // centre of mass, mass
   Vec4* quad;        // xx, yy, zz, xy
-  Vec4* quad2_open;  // xz, yz, the opening radius l/theta + s, the trace sum m |x - com|^2
-  Vec4* lo;          // the bodies' bounding box
+  Vec4*
+      quad2_open;  // xz, yz, the opening radius l/theta + s, the trace term eps^2 sum m |x - com|^2
+  Vec4* lo;        // the bodies' bounding box; w: the relative test's reach2 (octree.h)
   Vec4* hi;
   int* arrived;  // bottom-up counters
   int* level;    // the octree level of the node's key prefix (its common bits / 3)
@@ -158,7 +159,7 @@ struct Moments {
   float3 c;  // centre of mass
   float m;
   float q[6];  // about c
-  float tr;    // sum m |x - c|^2
+  float te;    // eps^2 sum m |x - c|^2: the trace term, premultiplied (octree.h, cell_field)
   float3 lo, hi;
 };
 
@@ -170,7 +171,7 @@ __device__ __forceinline__ Moments child_moments(const Tree& t, const Vec4* __re
     r.c = make_float3(p.x, p.y, p.z);
     r.m = p.w;
     for (int k = 0; k < 6; ++k) r.q[k] = 0.0f;
-    r.tr = 0.0f;
+    r.te = 0.0f;
     r.lo = r.hi = r.c;
     return r;
   }
@@ -184,14 +185,15 @@ __device__ __forceinline__ Moments child_moments(const Tree& t, const Vec4* __re
   r.c = make_float3(com.x, com.y, com.z);
   r.m = com.w;
   r.q[0] = q.x, r.q[1] = q.y, r.q[2] = q.z, r.q[3] = q.w, r.q[4] = q2.x, r.q[5] = q2.y;
-  r.tr = q2.w;
+  r.te = q2.w;
   r.lo = make_float3(lo.x, lo.y, lo.z);
   r.hi = make_float3(hi.x, hi.y, hi.z);
   return r;
 }
 
 // From each body up: the second child to arrive at a node computes it and goes on up.
-__global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, float inv_theta) {
+__global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, float inv_theta,
+                               float eps2) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
   int node = t.leaf_parent[k];
@@ -215,12 +217,12 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
     }
     float q[6];
     for (int j = 0; j < 6; ++j) q[j] = a.q[j] + b.q[j];
-    float tr = a.tr + b.tr;
+    float te = a.te + b.te;
     const Moments* parts[2] = {&a, &b};
     for (const Moments* p : parts) {  // each child's mass moved to the new centre of mass
       const float dx = p->c.x - c.x, dy = p->c.y - c.y, dz = p->c.z - c.z;
       const float d2 = dx * dx + dy * dy + dz * dz;
-      tr += p->m * d2;
+      te += eps2 * p->m * d2;
       q[0] += p->m * (3.0f * dx * dx - d2), q[1] += p->m * (3.0f * dy * dy - d2);
       q[2] += p->m * (3.0f * dz * dz - d2), q[3] += p->m * 3.0f * dx * dy;
       q[4] += p->m * 3.0f * dx * dz, q[5] += p->m * 3.0f * dy * dz;
@@ -231,8 +233,11 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
     const float s = sqrtf(ex * ex + ey * ey + ez * ez);
     t.com[node] = Vec4{c.x, c.y, c.z, m};
     t.quad[node] = Vec4{q[0], q[1], q[2], q[3]};
-    t.quad2_open[node] = Vec4{q[4], q[5], l * inv_theta + s, tr};
-    t.lo[node] = Vec4{lo.x, lo.y, lo.z, 0.0f};
+    t.quad2_open[node] = Vec4{q[4], q[5], l * inv_theta + s, te};
+    // The relative test's (M l^3)^(2/5) (octree.h), through logarithms: M l^3 leaves float's
+    // range long before the result does. 0 for a massless or pointlike node.
+    const float reach2 = m > 0.0f && l > 0.0f ? exp2f(0.4f * (log2f(m) + 3.0f * log2f(l))) : 0.0f;
+    t.lo[node] = Vec4{lo.x, lo.y, lo.z, reach2};
     t.hi[node] = Vec4{hi.x, hi.y, hi.z, 0.0f};
     node = t.parent[node];
   }

@@ -74,6 +74,20 @@ struct Walker {
   }
 };
 
+// The relative test's state (octree.h): each body's |a| of the last force pass by body index,
+// read as a group starts and rewritten as it ends (a body is in one group only), and the sum and
+// count of those |a| for the next pass's floor.
+struct Relative {
+  const float* known;  // |a| by body of the last force pass; null: none, the box test alone
+  float* write;        // where this pass leaves its |a| (null: nowhere, a potentials pass)
+  float alpha;         // k_relative theta^3
+  // The least |a| a group is held to: floor_fraction of the mean of the last pass's (its sum and
+  // bodies in known_totals).
+  float floor_fraction;
+  const double* known_totals;
+  double* totals;  // sum of |a| and bodies, added to by this pass (with `write`)
+};
+
 // Moves list entries [32, count) to the front after a flush of the first 32.
 __device__ __forceinline__ void shift_list(int* list, int count, int lane) {
   const int v = lane + 32 < count ? list[lane + 32] : 0;
@@ -88,15 +102,26 @@ template <bool Potential>
 __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n,
                            const Tree& t, int2 grp, float eps2, Vec4* __restrict__ out,
                            int* __restrict__ a, int* __restrict__ b, int capacity, WarpShared& sh,
-                           unsigned long long& pp, unsigned long long& pc) {
+                           const Relative& rel, unsigned long long& pp, unsigned long long& pc) {
   const int lane = threadIdx.x % 32;
   const unsigned below = (1u << lane) - 1u;
   const bool valid = lane < grp.y;
   const int k = grp.x + (valid ? lane : 0);
+  const int body = index[k];
   Walker<Potential> w{sorted, t, eps2, sorted[k], k, Vec4{0.0f, 0.0f, 0.0f, 0.0f}};
   const Vec4 p = w.p;
   const float3 glo = make_float3(warp_min(p.x), warp_min(p.y), warp_min(p.z));
   const float3 ghi = make_float3(warp_max(p.x), warp_max(p.y), warp_max(p.z));
+  // The relative test's squared distance a unit of reach2, (alpha |a|)^(-2/5) for the group's
+  // least |a|; 0 (the box test alone) when none is known.
+  float scale = 0.0f;
+  if (rel.known) {
+    const float floor = static_cast<float>(rel.floor_fraction * rel.known_totals[0] /
+                                           fmax(rel.known_totals[1], 1.0));
+    const float least = fmaxf(warp_min(rel.known[body]), floor);
+    scale = exp2f(-0.4f * log2f(rel.alpha * least));
+    if (!isfinite(scale)) scale = 0.0f;
+  }
   const unsigned long long members = static_cast<unsigned long long>(grp.y);
   int ncells = 0, nbodies = 0;
   if (lane == 0) a[0] = n > 1 ? 0 : ~0;
@@ -123,7 +148,8 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
             const float dx = fmaxf(fmaxf(glo.x - com.x, com.x - ghi.x), 0.0f);
             const float dy = fmaxf(fmaxf(glo.y - com.y, com.y - ghi.y), 0.0f);
             const float dz = fmaxf(fmaxf(glo.z - com.z, com.z - ghi.z), 0.0f);
-            if (!overlap && dx * dx + dy * dy + dz * dz > q2o.z * q2o.z)
+            const float d2 = dx * dx + dy * dy + dz * dz;
+            if (!overlap && d2 > q2o.z * q2o.z && d2 >= lo.w * scale)
               accept = true;
             else if (r.y - r.x + 1 <= k_bucket)
               first = r.x, size = r.y - r.x + 1;
@@ -175,9 +201,14 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
   }
   if (ncells > 0) w.flush_cells(sh, ncells, lane), pc += ncells * members;
   if (nbodies > 0) w.flush_bodies(sh, nbodies, lane), pp += nbodies * members;
-  if (valid) {
-    const Vec4 f = w.acc;
-    out[index[k]] = Potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+  const Vec4 f = w.acc;
+  if (valid) out[body] = Potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+  if (!Potential && rel.write) {
+    float mag = valid ? sqrtf(f.x * f.x + f.y * f.y + f.z * f.z) : 0.0f;
+    if (valid) rel.write[body] = mag;
+    for (int o = 16; o > 0; o /= 2) mag += __shfl_xor_sync(0xffffffffu, mag, o);
+    if (lane == 0) atomicAdd(&rel.totals[0], static_cast<double>(mag));
+    if (lane == 0) atomicAdd(&rel.totals[1], static_cast<double>(grp.y));
   }
   return true;
 }
@@ -188,7 +219,7 @@ template <bool Potential>
 __global__ void __launch_bounds__(32 * k_walk_warps)
     walk_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
                 const int2* __restrict__ groups, const int* __restrict__ group_count,
-                int* __restrict__ next_group, float eps2, Vec4* __restrict__ out,
+                int* __restrict__ next_group, float eps2, Relative rel, Vec4* __restrict__ out,
                 int* __restrict__ frontier, int capacity, int2* __restrict__ retry,
                 int* __restrict__ retry_count, unsigned long long* __restrict__ counts) {
   __shared__ WarpShared shared[k_walk_warps];
@@ -205,8 +236,8 @@ __global__ void __launch_bounds__(32 * k_walk_warps)
     if (g >= total) break;
     const int2 grp = groups[g];
     unsigned long long gpp = 0, gpc = 0;
-    if (walk_group<Potential>(sorted, index, n, t, grp, eps2, out, a, b, capacity, shared[w], gpp,
-                              gpc)) {
+    if (walk_group<Potential>(sorted, index, n, t, grp, eps2, out, a, b, capacity, shared[w], rel,
+                              gpp, gpc)) {
       pp += gpp, pc += gpc;
     } else if (lane == 0) {
       retry[atomicAdd(retry_count, 1)] = grp;
@@ -224,14 +255,14 @@ template <bool Potential>
 __global__ void __launch_bounds__(32)
     retry_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
                  const int2* __restrict__ retry, const int* __restrict__ retry_count, float eps2,
-                 Vec4* __restrict__ out, int* __restrict__ frontier, int capacity,
+                 Relative rel, Vec4* __restrict__ out, int* __restrict__ frontier, int capacity,
                  unsigned long long* __restrict__ counts, int* __restrict__ retried) {
   __shared__ WarpShared shared;
   const int total = *retry_count;
   unsigned long long pp = 0, pc = 0;
   for (int g = 0; g < total; ++g)
     walk_group<Potential>(sorted, index, n, t, retry[g], eps2, out, frontier, frontier + capacity,
-                          capacity, shared, pp, pc);
+                          capacity, shared, rel, pp, pc);
   if (threadIdx.x == 0) {
     atomicAdd(&counts[0], pp);
     atomicAdd(&counts[1], pc);

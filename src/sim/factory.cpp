@@ -72,7 +72,7 @@ const std::vector<SolverInfo>& all_solvers() {
        {},
        0,
        "CPU Barnes-Hut: octree of Morton-sorted bodies with quadrupoles, rebuilt every step, "
-       "OpenMP walk; opening angle theta",
+       "OpenMP walk a group at a time, box and relative opening tests; opening angle theta",
        &make_cpu_bh_solver,
        true},
 #ifdef ORRERY_HAVE_CUDA
@@ -92,11 +92,13 @@ const std::vector<SolverInfo>& all_solvers() {
        {128},
        128,
        "CUDA Barnes-Hut, the whole pass on the device: Morton keys, CUB radix sort, radix tree, "
-       "quadrupoles, a warp walk per 32 bodies; opening angle theta",
+       "quadrupoles, a warp walk per 32 bodies, box and relative opening tests; opening angle "
+       "theta",
        &make_cuda_bh_solver,
        true,
-       // Its scratch is about 200 bytes a body (keys, indices, the sorted copy, eleven arrays of
-       // tree nodes, the groups, the retry frontier, CUB's sort space); 240 leaves a margin.
+       // Its scratch is about 204 bytes a body (keys, indices, the sorted copy, eleven arrays of
+       // tree nodes, the groups, the retry frontier, CUB's sort space, the last pass's |a|); 240
+       // leaves a margin.
        k_state_bytes + 240.0,
        true},
 #endif

@@ -61,6 +61,17 @@ void HostOctree::build(const Vec4* pos, int n, int leaf_size) {
   m_depth = 0;
   m_cells.push_back({});
   build_cell(0, 0, n, 0, c[0], c[1], c[2], 0.5f * side);
+  m_groups.clear();
+  if (n > 0) find_groups(0);
+}
+
+void HostOctree::find_groups(int index) {
+  const OctCell& c = m_cells[static_cast<std::size_t>(index)];
+  if (c.end - c.begin <= k_group || c.first_child < 0) {
+    m_groups.push_back(index);
+    return;
+  }
+  for (int k = 0; k < c.child_count; ++k) find_groups(c.first_child + k);
 }
 
 // Fills cell `index` (allocated) for bodies [begin, end) at `level`: a leaf, or the children of
@@ -152,44 +163,66 @@ void HostOctree::moments(int index) {
   c.tr = static_cast<float>(tr);
   const double ex = gx - c.cx, ey = gy - c.cy, ez = gz - c.cz;
   c.s = static_cast<float>(std::sqrt(ex * ex + ey * ey + ez * ez));
+  const double l = 2.0 * c.half;
+  c.reach2 = static_cast<float>(std::pow(m * l * l * l, 0.4));
 }
 
-Vec4 HostOctree::walk(const Vec4& p, int self, float theta, float eps2, WalkCount& count,
-                      std::vector<int>& stack) const {
-  Vec4 acc{0.0f, 0.0f, 0.0f, 0.0f};
-  if (m_cells.empty()) return acc;
-  const float inv_theta = theta > 0.0f ? 1.0f / theta : std::numeric_limits<float>::infinity();
+void HostOctree::gather(const float lo[3], const float hi[3], float inv_theta, float scale,
+                        std::vector<int>& stack, InteractionList& list) const {
+  list.cells.clear();
+  list.ranges.clear();
+  if (m_cells.empty()) return;
   stack.clear();
   stack.push_back(0);
   while (!stack.empty()) {
     const OctCell& c = m_cells[static_cast<std::size_t>(stack.back())];
+    const int index = stack.back();
     stack.pop_back();
     if (c.mass == 0.0f) continue;  // only massless bodies below: nothing to feel
-    const float dx = p.x - c.mx, dy = p.y - c.my, dz = p.z - c.mz;
+    const bool overlap = c.cx - c.half <= hi[0] && c.cx + c.half >= lo[0] &&
+                         c.cy - c.half <= hi[1] && c.cy + c.half >= lo[1] &&
+                         c.cz - c.half <= hi[2] && c.cz + c.half >= lo[2];
+    const float dx = std::max(std::max(lo[0] - c.mx, c.mx - hi[0]), 0.0f);
+    const float dy = std::max(std::max(lo[1] - c.my, c.my - hi[1]), 0.0f);
+    const float dz = std::max(std::max(lo[2] - c.mz, c.mz - hi[2]), 0.0f);
+    const float d2 = dx * dx + dy * dy + dz * dz;
     const float open = 2.0f * c.half * inv_theta + c.s;
-    // A cell is accepted when the body is outside it and far enough: |d| > l / theta + s.
-    const bool inside = std::fabs(p.x - c.cx) <= c.half && std::fabs(p.y - c.cy) <= c.half &&
-                        std::fabs(p.z - c.cz) <= c.half;
-    if (!inside && dx * dx + dy * dy + dz * dz > open * open) {
-      cell_field(dx, dy, dz, c.mass, c.q, c.tr, eps2, acc);
-      ++count.body_cell;
+    if (!overlap && d2 > open * open && (scale == 0.0f || d2 >= c.reach2 * scale)) {
+      list.cells.push_back(index);
     } else if (c.first_child < 0) {
-      Vec3 a{0.0f, 0.0f, 0.0f};
-      float phi = 0.0f;
-      for (int k = c.begin; k < c.end; ++k) {
-        const Vec4& q = m_sorted[static_cast<std::size_t>(k)];
-        body_body(p, q, eps2, a);
-        if (k == self) continue;
-        const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
-        phi -= q.w * reciprocal_sqrt(eps2 + rx * rx + ry * ry + rz * rz);
-      }
-      acc.x += a.x, acc.y += a.y, acc.z += a.z, acc.w += phi;
-      count.body_body += c.end - c.begin;
+      list.ranges.emplace_back(c.begin, c.end);
     } else {
       for (int k = 0; k < c.child_count; ++k) stack.push_back(c.first_child + k);
     }
   }
-  return acc;
+}
+
+Vec4 HostOctree::field(int k, const InteractionList& list, float eps2, bool potential,
+                       WalkCount& count) const {
+  const Vec4& b = m_sorted[static_cast<std::size_t>(k)];
+  Vec4 acc{0.0f, 0.0f, 0.0f, 0.0f};
+  for (int c : list.cells) {
+    const OctCell& cell = m_cells[static_cast<std::size_t>(c)];
+    cell_field(b.x - cell.mx, b.y - cell.my, b.z - cell.mz, cell.mass, cell.q, cell.tr * eps2, eps2,
+               acc);
+  }
+  count.body_cell += static_cast<long long>(list.cells.size());
+  Vec3 a{0.0f, 0.0f, 0.0f};
+  float phi = 0.0f;
+  for (const auto& r : list.ranges) {
+    Vec3 leaf{0.0f, 0.0f, 0.0f};  // a leaf's sum first: shorter float sums
+    for (int j = r.first; j < r.second; ++j) {
+      const Vec4& q = m_sorted[static_cast<std::size_t>(j)];
+      body_body(b, q, eps2, leaf);
+      if (potential && j != k) {
+        const float rx = q.x - b.x, ry = q.y - b.y, rz = q.z - b.z;
+        phi -= q.w * reciprocal_sqrt(eps2 + rx * rx + ry * ry + rz * rz);
+      }
+    }
+    a.x += leaf.x, a.y += leaf.y, a.z += leaf.z;
+    count.body_body += r.second - r.first;
+  }
+  return Vec4{acc.x + a.x, acc.y + a.y, acc.z + a.z, acc.w + phi};
 }
 
 }  // namespace orrery

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "orrery/physics.h"
@@ -16,6 +17,7 @@ struct OctCell {
   float q[6];              // traceless quadrupole about the centre of mass: xx yy zz xy xz yz
   float tr;                // the second moment's trace: sum m |x - com|^2
   float s;                 // |centre of mass - centre|: the opening test's margin
+  float reach2;            // (M l^3)^(2/5): the relative test's squared distance (octree.h)
   int first_child;         // children are contiguous; -1 for a leaf
   int child_count;
   int begin, end;  // the cell's bodies, in sorted order
@@ -26,6 +28,29 @@ struct OctCell {
 struct WalkCount {
   long long body_body = 0, body_cell = 0;
 };
+
+// What a group of bodies feels: the cells taken whole, and the bodies of the opened leaves as
+// ranges of the sorted order.
+struct InteractionList {
+  std::vector<int> cells;
+  std::vector<std::pair<int, int>> ranges;  // begin, end
+};
+
+// The opening test, shared by both tree codes, for a group of bodies in the box [lo, hi] and a
+// cell of side l, centre of mass c, mass M, at distance d from the box to c. The cell is taken
+// whole when the box is outside the cell and
+//   d > l / theta + s                 (s: the centre of mass's offset from the cell's centre), and
+//   M l^3 / d^5 <= alpha |a|          (the relative test),
+// |a| being the least acceleration the group's bodies had on the last pass (floored at a
+// fraction of the mean), alpha = k_relative theta^3. The first bounds each cell's error against
+// the cell's own pull; the second against what the body feels in all, which is what a relative
+// error measures: where the pulls nearly cancel (a cube's middle, between clumps) it opens more.
+// Squared and solved for d: d^2 >= reach2 * scale, reach2 = (M l^3)^(2/5) a cell, scale =
+// (alpha |a|)^(-2/5) a group (0 when no accelerations are known yet: the first test alone).
+// k_relative and the floor were chosen on both codes at theta 0.5 (docs/barnes-hut.md): 0.02 left
+// cpu-bh's `random` at 16,384 over the RMS bar, 0.01 meets every bar on both with a margin.
+constexpr float k_relative = 0.01f;
+constexpr float k_relative_floor = 0.05f;  // of the mean |a|
 
 class HostOctree {
  public:
@@ -41,21 +66,32 @@ class HostOctree {
   const std::vector<OctCell>& cells() const { return m_cells; }
   int depth() const { return m_depth; }
 
-  // The acceleration (xyz) and potential (w, the body itself left out) of a body at `p`, sorted
-  // index `self` (-1: not a body of the tree), from the cells opened by theta (0: every cell).
-  Vec4 walk(const Vec4& p, int self, float theta, float eps2, WalkCount& count,
-            std::vector<int>& stack) const;
+  // The walk's groups: the largest cells of at most k_group bodies (or a leaf at the depth cap).
+  static constexpr int k_group = 32;
+  const std::vector<int>& groups() const { return m_groups; }
+
+  // The interaction list of a group of bodies in the box [lo, hi] (the opening test above;
+  // inv_theta infinite: every cell opened).
+  void gather(const float lo[3], const float hi[3], float inv_theta, float scale,
+              std::vector<int>& stack, InteractionList& list) const;
+
+  // What the body of sorted index k feels from a group's list: its acceleration (xyz) and
+  // potential (w, the body itself left out); the interactions are added to count.
+  Vec4 field(int k, const InteractionList& list, float eps2, bool potential,
+             WalkCount& count) const;
 
  private:
   void build_cell(int index, int begin, int end, int level, float cx, float cy, float cz,
                   float half);
   void moments(int index);
+  void find_groups(int index);
 
   std::vector<std::uint64_t> m_keys;
   std::vector<std::pair<std::uint64_t, int>> m_pairs;
   std::vector<Vec4> m_sorted;
   std::vector<int> m_order;
   std::vector<OctCell> m_cells;
+  std::vector<int> m_groups;
   int m_leaf_size = 16;
   int m_depth = 0;
 };
@@ -73,28 +109,31 @@ ORRERY_HD std::uint64_t morton_spread21(std::uint64_t v) {
 }
 
 // A body at distance vector d = x - com from a cell of mass m, traceless quadrupole q (xx yy zz
-// xy xz yz) and second moment's trace tr = sum m |x - com|^2 feels, with Plummer softening eps2:
-//   a = -m d / r^3 + Q d / r^5 - (5/2) (d.Q.d - tr eps2) d / r^7,
-//   phi = -m / r - (1/2) (d.Q.d - tr eps2) / r^5,     r^2 = |d|^2 + eps2.
-// The tr eps2 terms are the softened kernel's: its second derivatives are not traceless, so
-// Q alone drops (1/2) tr eps2 / r^5 from the potential. Far from eps it is nothing; on clustered
-// matter, where cells are taken within a few eps, it was the largest error (docs/barnes-hut.md).
+// xy xz yz) and second moment's trace T = sum m |x - com|^2 feels, with Plummer softening eps2
+// and te = T eps2:
+//   a = -(m + (5/2) (d.Q.d - te) / r^4) d / r^3 + Q d / r^5,
+//   phi = -m / r - (1/2) (d.Q.d - te) / r^5,     r^2 = |d|^2 + eps2.
+// The te terms are the softened kernel's: its second derivatives are not traceless, so Q alone
+// drops (1/2) te / r^5 from the potential. Far from eps it is nothing; on clustered matter, where
+// cells are taken within a few eps, it was the largest error (docs/barnes-hut.md). te comes
+// premultiplied, and the radial terms share one factor: this is the walk's inner loop, and the
+// walk is bound by instruction issue (docs/barnes-hut.md, Nsight Compute).
 // Adds to acc (xyz) and phi (w).
-ORRERY_HD void cell_field(float dx, float dy, float dz, float m, const float* q, float tr,
+ORRERY_HD void cell_field(float dx, float dy, float dz, float m, const float* q, float te,
                           float eps2, Vec4& acc) {
   const float r2 = eps2 + dx * dx + dy * dy + dz * dz;
   const float rinv = reciprocal_sqrt(r2);
   const float rinv2 = rinv * rinv;
-  const float rinv3 = m * rinv * rinv2;
+  const float rinv3 = rinv * rinv2;
+  const float rinv5 = rinv3 * rinv2;
   const float qx = q[0] * dx + q[3] * dy + q[4] * dz;
   const float qy = q[3] * dx + q[1] * dy + q[5] * dz;
   const float qz = q[4] * dx + q[5] * dy + q[2] * dz;
-  const float dqd = dx * qx + dy * qy + dz * qz - tr * eps2;
-  const float rinv5 = rinv2 * rinv2 * rinv;
-  const float a_q = 2.5f * dqd * rinv5 * rinv2;
-  acc.x += -rinv3 * dx + qx * rinv5 - a_q * dx;
-  acc.y += -rinv3 * dy + qy * rinv5 - a_q * dy;
-  acc.z += -rinv3 * dz + qz * rinv5 - a_q * dz;
+  const float dqd = -te + dz * qz + dy * qy + dx * qx;
+  const float radial = rinv3 * (m + 2.5f * dqd * (rinv2 * rinv2));
+  acc.x += qx * rinv5 - radial * dx;
+  acc.y += qy * rinv5 - radial * dy;
+  acc.z += qz * rinv5 - radial * dz;
   acc.w += -m * rinv - 0.5f * dqd * rinv5;
 }
 
