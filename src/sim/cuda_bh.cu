@@ -122,33 +122,45 @@ class CudaBhSolver final : public Solver {
       CUDA_CHECK_LAUNCH("moments_kernel");
     }
     mark(Phase::walk);
-    CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int)));
-    groups_kernel<<<blocks_for(n), k_threads>>>(n, m_tree, part.first, part.end(), m_groups,
-                                                m_group_counters);
-    CUDA_CHECK_LAUNCH("groups_kernel");
     const float eps2 = p.softening * p.softening;
     // The relative test needs the last force pass's accelerations (octree.h); without them (the
-    // first pass, or N changed) a force pass with the box test alone comes first.
+    // first pass, or N changed) a force pass of every group with the box test alone comes first,
+    // writing nothing but what the test learns. Only a pass over every body sets the floor's
+    // totals, so the parts of a spread pass see the floor the whole pass would.
+    const bool whole = part.first == 0 && part.end() == n;
     Relative rel{};
     rel.alpha = k_relative * p.theta * p.theta * p.theta;
     rel.floor_fraction = k_relative_floor;
     const bool relative = p.theta > 0.0f && rel.alpha > 0.0f;
     if (relative && m_known != n) {
-      walk<false>(out, n, eps2, fresh_totals(rel));
+      find_groups(n, BodyRange{0, n});
+      walk<false>(nullptr, n, eps2, learning(rel, true));
       m_known = n;
+      if (!whole) find_groups(n, part);
+    } else {
+      find_groups(n, part);
     }
     if (relative) rel.known = m_last, rel.known_totals = m_totals + 2 * m_slot;
-    walk<Potential>(out, n, eps2, Potential ? rel : fresh_totals(rel));
+    walk<Potential>(out, n, eps2, Potential ? rel : learning(rel, whole));
     CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_counts.get(), m_counts, sizeof(unsigned long long) * 2,
                                      cudaMemcpyDeviceToHost));
   }
 
-  // rel writing this pass's |a| and their totals into the other slot, zeroed.
-  Relative fresh_totals(Relative rel) {
-    m_slot ^= 1;
+  void find_groups(int n, BodyRange range) {
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int)));
+    groups_kernel<<<blocks_for(n), k_threads>>>(n, m_tree, range.first, range.end(), m_groups,
+                                                m_group_counters);
+    CUDA_CHECK_LAUNCH("groups_kernel");
+  }
+
+  // rel writing this pass's |a|, and with `totals` their sum and count into the other slot.
+  Relative learning(Relative rel, bool totals) {
     rel.write = m_last;
-    rel.totals = m_totals + 2 * m_slot;
-    CUDA_CHECK_THROW(cudaMemsetAsync(rel.totals, 0, sizeof(double) * 2));
+    if (totals) {
+      m_slot ^= 1;
+      rel.totals = m_totals + 2 * m_slot;
+      CUDA_CHECK_THROW(cudaMemsetAsync(rel.totals, 0, sizeof(double) * 2));
+    }
     return rel;
   }
 

@@ -85,7 +85,7 @@ struct Relative {
   // bodies in known_totals).
   float floor_fraction;
   const double* known_totals;
-  double* totals;  // sum of |a| and bodies, added to by this pass (with `write`)
+  double* totals;  // sum of |a| and bodies, added to by this pass (null: not)
 };
 
 // Moves list entries [32, count) to the front after a flush of the first 32.
@@ -202,13 +202,15 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
   if (ncells > 0) w.flush_cells(sh, ncells, lane), pc += ncells * members;
   if (nbodies > 0) w.flush_bodies(sh, nbodies, lane), pp += nbodies * members;
   const Vec4 f = w.acc;
-  if (valid) out[body] = Potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+  if (valid && out) out[body] = Potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
   if (!Potential && rel.write) {
     float mag = valid ? sqrtf(f.x * f.x + f.y * f.y + f.z * f.z) : 0.0f;
     if (valid) rel.write[body] = mag;
-    for (int o = 16; o > 0; o /= 2) mag += __shfl_xor_sync(0xffffffffu, mag, o);
-    if (lane == 0) atomicAdd(&rel.totals[0], static_cast<double>(mag));
-    if (lane == 0) atomicAdd(&rel.totals[1], static_cast<double>(grp.y));
+    if (rel.totals) {
+      for (int o = 16; o > 0; o /= 2) mag += __shfl_xor_sync(0xffffffffu, mag, o);
+      if (lane == 0) atomicAdd(&rel.totals[0], static_cast<double>(mag));
+      if (lane == 0) atomicAdd(&rel.totals[1], static_cast<double>(grp.y));
+    }
   }
   return true;
 }
