@@ -112,9 +112,7 @@ class CpuBhSolver final : public Solver {
             least = std::min(least,
                              m_last[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])]);
         }
-        float scale = 0.0f;
-        if (relative) scale = std::pow(alpha * std::max(least, m_floor), -0.4f);
-        if (!std::isfinite(scale)) scale = 0.0f;
+        const float scale = relative ? relative_scale(alpha, std::max(least, m_floor)) : 0.0f;
         m_tree.gather(lo, hi, inv_theta, scale, stack, list);
         for (int k = group.begin; k < group.end; ++k) {
           const Vec4 f = m_tree.field(k, list, eps2, potential, count);

@@ -108,9 +108,8 @@ struct Tree {
   int2* range;       // first, last body (sorted order)
   Vec4* com;         // centre of mass, mass
   Vec4* quad;        // xx, yy, zz, xy
-  Vec4*
-      quad2_open;  // xz, yz, the opening radius l/theta + s, the trace term eps^2 sum m |x - com|^2
-  Vec4* lo;        // the bodies' bounding box; w: the relative test's reach2 (octree.h)
+  Vec4* quad2_open;  // xz, yz, the opening radius l/theta + s, te = eps^2 sum m |x - com|^2
+  Vec4* lo;          // the bodies' bounding box; w: relative_reach2 (octree.h)
   Vec4* hi;
   int* arrived;  // bottom-up counters
   int* level;    // the octree level of the node's key prefix (its common bits / 3)
@@ -234,10 +233,7 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
     t.com[node] = Vec4{c.x, c.y, c.z, m};
     t.quad[node] = Vec4{q[0], q[1], q[2], q[3]};
     t.quad2_open[node] = Vec4{q[4], q[5], l * inv_theta + s, te};
-    // The relative test's (M l^3)^(2/5) (octree.h), through logarithms: M l^3 leaves float's
-    // range long before the result does. 0 for a massless or pointlike node.
-    const float reach2 = m > 0.0f && l > 0.0f ? exp2f(0.4f * (log2f(m) + 3.0f * log2f(l))) : 0.0f;
-    t.lo[node] = Vec4{lo.x, lo.y, lo.z, reach2};
+    t.lo[node] = Vec4{lo.x, lo.y, lo.z, relative_reach2(m, l)};
     t.hi[node] = Vec4{hi.x, hi.y, hi.z, 0.0f};
     node = t.parent[node];
   }

@@ -118,9 +118,7 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
   if (rel.known) {
     const float floor = static_cast<float>(rel.floor_fraction * rel.known_totals[0] /
                                            fmax(rel.known_totals[1], 1.0));
-    const float least = fmaxf(warp_min(rel.known[body]), floor);
-    scale = exp2f(-0.4f * log2f(rel.alpha * least));
-    if (!isfinite(scale)) scale = 0.0f;
+    scale = relative_scale(rel.alpha, fmaxf(warp_min(rel.known[body]), floor));
   }
   const unsigned long long members = static_cast<unsigned long long>(grp.y);
   int ncells = 0, nbodies = 0;

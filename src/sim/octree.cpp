@@ -163,8 +163,7 @@ void HostOctree::moments(int index) {
   c.tr = static_cast<float>(tr);
   const double ex = gx - c.cx, ey = gy - c.cy, ez = gz - c.cz;
   c.s = static_cast<float>(std::sqrt(ex * ex + ey * ey + ez * ez));
-  const double l = 2.0 * c.half;
-  c.reach2 = static_cast<float>(std::pow(m * l * l * l, 0.4));
+  c.reach2 = relative_reach2(c.mass, 2.0f * c.half);
 }
 
 void HostOctree::gather(const float lo[3], const float hi[3], float inv_theta, float scale,

@@ -3,6 +3,7 @@
 // acceleration and potential from it. cpu-bh uses it; the tests use it as the reference tree.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -17,7 +18,7 @@ struct OctCell {
   float q[6];              // traceless quadrupole about the centre of mass: xx yy zz xy xz yz
   float tr;                // the second moment's trace: sum m |x - com|^2
   float s;                 // |centre of mass - centre|: the opening test's margin
-  float reach2;            // (M l^3)^(2/5): the relative test's squared distance (octree.h)
+  float reach2;            // relative_reach2 of the cell: the relative test's squared distance
   int first_child;         // children are contiguous; -1 for a leaf
   int child_count;
   int begin, end;  // the cell's bodies, in sorted order
@@ -51,6 +52,29 @@ struct InteractionList {
 // cpu-bh's `random` at 16,384 over the RMS bar, 0.01 meets every bar on both with a margin.
 constexpr float k_relative = 0.01f;
 constexpr float k_relative_floor = 0.05f;  // of the mean |a|
+
+// The relative test's reach2 of a cell of mass m and side l, (m l^3)^(2/5), through logarithms:
+// m l^3 leaves float's range long before the result does. 0 for a massless or pointlike cell.
+ORRERY_HD float relative_reach2(float m, float l) {
+  if (!(m > 0.0f && l > 0.0f)) return 0.0f;
+#if defined(__CUDA_ARCH__)
+  return exp2f(0.4f * (log2f(m) + 3.0f * log2f(l)));
+#else
+  return std::exp2(0.4f * (std::log2(m) + 3.0f * std::log2(l)));
+#endif
+}
+
+// The relative test's scale of a group whose least |a| (floored) is `least`: (alpha least)^(-2/5),
+// or 0 (the box test alone) where that is not finite (alpha or least 0, or not a number).
+ORRERY_HD float relative_scale(float alpha, float least) {
+#if defined(__CUDA_ARCH__)
+  const float s = exp2f(-0.4f * log2f(alpha * least));
+  return isfinite(s) ? s : 0.0f;
+#else
+  const float s = std::exp2(-0.4f * std::log2(alpha * least));
+  return std::isfinite(s) ? s : 0.0f;
+#endif
+}
 
 class HostOctree {
  public:
