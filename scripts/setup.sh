@@ -3,7 +3,7 @@
 # Extra package names as arguments are installed too (scripts/fuzz.sh asks for clang).
 set -euo pipefail
 
-packages=(cmake g++ pkg-config libglfw3-dev libglew-dev libglm-dev libimgui-dev libstb-dev
+packages=(cmake g++ pkg-config libglfw3-dev libglew-dev libglm-dev libimgui-dev libstb-dev libhwy-dev
           libcli11-dev libgtest-dev libbenchmark-dev libomp-dev xvfb xauth xdotool python3 ffmpeg
           nlohmann-json3-dev pybind11-dev python3-dev python3-numpy python3-pytest
           python3-matplotlib python3-h5py libhdf5-dev "$@")

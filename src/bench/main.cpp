@@ -8,6 +8,7 @@
 #include <string>
 
 #include "options.h"
+#include "orrery/simd.h"
 #include "report.h"
 #include "runner.h"
 #include "stop.h"
@@ -42,6 +43,7 @@ int run(int argc, char** argv) {
   if (!parsed) return 0;  // --help
   const Plan& plan = *parsed;
   catch_stop_signals();
+  if (!plan.simd.empty()) orrery::use_simd_level(plan.simd);  // checked by the plan
   Outputs outputs = open_outputs(plan);  // before anything runs: a bad path costs no run
   print_header(stdout, plan);
   TableReporter table(stdout, plan);

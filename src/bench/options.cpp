@@ -12,6 +12,7 @@
 #include "orrery/device.h"
 #include "orrery/host_memory.h"
 #include "orrery/run_settings.h"
+#include "orrery/simd.h"
 
 namespace orrery::bench {
 namespace {
@@ -334,6 +335,16 @@ Plan make_plan(const RawOptions& raw_in) {
   plan.steps = static_cast<int>(parse_integer(raw.steps, "--steps", 1, k_max_steps));
   plan.warmup = static_cast<int>(parse_integer(raw.warmup, "--warmup", 0, k_max_steps));
   plan.cpu_max_n = static_cast<int>(parse_integer(raw.cpu_max_n, "--cpu-max-n", 0, k_max_n));
+  if (!raw.simd.empty()) {
+    const std::vector<std::string> levels = simd_levels();
+    if (std::find(levels.begin(), levels.end(), raw.simd) == levels.end()) {
+      std::string list;
+      for (const std::string& l : levels) list += (list.empty() ? "" : ", ") + l;
+      throw UsageError("--simd: '" + raw.simd + "' is not a SIMD level this CPU runs (choose " +
+                       list + ")");
+    }
+    plan.simd = raw.simd;
+  }
   try {
     plan.preset = parse_preset(raw.preset());
   } catch (const std::invalid_argument& e) {
@@ -462,6 +473,9 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
       ->check(cli::non_empty());
   app.add_option("--json", raw.json, "also write the results to this JSON file")
       ->check(cli::non_empty());
+  app.add_option("--simd", raw.simd,
+                 "the CPU solvers' SIMD level (default: the widest this CPU runs; the header lists "
+                 "them)");
   app.add_option("--cpu-max-n", raw.cpu_max_n,
                  "largest N the CPU solvers run at (and --compare checks at); larger ones are "
                  "skipped with a line saying so")

@@ -45,6 +45,7 @@ struct RawOptions {
   std::string csv, json;
   bool compare = false;
   std::string cpu_max_n = "65536";
+  std::string simd;  // --simd LEVEL; empty: the CPU's widest
   bool diagnostics = false, phases = false;
   std::string max_n;  // --max-n FPS; empty: not asked
   std::string trace, trace_every = "10";
@@ -92,6 +93,7 @@ struct Plan {
   std::string csv, json;
   bool compare = false;
   int cpu_max_n = 65536;
+  std::string simd;  // the CPU solvers' SIMD level (orrery/simd.h); empty: the widest
   Integrator integrator = Integrator::euler;
   bool diagnostics = false;  // E, P, L before and after each run, and their drift
   bool phases = false;       // a column per phase of the step (median ms)

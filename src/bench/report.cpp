@@ -1,15 +1,16 @@
 // orrery-bench's output: the header and the tables on stdout, CSV and JSON files.
 #include "report.h"
 
-#include <algorithm>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <sstream>
 #include <stdexcept>
 
 #include "orrery/device.h"
+#include "orrery/simd.h"
 
 namespace orrery::bench {
 namespace {
@@ -126,7 +127,10 @@ std::string diagnostics_json(const Diagnostics& d) {
 
 void print_header(std::FILE* out, const Plan& plan) {
   std::fprintf(out, "GPU: %s\n", device_line().c_str());
-  std::fprintf(out, "CPU: %d OpenMP threads (cpu-omp)\n", omp_get_max_threads());
+  std::string levels;
+  for (const std::string& l : simd_levels()) levels += (levels.empty() ? "" : ", ") + l;
+  std::fprintf(out, "CPU: %d OpenMP threads, SIMD %s (of %s)\n", omp_get_max_threads(),
+               simd_level().c_str(), levels.c_str());
   if (plan.loaded)
     std::fprintf(out, "loaded: %s snapshot, %d bodies, step %lld, time %.9g%s\n",
                  to_string(plan.loaded->format), plan.loaded->bodies.size(), plan.loaded->run.steps,

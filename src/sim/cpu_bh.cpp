@@ -113,7 +113,7 @@ class CpuBhSolver final : public Solver {
                              m_last[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])]);
         }
         const float scale = relative ? relative_scale(alpha, std::max(least, m_floor)) : 0.0f;
-        m_tree.gather(lo, hi, inv_theta, scale, stack, list);
+        m_tree.gather(lo, hi, inv_theta, scale, eps2, stack, list);
         for (int k = group.begin; k < group.end; ++k) {
           const Vec4 f = m_tree.field(k, list, eps2, potential, count);
           out[order[static_cast<std::size_t>(k)]] =

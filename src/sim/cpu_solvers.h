@@ -8,12 +8,12 @@
 
 namespace orrery {
 
-// Whether the next body may go ahead under the control (if any): counts it as done, unless the
-// run was cancelled. Every CPU module's per-body loops ask it.
-inline bool proceed(StepControl* control) {
+// Whether the next `bodies` bodies may go ahead under the control (if any): counts them as done,
+// unless the run was cancelled. Every CPU module's per-body (or per-block) loops ask it.
+inline bool proceed(StepControl* control, int bodies = 1) {
   if (!control) return true;
   if (control->cancel.load(std::memory_order_relaxed)) return false;
-  control->bodies_done.fetch_add(1, std::memory_order_relaxed);
+  control->bodies_done.fetch_add(bodies, std::memory_order_relaxed);
   return true;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <parallel/algorithm>
 
 namespace orrery {
 namespace {
@@ -48,7 +49,11 @@ void HostOctree::build(const Vec4* pos, int n, int leaf_size) {
                               morton_spread21(grid(pos[i].z, origin[2], scale));
     m_pairs[static_cast<std::size_t>(i)] = {key, i};
   }
-  std::sort(m_pairs.begin(), m_pairs.end());
+  // libstdc++'s parallel mode sort (OpenMP): a multiway merge sort over the threads.
+  if (n > 16384)
+    __gnu_parallel::sort(m_pairs.begin(), m_pairs.end());
+  else
+    std::sort(m_pairs.begin(), m_pairs.end());
   m_keys.resize(static_cast<std::size_t>(n));
   m_sorted.resize(static_cast<std::size_t>(n));
   m_order.resize(static_cast<std::size_t>(n));
@@ -167,15 +172,13 @@ void HostOctree::moments(int index) {
 }
 
 void HostOctree::gather(const float lo[3], const float hi[3], float inv_theta, float scale,
-                        std::vector<int>& stack, InteractionList& list) const {
+                        float eps2, std::vector<int>& stack, InteractionList& list) const {
   list.cells.clear();
-  list.ranges.clear();
-  if (m_cells.empty()) return;
+  list.points.clear();
   stack.clear();
-  stack.push_back(0);
+  if (!m_cells.empty()) stack.push_back(0);
   while (!stack.empty()) {
     const OctCell& c = m_cells[static_cast<std::size_t>(stack.back())];
-    const int index = stack.back();
     stack.pop_back();
     if (c.mass == 0.0f) continue;  // only massless bodies below: nothing to feel
     const bool overlap = c.cx - c.half <= hi[0] && c.cx + c.half >= lo[0] &&
@@ -187,41 +190,28 @@ void HostOctree::gather(const float lo[3], const float hi[3], float inv_theta, f
     const float d2 = dx * dx + dy * dy + dz * dz;
     const float open = 2.0f * c.half * inv_theta + c.s;
     if (!overlap && d2 > open * open && (scale == 0.0f || d2 >= c.reach2 * scale)) {
-      list.cells.push_back(index);
+      list.cells.push(c.mx, c.my, c.mz, c.mass, c.q, c.tr * eps2);
     } else if (c.first_child < 0) {
-      list.ranges.emplace_back(c.begin, c.end);
+      for (int k = c.begin; k < c.end; ++k) list.points.push(m_sorted[static_cast<std::size_t>(k)]);
     } else {
       for (int k = 0; k < c.child_count; ++k) stack.push_back(c.first_child + k);
     }
   }
+  list.cells.pad();
+  list.points.pad();
 }
 
 Vec4 HostOctree::field(int k, const InteractionList& list, float eps2, bool potential,
                        WalkCount& count) const {
   const Vec4& b = m_sorted[static_cast<std::size_t>(k)];
-  Vec4 acc{0.0f, 0.0f, 0.0f, 0.0f};
-  for (int c : list.cells) {
-    const OctCell& cell = m_cells[static_cast<std::size_t>(c)];
-    cell_field(b.x - cell.mx, b.y - cell.my, b.z - cell.mz, cell.mass, cell.q, cell.tr * eps2, eps2,
-               acc);
-  }
-  count.body_cell += static_cast<long long>(list.cells.size());
-  Vec3 a{0.0f, 0.0f, 0.0f};
-  float phi = 0.0f;
-  for (const auto& r : list.ranges) {
-    Vec3 leaf{0.0f, 0.0f, 0.0f};  // a leaf's sum first: shorter float sums
-    for (int j = r.first; j < r.second; ++j) {
-      const Vec4& q = m_sorted[static_cast<std::size_t>(j)];
-      body_body(b, q, eps2, leaf);
-      if (potential && j != k) {
-        const float rx = q.x - b.x, ry = q.y - b.y, rz = q.z - b.z;
-        phi -= q.w * reciprocal_sqrt(eps2 + rx * rx + ry * ry + rz * rz);
-      }
-    }
-    a.x += leaf.x, a.y += leaf.y, a.z += leaf.z;
-    count.body_body += r.second - r.first;
-  }
-  return Vec4{acc.x + a.x, acc.y + a.y, acc.z + a.z, acc.w + phi};
+  const Vec4 c = sum_cells(list.cells, b.x, b.y, b.z, eps2, potential);
+  const Vec4 p =
+      sum_points(list.points, 0, simd_padded(list.points.count), b.x, b.y, b.z, eps2, potential);
+  count.body_cell += list.cells.count;
+  count.body_body += list.points.count;
+  // The points' potential counted the body itself (-m / eps): it is taken back out.
+  const float self = potential ? b.w / std::sqrt(eps2) : 0.0f;
+  return Vec4{c.x + p.x, c.y + p.y, c.z + p.z, c.w + p.w + self};
 }
 
 }  // namespace orrery

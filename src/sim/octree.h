@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "orrery/physics.h"
+#include "simd_sums.h"
 
 namespace orrery {
 
@@ -30,11 +31,11 @@ struct WalkCount {
   long long body_body = 0, body_cell = 0;
 };
 
-// What a group of bodies feels: the cells taken whole, and the bodies of the opened leaves as
-// ranges of the sorted order.
+// What a group of bodies feels: the cells taken whole, and the bodies of the opened leaves, copied
+// out as arrays for the SIMD sums (simd_sums.h).
 struct InteractionList {
-  std::vector<int> cells;
-  std::vector<std::pair<int, int>> ranges;  // begin, end
+  CellArrays cells;
+  PointArrays points;
 };
 
 // The opening test, shared by both tree codes, for a group of bodies in the box [lo, hi] and a
@@ -91,12 +92,12 @@ class HostOctree {
   int depth() const { return m_depth; }
 
   // The walk's groups: the largest cells of at most k_group bodies (or a leaf at the depth cap).
-  static constexpr int k_group = 32;
+  static constexpr int k_group = 128;
   const std::vector<int>& groups() const { return m_groups; }
 
   // The interaction list of a group of bodies in the box [lo, hi] (the opening test above;
-  // inv_theta infinite: every cell opened).
-  void gather(const float lo[3], const float hi[3], float inv_theta, float scale,
+  // inv_theta infinite: every cell opened), cell quadrupoles' trace terms for softening eps2.
+  void gather(const float lo[3], const float hi[3], float inv_theta, float scale, float eps2,
               std::vector<int>& stack, InteractionList& list) const;
 
   // What the body of sorted index k feels from a group's list: its acceleration (xyz) and
