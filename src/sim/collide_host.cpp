@@ -16,6 +16,14 @@ namespace {
 using contact::Grid;
 using contact::make_grid;
 
+// slot = max(slot, v) from any thread (a pair's key offered to both of its bodies).
+void atomic_max(std::uint64_t& slot, std::uint64_t v) {
+  std::uint64_t seen = __atomic_load_n(&slot, __ATOMIC_RELAXED);
+  while (seen < v &&
+         !__atomic_compare_exchange_n(&slot, &seen, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+}
+
 class HostCollider final : public Collider {
  public:
   bool on_device() const override { return false; }
@@ -49,43 +57,58 @@ class HostCollider final : public Collider {
   std::vector<std::uint32_t> m_key;
   std::vector<std::uint64_t> m_choice, m_pair_key;
   std::vector<unsigned char> m_dead;
+  std::vector<Vec4> m_kept_pos, m_kept_vel;  // compact's survivors
 };
 
 void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
   mark(Phase::grid);
   m_pairs.clear();
   unsigned hist[contact::k_radius_bins] = {};
-  for (int i = 0; i < n; ++i) {
-    const int b = contact::radius_bin(vel[i].w);
-    if (b >= 0) ++hist[b];
+#pragma omp parallel
+  {
+    unsigned mine[contact::k_radius_bins] = {};
+#pragma omp for schedule(static) nowait
+    for (int i = 0; i < n; ++i) {
+      const int b = contact::radius_bin(vel[i].w);
+      if (b >= 0) ++mine[b];
+    }
+#pragma omp critical
+    for (int b = 0; b < contact::k_radius_bins; ++b) hist[b] += mine[b];
   }
   const Grid g = make_grid(contact::cell_from_histogram(hist), n);
   if (g.cell == 0.0f || n < 2) return;
-  // Counting sort of the small bodies by bucket; the large ones listed apart.
+  // Counting sort of the small bodies by bucket (in body order within a bucket, whatever the
+  // threads: the counts and keys in parallel, the placing serial); the large ones listed apart.
   const std::size_t buckets = std::size_t{g.mask} + 1;
   m_count.assign(buckets, 0);
-  m_start.assign(buckets + 1, 0);
+  m_start.resize(buckets + 1);
   m_key.resize(static_cast<std::size_t>(n));
-  m_large.clear();
+#pragma omp parallel for schedule(static)
   for (int i = 0; i < n; ++i) {
     if (contact::is_large(vel[i].w, g.cell)) {
       m_key[i] = UINT32_MAX;
-      m_large.push_back(i);
       continue;
     }
     const contact::Cell c = contact::cell_of(pos[i], g.inv_cell);
     m_key[i] = contact::bucket_of(c.x, c.y, c.z, g.mask);
+#pragma omp atomic
     ++m_count[m_key[i]];
   }
+  m_large.clear();
+  m_start[0] = 0;
   for (std::size_t b = 0; b < buckets; ++b) m_start[b + 1] = m_start[b] + m_count[b];
   m_sorted.resize(static_cast<std::size_t>(n));
-  std::vector<std::uint32_t> fill(m_start.begin(), m_start.end() - 1);
-  for (int i = 0; i < n; ++i)
-    if (m_key[i] != UINT32_MAX) m_sorted[fill[m_key[i]]++] = i;
+  for (int i = 0; i < n; ++i) {
+    if (m_key[i] == UINT32_MAX)
+      m_large.push_back(i);
+    else
+      m_sorted[m_start[m_key[i] + 1] - m_count[m_key[i]]--] = i;
+  }
   // The small bodies in bucket order (x, y, z, r): a bucket's candidates are contiguous.
   const std::uint32_t small = m_start[buckets];
-  m_body.resize(small);
-  m_cell.resize(small);
+  m_body.resize(small + 2);  // the padding the contact tests read past a bucket's end
+  m_cell.resize(small + 2);
+#pragma omp parallel for schedule(static)
   for (std::uint32_t k = 0; k < small; ++k) {
     const Vec4& p = pos[m_sorted[k]];
     m_body[k] = Vec4{p.x, p.y, p.z, vel[m_sorted[k]].w};
@@ -121,20 +144,34 @@ void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
     };
     // The small bodies in bucket order: their cell (the bodies after them), the 13 cells after it,
     // and the large bodies.
+    // A bucket holds 0, 1 or 2 bodies mostly, which no branch predicts: its first two candidates
+    // are tested whatever its count (the arrays have two rows of padding), the rest in a loop.
 #pragma omp for schedule(dynamic, 256)
     for (std::uint32_t k = 0; k < small; ++k) {
-      const Vec4& bi = m_body[k];
+      const Vec4 bi = m_body[k];
+      const contact::Cell c = m_cell[k];
       const int i = m_sorted[k];
-      contact::for_each_forward_bucket(
-          bi, g, [&](const contact::Cell& nc, std::uint32_t b, bool own) {
-            for (std::uint32_t m = own ? std::max(m_start[b], k + 1) : m_start[b];
-                 m < m_start[b + 1]; ++m) {
-              const contact::Cell& cj = m_cell[m];
-              if (cj.x != nc.x || cj.y != nc.y || cj.z != nc.z) continue;  // another cell's
-              const Vec4& bj = m_body[m];
-              if (contact::touching(bi, bi.w, bj, bj.w)) keep(i, m_sorted[m]);
-            }
-          });
+      const contact::NeighbourBuckets bucket(c.x, c.y, c.z, g.mask);
+      for (int nb = contact::k_own_cell; nb < 27; ++nb) {
+        const int dx = nb % 3 - 1, dy = nb / 3 % 3 - 1, dz = nb / 9 - 1;  // unrolled: constants
+        const contact::Cell nc{c.x + dx, c.y + dy, c.z + dz};
+        const std::uint32_t b = bucket(dx, dy, dz);
+        const std::uint32_t end = m_start[b + 1];
+        const auto hit = [&](std::uint32_t m) {
+          const contact::Cell cj = m_cell[m];
+          const Vec4 bj = m_body[m];
+          return (cj.x == nc.x) & (cj.y == nc.y) & (cj.z == nc.z) &
+                 contact::touching(bi, bi.w, bj, bj.w);
+        };
+        std::uint32_t m = nb == contact::k_own_cell ? k + 1 : m_start[b];
+        const bool first = (m < end) & hit(m), second = (m + 1 < end) & hit(m + 1);
+        if (first | second) {
+          if (first) keep(i, m_sorted[m]);
+          if (second) keep(i, m_sorted[m + 1]);
+        }
+        for (m += 2; m < end; ++m)
+          if (hit(m)) keep(i, m_sorted[m]);
+      }
       for (int j : m_large)
         if (contact::touching(bi, bi.w, pos[j], vel[j].w)) keep(i, j);
     }
@@ -161,24 +198,28 @@ void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
 void HostCollider::rounds(Vec4* pos, Vec4* vel, int count, bool bounce, float e, float eps) {
   const long long np = static_cast<long long>(m_pairs.size());
   m_pair_key.resize(m_pairs.size());
-  for (const Contact& p : m_pairs) m_choice[p.i] = m_choice[p.j] = 0;
+#pragma omp parallel for schedule(static)
+  for (long long k = 0; k < np; ++k) {
+    const Contact p = m_pairs[k];
+    __atomic_store_n(&m_choice[p.i], 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&m_choice[p.j], 0, __ATOMIC_RELAXED);
+  }
   double removed = 0.0;
   long long merged = 0;
   for (int round = 1; round <= count; ++round) {
-#pragma omp parallel for schedule(static)
+    // Each pair's key, offered to both bodies: a body keeps the largest (the round is in the key's
+    // top bits, so an older round's never wins; the maximum is the same in any order).
+    bool any = false;
+#pragma omp parallel for schedule(static) reduction(|| : any)
     for (long long k = 0; k < np; ++k) {
       const Contact p = m_pairs[k];
-      m_pair_key[k] =
+      const std::uint64_t key =
           contact::pair_key(round, pos[p.i], vel[p.i], pos[p.j], vel[p.j], p.i, p.j, bounce);
-    }
-    bool any = false;
-    for (long long k = 0; k < np; ++k) {
-      const std::uint64_t key = m_pair_key[k];
+      m_pair_key[k] = key;
       if (key == 0) continue;
       any = true;
-      const Contact p = m_pairs[k];
-      m_choice[p.i] = std::max(m_choice[p.i], key);
-      m_choice[p.j] = std::max(m_choice[p.j], key);
+      atomic_max(m_choice[p.i], key);
+      atomic_max(m_choice[p.j], key);
     }
     if (!any) break;
 #pragma omp parallel for schedule(static) reduction(+ : removed, merged)
@@ -195,16 +236,42 @@ void HostCollider::rounds(Vec4* pos, Vec4* vel, int count, bool bounce, float e,
   m_totals.merges += merged;
 }
 
+// The survivors moved down in order, in parallel: each thread counts its slice's, then copies them
+// out to where the slices before it end, and the whole is copied back (in place, a slice's
+// rows would land on the rows the slice before it still reads).
 int HostCollider::compact(Vec4* pos, Vec4* vel, int n) {
   keep_rows(m_dead.data(), n, 0);
-  int out = 0;
-  for (int i = 0; i < n; ++i) {
-    if (m_dead[i]) continue;
-    pos[out] = pos[i];
-    vel[out] = vel[i];
-    ++out;
+  const int threads = omp_get_max_threads();
+  std::vector<int> kept(static_cast<std::size_t>(threads) + 1, 0);
+  const int slice = (n + threads - 1) / threads;
+  m_kept_pos.resize(static_cast<std::size_t>(n));
+  m_kept_vel.resize(static_cast<std::size_t>(n));
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    const int lo = std::min(n, t * slice), hi = std::min(n, lo + slice);
+    int count = 0;
+    for (int i = lo; i < hi; ++i) count += !m_dead[static_cast<std::size_t>(i)];
+    kept[static_cast<std::size_t>(t) + 1] = count;
+#pragma omp barrier
+#pragma omp single
+    for (int k = 0; k < threads; ++k)
+      kept[static_cast<std::size_t>(k) + 1] += kept[static_cast<std::size_t>(k)];
+    std::size_t out = static_cast<std::size_t>(kept[static_cast<std::size_t>(t)]);
+    for (int i = lo; i < hi; ++i) {
+      if (m_dead[static_cast<std::size_t>(i)]) continue;
+      m_kept_pos[out] = pos[i];
+      m_kept_vel[out] = vel[i];
+      ++out;
+    }
+#pragma omp barrier
+#pragma omp for schedule(static)
+    for (int i = 0; i < kept[static_cast<std::size_t>(threads)]; ++i) {
+      pos[i] = m_kept_pos[static_cast<std::size_t>(i)];
+      vel[i] = m_kept_vel[static_cast<std::size_t>(i)];
+    }
   }
-  return out;
+  return kept[static_cast<std::size_t>(threads)];
 }
 
 void HostCollider::walls(Vec4* pos, Vec4* vel, int n, float box, float e) {

@@ -128,6 +128,32 @@ ORRERY_HD std::uint32_t bucket_of(int x, int y, int z, std::uint32_t mask) {
   return (h << 9 | local) & mask;
 }
 
+// bucket_of for the 27 cells around one cell, from parts computed once: along each axis the three
+// block coordinates' hash terms and the three local digits, so a neighbour's bucket is a few
+// exclusive-ors (the CPU's contact search asks 14 of them a body).
+struct NeighbourBuckets {
+  std::uint32_t hash[3][3], local[3][3];  // [axis][d + 1]
+  std::uint32_t mask;
+
+  ORRERY_HD NeighbourBuckets(int x, int y, int z, std::uint32_t bucket_mask) : mask(bucket_mask) {
+    const std::uint32_t u[3] = {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
+                                static_cast<std::uint32_t>(z)};
+    const std::uint32_t prime[3] = {73856093u, 19349663u, 83492791u};
+    for (int a = 0; a < 3; ++a)
+      for (int d = 0; d < 3; ++d) {
+        const std::uint32_t v = u[a] + static_cast<std::uint32_t>(d) - 1u;
+        hash[a][d] = (v >> 3) * prime[a];
+        local[a][d] = spread3(v & 7u) << a;
+      }
+  }
+  // The bucket of the neighbour at offset (dx, dy, dz), each in -1..1.
+  ORRERY_HD std::uint32_t operator()(int dx, int dy, int dz) const {
+    std::uint32_t h = hash[0][dx + 1] ^ hash[1][dy + 1] ^ hash[2][dz + 1];
+    h ^= h >> 16;
+    return (h << 9 | local[0][dx + 1] | local[1][dy + 1] | local[2][dz + 1]) & mask;
+  }
+};
+
 ORRERY_HD bool is_large(float r, float cell) { return 2.0f * r > cell; }
 
 // Buckets for n bodies: at least 4n, a power of two; the mask is their count - 1.
@@ -147,6 +173,13 @@ ORRERY_HD Grid make_grid(float cell, int n) {
   return g;
 }
 
+// The 27 cells around c (c itself included) by k = 9 (dz + 1) + 3 (dy + 1) + (dx + 1): c is
+// k_own_cell, and the cells after it are the 13 forward ones.
+constexpr int k_own_cell = 13;
+ORRERY_HD Cell neighbour(const Cell& c, int k) {
+  return Cell{c.x + k % 3 - 1, c.y + k / 3 % 3 - 1, c.z + k / 9 - 1};
+}
+
 // Calls f(cell, bucket, own) for p's cell (own: true) and the 13 of its neighbours that come after
 // it (dz > 0; or dz = 0 and dy > 0; or dz = dy = 0 and dx > 0): a touching pair of small bodies in
 // two cells is found from exactly one of them, in its own cell from one body of the pair. A bucket
@@ -157,10 +190,9 @@ template <class F>
 ORRERY_HD void for_each_forward_bucket(const Vec4& p, const Grid& g, F&& f, int share = 0,
                                        int shares = 1) {
   const Cell c = cell_of(p, g.inv_cell);
-  for (int k = 13 + share; k < 27;
-       k += shares) {  // k = 9 (dz + 1) + 3 (dy + 1) + (dx + 1); 13 is p's own cell
-    const Cell nc{c.x + k % 3 - 1, c.y + k / 3 % 3 - 1, c.z + k / 9 - 1};
-    f(nc, bucket_of(nc.x, nc.y, nc.z, g.mask), k == 13);
+  for (int k = k_own_cell + share; k < 27; k += shares) {
+    const Cell nc = neighbour(c, k);
+    f(nc, bucket_of(nc.x, nc.y, nc.z, g.mask), k == k_own_cell);
   }
 }
 
