@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The GPU machine has no libhdf5: when the build links it, this copies it and the libraries it
-# needs (not glibc's or the C++ runtime: that machine's are newer) into SLIM_DIR/lib, xz-packed;
+# The GPU machine has no libhdf5 or libhwy: this copies them (where the build links them) and the
+# libraries they need (not glibc's or the C++ runtime: that machine's are newer) into SLIM_DIR/lib, xz-packed;
 # run there with `tar xJf SLIM_DIR/lib.tar.xz -C /tmp && export LD_LIBRARY_PATH=/tmp/lib`.
 # Copies what a GPU-machine run needs out of a build tree (the executables, the viewer's shaders),
 # in the same layout, so it travels under the device tool's size limit beside the staged .gpu/.
@@ -22,9 +22,11 @@ if [ -f "$build/src/sim/liborrery_sim.a" ]; then
   mkdir -p "$slim/src/sim" && cp "$build/src/sim/liborrery_sim.a" "$slim/src/sim/"
 fi
 hdf5=$(ldd "$build/src/bench/orrery-bench" | awk '/libhdf5/{print $3}')
-if [ -n "$hdf5" ]; then
+hwy=$(ldd "$build/src/bench/orrery-bench" | awk '/libhwy/{print $3}')  # the CPU's SIMD sums
+if [ -n "$hdf5$hwy" ]; then
   mkdir -p "$slim/lib"
-  { echo "$hdf5"; ldd "$hdf5" | awk '/=>/{print $3}'; } |
+  { echo "$hwy"; [ -z "$hdf5" ] || { echo "$hdf5"; ldd "$hdf5" | awk '/=>/{print $3}'; }; } |
+    grep . |
     grep -v -E '/(libc|libm|libpthread|libdl|librt|libgcc_s|libstdc\+\+)\.so|ld-linux' |
     while read -r lib; do cp -L "$lib" "$slim/lib/"; done
   tar cJf "$slim/lib.tar.xz" -C "$slim" lib

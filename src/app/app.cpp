@@ -73,21 +73,9 @@ App::App(const Options& options, OutputFile screenshot)
   m_settings.block = m_opts.block > 0 ? m_opts.block : default_block_size(m_opts.solver);
   m_settings.gpus = m_opts.gpus;
 
-  if (m_opts.n == 0 && !m_opts.loaded && m_catalog.solvers[static_cast<std::size_t>(index)].gpu) {
-    // Sized to this GPU: the largest power of two whose step leaves most of a 60 FPS frame
-    // (k_step_budget_ms of 16.7) to drawing, found in under a second.
-    const SizeProbe probe = probe_size(m_opts.solver, m_settings.block, parse_preset(m_opts.preset),
-                                       k_step_budget_ms, 1 << 17, 1 << 14, 1 << 24, 0.8);
-    if (probe.n > 0) {
-      m_settings.n = m_settings.n_edit = probe.n;
-      char buf[200];
-      std::snprintf(buf, sizeof buf,
-                    " (sized to this GPU: the largest power of two whose %s step takes under "
-                    "%.0f ms, %.2f ms; probed in %.2f s; --n changes it)",
-                    m_opts.solver.c_str(), k_step_budget_ms, probe.ms_per_step, probe.seconds);
-      n_note = buf;
-    }
-  }
+  if (m_opts.n == 0 && !m_opts.loaded)
+    n_note = m_catalog.solvers[static_cast<std::size_t>(index)].gpu ? size_for_gpu(n_note)
+                                                                    : size_for_cpu(n_note);
   m_run = std::make_unique<RunController>(m_path, parse_integrator(m_opts.integrator), m_opts.params);
   m_run->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
   m_run->set_solver(m_opts.solver, m_settings.block, gpus_in_use());

@@ -81,6 +81,11 @@ class App {
   void finish_frame(long long index, bool last, const FrameView& v);
   gfx::CudaGlBuffers* splat_image(int w, int h);
   void build_catalog();
+  // The default N (no --n, no file), probed: the largest power of two whose step fits the budget,
+  // on the GPU solver; without a GPU on cpu-omp and cpu-bh (or the typed solver), starting with
+  // the faster. Each returns the line's note on N, or `note` where no size fits.
+  std::string size_for_gpu(const std::string& note);
+  std::string size_for_cpu(const std::string& note);
   int catalog_index(const std::string& name) const;  // -1 when not listed
   void handle_keys();
   void apply(const ui::Action& a);
@@ -162,6 +167,9 @@ class App {
   static constexpr float k_pick_radius_px = 8.0f;
   static constexpr long long k_refit_frames = 30;  // an auto colour range is refitted this often
   static constexpr double k_step_budget_ms = 8.0;  // the default N's step, of a 16.7 ms frame
+  // Without a GPU: 30 steps a second (33.3 ms each) with a quarter of the time left to drawing,
+  // which shares the cores (Mesa draws on the CPU).
+  static constexpr double k_cpu_step_budget_ms = 25.0;
 
   Options m_opts;
   // Declaration order is destruction order reversed: GL and CUDA objects go before the context.

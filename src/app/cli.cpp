@@ -216,7 +216,7 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
     apply_overrides(o.scene, o.params);  // over the snapshot's (or, for TIPSY, the defaults)
   else
     apply_scene(parse_preset(o.preset), o.scene, o.params);
-  if (o.solver.empty()) o.solver = default_solver_name();
+  if (o.solver.empty()) o.solver = default_solver_name(), o.solver_default = true;
   if (!o.save.empty()) check_can_save(o.save, "--save");
   if (!o.export_csv.empty()) check_can_save(o.export_csv, "--export-csv");
   require_distinct_outputs({{"--save", o.save},

@@ -20,6 +20,7 @@ struct Options {
   int n = 0;  // 0: 16384 with a CUDA device, 2048 with CPU solvers only
   std::string
       solver;     // empty: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp
+  bool solver_default = false;  // neither the command line nor a file chose the solver
   int block = 0;  // 0: the solver's default (cuda-fast: autotuned)
   int gpus = 0;   // GPUs asked for a solver that spreads; 0: every visible one
   std::string preset = "collision";
