@@ -2,7 +2,6 @@
 // tests/collision_checks.h, the options' rules, and the presets' settings.
 #include <gtest/gtest.h>
 
-#include "../src/sim/contact.h"
 #include "collision_checks.h"
 #include "orrery/input.h"
 #include "orrery/scene.h"
@@ -115,27 +114,6 @@ TEST(Collisions, ABoxSmallerThanTheBodiesIsRefused) {
     EXPECT_NE(std::string(e.what()).find("--box 0.01: smaller than the bodies"), std::string::npos)
         << e.what();
   }
-}
-
-}  // namespace
-}  // namespace orrery::test
-
-namespace orrery::test {
-namespace {
-
-// The CPU search's neighbour buckets are bucket_of's, at the origin, across 8-cell blocks, at the
-// clamp and where the cell coordinates wrap as unsigned.
-TEST(Collisions, NeighbourBucketsAreBucketOfs) {
-  const std::uint32_t mask = contact::bucket_mask(100000);
-  for (const contact::Cell c :
-       {contact::Cell{0, 0, 0}, contact::Cell{7, 8, -1}, contact::Cell{-8, 15, 16},
-        contact::Cell{1048576, -1048576, 3}, contact::Cell{123457, -98765, 4242}})
-    for (int dz = -1; dz <= 1; ++dz)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx)
-          EXPECT_EQ(contact::NeighbourBuckets(c.x, c.y, c.z, mask)(dx, dy, dz),
-                    contact::bucket_of(c.x + dx, c.y + dy, c.z + dz, mask))
-              << c.x << ' ' << c.y << ' ' << c.z << " + " << dx << ' ' << dy << ' ' << dz;
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -40,6 +42,7 @@ class HostCollider final : public Collider {
 
  private:
   void search(const Vec4* pos, const Vec4* vel, int n);
+  void sort_by_cell(const Vec4* pos, const Vec4* vel, int n, const Grid& g, const Aabb& extent);
   void rounds(Vec4* pos, Vec4* vel, int rounds, bool bounce, float e, float eps);
   int compact(Vec4* pos, Vec4* vel, int n);
   void walls(Vec4* pos, Vec4* vel, int n, float box, float e);
@@ -50,70 +53,133 @@ class HostCollider final : public Collider {
   CollisionTotals m_totals;
   long long m_limit = k_default_pair_limit;
   std::vector<Contact> m_pairs;
-  std::vector<std::uint32_t> m_start, m_count;  // per bucket: first sorted body, bodies
-  std::vector<int> m_sorted, m_large;
-  std::vector<Vec4> m_body;           // the small bodies in bucket order: x, y, z, r
-  std::vector<contact::Cell> m_cell;  // and their cells
-  std::vector<std::uint32_t> m_key;
+  std::vector<int> m_sorted, m_large;     // the small bodies by cell (body indices), the large
+  std::vector<Vec4> m_body;               // the small bodies by cell: x, y, z, r
+  std::vector<contact::Cell> m_cell;      // and their cells
+  std::vector<contact::Cell> m_cell_of;   // each body's cell
+  std::vector<std::uint64_t> m_cell_key;  // each body's (large: none)
+  std::vector<std::pair<std::uint64_t, int>> m_keys, m_swap;  // cell key, body
+  std::vector<std::uint32_t> m_row_start;  // each row's first sorted body, and the end
+  std::vector<std::uint64_t> m_row_key;    // each row's key (cell key / row length)
+  std::uint64_t m_row_step[4] = {};        // row keys of the four rows after a row, less its own
   std::vector<std::uint64_t> m_choice, m_pair_key;
   std::vector<unsigned char> m_dead;
   std::vector<Vec4> m_kept_pos, m_kept_vel;  // compact's survivors
 };
 
+// The small bodies sorted by cell - rows of cells along x, rows ordered by y then z - with an LSD
+// radix sort of 64-bit keys (stable: body order within a cell, whatever the threads), copied out
+// in that order with their cells; the rows' starts; the large bodies listed apart.
+void HostCollider::sort_by_cell(const Vec4* pos, const Vec4* vel, int n, const Grid& g,
+                                const Aabb& extent) {
+  // The cells' extent from the bodies' (cell_of is monotone); a margin of one cell on each side,
+  // so a row's neighbours never wrap into another row. Cells are clamped into it: only a body with
+  // no finite coordinate on an axis falls outside, and it touches nothing.
+  const contact::Cell a =
+      contact::cell_of(Vec4{extent.lo[0], extent.lo[1], extent.lo[2], 0}, g.inv_cell);
+  const contact::Cell b =
+      contact::cell_of(Vec4{extent.hi[0], extent.hi[1], extent.hi[2], 0}, g.inv_cell);
+  int lo[3] = {a.x, a.y, a.z}, hi[3] = {b.x, b.y, b.z};
+  for (int k = 0; k < 3; ++k)
+    if (lo[k] > hi[k]) lo[k] = hi[k] = contact::clamp_cell(NAN);
+  const std::uint64_t nx = static_cast<std::uint64_t>(std::int64_t{hi[0]} - lo[0] + 3);
+  const std::uint64_t ny = static_cast<std::uint64_t>(std::int64_t{hi[1]} - lo[1] + 3);
+  m_cell_of.resize(static_cast<std::size_t>(n));
+  m_cell_key.resize(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < n; ++i) {
+    const contact::Cell raw = contact::cell_of(pos[i], g.inv_cell);
+    const contact::Cell c{std::clamp(raw.x, lo[0], hi[0]), std::clamp(raw.y, lo[1], hi[1]),
+                          std::clamp(raw.z, lo[2], hi[2])};
+    m_cell_of[static_cast<std::size_t>(i)] = c;
+    m_cell_key[static_cast<std::size_t>(i)] =
+        contact::is_large(vel[i].w, g.cell)
+            ? UINT64_MAX
+            : (static_cast<std::uint64_t>(std::int64_t{c.z} - lo[2] + 1) * ny +
+               static_cast<std::uint64_t>(std::int64_t{c.y} - lo[1] + 1)) *
+                      nx +
+                  static_cast<std::uint64_t>(std::int64_t{c.x} - lo[0] + 1);
+  }
+  m_keys.resize(static_cast<std::size_t>(n));
+  m_large.clear();
+  std::size_t small = 0;
+  std::uint64_t top = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t key = m_cell_key[static_cast<std::size_t>(i)];
+    if (key == UINT64_MAX) {
+      m_large.push_back(i);
+      continue;
+    }
+    m_keys[small++] = {key, i};
+    top = std::max(top, key);
+  }
+  m_keys.resize(small);
+  m_swap.resize(small);
+  constexpr int k_digit = 11;
+  constexpr std::size_t k_bins = std::size_t{1} << k_digit;
+  std::vector<std::uint32_t> count(k_bins);
+  for (int shift = 0; shift < 64 && (top >> shift) != 0; shift += k_digit) {
+    std::fill(count.begin(), count.end(), 0u);
+    for (const auto& e : m_keys) ++count[(e.first >> shift) & (k_bins - 1)];
+    std::uint32_t sum = 0;
+    for (auto& c : count) {
+      const std::uint32_t here = c;
+      c = sum, sum += here;
+    }
+    for (const auto& e : m_keys) m_swap[count[(e.first >> shift) & (k_bins - 1)]++] = e;
+    m_keys.swap(m_swap);
+  }
+  m_sorted.resize(small);
+  m_body.resize(small);
+  m_cell.resize(small);
+#pragma omp parallel for schedule(static)
+  for (std::size_t k = 0; k < small; ++k) {
+    const int i = m_keys[k].second;
+    m_sorted[k] = i;
+    m_body[k] = Vec4{pos[i].x, pos[i].y, pos[i].z, vel[i].w};
+    m_cell[k] = m_cell_of[static_cast<std::size_t>(i)];
+  }
+  m_row_start.clear();
+  m_row_key.clear();
+  for (std::size_t k = 0; k < small; ++k) {
+    const contact::Cell& c = m_cell[k];
+    const std::uint64_t row = static_cast<std::uint64_t>(std::int64_t{c.z} - lo[2] + 1) * ny +
+                              static_cast<std::uint64_t>(std::int64_t{c.y} - lo[1] + 1);
+    if (m_row_key.empty() || m_row_key.back() != row) {
+      m_row_key.push_back(row);
+      m_row_start.push_back(static_cast<std::uint32_t>(k));
+    }
+  }
+  m_row_start.push_back(static_cast<std::uint32_t>(small));
+  // The four rows after a row: (y + 1, z), and (y - 1 .. y + 1, z + 1).
+  m_row_step[0] = 1, m_row_step[1] = ny - 1, m_row_step[2] = ny, m_row_step[3] = ny + 1;
+}
+
 void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
   mark(Phase::grid);
   m_pairs.clear();
+  // The radii's histogram and the bodies' extent (non-finite coordinates left out) in one pass.
   unsigned hist[contact::k_radius_bins] = {};
-#pragma omp parallel
+  float x0 = INFINITY, y0 = INFINITY, z0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY, z1 = -INFINITY;
+#pragma omp parallel reduction(min : x0, y0, z0) reduction(max : x1, y1, z1)
   {
     unsigned mine[contact::k_radius_bins] = {};
 #pragma omp for schedule(static) nowait
     for (int i = 0; i < n; ++i) {
       const int b = contact::radius_bin(vel[i].w);
       if (b >= 0) ++mine[b];
+      const Vec4& p = pos[i];
+      if (std::isfinite(p.x)) x0 = std::min(x0, p.x), x1 = std::max(x1, p.x);
+      if (std::isfinite(p.y)) y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+      if (std::isfinite(p.z)) z0 = std::min(z0, p.z), z1 = std::max(z1, p.z);
     }
 #pragma omp critical
     for (int b = 0; b < contact::k_radius_bins; ++b) hist[b] += mine[b];
   }
   const Grid g = make_grid(contact::cell_from_histogram(hist), n);
   if (g.cell == 0.0f || n < 2) return;
-  // Counting sort of the small bodies by bucket (in body order within a bucket, whatever the
-  // threads: the counts and keys in parallel, the placing serial); the large ones listed apart.
-  const std::size_t buckets = std::size_t{g.mask} + 1;
-  m_count.assign(buckets, 0);
-  m_start.resize(buckets + 1);
-  m_key.resize(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static)
-  for (int i = 0; i < n; ++i) {
-    if (contact::is_large(vel[i].w, g.cell)) {
-      m_key[i] = UINT32_MAX;
-      continue;
-    }
-    const contact::Cell c = contact::cell_of(pos[i], g.inv_cell);
-    m_key[i] = contact::bucket_of(c.x, c.y, c.z, g.mask);
-#pragma omp atomic
-    ++m_count[m_key[i]];
-  }
-  m_large.clear();
-  m_start[0] = 0;
-  for (std::size_t b = 0; b < buckets; ++b) m_start[b + 1] = m_start[b] + m_count[b];
-  m_sorted.resize(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    if (m_key[i] == UINT32_MAX)
-      m_large.push_back(i);
-    else
-      m_sorted[m_start[m_key[i] + 1] - m_count[m_key[i]]--] = i;
-  }
-  // The small bodies in bucket order (x, y, z, r): a bucket's candidates are contiguous.
-  const std::uint32_t small = m_start[buckets];
-  m_body.resize(small + 2);  // the padding the contact tests read past a bucket's end
-  m_cell.resize(small + 2);
-#pragma omp parallel for schedule(static)
-  for (std::uint32_t k = 0; k < small; ++k) {
-    const Vec4& p = pos[m_sorted[k]];
-    m_body[k] = Vec4{p.x, p.y, p.z, vel[m_sorted[k]].w};
-    m_cell[k] = contact::cell_of(p, g.inv_cell);
-  }
+  sort_by_cell(pos, vel, n, g, Aabb{{x0, y0, z0}, {x1, y1, z1}});
+  const long long rows = static_cast<long long>(m_row_key.size());
 
   mark(Phase::contacts);
   const int threads = omp_get_max_threads();
@@ -142,38 +208,35 @@ void HostCollider::search(const Vec4* pos, const Vec4* vel, int n) {
       --room;
       mine.push_back({std::min(i, j), std::max(i, j)});
     };
-    // The small bodies in bucket order: their cell (the bodies after them), the 13 cells after it,
-    // and the large bodies.
-    // A bucket holds 0, 1 or 2 bodies mostly, which no branch predicts: its first two candidates
-    // are tested whatever its count (the arrays have two rows of padding), the rest in a loop.
-#pragma omp for schedule(dynamic, 256)
-    for (std::uint32_t k = 0; k < small; ++k) {
-      const Vec4 bi = m_body[k];
-      const contact::Cell c = m_cell[k];
-      const int i = m_sorted[k];
-      const contact::NeighbourBuckets bucket(c.x, c.y, c.z, g.mask);
-      for (int nb = contact::k_own_cell; nb < 27; ++nb) {
-        const int dx = nb % 3 - 1, dy = nb / 3 % 3 - 1, dz = nb / 9 - 1;  // unrolled: constants
-        const contact::Cell nc{c.x + dx, c.y + dy, c.z + dz};
-        const std::uint32_t b = bucket(dx, dy, dz);
-        const std::uint32_t end = m_start[b + 1];
-        const auto hit = [&](std::uint32_t m) {
-          const contact::Cell cj = m_cell[m];
-          const Vec4 bj = m_body[m];
-          return (cj.x == nc.x) & (cj.y == nc.y) & (cj.z == nc.z) &
-                 contact::touching(bi, bi.w, bj, bj.w);
-        };
-        std::uint32_t m = nb == contact::k_own_cell ? k + 1 : m_start[b];
-        const bool first = (m < end) & hit(m), second = (m + 1 < end) & hit(m + 1);
-        if (first | second) {
-          if (first) keep(i, m_sorted[m]);
-          if (second) keep(i, m_sorted[m + 1]);
-        }
-        for (m += 2; m < end; ++m)
-          if (hit(m)) keep(i, m_sorted[m]);
+    // A row at a time: its bodies in x order, each against the bodies after it in its own row up to
+    // the next cell, and against the cells x - 1 to x + 1 of the four rows after its row - the 13
+    // cells after its own - whose start each row's sweep moves forward; then the large bodies.
+#pragma omp for schedule(dynamic, 8)
+    for (long long r = 0; r < rows; ++r) {
+      const std::uint32_t begin = m_row_start[r], end = m_row_start[r + 1];
+      const std::uint64_t row = m_row_key[r];
+      std::uint32_t from[4], to[4];
+      for (int s = 0; s < 4; ++s) {
+        const std::uint64_t want = row + m_row_step[s];
+        const auto it = std::lower_bound(m_row_key.begin(), m_row_key.end(), want);
+        const std::size_t q = static_cast<std::size_t>(it - m_row_key.begin());
+        const bool found_row = it != m_row_key.end() && *it == want;
+        from[s] = found_row ? m_row_start[q] : 0;
+        to[s] = found_row ? m_row_start[q + 1] : 0;
       }
-      for (int j : m_large)
-        if (contact::touching(bi, bi.w, pos[j], vel[j].w)) keep(i, j);
+      for (std::uint32_t k = begin; k < end; ++k) {
+        const Vec4 bi = m_body[k];
+        const int x = m_cell[k].x, i = m_sorted[k];
+        for (std::uint32_t m = k + 1; m < end && m_cell[m].x <= x + 1; ++m)
+          if (contact::touching(bi, bi.w, m_body[m], m_body[m].w)) keep(i, m_sorted[m]);
+        for (int s = 0; s < 4; ++s) {
+          while (from[s] < to[s] && m_cell[from[s]].x < x - 1) ++from[s];
+          for (std::uint32_t m = from[s]; m < to[s] && m_cell[m].x <= x + 1; ++m)
+            if (contact::touching(bi, bi.w, m_body[m], m_body[m].w)) keep(i, m_sorted[m]);
+        }
+        for (int j : m_large)
+          if (contact::touching(bi, bi.w, pos[j], vel[j].w)) keep(i, j);
+      }
     }
     // The large bodies among themselves.
 #pragma omp for schedule(dynamic, 16)

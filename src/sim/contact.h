@@ -128,32 +128,6 @@ ORRERY_HD std::uint32_t bucket_of(int x, int y, int z, std::uint32_t mask) {
   return (h << 9 | local) & mask;
 }
 
-// bucket_of for the 27 cells around one cell, from parts computed once: along each axis the three
-// block coordinates' hash terms and the three local digits, so a neighbour's bucket is a few
-// exclusive-ors (the CPU's contact search asks 14 of them a body).
-struct NeighbourBuckets {
-  std::uint32_t hash[3][3], local[3][3];  // [axis][d + 1]
-  std::uint32_t mask;
-
-  ORRERY_HD NeighbourBuckets(int x, int y, int z, std::uint32_t bucket_mask) : mask(bucket_mask) {
-    const std::uint32_t u[3] = {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y),
-                                static_cast<std::uint32_t>(z)};
-    const std::uint32_t prime[3] = {73856093u, 19349663u, 83492791u};
-    for (int a = 0; a < 3; ++a)
-      for (int d = 0; d < 3; ++d) {
-        const std::uint32_t v = u[a] + static_cast<std::uint32_t>(d) - 1u;
-        hash[a][d] = (v >> 3) * prime[a];
-        local[a][d] = spread3(v & 7u) << a;
-      }
-  }
-  // The bucket of the neighbour at offset (dx, dy, dz), each in -1..1.
-  ORRERY_HD std::uint32_t operator()(int dx, int dy, int dz) const {
-    std::uint32_t h = hash[0][dx + 1] ^ hash[1][dy + 1] ^ hash[2][dz + 1];
-    h ^= h >> 16;
-    return (h << 9 | local[0][dx + 1] | local[1][dy + 1] | local[2][dz + 1]) & mask;
-  }
-};
-
 ORRERY_HD bool is_large(float r, float cell) { return 2.0f * r > cell; }
 
 // Buckets for n bodies: at least 4n, a power of two; the mask is their count - 1.
