@@ -59,6 +59,7 @@ class HostCollider final : public Collider {
   std::vector<contact::Cell> m_cell_of;   // each body's cell
   std::vector<std::uint64_t> m_cell_key;  // each body's (large: none)
   std::vector<std::pair<std::uint64_t, int>> m_keys, m_swap;  // cell key, body
+  std::vector<std::uint32_t> m_digit_count;                   // the radix sort's, per thread
   std::vector<std::uint32_t> m_row_start;  // each row's first sorted body, and the end
   std::vector<std::uint64_t> m_row_key;    // each row's key (cell key / row length)
   std::uint64_t m_row_step[4] = {};        // row keys of the four rows after a row, less its own
@@ -115,18 +116,36 @@ void HostCollider::sort_by_cell(const Vec4* pos, const Vec4* vel, int n, const G
   }
   m_keys.resize(small);
   m_swap.resize(small);
+  // Each pass in parallel: every thread counts its slice's digits, the counts become offsets digit
+  // by digit and thread by thread, and each thread places its slice - stable, as one thread would.
   constexpr int k_digit = 11;
   constexpr std::size_t k_bins = std::size_t{1} << k_digit;
-  std::vector<std::uint32_t> count(k_bins);
+  const int threads = small > 16384 ? omp_get_max_threads() : 1;
+  m_digit_count.resize(static_cast<std::size_t>(threads) * k_bins);
   for (int shift = 0; shift < 64 && (top >> shift) != 0; shift += k_digit) {
-    std::fill(count.begin(), count.end(), 0u);
-    for (const auto& e : m_keys) ++count[(e.first >> shift) & (k_bins - 1)];
-    std::uint32_t sum = 0;
-    for (auto& c : count) {
-      const std::uint32_t here = c;
-      c = sum, sum += here;
+#pragma omp parallel num_threads(threads)
+    {
+      const std::size_t t = static_cast<std::size_t>(omp_get_thread_num());
+      const std::size_t slice =
+          (small + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+      const std::size_t lo = std::min(small, t * slice), hi = std::min(small, lo + slice);
+      std::uint32_t* count = m_digit_count.data() + t * k_bins;
+      std::fill(count, count + k_bins, 0u);
+      for (std::size_t k = lo; k < hi; ++k) ++count[(m_keys[k].first >> shift) & (k_bins - 1)];
+#pragma omp barrier
+#pragma omp single
+      {
+        std::uint32_t sum = 0;
+        for (std::size_t d = 0; d < k_bins; ++d)
+          for (std::size_t u = 0; u < static_cast<std::size_t>(threads); ++u) {
+            std::uint32_t& c = m_digit_count[u * k_bins + d];
+            const std::uint32_t here = c;
+            c = sum, sum += here;
+          }
+      }
+      for (std::size_t k = lo; k < hi; ++k)
+        m_swap[count[(m_keys[k].first >> shift) & (k_bins - 1)]++] = m_keys[k];
     }
-    for (const auto& e : m_keys) m_swap[count[(e.first >> shift) & (k_bins - 1)]++] = e;
     m_keys.swap(m_swap);
   }
   m_sorted.resize(small);

@@ -103,7 +103,9 @@ ORRERY_HD int clamp_cell(float c) {
   if (!(c >= -k_cell_clamp)) c = -k_cell_clamp;
   if (c > k_cell_clamp) c = k_cell_clamp;
   const int t = static_cast<int>(c);  // truncates towards zero
-  return static_cast<float>(t) > c ? t - 1 : t;
+  // Minus one below zero between integers, without a branch: half of a centred system's
+  // coordinates are negative, and a branch there mispredicts every other body.
+  return t - static_cast<int>(static_cast<float>(t) > c);
 }
 
 ORRERY_HD Cell cell_of(const Vec4& p, float inv_cell) {
