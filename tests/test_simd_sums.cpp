@@ -71,11 +71,9 @@ TEST(SimdSums, PointsMatchTheScalarSumAtEveryLevel) {
                                (p.z - at.z) * (p.z - at.z));
       }
       const Vec4 want{float(a[0]), float(a[1]), float(a[2]), float(phi)};
-      EXPECT_LT(
-          relative(sum_points(s, 0, simd_padded(n), at.x, at.y, at.z, eps2, true), want, true),
-          2e-6)
+      EXPECT_LT(relative(sum_points(s, at.x, at.y, at.z, eps2, true), want, true), 2e-6)
           << "n " << n;
-      const Vec4 bare = sum_points(s, 0, simd_padded(n), at.x, at.y, at.z, eps2, false);
+      const Vec4 bare = sum_points(s, at.x, at.y, at.z, eps2, false);
       EXPECT_EQ(bare.w, 0.0f);
       EXPECT_LT(relative(bare, want, false), 2e-6);
     }

@@ -15,6 +15,13 @@
 #include "orrery/simd.h"
 
 namespace orrery::bench {
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
 namespace {
 
 constexpr long long k_max_n = std::numeric_limits<std::int32_t>::max();
@@ -23,13 +30,6 @@ constexpr long long k_max_steps = std::numeric_limits<std::int32_t>::max();
 // --compare the reference's state as well.
 constexpr double k_host_bytes_per_body = 3.0 * sizeof(Vec4);
 constexpr double k_host_compare_bytes_per_body = 6.0 * sizeof(Vec4);
-
-
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 
 std::string sizes(const std::vector<int>& v) {
   std::string s;
@@ -337,12 +337,9 @@ Plan make_plan(const RawOptions& raw_in) {
   plan.cpu_max_n = static_cast<int>(parse_integer(raw.cpu_max_n, "--cpu-max-n", 0, k_max_n));
   if (!raw.simd.empty()) {
     const std::vector<std::string> levels = simd_levels();
-    if (std::find(levels.begin(), levels.end(), raw.simd) == levels.end()) {
-      std::string list;
-      for (const std::string& l : levels) list += (list.empty() ? "" : ", ") + l;
+    if (std::find(levels.begin(), levels.end(), raw.simd) == levels.end())
       throw UsageError("--simd: '" + raw.simd + "' is not a SIMD level this CPU runs (choose " +
-                       list + ")");
-    }
+                       join(levels) + ")");
     plan.simd = raw.simd;
   }
   try {

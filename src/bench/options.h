@@ -118,6 +118,9 @@ struct Plan {
 // Throws UsageError with a one-line message naming the bad value. Opens no file.
 Plan make_plan(const RawOptions& raw);
 
+// The names in one line, `sep` between them.
+std::string join(const std::vector<std::string>& v, const char* sep = ", ");
+
 // The command line parsed (CLI11) and checked: a plan, or none after --help (printed to stdout).
 // Throws UsageError. Opens no file (the fuzz target calls this).
 std::optional<Plan> parse_command_line(int argc, const char* const* argv);

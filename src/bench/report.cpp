@@ -127,10 +127,8 @@ std::string diagnostics_json(const Diagnostics& d) {
 
 void print_header(std::FILE* out, const Plan& plan) {
   std::fprintf(out, "GPU: %s\n", device_line().c_str());
-  std::string levels;
-  for (const std::string& l : simd_levels()) levels += (levels.empty() ? "" : ", ") + l;
   std::fprintf(out, "CPU: %d OpenMP threads, SIMD %s (of %s)\n", omp_get_max_threads(),
-               simd_level().c_str(), levels.c_str());
+               simd_level().c_str(), join(simd_levels()).c_str());
   if (plan.loaded)
     std::fprintf(out, "loaded: %s snapshot, %d bodies, step %lld, time %.9g%s\n",
                  to_string(plan.loaded->format), plan.loaded->bodies.size(), plan.loaded->run.steps,

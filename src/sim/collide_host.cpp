@@ -85,6 +85,11 @@ void HostCollider::sort_by_cell(const Vec4* pos, const Vec4* vel, int n, const G
     if (lo[k] > hi[k]) lo[k] = hi[k] = contact::clamp_cell(NAN);
   const std::uint64_t nx = static_cast<std::uint64_t>(std::int64_t{hi[0]} - lo[0] + 3);
   const std::uint64_t ny = static_cast<std::uint64_t>(std::int64_t{hi[1]} - lo[1] + 3);
+  // A cell's row (y, z) and place along it (x), each counted from one before the extent's start.
+  const auto row_of = [&](const contact::Cell& c) {
+    return static_cast<std::uint64_t>(std::int64_t{c.z} - lo[2] + 1) * ny +
+           static_cast<std::uint64_t>(std::int64_t{c.y} - lo[1] + 1);
+  };
   m_cell_of.resize(static_cast<std::size_t>(n));
   m_cell_key.resize(static_cast<std::size_t>(n));
 #pragma omp parallel for schedule(static)
@@ -96,10 +101,7 @@ void HostCollider::sort_by_cell(const Vec4* pos, const Vec4* vel, int n, const G
     m_cell_key[static_cast<std::size_t>(i)] =
         contact::is_large(vel[i].w, g.cell)
             ? UINT64_MAX
-            : (static_cast<std::uint64_t>(std::int64_t{c.z} - lo[2] + 1) * ny +
-               static_cast<std::uint64_t>(std::int64_t{c.y} - lo[1] + 1)) *
-                      nx +
-                  static_cast<std::uint64_t>(std::int64_t{c.x} - lo[0] + 1);
+            : row_of(c) * nx + static_cast<std::uint64_t>(std::int64_t{c.x} - lo[0] + 1);
   }
   m_keys.resize(static_cast<std::size_t>(n));
   m_large.clear();
@@ -161,9 +163,7 @@ void HostCollider::sort_by_cell(const Vec4* pos, const Vec4* vel, int n, const G
   m_row_start.clear();
   m_row_key.clear();
   for (std::size_t k = 0; k < small; ++k) {
-    const contact::Cell& c = m_cell[k];
-    const std::uint64_t row = static_cast<std::uint64_t>(std::int64_t{c.z} - lo[2] + 1) * ny +
-                              static_cast<std::uint64_t>(std::int64_t{c.y} - lo[1] + 1);
+    const std::uint64_t row = row_of(m_cell[k]);
     if (m_row_key.empty() || m_row_key.back() != row) {
       m_row_key.push_back(row);
       m_row_start.push_back(static_cast<std::uint32_t>(k));

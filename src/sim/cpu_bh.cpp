@@ -1,6 +1,7 @@
 // `cpu-bh`: Barnes-Hut on the CPU. The octree (octree.h) is rebuilt every force pass; the walk is
-// parallel over groups (the largest cells of at most 32 bodies) with OpenMP: one interaction list
-// a group, from the opening test of octree.h, summed for each of its bodies.
+// parallel over groups (the largest cells of at most HostOctree::k_group bodies) with OpenMP: one
+// interaction list a group, from the opening test of octree.h, summed for each of its bodies with
+// the SIMD sums.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -53,7 +54,7 @@ class CpuBhSolver final : public Solver {
   void field(const Vec4* pos, Vec4* out, int n, const SimParams& p, bool potential) {
     // The diagnostics time the potentials pass as theirs; a force pass marks its stages.
     PhaseTimer* phases = potential ? nullptr : m_phases;
-    if (phases) phases->begin(Phase::build);  // keys, sort and cells in one serial pass
+    if (phases) phases->begin(Phase::build);  // keys and sort in parallel, then the cells
     m_tree.build(pos, n, k_leaf_size);
     if (phases) phases->begin(Phase::walk);
     // The relative test needs the last pass's accelerations; a pass without them (the first, or

@@ -205,8 +205,7 @@ Vec4 HostOctree::field(int k, const InteractionList& list, float eps2, bool pote
                        WalkCount& count) const {
   const Vec4& b = m_sorted[static_cast<std::size_t>(k)];
   const Vec4 c = sum_cells(list.cells, b.x, b.y, b.z, eps2, potential);
-  const Vec4 p =
-      sum_points(list.points, 0, simd_padded(list.points.count), b.x, b.y, b.z, eps2, potential);
+  const Vec4 p = sum_points(list.points, b.x, b.y, b.z, eps2, potential);
   count.body_cell += list.cells.count;
   count.body_body += list.points.count;
   // The points' potential counted the body itself (-m / eps): it is taken back out.

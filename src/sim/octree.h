@@ -1,6 +1,7 @@
 // Private: the Barnes-Hut octree on the host - bodies sorted by 63-bit Morton keys, cells built
-// from the sorted keys, monopole and quadrupole moments - and the walk that sums one body's
-// acceleration and potential from it. cpu-bh uses it; the tests use it as the reference tree.
+// from the sorted keys, monopole and quadrupole moments - and the group walk: a group's
+// interaction list, and what each of its bodies feels from it. cpu-bh uses it; the tests use it as
+// the reference tree.
 #pragma once
 
 #include <cmath>

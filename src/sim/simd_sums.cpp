@@ -61,10 +61,10 @@ HWY_INLINE Vec4 points_range(const PointArrays& s, int begin, int end, float x, 
   return reduce(d, ax, ay, az, aw);
 }
 
-Vec4 SumPoints(const PointArrays& s, int begin, int end, float x, float y, float z, float eps2,
-               bool potential) {
-  return potential ? points_range<true>(s, begin, end, x, y, z, eps2)
-                   : points_range<false>(s, begin, end, x, y, z, eps2);
+Vec4 SumPoints(const PointArrays& s, float x, float y, float z, float eps2, bool potential) {
+  const int end = simd_padded(s.count);
+  return potential ? points_range<true>(s, 0, end, x, y, z, eps2)
+                   : points_range<false>(s, 0, end, x, y, z, eps2);
 }
 
 // cell_field (octree.h), a vector of cells at a time; d = point - centre of mass.
@@ -140,9 +140,8 @@ HWY_EXPORT(SumCells);
 HWY_EXPORT(AllPairsBlock);
 HWY_EXPORT(LevelName);
 
-Vec4 sum_points(const PointArrays& s, int begin, int end, float x, float y, float z, float eps2,
-                bool potential) {
-  return HWY_DYNAMIC_DISPATCH(SumPoints)(s, begin, end, x, y, z, eps2, potential);
+Vec4 sum_points(const PointArrays& s, float x, float y, float z, float eps2, bool potential) {
+  return HWY_DYNAMIC_DISPATCH(SumPoints)(s, x, y, z, eps2, potential);
 }
 
 Vec4 sum_cells(const CellArrays& c, float x, float y, float z, float eps2, bool potential) {

@@ -58,11 +58,10 @@ struct CellArrays {
   void grow();
 };
 
-// What a point at (x, y, z) feels from entries [begin, end) of the points (begin and end multiples
-// of k_simd_pad): acceleration (xyz) and, with `potential`, potential (w; every entry counts,
-// the point itself too if it is one of them: eps^2 keeps that term finite, -m / eps).
-Vec4 sum_points(const PointArrays& s, int begin, int end, float x, float y, float z, float eps2,
-                bool potential);
+// What a point at (x, y, z) feels from every point: acceleration (xyz) and, with `potential`,
+// potential (w; the point itself counts too if it is one of them: eps^2 keeps that term finite,
+// -m / eps).
+Vec4 sum_points(const PointArrays& s, float x, float y, float z, float eps2, bool potential);
 // The same from every cell (cell_field).
 Vec4 sum_cells(const CellArrays& c, float x, float y, float z, float eps2, bool potential);
 
