@@ -44,6 +44,9 @@ TEST(BenchCliHardening, EmptyItemsAndValuesAreErrors) {  // defect 6
   expect_usage_error({"--n", "64,,128", "--steps", "1"}, "empty item");
   expect_usage_error({"--n", "8", "--solver", "cpu,", "--steps", "1"}, "empty item");
   expect_usage_error({"--n", "8", "--warmup", "", "--steps", "1"}, "--warmup: empty");
+  expect_usage_error({"--n", "8", "--simd", "", "--steps", "1"}, "--simd: empty");
+  expect_usage_error({"--n", "8", "--simd", "AVX9", "--steps", "1"},
+                     "--simd: 'AVX9' is not a SIMD level this CPU runs");
   expect_usage_error({"--n", "--", "--steps", "1"}, "not a number");  // defect 10
   expect_usage_error({"--n", "8", "--seed", "18446744073709551616"}, "out of range");
   expect_usage_error({"--n", "8", "--dt", "1e39"}, "range of a float");

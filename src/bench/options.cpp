@@ -472,7 +472,8 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
       ->check(cli::non_empty());
   app.add_option("--simd", raw.simd,
                  "the CPU solvers' SIMD level (default: the widest this CPU runs; the header lists "
-                 "them)");
+                 "them)")
+      ->check(cli::non_empty());
   app.add_option("--cpu-max-n", raw.cpu_max_n,
                  "largest N the CPU solvers run at (and --compare checks at); larger ones are "
                  "skipped with a line saying so")
