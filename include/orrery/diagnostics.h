@@ -9,10 +9,6 @@
 
 namespace orrery {
 
-struct Vec3d {
-  double x = 0, y = 0, z = 0;
-};
-
 inline double length(const Vec3d& v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
 
 Vec3d total_momentum(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel);

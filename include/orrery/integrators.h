@@ -29,32 +29,35 @@ void check_integrator(Integrator i, const SimParams& p);
 // damped Euler loses what reversal needs).
 void check_reversible(Integrator i, const SimParams& p);
 
-// The passes an integrator steps with, over one step's arrays (the Simulation gives them).
+// The two position arrays of a step: the positions it starts from and those it writes.
+enum class Slot { in, out };
+
+// The passes an integrator steps with, over one step's arrays (the Simulation gives them, in the
+// run's precision: the integrators never see the arrays or their type).
 class StepPasses {
  public:
   virtual ~StepPasses() = default;
   // vel += acc h (acc: the forces of the last forces() call).
-  virtual void kick(float h) = 0;
-  // out = in + vel h; out may be in.
-  virtual void drift(const Vec4* in, Vec4* out, float h) = 0;
-  // acc = the accelerations at pos (one force evaluation).
-  virtual void forces(const Vec4* pos) = 0;
+  virtual void kick(double h) = 0;
+  // to = from + vel h; to may be from.
+  virtual void drift(Slot from, Slot to, double h) = 0;
+  // acc = the accelerations at the positions of `at` (one force evaluation).
+  virtual void forces(Slot at) = 0;
   // Whether acc holds the forces of the step's input positions (kept from the last step).
   virtual bool forces_kept() const = 0;
   // Forces and the seed's damped Euler in -> out: the module's fused launch where it has one.
-  virtual void force_euler(const Vec4* in, Vec4* out, float dt, float damping) = 0;
-  // The collision stage on the newest positions (after the last drift).
-  virtual void collide(Vec4* pos) = 0;
+  virtual void force_euler(double dt, float damping) = 0;
+  // The collision stage on the newest positions (out, after the last drift).
+  virtual void collide() = 0;
 };
 
-// One integrator: a step in -> out (out != in) of signed dt; returns whether acc ends holding the
-// forces of `out` (the next step's first kick may use them).
+// One integrator: a step in -> out of signed dt; returns whether acc ends holding the forces of
+// `out` (the next step's first kick may use them).
 class IntegratorScheme {
  public:
   virtual ~IntegratorScheme() = default;
   virtual Integrator kind() const = 0;
-  virtual bool step(StepPasses& s, const Vec4* in, Vec4* out, float dt,
-                    const SimParams& p) const = 0;
+  virtual bool step(StepPasses& s, double dt, const SimParams& p) const = 0;
 };
 std::unique_ptr<IntegratorScheme> make_scheme(Integrator i);
 

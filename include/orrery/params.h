@@ -17,6 +17,14 @@ constexpr float k_min_softening = 1e-10f;
 // The largest Barnes-Hut opening angle accepted: beyond it the tree's error grows past any use.
 constexpr float k_max_theta = 2.0f;
 
+// The arithmetic of a run's state and sums. double: positions, velocities, masses and the
+// gravity sums in double, for the modules that have a double path (Solver::has_double()); the
+// viewer still draws float positions converted from them.
+enum class Precision { single, double_ };
+const char* to_string(Precision p);
+// "single" or "double"; throws InputError naming both.
+Precision parse_precision(std::string_view text);
+
 struct SimParams {
   float dt = 0.016f;           // time step
   float softening = 0.1f;      // eps; the interaction uses eps^2
@@ -24,11 +32,13 @@ struct SimParams {
   float theta = 0.5f;          // tree codes' opening angle, in [0, 2] (0: every cell opened, exact)
   bool gravity = true;         // off: no forces (a gas of balls with collisions alone)
   CollisionParams collisions;  // the collision stage and the walls
+  Precision precision = Precision::single;
 };
 
 inline bool operator==(const SimParams& a, const SimParams& b) {
   return a.dt == b.dt && a.softening == b.softening && a.damping == b.damping &&
-         a.theta == b.theta && a.gravity == b.gravity && a.collisions == b.collisions;
+         a.theta == b.theta && a.gravity == b.gravity && a.collisions == b.collisions &&
+         a.precision == b.precision;
 }
 inline bool operator!=(const SimParams& a, const SimParams& b) { return !(a == b); }
 

@@ -26,6 +26,15 @@ struct Vec3 {
   float x, y, z;
 };
 
+// A body in double precision (--precision double): the same fields as Vec4 in doubles.
+struct alignas(32) Vec4d {
+  double x, y, z, w;
+};
+
+struct Vec3d {
+  double x = 0, y = 0, z = 0;
+};
+
 // Flops per interaction used to turn interactions/s into GFLOP/s (NVIDIA's nbody sample
 // convention).
 constexpr double k_flops_per_interaction = 20.0;
@@ -38,17 +47,45 @@ ORRERY_HD float reciprocal_sqrt(float v) {
 #endif
 }
 
-// Adds to acc the acceleration body j exerts on body i (G = 1):
+ORRERY_HD double reciprocal_sqrt(double v) {
+#if defined(__CUDA_ARCH__)
+  return rsqrt(v);
+#else
+  return 1.0 / std::sqrt(v);
+#endif
+}
+
+// A body type's number and acceleration types: float and Vec3 for Vec4, double and Vec3d for
+// Vec4d.
+template <class V>
+struct BodyTypes {
+  using real = float;
+  using acc = Vec3;
+};
+template <>
+struct BodyTypes<Vec4d> {
+  using real = double;
+  using acc = Vec3d;
+};
+template <class V>
+using RealOf = typename BodyTypes<V>::real;
+template <class V>
+using AccOf = typename BodyTypes<V>::acc;
+
+// Adds to acc the acceleration body j exerts on body i (G = 1), in the bodies' precision (Vec4
+// and Vec3, or Vec4d and Vec3d):
 //   a += m_j r_ij / (|r_ij|^2 + eps^2)^(3/2),  r_ij = x_j - x_i.
 // With eps2 > 0 the self term (i == j) contributes exactly zero, so callers never branch on it.
-ORRERY_HD void body_body(const Vec4& pi, const Vec4& pj, float eps2, Vec3& acc) {
-  const float rx = pj.x - pi.x;
-  const float ry = pj.y - pi.y;
-  const float rz = pj.z - pi.z;
+template <class V, class A>
+ORRERY_HD void body_body(const V& pi, const V& pj, RealOf<V> eps2, A& acc) {
+  using R = RealOf<V>;
+  const R rx = pj.x - pi.x;
+  const R ry = pj.y - pi.y;
+  const R rz = pj.z - pi.z;
   // eps^2 first, so the sum is one chain of three fused multiply-adds.
-  const float dist2 = eps2 + rx * rx + ry * ry + rz * rz;
-  const float inv = reciprocal_sqrt(dist2);
-  const float s = pj.w * inv * (inv * inv);
+  const R dist2 = eps2 + rx * rx + ry * ry + rz * rz;
+  const R inv = reciprocal_sqrt(dist2);
+  const R s = pj.w * inv * (inv * inv);
   acc.x += rx * s;
   acc.y += ry * s;
   acc.z += rz * s;

@@ -29,6 +29,9 @@ enum class Preset {
 struct BodyState {
   std::vector<Vec4> pos;  // w = mass
   std::vector<Vec4> vel;  // w = radius (collisions; orrery/collisions.h)
+  // The same in double, where a double-precision run or a file gave them (else empty): pos and vel
+  // are then their float rounding.
+  std::vector<Vec4d> pos64, vel64;
   int size() const { return static_cast<int>(pos.size()); }
 };
 

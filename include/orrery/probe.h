@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/params.h"
 #include "orrery/presets.h"
 
 namespace orrery {
@@ -20,7 +21,9 @@ struct SizeProbe {
 // solver's work grows with N - or halves (down to `floor`) until one fits, stopping once
 // `max_seconds` have gone by. Each measurement follows one warm-up step (cuda-fast tunes itself
 // then). n = 0 when none fits. Waits for the device.
+// Steps run in `precision`.
 SizeProbe probe_size(const std::string& solver, int block, Preset preset, double budget_ms,
-                     int start, int floor, int last, double max_seconds);
+                     int start, int floor, int last, double max_seconds,
+                     Precision precision = Precision::single);
 
 }  // namespace orrery

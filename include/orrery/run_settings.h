@@ -28,6 +28,7 @@ struct TypedSettings {
   std::optional<int> block;
   std::optional<Integrator> integrator;
   std::optional<float> dt, softening, damping, theta;
+  std::optional<Precision> precision;
   SceneOverrides scene;  // collisions, restitution, box, gravity (the radius is the bodies')
 };
 

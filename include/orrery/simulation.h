@@ -21,6 +21,11 @@
 namespace orrery {
 
 class Backend;
+class DoubleBackend;
+
+// Throws InputError with one line when the run's precision cannot be had with this module and
+// these parameters: double needs a module with a double path and no collision stage or walls.
+void check_precision(const Solver& solver, const SimParams& p);
 
 class Simulation {
  public:
@@ -36,11 +41,21 @@ class Simulation {
 
   // The state the Simulation owns: replaced by set_state() (a new run: time and step count go
   // back to 0); bodies() are its arrays (bodies().pos the newest positions), state() a host copy.
+  // In double precision the run's state is held in double beside the float arrays, which become
+  // its float view (rounded after each call's steps): set_state() takes a state's doubles where
+  // it has them, lent arrays are widened on their first step (and after state_changed()), and
+  // state() gives the doubles too.
   void set_state(const BodyState& s);
   Bodies& bodies() { return m_own; }
   BodyState state();
   // A host copy of lent arrays of this side (waits for the device).
   BodyState state(const Bodies& b);
+  // In double precision: the doubles of a state whose float rounding the caller just lent or
+  // loaded (a file's), stepped next instead of widening the floats; nothing in single precision
+  // or when `s` has no doubles. And the run's doubles into s.pos64 and s.vel64 where it holds
+  // them for s's bodies (else they stay empty). Both wait.
+  void set_exact_state(const BodyState& s);
+  void exact_state(BodyState& s);
 
   // k steps (k >= 0) of the owned state, or of arrays a caller lends (on the solver's
   // side): b.pos ends holding the newest positions, b.n the bodies left (merges). Counts the steps
@@ -159,6 +174,11 @@ class Simulation {
   void check(Integrator integrator, const SimParams& params, bool reversed) const;
   void attach_phases(bool fresh);
   void step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n);
+  bool is_double() const { return m_params.precision == Precision::double_; }
+  // The double state of the arrays `b` (widened from them unless held already).
+  DoubleBackend& hold_double(const Bodies& b);
+  void step_once_double();
+  class DoublePasses;
 
   std::unique_ptr<Solver> m_solver;
   std::unique_ptr<Backend> m_backend;  // on the solver's side
@@ -173,6 +193,9 @@ class Simulation {
   long long m_steps = 0;
   bool m_reversed = false;
   bool m_acc_valid = false;  // the backend's accelerations are those of the newest positions
+  std::unique_ptr<DoubleBackend> m_double;  // the double state, on the module's side
+  bool m_double_held = false;               // m_double holds the state stepped next
+  bool m_acc_double_valid = false;
   int m_last_evals = 0;
   std::vector<int> m_rows;
   bool m_keep_rows = false;

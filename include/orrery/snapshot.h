@@ -97,7 +97,9 @@ LoadOptions parse_load_options(const std::optional<std::string>& types,
 // The six GADGET particle types' names: gas, halo, disk, bulge, stars, boundary.
 const std::vector<std::string>& particle_type_names();
 
-constexpr std::uint32_t k_snapshot_version = 1;
+// Version 2 adds a double-precision run's bodies in f64 (flag bit 3); a file without them is
+// written as version 1, which every build since reads. Both versions load.
+constexpr std::uint32_t k_snapshot_version = 2;
 constexpr std::size_t k_snapshot_header_bytes = 256;
 constexpr std::size_t k_snapshot_solver_chars = 31;  // the longest solver name the header holds
 

@@ -76,6 +76,11 @@ class Solver {
   virtual bool can_spread() const { return false; }
   virtual void accelerations_part(const Vec4* pos, Vec4* acc, int n, Part part,
                                   const SimParams& p);
+  // Double precision (--precision double): whether the module has a double path, and its
+  // accelerations in double, acc[i] = (a_i, 0), arrays on the module's side. Modules without one
+  // (the tree codes, whose approximation errs far above float's rounding) throw std::logic_error.
+  virtual bool has_double() const { return false; }
+  virtual void accelerations_double(const Vec4d* pos, Vec4d* acc, int n, const SimParams& p);
   // Body-body interactions of one force evaluation at n bodies (all-pairs: n^2, NVIDIA's
   // convention, the self term included).
   virtual double interactions(int n) const {
@@ -116,6 +121,7 @@ struct SolverInfo {
   // the Simulation's scratch (accelerations, potentials) and the solver's own (0 for CPU solvers).
   double device_bytes_per_body = 0;
   bool spreads = false;  // can run over several GPUs (make_solver's gpus)
+  bool doubles = false;  // has a double-precision path (Solver::has_double())
 };
 
 // Throws InputError naming the memory needed when `n` bodies of a GPU solver cannot fit in the
@@ -140,6 +146,8 @@ const SolverInfo& solver_info(const std::string& name);
 int resolve_gpus(const SolverInfo& info, int asked);
 // The solvers that spread over several GPUs, by name ("cuda-dynamic, cuda-static, ...").
 std::string spreading_solver_names();
+// The solvers of this build with a double-precision path, by name ("cpu, cpu-omp, ...").
+std::string double_solver_names();
 // Builds a solver. block_size 0 picks the solver's default (for cuda-fast: autotuned); gpus as
 // resolve_gpus() takes it (more than one: the module spread over that many GPUs through NCCL).
 // Throws std::invalid_argument for an unknown name, an unsupported block size or GPU count,

@@ -145,6 +145,7 @@ std::string params_text(const SimParams& p) {
                 static_cast<double>(p.dt), static_cast<double>(p.softening),
                 static_cast<double>(p.damping), static_cast<double>(p.theta));
   std::string s = buf;
+  if (p.precision == Precision::double_) s += ", precision double";
   if (!p.gravity) s += ", gravity off";
   if (p.collisions.mode != CollisionMode::off) {
     s += std::string(", collisions ") + to_string(p.collisions.mode);
@@ -408,6 +409,7 @@ void App::keep_params_valid() {
   p.softening = m_settings.softening;
   p.damping = m_settings.damping;
   p.theta = m_settings.theta;
+  p.precision = m_settings.double_precision ? Precision::double_ : Precision::single;
   p.gravity = m_settings.gravity;
   p.collisions.mode = m_settings.collisions;
   p.collisions.restitution = m_settings.restitution;
@@ -459,6 +461,7 @@ void App::show_params(const SimParams& p) {
   m_settings.softening = p.softening;
   m_settings.damping = p.damping;
   m_settings.theta = p.theta;
+  m_settings.double_precision = p.precision == Precision::double_;
   show_scene(p);
 }
 

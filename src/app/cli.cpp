@@ -34,7 +34,7 @@ std::string names_of_solvers() {
 // The numeric options as typed; none when not given (an empty text is an error).
 struct Texts {
   std::optional<std::string> n, block, gpus, seed, dt, softening, damping, theta, steps_per_frame,
-      width, height, frames, point_radius, record_fps, trails, trail_bodies, color_range;
+      width, height, frames, point_radius, record_fps, trails, trail_bodies, color_range, precision;
   SceneTexts scene;
 };
 
@@ -55,6 +55,13 @@ void typed_params(const Texts& t, SimParams& p) {
   param(t.softening, "--softening", &SimParams::softening, p);
   param(t.damping, "--damping", &SimParams::damping, p);
   param(t.theta, "--theta", &SimParams::theta, p);
+  if (t.precision) {
+    try {
+      p.precision = parse_precision(*t.precision);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--precision: ") + e.what());
+    }
+  }
 }
 
 // Throws InputError naming the option.
@@ -111,6 +118,7 @@ TypedSettings typed_settings(const Given& given, const Texts& t, const Options& 
   if (t.softening) typed.softening = p.softening;
   if (t.damping) typed.damping = p.damping;
   if (t.theta) typed.theta = p.theta;
+  if (t.precision) typed.precision = p.precision;
   typed.scene = o.scene;
   return typed;
 }
@@ -217,6 +225,16 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
   else
     apply_scene(parse_preset(o.preset), o.scene, o.params);
   if (o.solver.empty()) o.solver = default_solver_name(), o.solver_default = true;
+  if (o.params.precision == Precision::double_) {
+    if (known_solver_name(o.solver) && !solver_info(o.solver).doubles)
+      throw InputError("--precision double: " + o.solver +
+                       " has no double-precision path (choose " + double_solver_names() + ")");
+    const CollisionParams& c = o.params.collisions;
+    if (c.mode != CollisionMode::off || c.box != 0.0f)
+      throw InputError(
+          "--precision double: collisions and walls run in single precision only; "
+          "use --collisions off and --box 0");
+  }
   if (!o.save.empty()) check_can_save(o.save, "--save");
   if (!o.export_csv.empty()) check_can_save(o.export_csv, "--export-csv");
   require_distinct_outputs({{"--save", o.save},
@@ -365,6 +383,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (run.save) o.save = *run.save;
     if (run.export_csv) o.export_csv = *run.export_csv;
     t.seed = run.seed, t.dt = run.dt, t.softening = run.softening, t.damping = run.damping;
+    t.precision = run.precision;
     t.scene = run.scene_settings;
     const std::string scene = run.scene.value_or(""), load = run.load.value_or("");
     o.vsync = vsync == "on";

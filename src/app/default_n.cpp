@@ -11,8 +11,9 @@ namespace orrery::app {
 // The largest power of two whose step leaves most of a 60 FPS frame (k_step_budget_ms of 16.7)
 // to drawing, found in under a second.
 std::string App::size_for_gpu(const std::string& note) {
-  const SizeProbe probe = probe_size(m_opts.solver, m_settings.block, parse_preset(m_opts.preset),
-                                     k_step_budget_ms, 1 << 17, 1 << 14, 1 << 24, 0.8);
+  const SizeProbe probe =
+      probe_size(m_opts.solver, m_settings.block, parse_preset(m_opts.preset), k_step_budget_ms,
+                 1 << 17, 1 << 14, 1 << 24, 0.8, m_opts.params.precision);
   if (probe.n == 0) return note;
   m_settings.n = m_settings.n_edit = probe.n;
   char buf[200];
@@ -27,10 +28,13 @@ std::string App::size_for_gpu(const std::string& note) {
 // they cross depends on the cores and their SIMD), in under a second together; a typed solver
 // alone.
 std::string App::size_for_cpu(const std::string& note) {
+  const Precision precision = m_opts.params.precision;
+  const bool single = precision == Precision::single;
   std::vector<std::string> candidates;
   if (m_opts.solver_default) {
     for (const char* name : {"cpu-omp", "cpu-bh"})
-      if (catalog_index(name) >= 0) candidates.emplace_back(name);
+      if (catalog_index(name) >= 0 && (single || solver_info(name).doubles))
+        candidates.emplace_back(name);
   } else {
     candidates.push_back(m_opts.solver);
   }
@@ -40,7 +44,7 @@ std::string App::size_for_cpu(const std::string& note) {
   double seconds = 0;
   for (const std::string& name : candidates) {
     const SizeProbe p = probe_size(name, 0, preset, k_cpu_step_budget_ms, 1 << 12, 1 << 8, 1 << 22,
-                                   0.9 / static_cast<double>(candidates.size()));
+                                   0.9 / static_cast<double>(candidates.size()), precision);
     seconds += p.seconds;
     char buf[80];
     std::snprintf(buf, sizeof buf, "%s%s %d", tried.empty() ? "" : ", ", name.c_str(), p.n);

@@ -156,6 +156,7 @@ void RunController::load(const BodyState& s, const RunState* run) {
     m_sim->resume(*run);
     m_pending_params.reset();
   }
+  m_sim->set_exact_state(s);  // a double-precision file's own values, not their float rounding
   restart_diagnostics();
   set_origin(nullptr, s);
   ++m_epoch;
@@ -166,6 +167,7 @@ Snapshot RunController::snapshot(int block) {
   s.bodies = m_buffers->download();
   // While a CPU run is in flight the worker owns the Simulation: the run as it was published.
   s.run = m_job.active() ? m_published : m_sim->run_state();
+  if (!m_job.active()) m_sim->exact_state(s.bodies);
   s.run.block = block;
   refresh_labels();
   if (m_types_now.size() == s.bodies.pos.size()) s.types = m_types_now, s.ids = m_ids_now;
@@ -175,6 +177,7 @@ Snapshot RunController::snapshot(int block) {
 void RunController::set_solver(const std::string& name, int block, int gpus) {
   if (m_buffers->count() > 0) check_device_memory(solver_info(name), m_buffers->count());
   std::unique_ptr<Solver> next = make_solver(name, block, gpus);
+  if (m_sim) check_precision(*next, params());  // before cancelling anything
   cancel_job();
   collect_phases();  // the old solver's last reading, before the new solver's first
   m_warming_up = true;
@@ -213,6 +216,7 @@ void RunController::set_integrator(Integrator integrator) {
 void RunController::set_params(const SimParams& params) {
   validate(params);
   check_integrator(m_sim->integrator(), params);
+  check_precision(m_sim->solver(), params);
   if (m_sim->time_reversed()) check_reversible(m_sim->integrator(), params);
   // New walls (the panel's box) must hold the bodies, as at the start: smaller ones once
   // collapsed every body to the origin.

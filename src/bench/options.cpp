@@ -144,6 +144,43 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
                      plan.solvers.end());
 }
 
+// --precision double runs the solvers with a double path, on one GPU, without collisions: with
+// --solver all the others are skipped with a line; a solver named for double without one is an
+// error, as are collisions or walls.
+void resolve_precision(const RawOptions& raw, Plan& plan) {
+  if (plan.params.precision != Precision::double_) return;
+  const CollisionParams& c = plan.params.collisions;
+  if (c.mode != CollisionMode::off || c.box != 0.0f)
+    throw UsageError(
+        "--precision double: collisions and walls run in single precision only; use "
+        "--collisions off and --box 0 (the " +
+        raw.preset() + " preset has them)");
+  const bool all = raw.solvers.size() == 1 && raw.solvers.front() == "all";
+  for (SolverPlan& s : plan.solvers) {
+    if (!s.info.doubles) {
+      if (!all)
+        throw UsageError("--precision double: " + s.info.name +
+                         " has no double-precision path (choose " + double_solver_names() + ")");
+      plan.notes.push_back("skipped " + s.info.name + ": no double-precision path");
+      s.gpus.clear();
+      continue;
+    }
+    const auto spread = std::remove_if(s.gpus.begin(), s.gpus.end(), [](int g) { return g > 1; });
+    if (spread != s.gpus.end())
+      plan.notes.push_back("skipped " + s.info.name +
+                           " on several GPUs: double precision runs on one GPU");
+    s.gpus.erase(spread, s.gpus.end());
+  }
+  plan.solvers.erase(std::remove_if(plan.solvers.begin(), plan.solvers.end(),
+                                    [](const SolverPlan& s) { return s.gpus.empty(); }),
+                     plan.solvers.end());
+  if (plan.solvers.empty())
+    throw UsageError(
+        "--precision double: no selected solver runs in double precision here on "
+        "that many GPUs (" +
+        double_solver_names() + " do, on one GPU)");
+}
+
 // Fills each solver's GPU counts from --gpus (nothing: the default, every visible GPU for a
 // solver that spreads, one for the others). A count no selected solver can run at is an error;
 // one that only some can is a note for the others.
@@ -195,6 +232,7 @@ TypedSettings typed_settings(const RawOptions& raw, const SimParams& typed,
   if (raw.softening_given) t.softening = typed.softening;
   if (raw.damping_given) t.damping = typed.damping;
   if (raw.theta_given) t.theta = typed.theta;
+  if (raw.run.precision) t.precision = typed.precision;
   t.scene = scene;
   return t;
 }
@@ -243,6 +281,13 @@ SimParams parse_params(const RawOptions& raw) {
   parse_param(raw.dt(), "--dt", &SimParams::dt, p);
   parse_param(raw.softening(), "--softening", &SimParams::softening, p);
   parse_param(raw.damping(), "--damping", &SimParams::damping, p);
+  if (raw.run.precision) {
+    try {
+      p.precision = parse_precision(*raw.run.precision);
+    } catch (const InputError& e) {
+      throw UsageError(std::string("--precision: ") + e.what());
+    }
+  }
   return p;
 }
 
@@ -418,6 +463,7 @@ Plan make_plan(const RawOptions& raw_in) {
   resolve_solvers(raw, checked, plan);
   resolve_blocks(raw, checked, plan);
   resolve_gpu_counts(raw, plan);
+  resolve_precision(raw, plan);
   if (plan.compare) {
     const bool other = std::any_of(plan.solvers.begin(), plan.solvers.end(),
                                    [](const SolverPlan& s) { return s.info.name != "cpu"; });

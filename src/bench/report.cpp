@@ -135,10 +135,11 @@ void print_header(std::FILE* out, const Plan& plan) {
                  plan.loaded->run.time,
                  plan.loaded->run_recorded ? "" : " (no run settings: the options' apply)");
   if (!plan.convergence)
-    std::fprintf(out, "preset %s, seed %llu, integrator %s, dt %g, softening %g, damping %g\n",
+    std::fprintf(out, "preset %s, seed %llu, integrator %s, dt %g, softening %g, damping %g%s\n",
                  plan.loaded ? "(--load)" : to_string(plan.preset),
                  static_cast<unsigned long long>(plan.seed), to_string(plan.integrator),
-                 plan.params.dt, plan.params.softening, plan.params.damping);
+                 plan.params.dt, plan.params.softening, plan.params.damping,
+                 plan.params.precision == Precision::double_ ? ", precision double" : "");
   const CollisionParams& c = plan.params.collisions;
   if (!plan.convergence && (!plan.params.gravity || c.mode != CollisionMode::off || c.box > 0))
     std::fprintf(out, "gravity %s, collisions %s, restitution %g, walls %s%s\n",
@@ -379,6 +380,7 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
   f << "  \"params\": {\"preset\": " << json_string(to_string(plan.preset))
     << ", \"seed\": " << plan.seed
     << ", \"integrator\": " << json_string(to_string(plan.integrator))
+    << ", \"precision\": " << json_string(to_string(plan.params.precision))
     << ", \"dt\": " << json_float(plan.params.dt)
     << ", \"softening\": " << json_float(plan.params.softening)
     << ", \"damping\": " << json_float(plan.params.damping)

@@ -21,7 +21,7 @@ inline CLI::Validator non_empty() {
 }
 
 struct RunTexts {
-  std::optional<std::string> preset, seed, dt, softening, damping, integrator;
+  std::optional<std::string> preset, seed, dt, softening, damping, integrator, precision;
   std::optional<std::string> scene, load, save, export_csv;
   std::optional<std::string> types, gadget_g;  // how --load reads a GADGET file
   SceneTexts scene_settings;  // --collisions, --restitution, --radius, --box, --gravity
@@ -42,6 +42,10 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
                  "time integrator: euler (the default: the seed's damped Euler, fused with the "
                  "force pass), leapfrog (kick-drift-kick, 2nd order, time-reversible) or yoshida4 "
                  "(4th order); the last two take no damping");
+  app.add_option("--precision", t.precision,
+                 "single (the default) or double: positions, velocities, masses and the gravity "
+                 "sums in double (cpu, cpu-omp, cuda-static, cuda-dynamic, cuda-fast; no "
+                 "collisions)");
   app.add_option("--collisions", t.scene_settings.collisions,
                  "collision stage: off, bounce or merge (default: the preset's; box: bounce, "
                  "accretion: merge, the others off)");

@@ -69,7 +69,8 @@ class CudaBackend final : public Backend {
   }
   BodyState fetch(const Bodies& b) override {
     const std::size_t n = static_cast<std::size_t>(b.n);
-    BodyState s{std::vector<Vec4>(n), std::vector<Vec4>(n)};
+    BodyState s;
+    s.pos.resize(n), s.vel.resize(n);
     device_synchronize();
     gpu_memory::download(s.pos.data(), b.pos, sizeof(Vec4) * n);
     gpu_memory::download(s.vel.data(), b.vel, sizeof(Vec4) * n);

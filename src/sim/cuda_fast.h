@@ -45,6 +45,16 @@ void launch_pairs(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float 
 void launch_pairs_part(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2,
                        long long first, long long end);
 
+// Double precision (cuda_fast_double.cu): the configurations with a kernel (block and bodies per
+// thread; no splits, no pair mode), and acc[i] = (the acceleration of body i, 0) summed over
+// bodies [0, n_j) (n_j < n: the autotuner's timed stand-in).
+const std::vector<FastConfig>& fast_double_configs();
+// Pair mode in double (cuda_fast_pairs.cu): acc is zeroed, then every pair's force added to both.
+const std::vector<FastConfig>& fast_pair_double_configs();
+void launch_pairs_double(const FastConfig& c, const Vec4d* pos, Vec4d* acc, int n, double eps2);
+void launch_fast_double(const FastConfig& c, const Vec4d* pos, Vec4d* acc, int n, int n_j,
+                        double eps2);
+
 // The configurations worth timing for n bodies on sm_count multiprocessors; block 0 = any.
 std::vector<FastConfig> fast_candidates(int n, int sm_count, int block);
 

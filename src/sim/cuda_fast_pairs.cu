@@ -1,7 +1,9 @@
 // `cuda-fast`'s pair mode: each pair of bodies is visited once and its force applied to both
-// (Newton's third law), about 8.5 issue slots per counted interaction instead of 13.
+// (Newton's third law), about 8.5 issue slots per counted interaction instead of 13; in float and,
+// for --precision double, on Vec4d with fast_double.cuh's interactions.
 #include "cuda_check.cuh"
 #include "cuda_fast.h"
+#include "fast_double.cuh"
 
 namespace orrery {
 namespace {
@@ -16,38 +18,39 @@ namespace {
 // All accelerations end in `acc` (zeroed by the caller) through global atomic adds.
 // Offset: the grid is a part of the whole one, from block block_first; without, the code the
 // whole pass always had (an offset in it made the 1M step 6% slower on an H200).
-template <int B, int R, bool Offset>
+template <class V, int B, int R, bool Offset>
 __global__ void __launch_bounds__(B)
-    pairs_kernel(const Vec4* __restrict__ pos, Vec4* __restrict__ acc, int n, int tiles,
-                 float eps2, unsigned block_first) {
+    pairs_kernel(const V* __restrict__ pos, V* __restrict__ acc, int n, int tiles, RealOf<V> eps2,
+                 unsigned block_first) {
+  using A = AccOf<V>;
   constexpr int T = B * R;
-  __shared__ Vec4 tile_pos[T];
-  __shared__ Vec3 tile_acc[T];
+  __shared__ V tile_pos[T];
+  __shared__ A tile_acc[T];
   // The grid may be a part of the whole one (spread over GPUs): block_first is its first block.
   // 32-bit: the whole grid has at most k_max_grid_x blocks (64-bit indices cost 8% at 1M).
   const unsigned b = Offset ? block_first + blockIdx.x : blockIdx.x;
   const int tile_i = static_cast<int>(b % tiles);
   const int tile_j = static_cast<int>((b % tiles + b / tiles) % tiles);
 
-  Vec4 pi[R];
-  Vec3 ai[R];
+  V pi[R];
+  A ai[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     const int i = tile_i * T + r * B + threadIdx.x;
-    pi[r] = i < n ? pos[i] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};  // padding: zero mass
-    ai[r] = Vec3{0.0f, 0.0f, 0.0f};
+    pi[r] = i < n ? pos[i] : V{0, 0, 0, 0};  // padding: zero mass
+    ai[r] = A{0, 0, 0};
     const int j = tile_j * T + r * B + threadIdx.x;
-    tile_pos[r * B + threadIdx.x] = j < n ? pos[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
-    tile_acc[r * B + threadIdx.x] = Vec3{0.0f, 0.0f, 0.0f};
+    tile_pos[r * B + threadIdx.x] = j < n ? pos[j] : V{0, 0, 0, 0};
+    tile_acc[r * B + threadIdx.x] = A{0, 0, 0};
   }
   __syncthreads();
 
   if (tile_i == tile_j) {  // block-uniform: one-sided over the tile itself (self term is zero)
 #pragma unroll 16
     for (int k = 0; k < T; ++k) {
-      const Vec4 pj = tile_pos[k];
+      const V pj = tile_pos[k];
 #pragma unroll
-      for (int r = 0; r < R; ++r) body_body(pi[r], pj, eps2, ai[r]);
+      for (int r = 0; r < R; ++r) fast_body(pi[r], pj, eps2, ai[r]);
     }
   } else {
     const int lane = threadIdx.x & 31;
@@ -56,12 +59,12 @@ __global__ void __launch_bounds__(B)
     constexpr int chunks = T / 32;
     for (int cc = 0; cc < chunks; ++cc) {
       const int c = (cc + warp) % chunks;  // warps start on different chunks
-      Vec4 pj = tile_pos[c * 32 + lane];
-      Vec3 aj{0.0f, 0.0f, 0.0f};
+      V pj = tile_pos[c * 32 + lane];
+      A aj{0, 0, 0};
 #pragma unroll 8
       for (int k = 0; k < 32; ++k) {
 #pragma unroll
-        for (int r = 0; r < R; ++r) body_pair(pi[r], pj, eps2, ai[r], aj);
+        for (int r = 0; r < R; ++r) fast_pair(pi[r], pj, eps2, ai[r], aj);
         pj.x = __shfl_sync(0xffffffffu, pj.x, next);
         pj.y = __shfl_sync(0xffffffffu, pj.y, next);
         pj.z = __shfl_sync(0xffffffffu, pj.z, next);
@@ -70,7 +73,7 @@ __global__ void __launch_bounds__(B)
         aj.y = __shfl_sync(0xffffffffu, aj.y, next);
         aj.z = __shfl_sync(0xffffffffu, aj.z, next);
       }
-      Vec3& sum = tile_acc[c * 32 + lane];
+      A& sum = tile_acc[c * 32 + lane];
       atomicAdd(&sum.x, aj.x);
       atomicAdd(&sum.y, aj.y);
       atomicAdd(&sum.z, aj.z);
@@ -88,7 +91,7 @@ __global__ void __launch_bounds__(B)
     }
     const int j = tile_j * T + r * B + threadIdx.x;
     if (tile_i != tile_j && j < n) {
-      const Vec3 a = tile_acc[r * B + threadIdx.x];
+      const A a = tile_acc[r * B + threadIdx.x];
       atomicAdd(&acc[j].x, a.x);
       atomicAdd(&acc[j].y, a.y);
       atomicAdd(&acc[j].z, a.z);
@@ -96,18 +99,27 @@ __global__ void __launch_bounds__(B)
   }
 }
 
-template <int B, int R>
-void launch_pairs_br(const Vec4* pos, Vec4* acc, int n, float eps2, long long first,
-                     long long end) {
+template <int B, int R, class V>
+void launch_pairs_br(const V* pos, V* acc, int n, RealOf<V> eps2, long long first, long long end) {
   constexpr int T = B * R;
   const int tiles = (n + T - 1) / T;
   if (end <= first) return;
   const unsigned grid = static_cast<unsigned>(end - first);
   if (first == 0)
-    pairs_kernel<B, R, false><<<grid, B>>>(pos, acc, n, tiles, eps2, 0u);
+    pairs_kernel<V, B, R, false><<<grid, B>>>(pos, acc, n, tiles, eps2, 0u);
   else
-    pairs_kernel<B, R, true><<<grid, B>>>(pos, acc, n, tiles, eps2, static_cast<unsigned>(first));
+    pairs_kernel<V, B, R, true>
+        <<<grid, B>>>(pos, acc, n, tiles, eps2, static_cast<unsigned>(first));
   CUDA_CHECK_LAUNCH("pairs_kernel");
+}
+
+// The grid of tile pairs for c at n, checked against what a grid holds.
+long long checked_pair_blocks(const FastConfig& c, int n) {
+  const long long blocks = fast_pair_blocks(n, c.block * c.bodies_per_thread);
+  if (blocks > k_max_grid_x)
+    throw std::invalid_argument("cuda-fast: N = " + std::to_string(n) + " is too large for " +
+                                to_string(c) + " (more tile pairs than a grid holds)");
+  return blocks;
 }
 
 }  // namespace
@@ -125,10 +137,7 @@ long long fast_pair_blocks(int n, int tile) {
 
 void launch_pairs_part(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, float eps2,
                        long long first, long long end) {
-  const long long blocks = fast_pair_blocks(n, c.block * c.bodies_per_thread);
-  if (blocks > k_max_grid_x)
-    throw std::invalid_argument("cuda-fast: N = " + std::to_string(n) + " is too large for " +
-                                to_string(c) + " (more tile pairs than a grid holds)");
+  const long long blocks = checked_pair_blocks(c, n);
   if (first < 0 || end > blocks)
     throw std::invalid_argument("cuda-fast: tile pairs [" + std::to_string(first) + ", " +
                                 std::to_string(end) + ") are not a part of " +
@@ -145,6 +154,30 @@ void launch_pairs_part(const FastConfig& c, const Vec4* pos, Vec4* acc, int n, f
       return launch_pairs_br<256, 4>(pos, acc, n, eps2, first, end);
     default:
       throw std::invalid_argument("cuda-fast: no pair kernel for " + to_string(c));
+  }
+}
+
+// Double precision's tiles are half as many bodies (the registers hold twice the bytes).
+const std::vector<FastConfig>& fast_pair_double_configs() {
+  static const std::vector<FastConfig> v = {
+      {64, 4, 1, true}, {128, 2, 1, true}, {128, 4, 1, true}, {256, 2, 1, true}};
+  return v;
+}
+
+void launch_pairs_double(const FastConfig& c, const Vec4d* pos, Vec4d* acc, int n, double eps2) {
+  const long long blocks = checked_pair_blocks(c, n);
+  CUDA_CHECK_THROW(cudaMemsetAsync(acc, 0, sizeof(Vec4d) * static_cast<size_t>(n)));
+  switch (c.block * 16 + c.bodies_per_thread) {
+    case 64 * 16 + 4:
+      return launch_pairs_br<64, 4>(pos, acc, n, eps2, 0, blocks);
+    case 128 * 16 + 2:
+      return launch_pairs_br<128, 2>(pos, acc, n, eps2, 0, blocks);
+    case 128 * 16 + 4:
+      return launch_pairs_br<128, 4>(pos, acc, n, eps2, 0, blocks);
+    case 256 * 16 + 2:
+      return launch_pairs_br<256, 2>(pos, acc, n, eps2, 0, blocks);
+    default:
+      throw std::invalid_argument("cuda-fast: no double-precision pair kernel for " + to_string(c));
   }
 }
 

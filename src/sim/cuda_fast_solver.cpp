@@ -111,6 +111,49 @@ FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const
   return best;
 }
 
+// Pair mode in double from this N on: there it pays, and below it the one-sided kernels keep the
+// sums' order fixed (pair mode adds with atomics, so its last bits vary from run to run).
+constexpr int k_double_pairs_from = 65536;
+
+// The fastest double-precision kernel at n, timed into acc (the caller's output, written again
+// after) on the stand-ins float uses (scaled back to a full step), the best of two runs each.
+FastConfig autotune_double(const Vec4d* pos, Vec4d* acc, int n, double eps2) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<FastConfig> cands = fast_double_configs();
+  if (n >= k_double_pairs_from)
+    for (const FastConfig& c : fast_pair_double_configs()) cands.push_back(c);
+  const int n_j = std::min(n, k_tune_j / 4), n_p = std::min(n, k_tune_pairs / 2);
+  const double ratio_j = static_cast<double>(n) / n_j, ratio_p = static_cast<double>(n) / n_p;
+  GpuTimer timer;
+  FastConfig best = cands.front();
+  double best_ms = 0;
+  for (const FastConfig& c : cands) {
+    // Pair mode's stand-in is its first n_p bodies alone.
+    const auto run = [&] {
+      if (c.pairs)
+        launch_fast_double(c, pos, acc, n_p, n_p, eps2);
+      else
+        launch_fast_double(c, pos, acc, n, n_j, eps2);
+    };
+    run();  // warm-up
+    float ms = 0;
+    for (int rep = 0; rep < 2; ++rep) {
+      timer.start();
+      run();
+      timer.stop();
+      const float t = timer.elapsed_ms();
+      ms = rep == 0 ? t : std::min(ms, t);
+    }
+    const double full = ms * (c.pairs ? ratio_p * ratio_p : ratio_j);
+    if (&c == &cands.front() || full < best_ms) best = c, best_ms = full;
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("cuda-fast: autotuned double precision for N=%d in %.2f s: %s\n", n, secs,
+              to_string(best).c_str());
+  std::fflush(stdout);
+  return best;
+}
+
 class CudaFastSolver final : public Solver {
  public:
   CudaFastSolver(int block, const FastConfig* forced) : m_fixed_block(block) {
@@ -135,6 +178,19 @@ class CudaFastSolver final : public Solver {
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
     prepare(pos, nullptr, n, p);
     launch_fast(m_cfg, pos, nullptr, nullptr, m_partial.data(), n, n, p, acc);
+  }
+  // Double precision: its own kernels, tuned on the first call for an N (as above) by timing each
+  // over a truncated j-range.
+  bool has_double() const override { return true; }
+  void accelerations_double(const Vec4d* pos, Vec4d* acc, int n, const SimParams& p) override {
+    if (n < 1) throw std::invalid_argument("cuda-fast: N must be >= 1");
+    const double eps2 = double(p.softening) * p.softening;
+    const long long gap = std::abs(static_cast<long long>(n) - m_tuned_n_double);
+    if (m_tuned_n_double == 0 || 4 * gap > m_tuned_n_double) {
+      m_cfg_double = autotune_double(pos, acc, n, eps2);
+      m_tuned_n_double = n;
+    }
+    launch_fast_double(m_cfg_double, pos, acc, n, n, eps2);
   }
   // The configuration tuned for all n runs the part: at the sizes where spreading pays it is
   // pair mode, whose tile pairs split evenly.
@@ -167,6 +223,8 @@ class CudaFastSolver final : public Solver {
   bool m_forced = false;
   int m_tuned_n = 0;
   FastConfig m_cfg;
+  int m_tuned_n_double = 0;
+  FastConfig m_cfg_double;
   GpuBuffer<Vec4> m_partial;
 };
 

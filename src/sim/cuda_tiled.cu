@@ -1,5 +1,6 @@
 // The seed's two GPU solvers: shared-memory tiles with a run-time block size (`cuda-dynamic`) and
-// with a compile-time block size and a fully unrolled tile loop (`cuda-static`).
+// with a compile-time block size and a fully unrolled tile loop (`cuda-static`); each in float
+// and, for --precision double, the same kernels on Vec4d.
 #include <string>
 
 #include "cuda_check.cuh"
@@ -10,8 +11,9 @@ namespace {
 
 // Reads body j, or a zero-mass body at the origin past the end: its term is exactly zero
 // (softening > 0), so the tail tile is padded instead of rounding N or branching in the loop.
-__device__ __forceinline__ Vec4 load_or_pad(const Vec4* __restrict__ pos, int j, int n) {
-  return j < n ? pos[j] : Vec4{0.0f, 0.0f, 0.0f, 0.0f};
+template <class V>
+__device__ __forceinline__ V load_or_pad(const V* __restrict__ pos, int j, int n) {
+  return j < n ? pos[j] : V{0, 0, 0, 0};
 }
 
 // The end of a body's sum: the fused step integrates (the seed's damped Euler); the gravity
@@ -27,23 +29,31 @@ __device__ __forceinline__ void finish_body(const Vec4& pi, Vec4* __restrict__ p
   integrate(pi, pos_out[i], v, acc, dt, damping);
   vel[i] = v;
 }
+// In double there is no fused step: the accelerations alone.
+__device__ __forceinline__ void finish_body(const Vec4d&, Vec4d*, Vec4d*,
+                                            Vec4d* __restrict__ acc_out, int i, const Vec3d& acc,
+                                            float, float) {
+  acc_out[i] = Vec4d{acc.x, acc.y, acc.z, 0.0};
+}
 
 // Tiles of blockDim.x bodies in dynamic shared memory (size given at launch). With Rows, only
 // bodies [first, last) are summed over all n (a part, when the module is spread over several
 // GPUs; acc_out only); without, all n, in the code the whole pass always had.
-template <bool Rows>
-__global__ void tiled_dynamic_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
-                                     Vec4* __restrict__ vel, Vec4* __restrict__ acc_out, int n,
-                                     int first, int last, float eps2, float dt, float damping) {
-  extern __shared__ Vec4 tile[];
+template <class V, bool Rows>
+__global__ void tiled_dynamic_kernel(const V* __restrict__ pos_in, V* __restrict__ pos_out,
+                                     V* __restrict__ vel, V* __restrict__ acc_out, int n, int first,
+                                     int last, RealOf<V> eps2, float dt, float damping) {
+  // One untyped extern array for both body types (typed ones would clash between instances).
+  extern __shared__ __align__(32) unsigned char shared[];
+  V* tile = reinterpret_cast<V*>(shared);
   // A part reads its targets and writes their sums through pointers moved to its first body, so
   // the code is the whole pass's with another bound (an offset index ran 12% slower).
-  const Vec4* targets = Rows ? pos_in + first : pos_in;
+  const V* targets = Rows ? pos_in + first : pos_in;
   const int count = Rows ? last - first : n;
   if (Rows) acc_out += first;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const Vec4 pi = load_or_pad(targets, i, count);
-  Vec3 acc{0.0f, 0.0f, 0.0f};
+  const V pi = load_or_pad(targets, i, count);
+  AccOf<V> acc{0, 0, 0};
   for (int base = 0; base < n; base += blockDim.x) {
     tile[threadIdx.x] = load_or_pad(pos_in, base + threadIdx.x, n);
     __syncthreads();
@@ -55,18 +65,18 @@ __global__ void tiled_dynamic_kernel(const Vec4* __restrict__ pos_in, Vec4* __re
 }
 
 // The same with the tile size fixed at compile time: static shared array, unrolled inner loop.
-template <int BlockSize, bool Rows>
+template <class V, int BlockSize, bool Rows>
 __global__ void __launch_bounds__(BlockSize)
-    tiled_static_kernel(const Vec4* __restrict__ pos_in, Vec4* __restrict__ pos_out,
-                        Vec4* __restrict__ vel, Vec4* __restrict__ acc_out, int n, int first,
-                        int last, float eps2, float dt, float damping) {
-  __shared__ Vec4 tile[BlockSize];
-  const Vec4* targets = Rows ? pos_in + first : pos_in;
+    tiled_static_kernel(const V* __restrict__ pos_in, V* __restrict__ pos_out, V* __restrict__ vel,
+                        V* __restrict__ acc_out, int n, int first, int last, RealOf<V> eps2,
+                        float dt, float damping) {
+  __shared__ V tile[BlockSize];
+  const V* targets = Rows ? pos_in + first : pos_in;
   const int count = Rows ? last - first : n;
   if (Rows) acc_out += first;
   const int i = blockIdx.x * BlockSize + threadIdx.x;
-  const Vec4 pi = load_or_pad(targets, i, count);
-  Vec3 acc{0.0f, 0.0f, 0.0f};
+  const V pi = load_or_pad(targets, i, count);
+  AccOf<V> acc{0, 0, 0};
   for (int base = 0; base < n; base += BlockSize) {
     tile[threadIdx.x] = load_or_pad(pos_in, base + threadIdx.x, n);
     __syncthreads();
@@ -77,22 +87,23 @@ __global__ void __launch_bounds__(BlockSize)
   if (i < count) finish_body(pi, pos_out, vel, acc_out, i, acc, dt, damping);
 }
 
-template <int BlockSize>
-void launch_static(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out, int n,
-                   BodyRange part, float eps2, const SimParams& p) {
+template <int BlockSize, class V>
+void launch_static(const V* pos_in, V* pos_out, V* vel, V* acc_out, int n, BodyRange part,
+                   RealOf<V> eps2, const SimParams& p) {
   const int grid = (part.count + BlockSize - 1) / BlockSize;
   if (part.first == 0 && part.count == n)
-    tiled_static_kernel<BlockSize, false><<<grid, BlockSize>>>(pos_in, pos_out, vel, acc_out, n, 0,
-                                                               n, eps2, p.dt, p.damping);
+    tiled_static_kernel<V, BlockSize, false>
+        <<<grid, BlockSize>>>(pos_in, pos_out, vel, acc_out, n, 0, n, eps2, p.dt, p.damping);
   else
-    tiled_static_kernel<BlockSize, true><<<grid, BlockSize>>>(
+    tiled_static_kernel<V, BlockSize, true><<<grid, BlockSize>>>(
         pos_in, pos_out, vel, acc_out, n, part.first, part.end(), eps2, p.dt, p.damping);
   CUDA_CHECK_LAUNCH("tiled_static_kernel");
 }
 
 // The one place a run-time block size becomes a template argument.
-void launch_static_for(int block_size, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out,
-                       int n, BodyRange part, float eps2, const SimParams& p) {
+template <class V>
+void launch_static_for(int block_size, const V* pos_in, V* pos_out, V* vel, V* acc_out, int n,
+                       BodyRange part, RealOf<V> eps2, const SimParams& p) {
   switch (block_size) {
     case 32:
       return launch_static<32>(pos_in, pos_out, vel, acc_out, n, part, eps2, p);
@@ -122,33 +133,39 @@ class CudaTiledSolver final : public Solver {
 
   bool has_fused_step() const override { return true; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
-    launch(pos_in, pos_out, vel, nullptr, n, BodyRange{0, n}, p);
+    launch<Vec4>(pos_in, pos_out, vel, nullptr, n, BodyRange{0, n}, p);
   }
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
-    launch(pos, nullptr, nullptr, acc, n, BodyRange{0, n}, p);
+    launch<Vec4>(pos, nullptr, nullptr, acc, n, BodyRange{0, n}, p);
   }
   bool can_spread() const override { return true; }
   void accelerations_part(const Vec4* pos, Vec4* acc, int n, Part part,
                           const SimParams& p) override {
     check_part(part, n);
     const BodyRange rows = part.bodies(n);  // each body's row written whole, by one part
-    if (rows.count > 0) launch(pos, nullptr, nullptr, acc, n, rows, p);
+    if (rows.count > 0) launch<Vec4>(pos, nullptr, nullptr, acc, n, rows, p);
+  }
+  bool has_double() const override { return true; }
+  void accelerations_double(const Vec4d* pos, Vec4d* acc, int n, const SimParams& p) override {
+    launch<Vec4d>(pos, nullptr, nullptr, acc, n, BodyRange{0, n}, p);
   }
 
  private:
-  void launch(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* acc_out, int n, BodyRange part,
+  template <class V>
+  void launch(const V* pos_in, V* pos_out, V* vel, V* acc_out, int n, BodyRange part,
               const SimParams& p) {
     if (n < 1) throw std::invalid_argument(m_name + ": N must be >= 1");
-    const float eps2 = p.softening * p.softening;
+    using Real = RealOf<V>;
+    const Real eps2 = Real(p.softening) * Real(p.softening);
     if (m_static)
       return launch_static_for(m_block, pos_in, pos_out, vel, acc_out, n, part, eps2, p);
     const int grid = (part.count + m_block - 1) / m_block;
-    const std::size_t shared = m_block * sizeof(Vec4);
+    const std::size_t shared = m_block * sizeof(V);
     if (part.first == 0 && part.count == n)
-      tiled_dynamic_kernel<false><<<grid, m_block, shared>>>(pos_in, pos_out, vel, acc_out, n, 0, n,
-                                                             eps2, p.dt, p.damping);
+      tiled_dynamic_kernel<V, false><<<grid, m_block, shared>>>(pos_in, pos_out, vel, acc_out, n, 0,
+                                                                n, eps2, p.dt, p.damping);
     else
-      tiled_dynamic_kernel<true><<<grid, m_block, shared>>>(
+      tiled_dynamic_kernel<V, true><<<grid, m_block, shared>>>(
           pos_in, pos_out, vel, acc_out, n, part.first, part.end(), eps2, p.dt, p.damping);
     CUDA_CHECK_LAUNCH("tiled_dynamic_kernel");
   }

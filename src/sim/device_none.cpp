@@ -5,6 +5,7 @@
 
 #include "backend.h"
 #include "cpu_solvers.h"
+#include "double_backend.h"
 #include "orrery/collisions.h"
 #include "orrery/device.h"
 #include "stage_ops.h"
@@ -71,6 +72,10 @@ float GpuTimer::elapsed_ms() { return 0.0f; }
 
 // The CUDA backend, the device collider and the device potentials: no GPU solver exists here.
 std::unique_ptr<Backend> make_cuda_backend() {
+  require_device();
+  return nullptr;
+}
+std::unique_ptr<DoubleBackend> make_cuda_double_backend() {
   require_device();
   return nullptr;
 }

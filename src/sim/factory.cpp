@@ -65,8 +65,26 @@ std::string Solver::config() const {
 
 const std::vector<SolverInfo>& all_solvers() {
   static const std::vector<SolverInfo> table = {
-      {"cpu", false, {}, 0, "CPU reference, single thread", &make_cpu_solver},
-      {"cpu-omp", false, {}, 0, "CPU, OpenMP over bodies", &make_cpu_omp_solver},
+      {"cpu",
+       false,
+       {},
+       0,
+       "CPU reference, single thread",
+       &make_cpu_solver,
+       false,
+       0,
+       false,
+       true},
+      {"cpu-omp",
+       false,
+       {},
+       0,
+       "CPU, OpenMP over bodies",
+       &make_cpu_omp_solver,
+       false,
+       0,
+       false,
+       true},
       {"cpu-bh",
        false,
        {},
@@ -78,14 +96,14 @@ const std::vector<SolverInfo>& all_solvers() {
 #ifdef ORRERY_HAVE_CUDA
       {"cuda-dynamic", true, k_tile_blocks, 256,
        "CUDA shared-memory tiles, block size chosen at run time", &make_cuda_dynamic_solver, false,
-       k_state_bytes, true},
+       k_state_bytes, true, true},
       {"cuda-static", true, k_tile_blocks, 256,
        "CUDA tiles, compile-time block size, unrolled loop", &make_cuda_static_solver, false,
-       k_state_bytes, true},
+       k_state_bytes, true, true},
       // Block 0 lets its autotuner pick the block size as well.
       {"cuda-fast", true, fast_block_sizes(), 0,
        "CUDA tuned and autotuned: bodies per thread, j-split, or each pair once", &make_fast, false,
-       k_state_bytes + 2.0 * sizeof(Vec4), true},  // its split sums and the autotuner's copies
+       k_state_bytes + 2.0 * sizeof(Vec4), true, true},  // its split sums and autotuner's copies
       // Its block is the walk's: four warps, each serving 32 bodies.
       {"cuda-bh",
        true,
@@ -155,6 +173,13 @@ std::string spreading_solver_names() {
   for (const auto& i : all_solvers())
     if (i.spreads) s += (s.empty() ? "" : ", ") + i.name;
   return s.empty() ? "none in this build" : s;
+}
+
+std::string double_solver_names() {
+  std::string s;
+  for (const auto& i : all_solvers())
+    if (i.doubles) s += (s.empty() ? "" : ", ") + i.name;
+  return s;
 }
 
 int resolve_gpus(const SolverInfo& info, int asked) {

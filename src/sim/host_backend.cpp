@@ -78,7 +78,10 @@ class HostBackend final : public Backend {
     return Bodies{m_pos[0].data(), m_pos[1].data(), m_vel.data(), s.size(), false};
   }
   BodyState fetch(const Bodies& b) override {
-    return BodyState{std::vector<Vec4>(b.pos, b.pos + b.n), std::vector<Vec4>(b.vel, b.vel + b.n)};
+    BodyState s;
+    s.pos.assign(b.pos, b.pos + b.n);
+    s.vel.assign(b.vel, b.vel + b.n);
+    return s;
   }
   void fetch(const float* src, float* host, int n) override { std::copy(src, src + n, host); }
   float* float_scratch(int n) override {

@@ -49,9 +49,9 @@ namespace {
 class Euler final : public IntegratorScheme {
  public:
   Integrator kind() const override { return Integrator::euler; }
-  bool step(StepPasses& s, const Vec4* in, Vec4* out, float dt, const SimParams& p) const override {
-    s.force_euler(in, out, dt, p.damping);
-    s.collide(out);
+  bool step(StepPasses& s, double dt, const SimParams& p) const override {
+    s.force_euler(dt, p.damping);
+    s.collide();
     return false;
   }
 };
@@ -60,13 +60,13 @@ class Euler final : public IntegratorScheme {
 class Leapfrog final : public IntegratorScheme {
  public:
   Integrator kind() const override { return Integrator::leapfrog; }
-  bool step(StepPasses& s, const Vec4* in, Vec4* out, float dt, const SimParams&) const override {
-    if (!s.forces_kept()) s.forces(in);
-    s.kick(0.5f * dt);
-    s.drift(in, out, dt);
-    s.collide(out);
-    s.forces(out);
-    s.kick(0.5f * dt);
+  bool step(StepPasses& s, double dt, const SimParams&) const override {
+    if (!s.forces_kept()) s.forces(Slot::in);
+    s.kick(0.5 * dt);
+    s.drift(Slot::in, Slot::out, dt);
+    s.collide();
+    s.forces(Slot::out);
+    s.kick(0.5 * dt);
     return true;
   }
 };
@@ -75,20 +75,20 @@ class Leapfrog final : public IntegratorScheme {
 class Yoshida4 final : public IntegratorScheme {
  public:
   Integrator kind() const override { return Integrator::yoshida4; }
-  bool step(StepPasses& s, const Vec4* in, Vec4* out, float dt, const SimParams&) const override {
+  bool step(StepPasses& s, double dt, const SimParams&) const override {
     const double w1 = yoshida_w1(), w0 = yoshida_w0();
-    const float d1 = static_cast<float>(0.5 * w1 * dt), d2 = static_cast<float>(0.5 * (w0 + w1) * dt);
-    s.drift(in, out, d1);
-    s.forces(out);
-    s.kick(static_cast<float>(w1 * dt));
-    s.drift(out, out, d2);
-    s.forces(out);
-    s.kick(static_cast<float>(w0 * dt));
-    s.drift(out, out, d2);
-    s.forces(out);
-    s.kick(static_cast<float>(w1 * dt));
-    s.drift(out, out, d1);
-    s.collide(out);
+    const double d1 = 0.5 * w1 * dt, d2 = 0.5 * (w0 + w1) * dt;
+    s.drift(Slot::in, Slot::out, d1);
+    s.forces(Slot::out);
+    s.kick(w1 * dt);
+    s.drift(Slot::out, Slot::out, d2);
+    s.forces(Slot::out);
+    s.kick(w0 * dt);
+    s.drift(Slot::out, Slot::out, d2);
+    s.forces(Slot::out);
+    s.kick(w1 * dt);
+    s.drift(Slot::out, Slot::out, d1);
+    s.collide();
     return false;
   }
 };

@@ -27,6 +27,14 @@ void validate(const SimParams& p) {
   validate(p.collisions);
 }
 
+const char* to_string(Precision p) { return p == Precision::double_ ? "double" : "single"; }
+
+Precision parse_precision(std::string_view text) {
+  if (text == "single") return Precision::single;
+  if (text == "double") return Precision::double_;
+  throw InputError("unknown precision '" + std::string(text) + "' (choose single or double)");
+}
+
 void parse_param(std::string_view text, std::string_view option, float SimParams::*field,
                  SimParams& p) {
   SimParams one;  // the defaults pass, so only this field can fail

@@ -12,9 +12,10 @@ namespace orrery {
 namespace {
 
 // ms per step of `solver` at n bodies of `preset`, after one warm-up step (cuda-fast tunes then).
-double time_step(const std::string& solver, int block, Preset preset, int n) {
-  Simulation sim(make_preset(preset, n, 1), make_solver(solver, block), Integrator::euler,
-                 SimParams{});
+double time_step(const std::string& solver, int block, Preset preset, int n, Precision precision) {
+  SimParams p;
+  p.precision = precision;
+  Simulation sim(make_preset(preset, n, 1), make_solver(solver, block), Integrator::euler, p);
   RunPlan plan;
   plan.warmup = 1;
   plan.steps = 2;
@@ -25,13 +26,13 @@ double time_step(const std::string& solver, int block, Preset preset, int n) {
 }  // namespace
 
 SizeProbe probe_size(const std::string& solver, int block, Preset preset, double budget_ms,
-                     int start, int floor, int last, double max_seconds) {
+                     int start, int floor, int last, double max_seconds, Precision precision) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   const auto since = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   SizeProbe r;
   const auto measure = [&](long long n) {
-    const double ms = time_step(solver, block, preset, static_cast<int>(n));
+    const double ms = time_step(solver, block, preset, static_cast<int>(n), precision);
     r.tried.emplace_back(static_cast<int>(n), ms);
     return ms;
   };

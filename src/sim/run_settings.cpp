@@ -34,6 +34,7 @@ ResolvedSettings resolve_settings(const RunSettings& file, const TypedSettings& 
   if (typed.softening) s.params.softening = *typed.softening;
   if (typed.damping) s.params.damping = *typed.damping;
   if (typed.theta) s.params.theta = *typed.theta;
+  if (typed.precision) s.params.precision = *typed.precision;
   apply_overrides(typed.scene, s.params);
   return r;
 }

@@ -21,9 +21,9 @@ using json = nlohmann::json;
 
 const std::set<std::string>& top_keys() {
   static const std::set<std::string> k = {
-      "name",       "description", "initial",     "solver",  "block",
-      "integrator", "dt",          "softening",   "damping", "theta",
-      "gravity",    "collisions",  "restitution", "box",     "steps_per_frame"};
+      "name",       "description", "initial", "solver",         "block",     "integrator",
+      "dt",         "softening",   "damping", "theta",          "precision", "gravity",
+      "collisions", "restitution", "box",     "steps_per_frame"};
   return k;
 }
 const std::set<std::string>& initial_keys() {
@@ -165,6 +165,13 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
     p.softening = static_cast<float>(r.number(j["softening"], "softening"));
   if (j.contains("damping")) p.damping = static_cast<float>(r.number(j["damping"], "damping"));
   if (j.contains("theta")) p.theta = static_cast<float>(r.number(j["theta"], "theta"));
+  if (j.contains("precision")) {
+    try {
+      p.precision = parse_precision(r.text(j["precision"], "precision"));
+    } catch (const InputError& e) {
+      r.fail("precision", e.what());
+    }
+  }
   if (j.contains("gravity")) {
     if (!j["gravity"].is_boolean()) r.fail("gravity", "must be true or false");
     p.gravity = j["gravity"].get<bool>();
@@ -238,6 +245,7 @@ std::string scene_json(const SceneFile& s) {
   j["softening"] = s.params.softening;
   j["damping"] = s.params.damping;
   j["theta"] = s.params.theta;
+  j["precision"] = to_string(s.params.precision);
   j["gravity"] = s.params.gravity;
   j["collisions"] = to_string(s.params.collisions.mode);
   j["restitution"] = s.params.collisions.restitution;

@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "backend.h"
+#include "double_backend.h"
+#include "orrery/input.h"
 
 namespace orrery {
 namespace {
@@ -46,47 +48,96 @@ void Sums::add(const Sums& o) {
 // The passes an integrator steps with over one step's arrays; every stage a named phase.
 class Simulation::Passes final : public StepPasses {
  public:
-  Passes(Simulation& s, Vec4* vel, int& n) : m_s(s), m_b(*s.m_backend), m_vel(vel), m_n(n) {}
-  void kick(float h) override {
+  Passes(Simulation& s, const Vec4* in, Vec4* out, Vec4* vel, int& n)
+      : m_s(s), m_b(*s.m_backend), m_in(in), m_out(out), m_vel(vel), m_n(n) {}
+  void kick(double h) override {
     m_s.m_phases->begin(Phase::integrate);
-    m_b.kick(m_vel, m_b.acc(), m_n, h);
+    m_b.kick(m_vel, m_b.acc(), m_n, static_cast<float>(h));
   }
-  void drift(const Vec4* in, Vec4* out, float h) override {
+  void drift(Slot from, Slot to, double h) override {
     m_s.m_phases->begin(Phase::integrate);
-    m_b.drift(in, out, m_vel, m_n, h);
+    m_b.drift(at(from), at(to), m_vel, m_n, static_cast<float>(h));
   }
-  void forces(const Vec4* pos) override {
+  void forces(Slot at) override {
     m_s.m_phases->begin(Phase::force);
-    m_s.m_solver->accelerations(pos, m_b.acc(), m_n, m_s.m_params);
+    m_s.m_solver->accelerations(this->at(at), m_b.acc(), m_n, m_s.m_params);
     ++m_s.m_last_evals;
   }
   bool forces_kept() const override { return m_s.m_acc_valid; }
-  void force_euler(const Vec4* in, Vec4* out, float dt, float damping) override {
+  void force_euler(double dt, float damping) override {
     Solver& g = *m_s.m_solver;
     if (g.has_fused_step()) {  // the seed's single launch
       m_s.m_phases->begin(Phase::force_integrate);
       SimParams p = m_s.m_params;
-      p.dt = dt;
-      g.step(in, out, m_vel, m_n, p);
+      p.dt = static_cast<float>(dt);
+      g.step(m_in, m_out, m_vel, m_n, p);
       ++m_s.m_last_evals;
       return;
     }
-    forces(in);
+    forces(Slot::in);
     m_s.m_phases->begin(Phase::integrate);
-    m_b.euler(in, out, m_vel, m_b.acc(), m_n, dt, damping);
+    m_b.euler(m_in, m_out, m_vel, m_b.acc(), m_n, static_cast<float>(dt), damping);
   }
-  void collide(Vec4* pos) override {
+  void collide() override {
     const SimParams& p = m_s.m_params;
     if (p.collisions.mode == CollisionMode::off && p.collisions.box == 0.0f) return;
-    m_n = m_s.collider().resolve(pos, m_vel, m_n, p.collisions, p.gravity ? p.softening : 0.0f);
+    m_n = m_s.collider().resolve(m_out, m_vel, m_n, p.collisions, p.gravity ? p.softening : 0.0f);
   }
 
  private:
+  // The step writes only `out`: `in` is read, never written.
+  Vec4* at(Slot s) const { return s == Slot::in ? const_cast<Vec4*>(m_in) : m_out; }
   Simulation& m_s;
   Backend& m_b;
+  const Vec4* m_in;
+  Vec4* m_out;
   Vec4* m_vel;
   int& m_n;
 };
+
+// The same passes over the double state (no fused launch, no collision stage: check_precision).
+class Simulation::DoublePasses final : public StepPasses {
+ public:
+  explicit DoublePasses(Simulation& s) : m_s(s), m_b(*s.m_double) {}
+  void kick(double h) override {
+    m_s.m_phases->begin(Phase::integrate);
+    m_b.kick(h);
+  }
+  void drift(Slot from, Slot to, double h) override {
+    m_s.m_phases->begin(Phase::integrate);
+    m_b.drift(at(from), at(to), h);
+  }
+  void forces(Slot at) override {
+    m_s.m_phases->begin(Phase::force);
+    m_s.m_solver->accelerations_double(this->at(at), m_b.acc(), m_b.size(), m_s.m_params);
+    ++m_s.m_last_evals;
+  }
+  bool forces_kept() const override { return m_s.m_acc_double_valid; }
+  void force_euler(double dt, float damping) override {
+    forces(Slot::in);
+    m_s.m_phases->begin(Phase::integrate);
+    m_b.euler(m_b.pos(), m_b.next(), dt, damping);
+  }
+  void collide() override {}
+
+ private:
+  Vec4d* at(Slot s) const { return s == Slot::in ? m_b.pos() : m_b.next(); }
+  Simulation& m_s;
+  DoubleBackend& m_b;
+};
+
+void check_precision(const Solver& solver, const SimParams& p) {
+  if (p.precision != Precision::double_) return;
+  if (!solver.has_double())
+    throw InputError(solver.name() +
+                     " has no double-precision path (a tree's approximation errs far above "
+                     "float's rounding); use --precision single, or one of " +
+                     double_solver_names());
+  if (p.collisions.mode != CollisionMode::off || p.collisions.box != 0.0f)
+    throw InputError(
+        "collisions and walls run in single precision only; use --precision "
+        "single, or --collisions off and --box 0");
+}
 
 Simulation::Simulation(std::unique_ptr<Solver> solver, Integrator integrator,
                        const SimParams& params)
@@ -111,12 +162,14 @@ bool Simulation::on_device() const { return m_backend->on_device(); }
 
 void Simulation::check(Integrator integrator, const SimParams& params, bool reversed) const {
   validate(params);
+  check_precision(*m_solver, params);
   check_integrator(integrator, params);
   if (reversed) check_reversible(integrator, params);
 }
 
 void Simulation::set_state(const BodyState& s) {
   m_own = m_backend->hold(s);
+  m_double_held = false;
   if (!m_types.empty()) {  // the same bodies keep their labels, in their current order
     std::vector<std::uint8_t> types = this->types();
     std::vector<std::uint64_t> ids = this->ids();
@@ -125,12 +178,50 @@ void Simulation::set_state(const BodyState& s) {
   }
   if (m_keep_rows) mark_rows(s.size());
   state_changed(Clock{});
+  set_exact_state(s);
   if (m_collider) m_collider->reset_totals();
   m_totals_before = CollisionTotals{};
 }
 
 BodyState Simulation::state() { return state(m_own); }
-BodyState Simulation::state(const Bodies& b) { return m_backend->fetch(b); }
+BodyState Simulation::state(const Bodies& b) {
+  BodyState s = m_backend->fetch(b);
+  exact_state(s);
+  return s;
+}
+
+void Simulation::set_exact_state(const BodyState& s) {
+  if (!is_double() || s.pos64.size() != s.pos.size() || s.vel64.size() != s.vel.size() ||
+      s.pos.empty())
+    return;
+  // Doubles that no longer round to the floats (a caller scaled or edited these) are stale.
+  const auto rounds_to = [](const Vec4d& d, const Vec4& f) {
+    return float(d.x) == f.x && float(d.y) == f.y && float(d.z) == f.z && float(d.w) == f.w;
+  };
+  for (std::size_t i = 0; i < s.pos.size(); ++i)
+    if (!rounds_to(s.pos64[i], s.pos[i]) || !rounds_to(s.vel64[i], s.vel[i])) return;
+  if (!m_double || m_double->on_device() != m_backend->on_device())
+    m_double = make_double_backend(m_backend->on_device());
+  m_double->upload(s.pos64.data(), s.vel64.data(), s.size());
+  m_double_held = true;
+  m_acc_double_valid = false;
+}
+
+void Simulation::exact_state(BodyState& s) {
+  if (is_double() && m_double_held && m_double->size() == s.size())
+    m_double->download(s.pos64, s.vel64);
+}
+
+DoubleBackend& Simulation::hold_double(const Bodies& b) {
+  if (!m_double || m_double->on_device() != m_backend->on_device())
+    m_double = make_double_backend(m_backend->on_device()), m_double_held = false;
+  if (!m_double_held || m_double->size() != b.n) {
+    m_double->widen(b.pos, b.vel, b.n);
+    m_double_held = true;
+    m_acc_double_valid = false;
+  }
+  return *m_double;
+}
 
 // Gives the solver the phase timer, a new one when the module runs on the other side
 // (CUDA events or the clock) than the timer, the old one's marks dropped.
@@ -143,6 +234,7 @@ void Simulation::attach_phases(bool fresh) {
 }
 
 void Simulation::set_solver(std::unique_ptr<Solver> solver) {
+  check_precision(*solver, m_params);
   if (solver->on_device() != m_backend->on_device()) {
     std::unique_ptr<Backend> next = make_backend(solver->on_device());
     if (m_own.n > 0) {
@@ -150,9 +242,16 @@ void Simulation::set_solver(std::unique_ptr<Solver> solver) {
       m_own = next->hold(s);
     }
     m_backend = std::move(next);
+    if (m_double && m_double_held) {  // the double state moves too
+      std::vector<Vec4d> pos, vel;
+      m_double->download(pos, vel);
+      m_double = make_double_backend(m_backend->on_device());
+      m_double->upload(pos.data(), vel.data(), static_cast<int>(pos.size()));
+    }
   }
   m_solver = std::move(solver);
   m_acc_valid = false;
+  m_acc_double_valid = false;
   attach_phases(false);
 }
 
@@ -167,7 +266,9 @@ void Simulation::set_params(const SimParams& params) {
   check(m_integrator, params, m_reversed);
   if (params.softening != m_params.softening || params.gravity != m_params.gravity ||
       params.theta != m_params.theta)
-    m_acc_valid = false;
+    m_acc_valid = false, m_acc_double_valid = false;
+  // From single: the double state is widened from the float view at the next step.
+  if (params.precision != m_params.precision) m_double_held = false, m_acc_double_valid = false;
   m_params = params;
 }
 
@@ -195,10 +296,10 @@ void Simulation::set_labels(std::vector<std::uint8_t> types, std::vector<std::ui
 std::vector<std::uint8_t> Simulation::types() const { return follow_rows(m_types); }
 std::vector<std::uint64_t> Simulation::ids() const { return follow_rows(m_ids); }
 
-void Simulation::state_changed() { m_acc_valid = false; }
+void Simulation::state_changed() { m_acc_valid = false, m_double_held = false; }
 
 void Simulation::state_changed(const Clock& clock) {
-  m_acc_valid = false;
+  state_changed();
   m_time = clock.time;
   m_steps = clock.steps;
 }
@@ -216,7 +317,7 @@ Collider& Simulation::collider() {
 
 // One step, in -> out (out != in), velocities in place; n shrinks with merges.
 void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
-  Passes passes(*this, vel, n);
+  Passes passes(*this, in, out, vel, n);
   const float dt = m_reversed ? -m_params.dt : m_params.dt;
   m_last_evals = 0;
   if (!m_params.gravity) {  // no forces: every integrator is the drift (euler damps as well)
@@ -227,11 +328,31 @@ void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
     } else {
       m_backend->drift(in, out, vel, n, dt);
     }
-    passes.collide(out);
+    passes.collide();
     m_acc_valid = false;
     return;
   }
-  m_acc_valid = m_scheme->step(passes, in, out, dt, m_params);
+  m_acc_valid = m_scheme->step(passes, dt, m_params);
+}
+
+void Simulation::step_once_double() {
+  DoublePasses passes(*this);
+  DoubleBackend& d = *m_double;
+  const double dt = m_reversed ? -double(m_params.dt) : double(m_params.dt);
+  m_last_evals = 0;
+  if (!m_params.gravity) {
+    m_phases->begin(Phase::integrate);
+    if (m_integrator == Integrator::euler && m_params.damping < 1.0f) {
+      d.zero_acc();
+      d.euler(d.pos(), d.next(), dt, m_params.damping);
+    } else {
+      d.drift(d.pos(), d.next(), dt);
+    }
+    m_acc_double_valid = false;
+  } else {
+    m_acc_double_valid = m_scheme->step(passes, dt, m_params);
+  }
+  d.flip();
 }
 
 void Simulation::step(int k, Bodies& b) {
@@ -240,9 +361,17 @@ void Simulation::step(int k, Bodies& b) {
   if (b.on_device != m_backend->on_device())
     throw std::logic_error("Simulation::step: the arrays are not on the solver's side");
   m_backend->reserve(b.n);
-  for (int s = 0; s < k; ++s) {
-    step_once(b.pos, b.next, b.vel, b.n);
+  if (is_double()) {
+    DoubleBackend& d = hold_double(b);
+    for (int s = 0; s < k; ++s) step_once_double();
+    m_phases->begin(Phase::integrate);  // the float view
+    d.narrow(b.next, b.vel);
     b.flip();
+  } else {
+    for (int s = 0; s < k; ++s) {
+      step_once(b.pos, b.next, b.vel, b.n);
+      b.flip();
+    }
   }
   m_phases->end();
   m_steps += k;
@@ -353,9 +482,13 @@ Diagnostics Simulation::measure(const Bodies& b) {
   m_phases->begin(Phase::diagnostics);
   Sums s;
   std::optional<double> pair;
-  if (m_params.gravity && m_solver->all_pairs())
+  if (m_params.gravity && m_solver->all_pairs() && !is_double())
     pair = be.pair_potential_energy(pos, n, m_params.softening);
-  if (!m_params.gravity) {  // no potential energy
+  if (is_double()) {  // the run's own state, its energy summed in double
+    DoubleBackend& d = hold_double(b);
+    s = d.sums();
+    if (m_params.gravity) s.potential2 = 2.0 * d.potential_energy(m_params.softening);
+  } else if (!m_params.gravity) {  // no potential energy
     s = be.sums(pos, vel, nullptr, n);
   } else if (pair) {
     s = be.sums(pos, vel, nullptr, n);

@@ -27,7 +27,9 @@ namespace {
 constexpr char k_magic[8] = {'O', 'R', 'R', 'E', 'R', 'Y', 'S', 'N'};
 constexpr std::uint32_t k_order_mark = 0x01020304u;
 // k_flag_labels: each body's particle type (n bytes) and ID (n u64) follow the velocities.
-constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels = 4u;
+// k_flag_double (version 2): the run is in double precision and the bodies are stored as f64.
+constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels = 4u,
+                        k_flag_double = 8u;
 constexpr std::size_t k_solver_field = 32;
 
 bool ends_with_tipsy(const std::string& path) {
@@ -44,15 +46,18 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   if (r.solver.size() > k_snapshot_solver_chars)
     throw SnapshotError("solver name '" + r.solver + "' is longer than the format's " +
                         std::to_string(k_snapshot_solver_chars) + " characters");
+  const bool doubles = r.params.precision == Precision::double_ || !s.bodies.pos64.empty();
+  const bool exact =
+      s.bodies.pos64.size() == s.bodies.pos.size() && s.bodies.vel64.size() == s.bodies.vel.size();
   w.raw(k_magic, sizeof k_magic);
-  w.u32(k_snapshot_version);
+  w.u32(doubles ? k_snapshot_version : 1u);
   w.u32(k_order_mark);
   w.u32(static_cast<std::uint32_t>(k_snapshot_header_bytes));
   const bool labels = !s.types.empty();
   if (labels && (s.types.size() != s.bodies.pos.size() || s.ids.size() != s.types.size()))
     throw std::logic_error("encode_snapshot: types and IDs do not match the bodies");
   w.u32((r.time_reversed ? k_flag_reversed : 0u) | (r.params.gravity ? k_flag_gravity : 0u) |
-        (labels ? k_flag_labels : 0u));
+        (labels ? k_flag_labels : 0u) | (doubles ? k_flag_double : 0u));
   w.u64(static_cast<std::uint64_t>(s.bodies.size()));
   w.f64(r.time);
   w.i64(r.steps);
@@ -70,8 +75,16 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   w.f64(t.wall_impulse.x), w.f64(t.wall_impulse.y), w.f64(t.wall_impulse.z);
   w.i64(t.contacts), w.i64(t.merges), w.i64(t.wall_hits), w.i64(t.truncated);
   w.zeros(k_snapshot_header_bytes - w.size());
-  for (const std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
-    for (const Vec4& v : *a) w.f32(v.x), w.f32(v.y), w.f32(v.z), w.f32(v.w);
+  if (!doubles) {
+    for (const std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
+      for (const Vec4& v : *a) w.f32(v.x), w.f32(v.y), w.f32(v.z), w.f32(v.w);
+  } else if (exact) {
+    for (const std::vector<Vec4d>* a : {&s.bodies.pos64, &s.bodies.vel64})
+      for (const Vec4d& v : *a) w.f64(v.x), w.f64(v.y), w.f64(v.z), w.f64(v.w);
+  } else {  // a double run's floats alone (none held yet): widened
+    for (const std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
+      for (const Vec4& v : *a) w.f64(v.x), w.f64(v.y), w.f64(v.z), w.f64(v.w);
+  }
   if (labels) {
     w.raw(s.types.data(), s.types.size());
     for (std::uint64_t id : s.ids) w.u64(id);
@@ -103,8 +116,8 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   bytes::Reader r(data, size, order, name);
   r.take(sizeof k_magic);
   const std::uint32_t version = r.u32();
-  if (version != k_snapshot_version)
-    bad(name, "unknown format version " + std::to_string(version) + " (this build reads " +
+  if (version < 1 || version > k_snapshot_version)
+    bad(name, "unknown format version " + std::to_string(version) + " (this build reads 1 to " +
                   std::to_string(k_snapshot_version) + ")");
   r.u32();
   const std::uint32_t header = r.u32();
@@ -118,10 +131,11 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
                        : "a header (" + std::to_string(k_snapshot_header_bytes) +
                              " bytes) with no bodies and no checksum after it"));
   const std::uint32_t flags = r.u32();
-  if (flags & ~(k_flag_reversed | k_flag_gravity | k_flag_labels))
-    bad(name, "header: unknown flags " + std::to_string(flags));
-  const bool labels = flags & k_flag_labels;
-  const std::uint64_t per_body = labels ? 32 + 1 + 8 : 32;
+  const std::uint32_t known =
+      k_flag_reversed | k_flag_gravity | k_flag_labels | (version >= 2 ? k_flag_double : 0u);
+  if (flags & ~known) bad(name, "header: unknown flags " + std::to_string(flags));
+  const bool labels = flags & k_flag_labels, doubles = flags & k_flag_double;
+  const std::uint64_t per_body = (doubles ? 64 : 32) + (labels ? 1 + 8 : 0);
   const std::uint64_t n = r.u64();
   const std::uint64_t room = size - k_snapshot_header_bytes - 8;
   if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
@@ -144,6 +158,7 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   RunState& run = s.run;
   run.time_reversed = flags & k_flag_reversed;
   run.params.gravity = flags & k_flag_gravity;
+  if (doubles) run.params.precision = Precision::double_;
   run.time = r.f64();
   run.steps = r.i64();
   if (!std::isfinite(run.time)) bad(name, "header: the time is not finite");
@@ -190,8 +205,21 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   const int count = static_cast<int>(n);
   s.bodies.pos.resize(static_cast<std::size_t>(count));
   s.bodies.vel.resize(static_cast<std::size_t>(count));
-  for (std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
-    for (Vec4& v : *a) v.x = r.f32(), v.y = r.f32(), v.z = r.f32(), v.w = r.f32();
+  if (doubles) {
+    BodyState& b = s.bodies;
+    b.pos64.resize(static_cast<std::size_t>(count));
+    b.vel64.resize(static_cast<std::size_t>(count));
+    for (std::vector<Vec4d>* a : {&b.pos64, &b.vel64})
+      for (Vec4d& v : *a) v.x = r.f64(), v.y = r.f64(), v.z = r.f64(), v.w = r.f64();
+    for (std::size_t k = 0; k < b.pos64.size(); ++k) {
+      const Vec4d &p = b.pos64[k], &v = b.vel64[k];
+      b.pos[k] = Vec4{float(p.x), float(p.y), float(p.z), float(p.w)};
+      b.vel[k] = Vec4{float(v.x), float(v.y), float(v.z), float(v.w)};
+    }
+  } else {
+    for (std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
+      for (Vec4& v : *a) v.x = r.f32(), v.y = r.f32(), v.z = r.f32(), v.w = r.f32();
+  }
   if (labels) {
     const std::uint8_t* types = r.take(static_cast<std::size_t>(count));
     s.types.assign(types, types + count);

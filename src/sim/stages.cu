@@ -6,8 +6,9 @@
 #include "cpu_solvers.h"
 #include "cuda_check.cuh"
 #include "cuda_handles.cuh"
-#include "orrery/device.h"
 #include "device_passes.h"
+#include "element_kernels.cuh"
+#include "orrery/device.h"
 #include "stage_ops.h"
 
 namespace orrery {
@@ -17,27 +18,6 @@ namespace {
 __device__ __forceinline__ double warp_sum_double(double v) {
   for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
   return v;
-}
-
-
-__global__ void kick_kernel(Vec4* __restrict__ vel, const Vec4* __restrict__ acc, int n, float h) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const Vec4 a = acc[i];
-  Vec4 v = vel[i];
-  v.x += a.x * h;
-  v.y += a.y * h;
-  v.z += a.z * h;
-  vel[i] = v;
-}
-
-// in may equal out: each thread reads its own element before writing it.
-__global__ void drift_kernel(const Vec4* in, Vec4* out, const Vec4* __restrict__ vel, int n,
-                             float h) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const Vec4 p = in[i], v = vel[i];
-  out[i] = Vec4{p.x + v.x * h, p.y + v.y * h, p.z + v.z * h, p.w};
 }
 
 __global__ void euler_kernel(const Vec4* __restrict__ in, Vec4* __restrict__ out,
@@ -217,12 +197,12 @@ __global__ void __launch_bounds__(k_threads)
 }  // namespace
 
 void device_kick(Vec4* vel, const Vec4* acc, int n, float h) {
-  kick_kernel<<<blocks_for(n), k_threads>>>(vel, acc, n, h);
+  kick_kernel<Vec4><<<blocks_for(n), k_threads>>>(vel, acc, n, h);
   CUDA_CHECK_LAUNCH("kick_kernel");
 }
 
 void device_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) {
-  drift_kernel<<<blocks_for(n), k_threads>>>(in, out, vel, n, h);
+  drift_kernel<Vec4><<<blocks_for(n), k_threads>>>(in, out, vel, n, h);
   CUDA_CHECK_LAUNCH("drift_kernel");
 }
 

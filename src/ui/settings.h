@@ -55,6 +55,7 @@ struct Settings {
   float softening = 0.1f;
   float damping = 1.0f;
   float theta = 0.5f;  // tree codes' opening angle
+  bool double_precision = false;  // the run's state and sums in double (Precision::double_)
   bool gravity = true;
   CollisionMode collisions = CollisionMode::off;
   float restitution = 1.0f;

@@ -94,7 +94,8 @@ inline DeviceRun run_on_device(Solver& solver, const BodyState& start, int steps
   vel.upload(start.vel.data(), n);
   const std::vector<Vec4> poison(n, Vec4{NAN, NAN, NAN, NAN});
   b.upload(poison.data(), n);
-  DeviceRun r{BodyState{std::vector<Vec4>(n), std::vector<Vec4>(n)}, true};
+  DeviceRun r{BodyState{}, true};
+  r.end.pos.resize(n), r.end.vel.resize(n);
   Simulation system(std::make_unique<Lent>(solver), Integrator::euler, p);
   Bodies lent{a.data(), b.data(), vel.data(), n, true};
   system.step(1, lent);
