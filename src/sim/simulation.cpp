@@ -10,7 +10,6 @@
 
 #include "backend.h"
 #include "double_backend.h"
-#include "orrery/input.h"
 
 namespace orrery {
 namespace {
@@ -95,50 +94,6 @@ class Simulation::Passes final : public StepPasses {
   int& m_n;
 };
 
-// The same passes over the double state (no fused launch, no collision stage: check_precision).
-class Simulation::DoublePasses final : public StepPasses {
- public:
-  explicit DoublePasses(Simulation& s) : m_s(s), m_b(*s.m_double) {}
-  void kick(double h) override {
-    m_s.m_phases->begin(Phase::integrate);
-    m_b.kick(h);
-  }
-  void drift(Slot from, Slot to, double h) override {
-    m_s.m_phases->begin(Phase::integrate);
-    m_b.drift(at(from), at(to), h);
-  }
-  void forces(Slot at) override {
-    m_s.m_phases->begin(Phase::force);
-    m_s.m_solver->accelerations_double(this->at(at), m_b.acc(), m_b.size(), m_s.m_params);
-    ++m_s.m_last_evals;
-  }
-  bool forces_kept() const override { return m_s.m_acc_double_valid; }
-  void force_euler(double dt, float damping) override {
-    forces(Slot::in);
-    m_s.m_phases->begin(Phase::integrate);
-    m_b.euler(m_b.pos(), m_b.next(), dt, damping);
-  }
-  void collide() override {}
-
- private:
-  Vec4d* at(Slot s) const { return s == Slot::in ? m_b.pos() : m_b.next(); }
-  Simulation& m_s;
-  DoubleBackend& m_b;
-};
-
-void check_precision(const Solver& solver, const SimParams& p) {
-  if (p.precision != Precision::double_) return;
-  if (!solver.has_double())
-    throw InputError(solver.name() +
-                     " has no double-precision path (a tree's approximation errs far above "
-                     "float's rounding); use --precision single, or one of " +
-                     double_solver_names());
-  if (p.collisions.mode != CollisionMode::off || p.collisions.box != 0.0f)
-    throw InputError(
-        "collisions and walls run in single precision only; use --precision "
-        "single, or --collisions off and --box 0");
-}
-
 Simulation::Simulation(std::unique_ptr<Solver> solver, Integrator integrator,
                        const SimParams& params)
     : m_solver(std::move(solver)),
@@ -188,39 +143,6 @@ BodyState Simulation::state(const Bodies& b) {
   BodyState s = m_backend->fetch(b);
   exact_state(s);
   return s;
-}
-
-void Simulation::set_exact_state(const BodyState& s) {
-  if (!is_double() || s.pos64.size() != s.pos.size() || s.vel64.size() != s.vel.size() ||
-      s.pos.empty())
-    return;
-  // Doubles that no longer round to the floats (a caller scaled or edited these) are stale.
-  const auto rounds_to = [](const Vec4d& d, const Vec4& f) {
-    return float(d.x) == f.x && float(d.y) == f.y && float(d.z) == f.z && float(d.w) == f.w;
-  };
-  for (std::size_t i = 0; i < s.pos.size(); ++i)
-    if (!rounds_to(s.pos64[i], s.pos[i]) || !rounds_to(s.vel64[i], s.vel[i])) return;
-  if (!m_double || m_double->on_device() != m_backend->on_device())
-    m_double = make_double_backend(m_backend->on_device());
-  m_double->upload(s.pos64.data(), s.vel64.data(), s.size());
-  m_double_held = true;
-  m_acc_double_valid = false;
-}
-
-void Simulation::exact_state(BodyState& s) {
-  if (is_double() && m_double_held && m_double->size() == s.size())
-    m_double->download(s.pos64, s.vel64);
-}
-
-DoubleBackend& Simulation::hold_double(const Bodies& b) {
-  if (!m_double || m_double->on_device() != m_backend->on_device())
-    m_double = make_double_backend(m_backend->on_device()), m_double_held = false;
-  if (!m_double_held || m_double->size() != b.n) {
-    m_double->widen(b.pos, b.vel, b.n);
-    m_double_held = true;
-    m_acc_double_valid = false;
-  }
-  return *m_double;
 }
 
 // Gives the solver the phase timer, a new one when the module runs on the other side
@@ -333,26 +255,6 @@ void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
     return;
   }
   m_acc_valid = m_scheme->step(passes, dt, m_params);
-}
-
-void Simulation::step_once_double() {
-  DoublePasses passes(*this);
-  DoubleBackend& d = *m_double;
-  const double dt = m_reversed ? -double(m_params.dt) : double(m_params.dt);
-  m_last_evals = 0;
-  if (!m_params.gravity) {
-    m_phases->begin(Phase::integrate);
-    if (m_integrator == Integrator::euler && m_params.damping < 1.0f) {
-      d.zero_acc();
-      d.euler(d.pos(), d.next(), dt, m_params.damping);
-    } else {
-      d.drift(d.pos(), d.next(), dt);
-    }
-    m_acc_double_valid = false;
-  } else {
-    m_acc_double_valid = m_scheme->step(passes, dt, m_params);
-  }
-  d.flip();
 }
 
 void Simulation::step(int k, Bodies& b) {
