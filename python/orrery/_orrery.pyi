@@ -14,6 +14,7 @@ class Simulation:
     def __init__(self, n: Optional[int] = None, preset: str = "plummer", seed: int = 1, *,
                  solver: Optional[str] = None, block: Optional[int] = None,
                  gpus: Optional[int] = None, integrator: Optional[str] = None,
+                 precision: Optional[str] = None,
                  dt: Optional[float] = None, softening: Optional[float] = None,
                  damping: Optional[float] = None, theta: Optional[float] = None,
                  collisions: Optional[str] = None, restitution: Optional[float] = None,
@@ -54,6 +55,7 @@ class Simulation:
     block: int
     gpus: int
     integrator: str
+    precision: str  # "single" or "double" (the arrays then float64)
     dt: float
     softening: float
     damping: float

@@ -61,6 +61,8 @@ Keywords keywords(const py::kwargs& kw) {
       k.integrator = text();
     else if (key == "collisions")
       k.collisions = text();
+    else if (key == "precision")
+      k.precision = text();
     else if (key == "block")
       k.block = integer();
     else if (key == "gpus")
@@ -83,9 +85,10 @@ Keywords keywords(const py::kwargs& kw) {
       if (!py::isinstance<py::bool_>(v)) throw py::type_error("gravity: expected True or False");
       k.gravity = v.cast<bool>();
     } else {
-      throw py::type_error("unexpected keyword argument '" + key +
-                           "' (settings: solver, block, gpus, integrator, dt, softening, damping, "
-                           "theta, collisions, restitution, radius, box, gravity)");
+      throw py::type_error(
+          "unexpected keyword argument '" + key +
+          "' (settings: solver, block, gpus, integrator, precision, dt, softening, "
+          "damping, theta, collisions, restitution, radius, box, gravity)");
     }
   }
   return k;
@@ -145,6 +148,7 @@ and 2048 without. Settings, all optional:
   block        threads per block of a GPU solver (default: the solver's; cuda-fast autotunes)
   gpus         GPUs to spread a solver over (default: every visible one where it spreads)
   integrator   "euler" (default), "leapfrog", "yoshida4"
+  precision    "single" (default) or "double" (the state and sums in double; float64 arrays)
   dt           time step (0.016), softening (0.1), damping (1; euler only), theta (0.5; trees)
   collisions   "off", "bounce", "merge" (default: the preset's), restitution (1),
   radius       every body's radius, box (the side of reflecting walls), gravity (True/False)
@@ -234,6 +238,13 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                     "GPUs the solver is spread over (1: one GPU or the CPU).")
       .def_property("integrator", &PySimulation::integrator, &PySimulation::set_integrator,
                     "\"euler\", \"leapfrog\" or \"yoshida4\".")
+      .def_property(
+          "precision",
+          [](const PySimulation& s) { return std::string(to_string(s.params().precision)); },
+          &PySimulation::set_precision,
+          "\"single\" or \"double\": a double run keeps its state and sums in double "
+          "(cpu, cpu-omp, cuda-static, cuda-dynamic, cuda-fast; no collisions), and its arrays "
+          "are float64.")
       .def_property(
           "dt", [](const PySimulation& s) { return s.params().dt; },
           [](PySimulation& s, double v) { s.set_float("dt", &SimParams::dt, v); }, "Time step.")

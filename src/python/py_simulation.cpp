@@ -23,11 +23,13 @@ constexpr int k_default_n_gpu = 16384, k_default_n_cpu = 2048;
 // A call steps in runs of about this long between looks at Ctrl-C.
 constexpr double k_chunk_s = 0.05;
 
-// The checked float copy of an array-like of shape (n, cols) (cols 1: shape (n,), or a scalar
-// when `scalar_ok`); n < 0 takes any n >= 1. Throws TypeError for a dtype that is not a real
-// number, ValueError for a shape, a non-finite value or (nonneg) a negative one.
-std::vector<float> checked(const py::object& obj, const char* name, long long n, int cols,
-                           bool nonneg, bool scalar_ok = false) {
+// The checked float (T = double: double) copy of an array-like of shape (n, cols) (cols 1: shape
+// (n,), or a scalar when `scalar_ok`); n < 0 takes any n >= 1. Throws TypeError for a dtype that
+// is not a real number, ValueError for a shape, a non-finite value or (nonneg) a negative one.
+template <class T = float>
+std::vector<T> checked(const py::object& obj, const char* name, long long n, int cols, bool nonneg,
+                       bool scalar_ok = false) {
+  const char* as = sizeof(T) == 4 ? " (as float32)" : "";
   if (obj.is_none())
     throw py::type_error(std::string(name) + ": required (an array" +
                          (scalar_ok ? std::string(" or one number)") : std::string(")")));
@@ -37,7 +39,7 @@ std::vector<float> checked(const py::object& obj, const char* name, long long n,
   if (kind != 'f' && kind != 'i' && kind != 'u')
     throw py::type_error(std::string(name) + ": dtype " + std::string(py::str(a.dtype())) +
                          " is not a real number (use float32 or float64)");
-  if (kind == 'f' && a.itemsize() > 4) {  // beyond float32 is not finite there: say so first
+  if (sizeof(T) == 4 && kind == 'f' && a.itemsize() > 4) {  // beyond float32: not finite there
     using Doubles = py::array_t<double, py::array::c_style | py::array::forcecast>;
     const Doubles d = Doubles::ensure(a);
     for (py::ssize_t i = 0; d && i < d.size(); ++i)
@@ -45,9 +47,11 @@ std::vector<float> checked(const py::object& obj, const char* name, long long n,
         throw py::value_error(std::string(name) + ": element " + std::to_string(i / cols) +
                               " is not finite (as float32)");
   }
-  using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
+  using Floats = py::array_t<T, py::array::c_style | py::array::forcecast>;
   Floats f = Floats::ensure(a);
-  if (!f) throw py::type_error(std::string(name) + ": cannot be read as float32");
+  if (!f)
+    throw py::type_error(std::string(name) + ": cannot be read as " +
+                         (sizeof(T) == 4 ? "float32" : "float64"));
   const bool scalar = f.ndim() == 0 && scalar_ok && n >= 0;
   const long long rows = scalar ? n : (f.ndim() >= 1 ? static_cast<long long>(f.shape(0)) : -1);
   const bool shape_ok = scalar || (cols == 1 ? f.ndim() == 1 : f.ndim() == 2 && f.shape(1) == cols);
@@ -61,7 +65,7 @@ std::vector<float> checked(const py::object& obj, const char* name, long long n,
     throw py::value_error(std::string(name) + ": shape " + got.str() + ", expected " + want.str() +
                           (rows == 0 ? " with N >= 1" : ""));
   }
-  std::vector<float> out(static_cast<std::size_t>(rows) * cols);
+  std::vector<T> out(static_cast<std::size_t>(rows) * cols);
   if (scalar)
     std::fill(out.begin(), out.end(), *f.data());
   else
@@ -69,17 +73,18 @@ std::vector<float> checked(const py::object& obj, const char* name, long long n,
   for (std::size_t i = 0; i < out.size(); ++i) {
     if (!std::isfinite(out[i]))
       throw py::value_error(std::string(name) + ": element " + std::to_string(i / cols) +
-                            " is not finite (as float32)");
-    if (nonneg && out[i] < 0.0f)
+                            " is not finite" + as);
+    if (nonneg && out[i] < 0)
       throw py::value_error(std::string(name) + ": element " + std::to_string(i / cols) +
                             " is negative");
   }
   return out;
 }
 
-py::array_t<float> column3(const std::vector<Vec4>& v) {
-  py::array_t<float> a({static_cast<py::ssize_t>(v.size()), py::ssize_t{3}});
-  float* d = a.mutable_data();
+template <class V>
+py::array_t<RealOf<V>> column3(const std::vector<V>& v) {
+  py::array_t<RealOf<V>> a({static_cast<py::ssize_t>(v.size()), py::ssize_t{3}});
+  RealOf<V>* d = a.mutable_data();
   for (std::size_t i = 0; i < v.size(); ++i) {
     d[3 * i] = v[i].x;
     d[3 * i + 1] = v[i].y;
@@ -88,11 +93,21 @@ py::array_t<float> column3(const std::vector<Vec4>& v) {
   return a;
 }
 
-py::array_t<float> column_w(const std::vector<Vec4>& v) {
-  py::array_t<float> a(static_cast<py::ssize_t>(v.size()));
-  float* d = a.mutable_data();
+template <class V>
+py::array_t<RealOf<V>> column_w(const std::vector<V>& v) {
+  py::array_t<RealOf<V>> a(static_cast<py::ssize_t>(v.size()));
+  RealOf<V>* d = a.mutable_data();
   for (std::size_t i = 0; i < v.size(); ++i) d[i] = v[i].w;
   return a;
+}
+
+// After a change to a double run's doubles: their float view.
+void round_to_floats(BodyState& s) {
+  for (std::size_t i = 0; i < s.pos64.size(); ++i) {
+    const Vec4d &p = s.pos64[i], &v = s.vel64[i];
+    s.pos[i] = Vec4{float(p.x), float(p.y), float(p.z), float(p.w)};
+    s.vel[i] = Vec4{float(v.x), float(v.y), float(v.z), float(v.w)};
+  }
 }
 
 py::tuple triple(const Vec3d& v) { return py::make_tuple(v.x, v.y, v.z); }
@@ -162,7 +177,22 @@ std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
     s.pos[i] = Vec4{x[3 * i], x[3 * i + 1], x[3 * i + 2], m[i]};
     s.vel[i] = Vec4{v[3 * i], v[3 * i + 1], v[3 * i + 2], r[i]};
   }
-  return std::make_unique<PySimulation>(s, choose(RunSettings{}, std::nullopt, k));
+  const Chosen c = choose(RunSettings{}, std::nullopt, k);
+  if (c.run.params.precision == Precision::double_) {  // the arrays' own values, as given
+    const std::vector<double> xd = checked<double>(pos, "pos", n, 3, false);
+    const std::vector<double> vd = vel.is_none() ? std::vector<double>(xd.size(), 0.0)
+                                                 : checked<double>(vel, "vel", n, 3, false);
+    const std::vector<double> md = checked<double>(mass, "mass", n, 1, true, true);
+    const std::vector<double> rd = radius.is_none()
+                                       ? std::vector<double>(static_cast<std::size_t>(n))
+                                       : checked<double>(radius, "radius", n, 1, true, true);
+    for (std::size_t i = 0; i < s.pos.size(); ++i) {
+      s.pos64.push_back(Vec4d{xd[3 * i], xd[3 * i + 1], xd[3 * i + 2], md[i]});
+      s.vel64.push_back(Vec4d{vd[3 * i], vd[3 * i + 1], vd[3 * i + 2], rd[i]});
+    }
+    round_to_floats(s);
+  }
+  return std::make_unique<PySimulation>(s, c);
 }
 
 std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const Keywords& k,
@@ -331,10 +361,34 @@ void PySimulation::integrate(double t, bool exact) {
   check_finite();
 }
 
-py::array_t<float> PySimulation::positions() { return column3(m_sim->state().pos); }
-py::array_t<float> PySimulation::velocities() { return column3(m_sim->state().vel); }
-py::array_t<float> PySimulation::masses() { return column_w(m_sim->state().pos); }
-py::array_t<float> PySimulation::radii() { return column_w(m_sim->state().vel); }
+// A double run's state with its doubles (widened from the floats where none are held yet).
+BodyState PySimulation::exact_state() {
+  BodyState s = m_sim->state();
+  if (m_sim->params().precision == Precision::double_ && s.pos64.empty()) {
+    for (const Vec4& p : s.pos) s.pos64.push_back(Vec4d{p.x, p.y, p.z, p.w});
+    for (const Vec4& v : s.vel) s.vel64.push_back(Vec4d{v.x, v.y, v.z, v.w});
+  }
+  return s;
+}
+
+bool PySimulation::doubles() const { return m_sim->params().precision == Precision::double_; }
+
+py::array PySimulation::positions() {
+  const BodyState s = exact_state();
+  return doubles() ? py::array(column3(s.pos64)) : py::array(column3(s.pos));
+}
+py::array PySimulation::velocities() {
+  const BodyState s = exact_state();
+  return doubles() ? py::array(column3(s.vel64)) : py::array(column3(s.vel));
+}
+py::array PySimulation::masses() {
+  const BodyState s = exact_state();
+  return doubles() ? py::array(column_w(s.pos64)) : py::array(column_w(s.pos));
+}
+py::array PySimulation::radii() {
+  const BodyState s = exact_state();
+  return doubles() ? py::array(column_w(s.vel64)) : py::array(column_w(s.vel));
+}
 
 void PySimulation::replace_state(const BodyState& s) {
   const RunState run = m_sim->run_state();
@@ -342,35 +396,48 @@ void PySimulation::replace_state(const BodyState& s) {
   m_sim->resume(run);
 }
 
-void PySimulation::set_xyz(std::vector<Vec4> BodyState::*array, const char* name,
-                           const py::object& a) {
-  const std::vector<float> x = checked(a, name, n(), 3, false);
-  BodyState s = m_sim->state();
-  std::vector<Vec4>& v = s.*array;
-  for (std::size_t i = 0; i < v.size(); ++i)
-    v[i] = Vec4{x[3 * i], x[3 * i + 1], x[3 * i + 2], v[i].w};
+// The state with column `c` (0-2: x, y, z; 3: w) of `which` (0: positions, 1: velocities) from
+// `values` (cols per body), in the run's precision: a double run keeps the doubles given.
+void PySimulation::set_columns(int which, int first, int cols, const char* name,
+                               const py::object& a, bool nonneg) {
+  BodyState s = exact_state();
+  const auto put = [&](auto& bodies, const auto& x) {
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+      for (int c = 0; c < cols; ++c) {
+        auto& b = bodies[i];
+        auto& field = first + c == 0 ? b.x : first + c == 1 ? b.y : first + c == 2 ? b.z : b.w;
+        field = x[cols * i + c];
+      }
+  };
+  const bool scalar_ok = cols == 1;
+  if (doubles()) {
+    put(which == 0 ? s.pos64 : s.vel64, checked<double>(a, name, n(), cols, nonneg, scalar_ok));
+    round_to_floats(s);
+  } else {
+    put(which == 0 ? s.pos : s.vel, checked<float>(a, name, n(), cols, nonneg, scalar_ok));
+  }
+  if (which == 1 && first == 3) check_box_fits(m_sim->params().collisions.box, s.vel);
   replace_state(s);
 }
 
-void PySimulation::set_positions(const py::object& a) { set_xyz(&BodyState::pos, "positions", a); }
-
+void PySimulation::set_positions(const py::object& a) {
+  set_columns(0, 0, 3, "positions", a, false);
+}
 void PySimulation::set_velocities(const py::object& a) {
-  set_xyz(&BodyState::vel, "velocities", a);
+  set_columns(1, 0, 3, "velocities", a, false);
 }
+void PySimulation::set_masses(const py::object& a) { set_columns(0, 3, 1, "masses", a, true); }
+void PySimulation::set_radii(const py::object& a) { set_columns(1, 3, 1, "radii", a, true); }
 
-void PySimulation::set_masses(const py::object& a) {
-  const std::vector<float> m = checked(a, "masses", n(), 1, true, true);
-  BodyState s = m_sim->state();
-  for (std::size_t i = 0; i < s.pos.size(); ++i) s.pos[i].w = m[i];
-  replace_state(s);
-}
-
-void PySimulation::set_radii(const py::object& a) {
-  const std::vector<float> r = checked(a, "radii", n(), 1, true, true);
-  BodyState s = m_sim->state();
-  for (std::size_t i = 0; i < s.vel.size(); ++i) s.vel[i].w = r[i];
-  check_box_fits(m_sim->params().collisions.box, s.vel);
-  replace_state(s);
+void PySimulation::set_precision(const std::string& text) {
+  SimParams p = m_sim->params();
+  try {
+    p.precision = parse_precision(text);
+  } catch (const InputError& e) {
+    throw InputError("precision=" + text + ": " + e.what());
+  }
+  check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
+  m_sim->set_params(p);
 }
 
 py::array_t<float> PySimulation::accelerations() {

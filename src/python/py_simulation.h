@@ -48,10 +48,12 @@ class PySimulation {
   double time() const { return m_sim->time(); }
   long long steps() const { return m_sim->step_count(); }
 
-  py::array_t<float> positions();
-  py::array_t<float> velocities();
-  py::array_t<float> masses();
-  py::array_t<float> radii();
+  // float32 arrays, float64 in a double run.
+  py::array positions();
+  py::array velocities();
+  py::array masses();
+  py::array radii();
+  void set_precision(const std::string& text);
   void set_positions(const py::object& a);
   void set_velocities(const py::object& a);
   void set_masses(const py::object& a);
@@ -93,8 +95,13 @@ class PySimulation {
   void rebuild_solver(const std::string& name, int block, int gpus);
   // New arrays into the state, keeping the clock and the collision totals.
   void replace_state(const BodyState& s);
-  // positions or velocities from an (N, 3) array, the w (mass, radius) kept.
-  void set_xyz(std::vector<Vec4> BodyState::*array, const char* name, const py::object& a);
+  // Column `first` on (0-2: x, y, z; 3: w, cols of them) of the positions (which 0) or velocities
+  // (1) from `a`, in the run's precision (a double run keeps the doubles given).
+  void set_columns(int which, int first, int cols, const char* name, const py::object& a,
+                   bool nonneg);
+  // The state with its doubles in a double run (widened where none are held yet).
+  BodyState exact_state();
+  bool doubles() const;
   void run_steps(long long k);
   void check_finite();
 

@@ -88,6 +88,8 @@ Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, cons
     blame("collisions", *k.collisions,
           [&] { s.params.collisions.mode = parse_collision_mode(*k.collisions); });
   SimParams& p = s.params;
+  if (k.precision)
+    blame("precision", *k.precision, [&] { p.precision = parse_precision(*k.precision); });
   if (k.dt) p.dt = as_float(*k.dt, "dt");
   if (k.softening) p.softening = as_float(*k.softening, "softening");
   if (k.damping) p.damping = as_float(*k.damping, "damping");
@@ -115,6 +117,14 @@ void check_settings(const RunSettings& s) {
   field("damping", p.damping, &SimParams::damping);
   field("theta", p.theta, &SimParams::theta);
   blame("restitution", number(p.collisions.restitution), [&] { validate(p.collisions); });
+  if (p.precision == Precision::double_)
+    blame("precision", "double", [&] {
+      if (!s.solver.empty() && !solver_info(s.solver).doubles)
+        throw InputError(s.solver + " has no double-precision path (choose " +
+                         double_solver_names() + ")");
+      if (p.collisions.mode != CollisionMode::off || p.collisions.box != 0.0f)
+        throw InputError("collisions and walls run in single precision only");
+    });
   blame("integrator", to_string(s.integrator), [&] {
     try {
       check_integrator(s.integrator, p);

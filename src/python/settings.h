@@ -12,7 +12,7 @@ namespace orrery::python {
 
 // The settings keywords as passed (none: not passed).
 struct Keywords {
-  std::optional<std::string> solver, integrator, collisions;
+  std::optional<std::string> solver, integrator, collisions, precision;
   std::optional<int> block, gpus;
   std::optional<double> dt, softening, damping, theta, restitution, box, radius;
   std::optional<bool> gravity;
