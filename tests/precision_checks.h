@@ -20,16 +20,10 @@
 
 namespace orrery::test {
 
-inline std::vector<Vec4d> widened(const std::vector<Vec4>& v) {
-  std::vector<Vec4d> out;
-  for (const Vec4& a : v) out.push_back(Vec4d{a.x, a.y, a.z, a.w});
-  return out;
-}
-
 // A preset's bodies with their doubles (the floats widened).
 inline BodyState double_preset(Preset p, int n, std::uint64_t seed = 1) {
   BodyState s = make_preset(p, n, seed);
-  s.pos64 = widened(s.pos), s.vel64 = widened(s.vel);
+  widen_to_doubles(s);
   return s;
 }
 

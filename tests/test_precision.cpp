@@ -31,7 +31,7 @@ INSTANTIATE_TEST_SUITE_P(Cpu, CpuPrecision, ::testing::Values("cpu", "cpu-omp"),
 TEST(Precision, KeplerEnergyErrorIsAThousandTimesSmallerInDouble) {
   const BodyState s = kepler(0.5);
   BodyState d = s;
-  d.pos64 = widened(s.pos), d.vel64 = widened(s.vel);
+  widen_to_doubles(d);
   const int per_orbit = 2000;
   SimParams p;
   p.dt = static_cast<float>(2 * k_pi / per_orbit);
@@ -103,7 +103,7 @@ TEST(Precision, Version2FilesAreCheckedAndVersion1IsStillWritten) {
   EXPECT_EQ(v1[8], 1);  // no doubles: version 1, as older builds read
   EXPECT_EQ(v1.size(), 256u + 32u * 5 + 8u);
   Snapshot dbl = single;
-  dbl.bodies.pos64 = widened(dbl.bodies.pos), dbl.bodies.vel64 = widened(dbl.bodies.vel);
+  widen_to_doubles(dbl.bodies);
   dbl.bodies.pos64[2].x += 1e-12;  // a double that float cannot show
   dbl.run.params.precision = Precision::double_;
   std::vector<std::uint8_t> v2 = encode_snapshot(dbl, SnapshotFormat::orrery);

@@ -55,6 +55,12 @@ ORRERY_HD double reciprocal_sqrt(double v) {
 #endif
 }
 
+// A body in the other precision: widened exactly, or rounded to float.
+ORRERY_HD Vec4d to_double(const Vec4& v) { return Vec4d{v.x, v.y, v.z, v.w}; }
+ORRERY_HD Vec4 to_float(const Vec4d& v) {
+  return Vec4{float(v.x), float(v.y), float(v.z), float(v.w)};
+}
+
 // A body type's number and acceleration types: float and Vec3 for Vec4, double and Vec3d for
 // Vec4d.
 template <class V>
@@ -112,8 +118,10 @@ ORRERY_HD void body_pair(const Vec4& pi, const Vec4& pj, float eps2, Vec3& acc_i
 }
 
 // The seed's damped semi-implicit Euler: v <- damping * (v + a dt); x <- x + v dt. Mass (w) kept.
-ORRERY_HD void integrate(const Vec4& pos_in, Vec4& pos_out, Vec4& vel, const Vec3& acc, float dt,
-                         float damping) {
+// In the bodies' precision (acc: any type with x, y, z).
+template <class V, class A>
+ORRERY_HD void integrate(const V& pos_in, V& pos_out, V& vel, const A& acc, RealOf<V> dt,
+                         RealOf<V> damping) {
   vel.x = damping * (vel.x + acc.x * dt);
   vel.y = damping * (vel.y + acc.y * dt);
   vel.z = damping * (vel.z + acc.z * dt);

@@ -34,6 +34,9 @@ struct BodyState {
   std::vector<Vec4d> pos64, vel64;
   int size() const { return static_cast<int>(pos.size()); }
 };
+// pos64 and vel64 from the floats (widened), or the floats from pos64 and vel64 (rounded).
+void widen_to_doubles(BodyState& s);
+void round_to_floats(BodyState& s);
 
 const std::vector<std::string>& preset_names();
 // Throws std::invalid_argument naming the valid presets.

@@ -26,6 +26,9 @@ class DoubleBackend;
 // Throws InputError with one line when the run's precision cannot be had with this module and
 // these parameters: double needs a module with a double path and no collision stage or walls.
 void check_precision(const Solver& solver, const SimParams& p);
+// The same rule for callers that check before a module is built: its name and whether it has a
+// double path (SolverInfo::doubles).
+void check_precision(const std::string& solver, bool has_double, const SimParams& p);
 
 class Simulation {
  public:
@@ -44,7 +47,7 @@ class Simulation {
   // In double precision the run's state is held in double beside the float arrays, which become
   // its float view (rounded after each call's steps): set_state() takes a state's doubles where
   // it has them, lent arrays are widened on their first step (and after state_changed()), and
-  // state() gives the doubles too.
+  // state() gives the doubles too (exact_state()).
   void set_state(const BodyState& s);
   Bodies& bodies() { return m_own; }
   BodyState state();
@@ -52,8 +55,8 @@ class Simulation {
   BodyState state(const Bodies& b);
   // In double precision: the doubles of a state whose float rounding the caller just lent or
   // loaded (a file's), stepped next instead of widening the floats; nothing in single precision
-  // or when `s` has no doubles. And the run's doubles into s.pos64 and s.vel64 where it holds
-  // them for s's bodies (else they stay empty). Both wait.
+  // or when `s` has no doubles. And, in double precision, the run's doubles into s.pos64 and
+  // s.vel64 (s's floats widened where it holds none yet, as its next step would). Both wait.
   void set_exact_state(const BodyState& s);
   void exact_state(BodyState& s);
 

@@ -18,6 +18,7 @@
 #include "orrery/integrators.h"
 #include "orrery/presets.h"
 #include "orrery/run_settings.h"
+#include "orrery/simulation.h"
 #include "recorder.h"
 #include "ui/keys.h"
 
@@ -226,14 +227,15 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
     apply_scene(parse_preset(o.preset), o.scene, o.params);
   if (o.solver.empty()) o.solver = default_solver_name(), o.solver_default = true;
   if (o.params.precision == Precision::double_) {
-    if (known_solver_name(o.solver) && !solver_info(o.solver).doubles)
-      throw InputError("--precision double: " + o.solver +
-                       " has no double-precision path (choose " + double_solver_names() + ")");
-    const CollisionParams& c = o.params.collisions;
-    if (c.mode != CollisionMode::off || c.box != 0.0f)
-      throw InputError(
-          "--precision double: collisions and walls run in single precision only; "
-          "use --collisions off and --box 0");
+    // A GPU solver of a CUDA build, named in a build without one, is refused later for that.
+    const auto& all = all_solvers();
+    const auto it = std::find_if(all.begin(), all.end(),
+                                 [&](const SolverInfo& s) { return s.name == o.solver; });
+    try {
+      check_precision(o.solver, it == all.end() || it->doubles, o.params);
+    } catch (const InputError& e) {
+      throw InputError(std::string("--precision double: ") + e.what());
+    }
   }
   if (!o.save.empty()) check_can_save(o.save, "--save");
   if (!o.export_csv.empty()) check_can_save(o.export_csv, "--export-csv");

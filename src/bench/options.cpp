@@ -13,6 +13,7 @@
 #include "orrery/host_memory.h"
 #include "orrery/run_settings.h"
 #include "orrery/simd.h"
+#include "orrery/simulation.h"
 
 namespace orrery::bench {
 
@@ -149,18 +150,19 @@ void resolve_blocks(const RawOptions& raw, const std::vector<SolverInfo>& checke
 // error, as are collisions or walls.
 void resolve_precision(const RawOptions& raw, Plan& plan) {
   if (plan.params.precision != Precision::double_) return;
-  const CollisionParams& c = plan.params.collisions;
-  if (c.mode != CollisionMode::off || c.box != 0.0f)
-    throw UsageError(
-        "--precision double: collisions and walls run in single precision only; use "
-        "--collisions off and --box 0 (the " +
-        raw.preset() + " preset has them)");
+  // The core's rule (orrery/simulation.h), its line under this option's name.
+  const auto refuse = [&](const std::string& solver, bool has_double) {
+    try {
+      check_precision(solver, has_double, plan.params);
+    } catch (const InputError& e) {
+      throw UsageError(std::string("--precision double: ") + e.what());
+    }
+  };
+  refuse("", true);  // collisions and walls
   const bool all = raw.solvers.size() == 1 && raw.solvers.front() == "all";
   for (SolverPlan& s : plan.solvers) {
     if (!s.info.doubles) {
-      if (!all)
-        throw UsageError("--precision double: " + s.info.name +
-                         " has no double-precision path (choose " + double_solver_names() + ")");
+      if (!all) refuse(s.info.name, false);
       plan.notes.push_back("skipped " + s.info.name + ": no double-precision path");
       s.gpus.clear();
       continue;

@@ -101,15 +101,6 @@ py::array_t<RealOf<V>> column_w(const std::vector<V>& v) {
   return a;
 }
 
-// After a change to a double run's doubles: their float view.
-void round_to_floats(BodyState& s) {
-  for (std::size_t i = 0; i < s.pos64.size(); ++i) {
-    const Vec4d &p = s.pos64[i], &v = s.vel64[i];
-    s.pos[i] = Vec4{float(p.x), float(p.y), float(p.z), float(p.w)};
-    s.vel[i] = Vec4{float(v.x), float(v.y), float(v.z), float(v.w)};
-  }
-}
-
 py::tuple triple(const Vec3d& v) { return py::make_tuple(v.x, v.y, v.z); }
 
 // Refuses a state the solver's side cannot hold (names the memory needed).
@@ -361,32 +352,22 @@ void PySimulation::integrate(double t, bool exact) {
   check_finite();
 }
 
-// A double run's state with its doubles (widened from the floats where none are held yet).
-BodyState PySimulation::exact_state() {
-  BodyState s = m_sim->state();
-  if (m_sim->params().precision == Precision::double_ && s.pos64.empty()) {
-    for (const Vec4& p : s.pos) s.pos64.push_back(Vec4d{p.x, p.y, p.z, p.w});
-    for (const Vec4& v : s.vel) s.vel64.push_back(Vec4d{v.x, v.y, v.z, v.w});
-  }
-  return s;
-}
-
 bool PySimulation::doubles() const { return m_sim->params().precision == Precision::double_; }
 
 py::array PySimulation::positions() {
-  const BodyState s = exact_state();
+  const BodyState s = m_sim->state();
   return doubles() ? py::array(column3(s.pos64)) : py::array(column3(s.pos));
 }
 py::array PySimulation::velocities() {
-  const BodyState s = exact_state();
+  const BodyState s = m_sim->state();
   return doubles() ? py::array(column3(s.vel64)) : py::array(column3(s.vel));
 }
 py::array PySimulation::masses() {
-  const BodyState s = exact_state();
+  const BodyState s = m_sim->state();
   return doubles() ? py::array(column_w(s.pos64)) : py::array(column_w(s.pos));
 }
 py::array PySimulation::radii() {
-  const BodyState s = exact_state();
+  const BodyState s = m_sim->state();
   return doubles() ? py::array(column_w(s.vel64)) : py::array(column_w(s.vel));
 }
 
@@ -400,7 +381,7 @@ void PySimulation::replace_state(const BodyState& s) {
 // `values` (cols per body), in the run's precision: a double run keeps the doubles given.
 void PySimulation::set_columns(int which, int first, int cols, const char* name,
                                const py::object& a, bool nonneg) {
-  BodyState s = exact_state();
+  BodyState s = m_sim->state();
   const auto put = [&](auto& bodies, const auto& x) {
     for (std::size_t i = 0; i < bodies.size(); ++i)
       for (int c = 0; c < cols; ++c) {

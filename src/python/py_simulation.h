@@ -99,8 +99,6 @@ class PySimulation {
   // (1) from `a`, in the run's precision (a double run keeps the doubles given).
   void set_columns(int which, int first, int cols, const char* name, const py::object& a,
                    bool nonneg);
-  // The state with its doubles in a double run (widened where none are held yet).
-  BodyState exact_state();
   bool doubles() const;
   void run_steps(long long k);
   void check_finite();

@@ -8,6 +8,7 @@
 #include "orrery/input.h"
 #include "orrery/integrators.h"
 #include "orrery/scene.h"
+#include "orrery/simulation.h"
 #include "orrery/solver.h"
 
 namespace orrery::python {
@@ -117,14 +118,9 @@ void check_settings(const RunSettings& s) {
   field("damping", p.damping, &SimParams::damping);
   field("theta", p.theta, &SimParams::theta);
   blame("restitution", number(p.collisions.restitution), [&] { validate(p.collisions); });
-  if (p.precision == Precision::double_)
-    blame("precision", "double", [&] {
-      if (!s.solver.empty() && !solver_info(s.solver).doubles)
-        throw InputError(s.solver + " has no double-precision path (choose " +
-                         double_solver_names() + ")");
-      if (p.collisions.mode != CollisionMode::off || p.collisions.box != 0.0f)
-        throw InputError("collisions and walls run in single precision only");
-    });
+  if (p.precision == Precision::double_)  // an empty solver is the default, which has it
+    blame("precision", "double",
+          [&] { check_precision(s.solver, s.solver.empty() || solver_info(s.solver).doubles, p); });
   blame("integrator", to_string(s.integrator), [&] {
     try {
       check_integrator(s.integrator, p);

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -166,10 +165,6 @@ void Solver::potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) {
     device_potentials(pos, out, n, p.softening);
   else
     host_potentials(pos, out, n, p.softening, m_control);
-}
-
-void Solver::accelerations_double(const Vec4d*, Vec4d*, int, const SimParams&) {
-  throw std::logic_error(name() + " has no double-precision path");
 }
 
 std::unique_ptr<Solver> make_cpu_solver(int) { return std::make_unique<CpuSolver>(); }

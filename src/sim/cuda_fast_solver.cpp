@@ -62,6 +62,21 @@ TuneCache& tune_cache() {
   return cache;
 }
 
+// The faster of two timed runs of `run`, after an untimed one (the first launch pays for loading).
+template <class Run>
+float best_of_two_ms(GpuTimer& timer, Run run) {
+  run();
+  float ms = 0;
+  for (int rep = 0; rep < 2; ++rep) {
+    timer.start();
+    run();
+    timer.stop();
+    const float t = timer.elapsed_ms();
+    ms = rep == 0 ? t : std::min(ms, t);
+  }
+  return ms;
+}
+
 FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const SimParams& p) {
   TuneCache& cache = tune_cache();
   {
@@ -90,15 +105,8 @@ FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const
   float best_ms = 0;
   for (const FastConfig& c : cands) {
     const int m = c.pairs ? n_p : n_j;
-    launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, m, p);  // warm-up
-    float ms = 0;
-    for (int rep = 0; rep < 2; ++rep) {
-      timer.start();
-      launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, m, p);
-      timer.stop();
-      const float t = timer.elapsed_ms();
-      ms = rep == 0 ? t : std::min(ms, t);
-    }
+    const float ms = best_of_two_ms(
+        timer, [&] { launch_fast(c, pos_in, out.data(), v.data(), partial.data(), n, m, p); });
     const float full = static_cast<float>(ms * (c.pairs ? ratio_p * ratio_p : ratio_j));
     if (&c == &cands.front() || full < best_ms) best = c, best_ms = full;
   }
@@ -129,21 +137,12 @@ FastConfig autotune_double(const Vec4d* pos, Vec4d* acc, int n, double eps2) {
   double best_ms = 0;
   for (const FastConfig& c : cands) {
     // Pair mode's stand-in is its first n_p bodies alone.
-    const auto run = [&] {
+    const float ms = best_of_two_ms(timer, [&] {
       if (c.pairs)
         launch_fast_double(c, pos, acc, n_p, n_p, eps2);
       else
         launch_fast_double(c, pos, acc, n, n_j, eps2);
-    };
-    run();  // warm-up
-    float ms = 0;
-    for (int rep = 0; rep < 2; ++rep) {
-      timer.start();
-      run();
-      timer.stop();
-      const float t = timer.elapsed_ms();
-      ms = rep == 0 ? t : std::min(ms, t);
-    }
+    });
     const double full = ms * (c.pairs ? ratio_p * ratio_p : ratio_j);
     if (&c == &cands.front() || full < best_ms) best = c, best_ms = full;
   }

@@ -60,15 +60,6 @@ inline std::unique_ptr<DoubleBackend> make_double_backend(bool device) {
   return device ? make_cuda_double_backend() : make_host_double_backend();
 }
 
-// The seed's damped Euler on one body in double (physics.h's integrate() in double).
-ORRERY_HD void integrate_double(const Vec4d& in, Vec4d& out, Vec4d& vel, const Vec4d& acc,
-                                double dt, double damping) {
-  vel.x = damping * (vel.x + acc.x * dt);
-  vel.y = damping * (vel.y + acc.y * dt);
-  vel.z = damping * (vel.z + acc.z * dt);
-  out = Vec4d{in.x + vel.x * dt, in.y + vel.y * dt, in.z + vel.z * dt, in.w};
-}
-
 // One body's terms of the diagnostics' sums (stage_ops.h's Sums, its potential aside) added to s:
 // mass, kinetic, momentum scale, momentum, angular momentum, mass moment. Host and device share it.
 constexpr int k_sum_terms = 12;

@@ -15,18 +15,16 @@ __global__ void widen_kernel(const Vec4* __restrict__ pos, const Vec4* __restric
                              Vec4d* __restrict__ pos64, Vec4d* __restrict__ vel64, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const Vec4 p = pos[i], v = vel[i];
-  pos64[i] = Vec4d{p.x, p.y, p.z, p.w};
-  vel64[i] = Vec4d{v.x, v.y, v.z, v.w};
+  pos64[i] = to_double(pos[i]);
+  vel64[i] = to_double(vel[i]);
 }
 
 __global__ void narrow_kernel(const Vec4d* __restrict__ pos64, const Vec4d* __restrict__ vel64,
                               Vec4* __restrict__ pos, Vec4* __restrict__ vel, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const Vec4d p = pos64[i], v = vel64[i];
-  pos[i] = Vec4{float(p.x), float(p.y), float(p.z), float(p.w)};
-  vel[i] = Vec4{float(v.x), float(v.y), float(v.z), float(v.w)};
+  pos[i] = to_float(pos64[i]);
+  vel[i] = to_float(vel64[i]);
 }
 
 __global__ void euler_kernel(const Vec4d* __restrict__ in, Vec4d* __restrict__ out,
@@ -35,7 +33,7 @@ __global__ void euler_kernel(const Vec4d* __restrict__ in, Vec4d* __restrict__ o
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   Vec4d v = vel[i];
-  integrate_double(in[i], out[i], v, acc[i], dt, damping);
+  integrate(in[i], out[i], v, acc[i], dt, damping);
   vel[i] = v;
 }
 

@@ -13,10 +13,7 @@ class HostDoubleBackend final : public DoubleBackend {
 
   void widen(const Vec4* pos, const Vec4* vel, int n) override {
     resize(n);
-    for (int i = 0; i < n; ++i) {
-      m_pos[i] = Vec4d{pos[i].x, pos[i].y, pos[i].z, pos[i].w};
-      m_vel[i] = Vec4d{vel[i].x, vel[i].y, vel[i].z, vel[i].w};
-    }
+    for (int i = 0; i < n; ++i) m_pos[i] = to_double(pos[i]), m_vel[i] = to_double(vel[i]);
   }
   void upload(const Vec4d* pos, const Vec4d* vel, int n) override {
     resize(n);
@@ -24,12 +21,7 @@ class HostDoubleBackend final : public DoubleBackend {
     std::copy(vel, vel + n, m_vel);
   }
   void narrow(Vec4* pos, Vec4* vel) override {
-    for (int i = 0; i < m_n; ++i) {
-      const Vec4d& p = m_pos[i];
-      const Vec4d& v = m_vel[i];
-      pos[i] = Vec4{float(p.x), float(p.y), float(p.z), float(p.w)};
-      vel[i] = Vec4{float(v.x), float(v.y), float(v.z), float(v.w)};
-    }
+    for (int i = 0; i < m_n; ++i) pos[i] = to_float(m_pos[i]), vel[i] = to_float(m_vel[i]);
   }
   void download(std::vector<Vec4d>& pos, std::vector<Vec4d>& vel) override {
     pos.assign(m_pos, m_pos + m_n);
@@ -56,7 +48,7 @@ class HostDoubleBackend final : public DoubleBackend {
   void euler(const Vec4d* in, Vec4d* out, double dt, double damping) override {
     const int n = m_n;
 #pragma omp parallel for schedule(static) if (n > 4096)
-    for (int i = 0; i < n; ++i) integrate_double(in[i], out[i], m_vel[i], m_acc[i], dt, damping);
+    for (int i = 0; i < n; ++i) integrate(in[i], out[i], m_vel[i], m_acc[i], dt, damping);
   }
 
   Sums sums() override {

@@ -49,6 +49,10 @@ void Solver::accelerations_part(const Vec4*, Vec4*, int, Part, const SimParams&)
   throw std::logic_error(name() + " cannot compute a part of its work (it does not spread)");
 }
 
+void Solver::accelerations_double(const Vec4d*, Vec4d*, int, const SimParams&) {
+  throw std::logic_error(name() + " has no double-precision path");
+}
+
 void Solver::check_part(Part part, int n) const {
   if (n < 1) throw std::invalid_argument(name() + ": N must be >= 1");
   if (!(part.from >= 0.0 && part.from <= part.to && part.to <= 1.0))

@@ -40,10 +40,10 @@ class Simulation::DoublePasses final : public StepPasses {
   DoubleBackend& m_b;
 };
 
-void check_precision(const Solver& solver, const SimParams& p) {
+void check_precision(const std::string& solver, bool has_double, const SimParams& p) {
   if (p.precision != Precision::double_) return;
-  if (!solver.has_double())
-    throw InputError(solver.name() +
+  if (!has_double)
+    throw InputError(solver +
                      " has no double-precision path (a tree's approximation errs far above "
                      "float's rounding); use --precision single, or one of " +
                      double_solver_names());
@@ -53,13 +53,18 @@ void check_precision(const Solver& solver, const SimParams& p) {
         "single, or --collisions off and --box 0");
 }
 
+void check_precision(const Solver& solver, const SimParams& p) {
+  check_precision(solver.name(), solver.has_double(), p);
+}
+
 void Simulation::set_exact_state(const BodyState& s) {
   if (!is_double() || s.pos64.size() != s.pos.size() || s.vel64.size() != s.vel.size() ||
       s.pos.empty())
     return;
   // Doubles that no longer round to the floats (a caller scaled or edited these) are stale.
   const auto rounds_to = [](const Vec4d& d, const Vec4& f) {
-    return float(d.x) == f.x && float(d.y) == f.y && float(d.z) == f.z && float(d.w) == f.w;
+    const Vec4 r = to_float(d);
+    return r.x == f.x && r.y == f.y && r.z == f.z && r.w == f.w;
   };
   for (std::size_t i = 0; i < s.pos.size(); ++i)
     if (!rounds_to(s.pos64[i], s.pos[i]) || !rounds_to(s.vel64[i], s.vel[i])) return;
@@ -71,8 +76,11 @@ void Simulation::set_exact_state(const BodyState& s) {
 }
 
 void Simulation::exact_state(BodyState& s) {
-  if (is_double() && m_double_held && m_double->size() == s.size())
+  if (!is_double()) return;
+  if (m_double_held && m_double->size() == s.size())
     m_double->download(s.pos64, s.vel64);
+  else  // none held yet: the next step widens these same floats
+    widen_to_doubles(s);
 }
 
 DoubleBackend& Simulation::hold_double(const Bodies& b) {

@@ -211,11 +211,7 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
     b.vel64.resize(static_cast<std::size_t>(count));
     for (std::vector<Vec4d>* a : {&b.pos64, &b.vel64})
       for (Vec4d& v : *a) v.x = r.f64(), v.y = r.f64(), v.z = r.f64(), v.w = r.f64();
-    for (std::size_t k = 0; k < b.pos64.size(); ++k) {
-      const Vec4d &p = b.pos64[k], &v = b.vel64[k];
-      b.pos[k] = Vec4{float(p.x), float(p.y), float(p.z), float(p.w)};
-      b.vel[k] = Vec4{float(v.x), float(v.y), float(v.z), float(v.w)};
-    }
+    round_to_floats(b);
   } else {
     for (std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
       for (Vec4& v : *a) v.x = r.f32(), v.y = r.f32(), v.z = r.f32(), v.w = r.f32();
