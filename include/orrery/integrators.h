@@ -26,7 +26,7 @@ int force_evaluations(Integrator i);
 void check_integrator(Integrator i, const SimParams& p);
 
 // Throws InputError when time cannot run backwards under this integrator and parameters (the
-// damped Euler loses what reversal needs).
+// damped Euler and merges lose what reversal needs; the adaptive step is not time-symmetric).
 void check_reversible(Integrator i, const SimParams& p);
 
 // The two position arrays of a step: the positions it starts from and those it writes.

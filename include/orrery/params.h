@@ -2,6 +2,8 @@
 // or off, and the collision stage's settings; their bounds and their checks.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "orrery/collisions.h"
@@ -25,8 +27,17 @@ const char* to_string(Precision p);
 // "single" or "double"; throws InputError naming both.
 Precision parse_precision(std::string_view text);
 
+// The adaptive step (--dt auto): each step's size comes from the state (orrery/simulation.h,
+// docs/physics.md): dt = eta x the shortest time in which a body's acceleration changes by its own
+// size (plus the mean), at most twice the last step and at most SimParams::dt; never below
+// k_min_dt_fraction of SimParams::dt, so a close pass cannot stall the run.
+constexpr float k_max_eta = 1.0f;
+constexpr double k_min_dt_fraction = 1e-6;
+
 struct SimParams {
-  float dt = 0.016f;           // time step
+  float dt = 0.016f;           // time step; with `adaptive`, the largest step
+  bool adaptive = false;       // the step follows the dynamics (--dt auto)
+  float eta = 0.02f;           // the adaptive step's accuracy parameter, in (0, k_max_eta]
   float softening = 0.1f;      // eps; the interaction uses eps^2
   float damping = 1.0f;        // velocity damping per step, in [0, 1]
   float theta = 0.5f;          // tree codes' opening angle, in [0, 2] (0: every cell opened, exact)
@@ -36,19 +47,25 @@ struct SimParams {
 };
 
 inline bool operator==(const SimParams& a, const SimParams& b) {
-  return a.dt == b.dt && a.softening == b.softening && a.damping == b.damping &&
-         a.theta == b.theta && a.gravity == b.gravity && a.collisions == b.collisions &&
-         a.precision == b.precision;
+  return a.dt == b.dt && a.adaptive == b.adaptive && a.eta == b.eta && a.softening == b.softening &&
+         a.damping == b.damping && a.theta == b.theta && a.gravity == b.gravity &&
+         a.collisions == b.collisions && a.precision == b.precision;
 }
 inline bool operator!=(const SimParams& a, const SimParams& b) { return !(a == b); }
 
 // Throws InputError (an std::invalid_argument) with a one-line message naming the bad value:
-// dt finite and > 0, softening finite and >= k_min_softening, damping in [0, 1], theta in
-// [0, k_max_theta]; the collision parameters by their validate().
+// dt finite and > 0, eta in (0, k_max_eta], softening finite and >= k_min_softening, damping in [0,
+// 1], theta in [0, k_max_theta]; the collision parameters by their validate().
 void validate(const SimParams& p);
 // Parses one parameter option's text (parse_float's rules) into `p`'s field and checks it by
 // validate()'s rule for that field; the InputError names the option ("--softening '1e-20': ...").
 void parse_param(std::string_view text, std::string_view option, float SimParams::*field,
                  SimParams& p);
+// The step's options as typed (none: not typed), over p: --dt a step ("0.01": fixed) or "auto"
+// (the adaptive step); --dt-max, its largest step (SimParams::dt), and --eta, its accuracy. The
+// last two need --dt auto on the same line. Throws InputError naming the option.
+void parse_step_options(const std::optional<std::string>& dt,
+                        const std::optional<std::string>& dt_max,
+                        const std::optional<std::string>& eta, SimParams& p);
 
 }  // namespace orrery

@@ -27,7 +27,10 @@ struct TypedSettings {
   std::optional<std::string> solver;
   std::optional<int> block;
   std::optional<Integrator> integrator;
-  std::optional<float> dt, softening, damping, theta;
+  std::optional<float> dt, softening, damping,
+      theta;  // dt: the step, or the adaptive one's largest
+  std::optional<bool> adaptive;
+  std::optional<float> eta;
   std::optional<Precision> precision;
   SceneOverrides scene;  // collisions, restitution, box, gravity (the radius is the bodies')
 };

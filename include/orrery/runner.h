@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "orrery/device.h"
@@ -37,6 +38,7 @@ struct RunPlan {
   PhaseCollection phases = PhaseCollection::whole;
   bool wall_clock = false;  // time the timed steps on the host clock, waiting for the device
   const std::atomic<bool>* cancel = nullptr;  // checked between steps
+  std::optional<double> until;                // the run ends once the Simulation's time reaches it
   // After each step (done counts warm-ups; total = warmup + steps).
   std::function<void(long long done, long long total)> progress;
 };

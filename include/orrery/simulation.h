@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "orrery/bodies.h"
@@ -73,7 +74,7 @@ class Simulation {
   void set_integrator(Integrator integrator);
   void set_params(const SimParams& params);
   // Time runs backwards while set: every step uses -dt (the parameters keep dt > 0). Throws
-  // InputError for euler with damping < 1.
+  // InputError for euler with damping < 1, merges and the adaptive step (check_reversible).
   void set_time_reversed(bool reversed);
   bool time_reversed() const { return m_reversed; }
   // The state was replaced or restored from outside (a new or restored lent state): forces kept
@@ -165,6 +166,21 @@ class Simulation {
   double time() const { return m_time; }
   long long step_count() const { return m_steps; }
   PhaseTimer& phases() { return *m_phases; }
+  // The adaptive step (SimParams::adaptive; docs/physics.md): each step's size comes from the
+  // state. After a step the next one is eta |t2 - t1| / rate, where rate = max_i |a_i(t2) -
+  // a_i(t1)| / (|a_i(t2)| + mean_k |a_k(t2)|) over the step's last two force evaluations (at t1
+  // and t2), at most twice the last step and at most dt; a run's first step (and the first after
+  // a new state or new forces) is eta / max_i (|a_i| / (|v_i| + mean |v|)) (eta dt from rest).
+  // Never below eta sqrt(eps^3 / M) (M the total mass: no softened force changes faster), and
+  // below k_min_dt_fraction dt the floor holds and floor_hits() counts it. Fixed steps: dt.
+  double next_dt() const;
+  double last_dt() const { return m_last_dt; }  // the last step's size (> 0), 0 before any
+  long long floor_hits() const { return m_floor_hits; }
+  // While set, an adaptive step ends no later than `t` (the last one shortened to land on it) and
+  // step() stops there: at_stop() says it has. Fixed steps are not shortened.
+  void set_stop_time(std::optional<double> t) { m_stop = t; }
+  bool at_stop() const { return m_stop && m_time >= *m_stop; }
+
   // Force evaluations of the last step (leapfrog reuses the previous step's last one), and the
   // body-body interactions they did, from the solver.
   int last_evaluations() const { return m_last_evals; }
@@ -177,6 +193,16 @@ class Simulation {
   void check(Integrator integrator, const SimParams& params, bool reversed) const;
   void attach_phases(bool fresh);
   void step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n);
+  // The adaptive step: this step's size (the first estimated from the forces at `in`, which it
+  // keeps), and after the step the next one's; an evaluation at time t (the passes swap the
+  // backend's accelerations first); the evaluations forgotten (new forces, a new state).
+  double begin_step(StepPasses& passes, const Vec4* pos, const Vec4* vel, int n);
+  void end_step(double planned, double h, int n);
+  double measured_rate(bool start, const Vec4* vel, int n);
+  double core_step(const Vec4* pos, const Vec4* vel, int n);
+  double bounded_step(double h);
+  void note_evaluation(double t);
+  void forget_forces();
   bool is_double() const { return m_params.precision == Precision::double_; }
   // The double state of the arrays `b` (widened from them unless held already).
   DoubleBackend& hold_double(const Bodies& b);
@@ -200,6 +226,15 @@ class Simulation {
   bool m_double_held = false;               // m_double holds the state stepped next
   bool m_acc_double_valid = false;
   int m_last_evals = 0;
+  // The adaptive step: the next step's size (0: to be estimated), the last one's, the floor's
+  // count; the times of the last two force evaluations (acc and prev_acc) and how many are known.
+  double m_dt_next = 0.0, m_last_dt = 0.0;
+  long long m_floor_hits = 0;
+  double m_eval_time = 0.0, m_prev_eval_time = 0.0;
+  int m_known_evals = 0;
+  double m_total_mass = -1.0;  // the state's (merges keep it); < 0: not measured yet
+  double m_core_step = 0.0;    // the criterion's lower bound (core_step)
+  std::optional<double> m_stop;
   std::vector<int> m_rows;
   bool m_keep_rows = false;
   std::vector<std::uint8_t> m_types;  // as set: rows() index them

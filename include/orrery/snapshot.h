@@ -44,6 +44,7 @@ struct RunState {
   SimParams params;
   bool time_reversed = false;
   CollisionTotals totals;  // the energy offset and the counts so far
+  double next_dt = 0;      // the adaptive step's next size (0: estimated from the state)
 };
 
 struct Snapshot {
@@ -97,9 +98,10 @@ LoadOptions parse_load_options(const std::optional<std::string>& types,
 // The six GADGET particle types' names: gas, halo, disk, bulge, stars, boundary.
 const std::vector<std::string>& particle_type_names();
 
-// Version 2 adds a double-precision run's bodies in f64 (flag bit 3); a file without them is
-// written as version 1, which every build since reads. Both versions load.
-constexpr std::uint32_t k_snapshot_version = 2;
+// Version 2 adds a double-precision run's bodies in f64 (flag bit 3), version 3 the adaptive step
+// (flag bit 4: eta and the next step's size in the header). A file is written in the oldest
+// version that holds it, which every build since reads; all three load.
+constexpr std::uint32_t k_snapshot_version = 3;
 constexpr std::size_t k_snapshot_header_bytes = 256;
 constexpr std::size_t k_snapshot_solver_chars = 31;  // the longest solver name the header holds
 

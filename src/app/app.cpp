@@ -141,10 +141,19 @@ std::string activity_text(float done, double seconds) {
 
 std::string params_text(const SimParams& p) {
   char buf[128];
-  std::snprintf(buf, sizeof buf, "dt %g, softening %g, damping %g, theta %g",
-                static_cast<double>(p.dt), static_cast<double>(p.softening),
-                static_cast<double>(p.damping), static_cast<double>(p.theta));
-  std::string s = buf;
+  std::string s;
+  if (p.adaptive) {
+    std::snprintf(buf, sizeof buf, "dt auto (eta %g, at most %g), ", static_cast<double>(p.eta),
+                  static_cast<double>(p.dt));
+    s = buf;
+  } else {
+    std::snprintf(buf, sizeof buf, "dt %g, ", static_cast<double>(p.dt));
+    s = buf;
+  }
+  std::snprintf(buf, sizeof buf, "softening %g, damping %g, theta %g",
+                static_cast<double>(p.softening), static_cast<double>(p.damping),
+                static_cast<double>(p.theta));
+  s += buf;
   if (p.precision == Precision::double_) s += ", precision double";
   if (!p.gravity) s += ", gravity off";
   if (p.collisions.mode != CollisionMode::off) {
@@ -406,6 +415,8 @@ void App::check_blowup() {
 void App::keep_params_valid() {
   SimParams p;
   p.dt = m_settings.dt;
+  p.adaptive = m_settings.adaptive;
+  p.eta = m_settings.eta;
   p.softening = m_settings.softening;
   p.damping = m_settings.damping;
   p.theta = m_settings.theta;
@@ -458,6 +469,8 @@ SimParams App::sim_params() const { return m_run->params(); }
 // The panel's parameter controls from parameters.
 void App::show_params(const SimParams& p) {
   m_settings.dt = p.dt;
+  m_settings.adaptive = p.adaptive;
+  m_settings.eta = p.eta;
   m_settings.softening = p.softening;
   m_settings.damping = p.damping;
   m_settings.theta = p.theta;

@@ -105,6 +105,7 @@ class App {
   void draw_walls(GLuint target, const gfx::SpriteParams& sp);
   void draw_file_box(GLuint target, const gfx::SpriteParams& sp);
   void fill_collisions();
+  void fill_step();  // the adaptive step's readout; says once when its floor first holds
   void keep_params_valid();
   void target_size(int& w, int& h) const;
   GLuint target_framebuffer() const;
@@ -206,6 +207,8 @@ class App {
   gfx::OrbitCamera m_camera;
   ui::Catalog m_catalog;
   ui::Settings m_settings;
+  long long m_dt_steps_seen = -1;  // the step count of the adaptive step's last history entry
+  long long m_floor_said = 0;      // floor hits already told about
   ui::Readouts m_readouts;
   FrameStats m_stats;
   std::vector<ui::Action> m_actions;

@@ -3,6 +3,7 @@
 #include <GL/glew.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "app.h"
@@ -99,6 +100,38 @@ void App::fill_readouts(long long index) {
   if (m_settings.color_auto && index % k_refit_frames == k_refit_frames - 1) fit_color_range(false);
   fill_legend();
   if (index % 10 == 0 || m_readouts.collisions.bodies == 0) fill_collisions();
+  fill_step();
+}
+
+void App::fill_step() {
+  ui::StepReadout& r = m_readouts.step;
+  const SimParams& p = m_run->params();
+  r.adaptive = p.adaptive;
+  if (!p.adaptive) {
+    r.history.clear();
+    m_dt_steps_seen = -1;
+    return;
+  }
+  r.dt = m_run->next_dt();
+  r.floor_hits = m_run->floor_hits();
+  const long long steps = m_run->step_count();
+  if (steps != m_dt_steps_seen && r.dt > 0) {
+    if (steps < m_dt_steps_seen) r.history.clear();  // a new run
+    m_dt_steps_seen = steps;
+    if (r.history.size() >= 240) r.history.erase(r.history.begin());
+    r.history.push_back(static_cast<float>(std::log10(r.dt)));
+  }
+  if (r.floor_hits < m_floor_said) m_floor_said = 0;  // a new run counts again
+  if (m_floor_said == 0 && r.floor_hits > 0) {
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "orrery: the adaptive step reached its floor (%g, a millionth of the largest "
+                  "step) at t = %g: those steps no longer follow the dynamics; a larger softening "
+                  "or eta avoids it",
+                  k_min_dt_fraction * p.dt, m_run->sim_time());
+    say(line);
+  }
+  m_floor_said = r.floor_hits;
 }
 
 // GL: copy the CUDA picture, or draw GL sprites and tone-map; the overlays; then the panel.

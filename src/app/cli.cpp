@@ -34,8 +34,9 @@ std::string names_of_solvers() {
 
 // The numeric options as typed; none when not given (an empty text is an error).
 struct Texts {
-  std::optional<std::string> n, block, gpus, seed, dt, softening, damping, theta, steps_per_frame,
-      width, height, frames, point_radius, record_fps, trails, trail_bodies, color_range, precision;
+  std::optional<std::string> n, block, gpus, seed, dt, dt_max, eta, softening, damping, theta,
+      steps_per_frame, width, height, frames, point_radius, record_fps, trails, trail_bodies,
+      color_range, precision;
   SceneTexts scene;
 };
 
@@ -50,9 +51,9 @@ void param(const std::optional<std::string>& text, const char* what, float SimPa
   if (text) parse_param(*text, what, field, p);
 }
 
-// --dt, --softening, --damping and --theta as typed, over p.
+// --dt (--dt-max, --eta), --softening, --damping, --theta and --precision as typed, over p.
 void typed_params(const Texts& t, SimParams& p) {
-  param(t.dt, "--dt", &SimParams::dt, p);
+  parse_step_options(t.dt, t.dt_max, t.eta, p);
   param(t.softening, "--softening", &SimParams::softening, p);
   param(t.damping, "--damping", &SimParams::damping, p);
   param(t.theta, "--theta", &SimParams::theta, p);
@@ -115,7 +116,9 @@ TypedSettings typed_settings(const Given& given, const Texts& t, const Options& 
   if (given.block) typed.block = o.block;
   SimParams p;
   typed_params(t, p);
-  if (t.dt) typed.dt = p.dt;
+  if (t.dt) typed.adaptive = p.adaptive;
+  if ((t.dt && !p.adaptive) || t.dt_max) typed.dt = p.dt;
+  if (t.eta) typed.eta = p.eta;
   if (t.softening) typed.softening = p.softening;
   if (t.damping) typed.damping = p.damping;
   if (t.theta) typed.theta = p.theta;
@@ -385,6 +388,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (run.save) o.save = *run.save;
     if (run.export_csv) o.export_csv = *run.export_csv;
     t.seed = run.seed, t.dt = run.dt, t.softening = run.softening, t.damping = run.damping;
+    t.dt_max = run.dt_max, t.eta = run.eta;
     t.precision = run.precision;
     t.scene = run.scene_settings;
     const std::string scene = run.scene.value_or(""), load = run.load.value_or("");

@@ -272,6 +272,8 @@ void RunController::step_host(int steps) {
   if (!m_job.active()) {
     apply_pending();
     m_published = m_sim->run_state();
+    m_published_next_dt = m_sim->next_dt();
+    m_published_floor_hits = m_sim->floor_hits();
     const bool want_start = m_diag_every > 0 && !m_diag_start;
     m_job.start(*m_sim, steps, m_buffers->host_bodies(), want_start, diagnostics_due());
   }

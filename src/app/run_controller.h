@@ -111,6 +111,11 @@ class RunController {
   // Steps and simulation time since the last reset (while a CPU run is in flight: before it).
   long long step_count() const { return m_job.active() ? m_published.steps : m_sim->step_count(); }
   double sim_time() const { return m_job.active() ? m_published.time : m_sim->time(); }
+  // The adaptive step's next size and its floor's count (while a CPU run is in flight: before it).
+  double next_dt() const { return m_job.active() ? m_published_next_dt : m_sim->next_dt(); }
+  long long floor_hits() const {
+    return m_job.active() ? m_published_floor_hits : m_sim->floor_hits();
+  }
   // The first reading after a reset or integrator change (the reference of the drifts), and every
   // reading since (at most k_diag_history, oldest dropped).
   const std::optional<DiagnosticsSample>& diagnostics_start() const { return m_diag_start; }
@@ -170,6 +175,8 @@ class RunController {
   std::optional<SimParams> m_pending_params;
   // The published state's run, taken as a CPU run starts: the worker owns the Simulation then.
   RunState m_published;
+  double m_published_next_dt = 0;
+  long long m_published_floor_hits = 0;
   std::unique_ptr<FiniteProbe> m_probe;
   CpuJob m_job;
   bool m_phases_pending = false;  // GPU phases recorded, not read yet

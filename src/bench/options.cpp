@@ -230,7 +230,9 @@ TypedSettings typed_settings(const RawOptions& raw, const SimParams& typed,
   TypedSettings t;
   if (raw.solver_given && !raw.solvers.empty()) t.solver = raw.solvers.front();
   if (raw.block_given) t.block = 0;
-  if (raw.dt_given) t.dt = typed.dt;
+  if (raw.run.dt) t.adaptive = typed.adaptive;
+  if ((raw.run.dt && !typed.adaptive) || raw.run.dt_max) t.dt = typed.dt;
+  if (raw.run.eta) t.eta = typed.eta;
   if (raw.softening_given) t.softening = typed.softening;
   if (raw.damping_given) t.damping = typed.damping;
   if (raw.theta_given) t.theta = typed.theta;
@@ -280,7 +282,7 @@ void check_saves(const RawOptions& raw, Plan& plan) {
 // Parses --dt, --softening and --damping by the core's rules (the message names the option).
 SimParams parse_params(const RawOptions& raw) {
   SimParams p;
-  parse_param(raw.dt(), "--dt", &SimParams::dt, p);
+  parse_step_options(raw.run.dt, raw.run.dt_max, raw.run.eta, p);
   parse_param(raw.softening(), "--softening", &SimParams::softening, p);
   parse_param(raw.damping(), "--damping", &SimParams::damping, p);
   if (raw.run.precision) {
@@ -553,7 +555,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
     raw.ns_given = app.count("--n") > 0;
-    raw.dt_given = app.count("--dt") > 0, raw.softening_given = app.count("--softening") > 0;
+    raw.softening_given = app.count("--softening") > 0;
     raw.damping_given = app.count("--damping") > 0, raw.theta_given = app.count("--theta") > 0;
     raw.integrator_given = raw.integrator_typed = app.count("--integrator") > 0;
     raw.solver_given = app.count("--solver") > 0, raw.block_given = app.count("--block") > 0;

@@ -55,7 +55,6 @@ struct RawOptions {
   cli::RunTexts run;
   std::string preset() const { return run.preset.value_or("random"); }
   std::string seed() const { return run.seed.value_or("1"); }
-  std::string dt() const { return run.dt.value_or("0.016"); }
   std::string softening() const { return run.softening.value_or("0.1"); }
   std::string damping() const { return run.damping.value_or("1"); }
   std::string integrator() const { return run.integrator.value_or("euler"); }
@@ -64,7 +63,7 @@ struct RawOptions {
   std::string save() const { return run.save.value_or(""); }
   std::string export_csv() const { return run.export_csv.value_or(""); }
   // Options typed on the command line (a loaded snapshot's settings give way to these).
-  bool dt_given = false, softening_given = false, damping_given = false, theta_given = false;
+  bool softening_given = false, damping_given = false, theta_given = false;
   bool integrator_given = false, solver_given = false, block_given = false;
   bool integrator_typed = false;  // on the command line (integrator_given: or from a file)
   std::string settings_from;      // "scene" or "snapshot" when a file's settings were taken

@@ -134,12 +134,18 @@ void print_header(std::FILE* out, const Plan& plan) {
                  to_string(plan.loaded->format), plan.loaded->bodies.size(), plan.loaded->run.steps,
                  plan.loaded->run.time,
                  plan.loaded->run_recorded ? "" : " (no run settings: the options' apply)");
-  if (!plan.convergence)
-    std::fprintf(out, "preset %s, seed %llu, integrator %s, dt %g, softening %g, damping %g%s\n",
+  if (!plan.convergence) {
+    char dt[96];
+    if (plan.params.adaptive)
+      std::snprintf(dt, sizeof dt, "dt auto (eta %g, at most %g)", plan.params.eta, plan.params.dt);
+    else
+      std::snprintf(dt, sizeof dt, "dt %g", plan.params.dt);
+    std::fprintf(out, "preset %s, seed %llu, integrator %s, %s, softening %g, damping %g%s\n",
                  plan.loaded ? "(--load)" : to_string(plan.preset),
-                 static_cast<unsigned long long>(plan.seed), to_string(plan.integrator),
-                 plan.params.dt, plan.params.softening, plan.params.damping,
+                 static_cast<unsigned long long>(plan.seed), to_string(plan.integrator), dt,
+                 plan.params.softening, plan.params.damping,
                  plan.params.precision == Precision::double_ ? ", precision double" : "");
+  }
   const CollisionParams& c = plan.params.collisions;
   if (!plan.convergence && (!plan.params.gravity || c.mode != CollisionMode::off || c.box > 0))
     std::fprintf(out, "gravity %s, collisions %s, restitution %g, walls %s%s\n",
@@ -216,9 +222,18 @@ void TableReporter::timing(const TimingResult& r) {
     contacts = buf;
     if (r.bodies_end != r.n) contacts += " bodies left " + std::to_string(r.bodies_end);
   }
-  std::fprintf(m_out, "  %s %s%s%s%s\n", r.config.c_str(), r.integrator.c_str(),
+  std::string step;
+  if (r.sim_time >= 0) {
+    char buf[160];
+    const int all = r.warmup + r.steps;
+    std::snprintf(buf, sizeof buf, " dt auto: t %.6g in %d steps (mean %.3g, next %.3g)",
+                  r.sim_time, all, all > 0 ? r.sim_time / all : 0.0, r.next_dt);
+    step = buf;
+    if (r.floor_hits > 0) step += ", floor held " + std::to_string(r.floor_hits) + " times";
+  }
+  std::fprintf(m_out, "  %s %s%s%s%s%s\n", r.config.c_str(), r.integrator.c_str(),
                std::isnan(r.theta) ? "" : (" theta " + theta_text(r.theta)).c_str(),
-               contacts.c_str(), flag.c_str());
+               contacts.c_str(), step.c_str(), flag.c_str());
   std::fflush(m_out);
 }
 
@@ -382,6 +397,8 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
     << ", \"integrator\": " << json_string(to_string(plan.integrator))
     << ", \"precision\": " << json_string(to_string(plan.params.precision))
     << ", \"dt\": " << json_float(plan.params.dt)
+    << ", \"adaptive\": " << (plan.params.adaptive ? "true" : "false")
+    << ", \"eta\": " << json_float(plan.params.eta)
     << ", \"softening\": " << json_float(plan.params.softening)
     << ", \"damping\": " << json_float(plan.params.damping)
     << ", \"steps\": " << (plan.compare ? k_compare_steps : plan.steps)
@@ -418,6 +435,10 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
         << ", \"angular_momentum_drift\": " << json_number(d.angular_momentum)
         << ", \"ms\": " << json_number(r.diagnostics_ms) << "}";
     }
+    if (r.sim_time >= 0)
+      f << ", \"adaptive_step\": {\"time\": " << json_number(r.sim_time)
+        << ", \"next_dt\": " << json_number(r.next_dt) << ", \"floor_hits\": " << r.floor_hits
+        << "}";
     f << "}";
     sep = ",\n    ";
   }

@@ -170,6 +170,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   // A file's types and IDs go to --save through merges (kept only when saving: no read-backs).
   if (plan.loaded && !plan.save.empty()) sim->set_labels(plan.loaded->types, plan.loaded->ids);
   const long long step0 = sim->step_count();
+  const double time0 = sim->time();
   const bool tracing = !plan.trace.empty();
   RunPlan rp;
   rp.warmup = warmup;
@@ -229,6 +230,11 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
                                                  : median(run.step_interactions);
   r.finite = run.finite();
   r.bodies_end = sim->bodies().n;
+  if (plan.params.adaptive) {
+    r.sim_time = sim->time() - time0;
+    r.next_dt = sim->next_dt();
+    r.floor_hits = sim->floor_hits();
+  }
   const CollisionParams& c = plan.params.collisions;
   if (c.mode != CollisionMode::off || c.box > 0.0f)
     r.contacts_per_step = static_cast<double>(sim->collision_totals().contacts) /

@@ -39,6 +39,10 @@ struct TimingResult {
   // left at the end (merges remove some); contacts_per_step < 0 without them.
   double contacts_per_step = -1;
   int bodies_end = 0;
+  // With the adaptive step: the time the steps covered (warm-ups counted), what the next step
+  // would be and how often the floor held. sim_time < 0 with fixed steps.
+  double sim_time = -1, next_dt = 0;
+  long long floor_hits = 0;
   // --diagnostics: before the warm-up and after the last step, and what the last reading cost
   // (the diagnostics phase: CUDA events on the GPU).
   std::optional<Diagnostics> start, end;

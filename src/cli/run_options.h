@@ -21,7 +21,8 @@ inline CLI::Validator non_empty() {
 }
 
 struct RunTexts {
-  std::optional<std::string> preset, seed, dt, softening, damping, integrator, precision;
+  std::optional<std::string> preset, seed, dt, dt_max, eta, softening, damping, integrator,
+      precision;
   std::optional<std::string> scene, load, save, export_csv;
   std::optional<std::string> types, gadget_g;  // how --load reads a GADGET file
   SceneTexts scene_settings;  // --collisions, --restitution, --radius, --box, --gravity
@@ -34,7 +35,14 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
                  "of balls in walls, gravity off) or accretion (a cold cloud whose bodies merge) "
                  "(default " + default_preset + ")");
   app.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
-  app.add_option("--dt", t.dt, "time step, finite and > 0 (default 0.016)");
+  app.add_option("--dt", t.dt,
+                 "time step, finite and > 0 (default 0.016), or auto: the adaptive step, each "
+                 "step's size from how fast the forces change (docs/physics.md)");
+  app.add_option("--dt-max", t.dt_max,
+                 "with --dt auto: the largest step, finite and > 0 (default 0.016)");
+  app.add_option("--eta", t.eta,
+                 "with --dt auto: the accuracy parameter in (0, 1] (default 0.02; smaller: "
+                 "smaller steps)");
   app.add_option("--softening", t.softening, "softening length eps, >= 1e-10 (default 0.1)");
   app.add_option("--damping", t.damping,
                  "velocity damping per step, in [0, 1] (default 1; euler only)");

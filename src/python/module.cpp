@@ -67,8 +67,17 @@ Keywords keywords(const py::kwargs& kw) {
       k.block = integer();
     else if (key == "gpus")
       k.gpus = integer();
-    else if (key == "dt")
+    else if (key == "dt" && py::isinstance<py::str>(v)) {
+      if (text() != "auto")
+        throw InputError("dt='" + text() +
+                         "': expected a number > 0 or 'auto' (the adaptive step)");
+      k.dt_auto = true;
+    } else if (key == "dt")
       k.dt = number();
+    else if (key == "dt_max")
+      k.dt_max = number();
+    else if (key == "eta")
+      k.eta = number();
     else if (key == "softening")
       k.softening = number();
     else if (key == "damping")
@@ -87,7 +96,7 @@ Keywords keywords(const py::kwargs& kw) {
     } else {
       throw py::type_error(
           "unexpected keyword argument '" + key +
-          "' (settings: solver, block, gpus, integrator, precision, dt, softening, "
+          "' (settings: solver, block, gpus, integrator, precision, dt, dt_max, eta, softening, "
           "damping, theta, collisions, restitution, radius, box, gravity)");
     }
   }
@@ -149,7 +158,9 @@ and 2048 without. Settings, all optional:
   gpus         GPUs to spread a solver over (default: every visible one where it spreads)
   integrator   "euler" (default), "leapfrog", "yoshida4"
   precision    "single" (default) or "double" (the state and sums in double; float64 arrays)
-  dt           time step (0.016), softening (0.1), damping (1; euler only), theta (0.5; trees)
+  dt           time step (0.016), or "auto": the adaptive step, with dt_max (its largest step,
+               0.016) and eta (its accuracy, 0.02); softening (0.1), damping (1; euler only),
+               theta (0.5; trees)
   collisions   "off", "bounce", "merge" (default: the preset's), restitution (1),
   radius       every body's radius, box (the side of reflecting walls), gravity (True/False)
 Each is checked as the command lines check it: a bad one raises ValueError with the reason.
@@ -184,7 +195,9 @@ exact=True (the default), one shorter step of the remaining time, so that time e
 the rounding of that step's length to float32 (about 6e-8 of it); dt itself is kept. With
 exact=False the last step is a whole one, ending at the first multiple of dt at or past t. A
 remainder below 1e-6 dt counts as none. Time runs backwards while time_reversed is set: t must
-then lie before the current time. Ctrl-C as for step().)")
+then lie before the current time. With dt='auto' the adaptive steps run until the time reaches
+t, the last one shortened to land on it (exact=True) or whole (exact=False). Ctrl-C as for
+step().)")
       .def(
           "save",
           [](PySimulation& s, const py::object& path) {
@@ -246,8 +259,41 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
           "(cpu, cpu-omp, cuda-static, cuda-dynamic, cuda-fast; no collisions), and its arrays "
           "are float64.")
       .def_property(
-          "dt", [](const PySimulation& s) { return s.params().dt; },
-          [](PySimulation& s, double v) { s.set_float("dt", &SimParams::dt, v); }, "Time step.")
+          "dt",
+          [](const PySimulation& s) -> py::object {
+            if (s.params().adaptive) return py::str("auto");
+            return py::float_(s.params().dt);
+          },
+          [](PySimulation& s, const py::object& v) {
+            if (py::isinstance<py::str>(v)) {
+              const std::string text = v.cast<std::string>();
+              if (text != "auto")
+                throw InputError("dt='" + text + "': expected a number > 0 or 'auto'");
+              s.set_dt(std::nullopt);
+            } else {
+              if (py::isinstance<py::bool_>(v) || !PyNumber_Check(v.ptr()))
+                throw py::type_error("dt: expected a number or 'auto'");
+              s.set_dt(v.cast<double>());
+            }
+          },
+          "Time step; 'auto': the adaptive step (each step's size from how fast the forces "
+          "change; dt_max and eta set it).")
+      .def_property(
+          "dt_max",
+          [](const PySimulation& s) -> std::optional<float> {
+            if (!s.params().adaptive) return std::nullopt;
+            return s.params().dt;
+          },
+          [](PySimulation& s, double v) { s.set_adaptive_float("dt_max", &SimParams::dt, v); },
+          "The adaptive step's largest step (None with a fixed dt).")
+      .def_property(
+          "eta", [](const PySimulation& s) { return s.params().eta; },
+          [](PySimulation& s, double v) { s.set_adaptive_float("eta", &SimParams::eta, v); },
+          "The adaptive step's accuracy in (0, 1]: smaller, smaller steps (0.02).")
+      .def_property_readonly("next_dt", &PySimulation::next_dt,
+                             "The size of the next step (dt with a fixed step).")
+      .def_property_readonly("floor_hits", &PySimulation::floor_hits,
+                             "Steps where the adaptive step's floor (1e-6 dt_max) held.")
       .def_property(
           "softening", [](const PySimulation& s) { return s.params().softening; },
           [](PySimulation& s, double v) { s.set_float("softening", &SimParams::softening, v); },

@@ -264,13 +264,13 @@ void PySimulation::restore(const Snapshot& s) {
 
 // Steps in runs of about k_chunk_s, each ending with the device idle (its phases taken), so
 // Ctrl-C is seen between runs and the pending GPU work stays short.
-void PySimulation::run_steps(long long k) {
+void PySimulation::run_steps(long long k, std::optional<double> until) {
   if (k < 0) throw InputError("k=" + std::to_string(k) + ": must be >= 0");
   m_last_steps = 0;
   m_last_seconds = m_last_interactions = 0;
   m_last_phases = PhaseTimes{};
   long long chunk = 1;
-  while (m_last_steps < k) {
+  while (m_last_steps < k && !(until && m_sim->time() >= *until)) {
     const int now = static_cast<int>(std::min<long long>(chunk, k - m_last_steps));
     RunResult r;
     double seconds = 0;
@@ -280,6 +280,7 @@ void PySimulation::run_steps(long long k) {
       RunPlan plan;
       plan.steps = now;
       plan.phases = PhaseCollection::whole;
+      plan.until = until;
       r = Runner::run(*m_sim, plan);
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
@@ -319,6 +320,19 @@ void PySimulation::integrate(double t, bool exact) {
     throw InputError("t=" + number_text(t) + ": " + (back ? "after" : "before") +
                      " the current time " + number_text(now) +
                      (back ? " while time runs backwards" : " (time_reversed runs backwards)"));
+  if (m_sim->params().adaptive) {
+    // Adaptive steps until the time reaches t; with exact, the last one shortened to land on it.
+    if (exact) m_sim->set_stop_time(t);
+    try {
+      run_steps(std::numeric_limits<long long>::max(), t);
+    } catch (...) {
+      m_sim->set_stop_time(std::nullopt);
+      throw;
+    }
+    m_sim->set_stop_time(std::nullopt);
+    check_finite();
+    return;
+  }
   const double dt = m_sim->params().dt;
   // Whole steps up to t; a remainder below a millionth of dt counts as none.
   const double whole = std::floor(span / dt + 1e-6);
@@ -409,6 +423,23 @@ void PySimulation::set_velocities(const py::object& a) {
 }
 void PySimulation::set_masses(const py::object& a) { set_columns(0, 3, 1, "masses", a, true); }
 void PySimulation::set_radii(const py::object& a) { set_columns(1, 3, 1, "radii", a, true); }
+
+void PySimulation::set_dt(std::optional<double> dt) {
+  SimParams p = m_sim->params();
+  if (dt)
+    p.dt = as_float(*dt, "dt"), p.adaptive = false;
+  else
+    p.adaptive = true;
+  check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
+  m_sim->set_params(p);
+}
+
+void PySimulation::set_adaptive_float(const char* keyword, float SimParams::*field, double v) {
+  if (!m_sim->params().adaptive)
+    throw InputError(std::string(keyword) + "=" + number_text(v) +
+                     ": sets the adaptive step, which needs dt='auto'");
+  set_float(keyword, field, v);
+}
 
 void PySimulation::set_precision(const std::string& text) {
   SimParams p = m_sim->params();
@@ -558,8 +589,12 @@ void PySimulation::set_time_reversed(bool r) { m_sim->set_time_reversed(r); }
 std::string PySimulation::repr() const {
   std::ostringstream s;
   s << "<orrery.Simulation n=" << m_sim->bodies().n << " solver=" << m_solver
-    << " integrator=" << to_string(m_sim->integrator()) << " dt=" << m_sim->params().dt
-    << " time=" << m_sim->time() << " steps=" << m_sim->step_count() << ">";
+    << " integrator=" << to_string(m_sim->integrator()) << " dt=";
+  if (m_sim->params().adaptive)
+    s << "auto";
+  else
+    s << m_sim->params().dt;
+  s << " time=" << m_sim->time() << " steps=" << m_sim->step_count() << ">";
   return s.str();
 }
 

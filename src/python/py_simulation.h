@@ -54,6 +54,11 @@ class PySimulation {
   py::array masses();
   py::array radii();
   void set_precision(const std::string& text);
+  double next_dt() const { return m_sim->next_dt(); }
+  long long floor_hits() const { return m_sim->floor_hits(); }
+  // dt: a fixed step; none: the adaptive step ('auto'). dt_max and eta need the adaptive step.
+  void set_dt(std::optional<double> dt);
+  void set_adaptive_float(const char* keyword, float SimParams::*field, double v);
   void set_positions(const py::object& a);
   void set_velocities(const py::object& a);
   void set_masses(const py::object& a);
@@ -100,7 +105,8 @@ class PySimulation {
   void set_columns(int which, int first, int cols, const char* name, const py::object& a,
                    bool nonneg);
   bool doubles() const;
-  void run_steps(long long k);
+  // k steps, or fewer where the time reaches `until`.
+  void run_steps(long long k, std::optional<double> until = std::nullopt);
   void check_finite();
 
   std::unique_ptr<Simulation> m_sim;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "orrery/device.h"
 #include "orrery/input.h"
@@ -91,7 +92,14 @@ Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, cons
   SimParams& p = s.params;
   if (k.precision)
     blame("precision", *k.precision, [&] { p.precision = parse_precision(*k.precision); });
-  if (k.dt) p.dt = as_float(*k.dt, "dt");
+  if (k.dt) p.dt = as_float(*k.dt, "dt"), p.adaptive = false;
+  if (k.dt_auto) p.adaptive = true;
+  for (const auto& [given, keyword] : {std::pair{k.dt_max, "dt_max"}, std::pair{k.eta, "eta"}})
+    if (given && !k.dt_auto)
+      throw InputError(std::string(keyword) + "=" + number(*given) +
+                       ": sets the adaptive step, which needs dt='auto'");
+  if (k.dt_max) p.dt = as_float(*k.dt_max, "dt_max");
+  if (k.eta) p.eta = as_float(*k.eta, "eta");
   if (k.softening) p.softening = as_float(*k.softening, "softening");
   if (k.damping) p.damping = as_float(*k.damping, "damping");
   if (k.theta) p.theta = as_float(*k.theta, "theta");
@@ -113,7 +121,8 @@ void check_settings(const RunSettings& s) {
     one.*member = v;
     blame(keyword, number(v), [&] { validate(one); });
   };
-  field("dt", p.dt, &SimParams::dt);
+  field(p.adaptive ? "dt_max" : "dt", p.dt, &SimParams::dt);
+  field("eta", p.eta, &SimParams::eta);
   field("softening", p.softening, &SimParams::softening);
   field("damping", p.damping, &SimParams::damping);
   field("theta", p.theta, &SimParams::theta);

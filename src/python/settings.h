@@ -15,6 +15,8 @@ struct Keywords {
   std::optional<std::string> solver, integrator, collisions, precision;
   std::optional<int> block, gpus;
   std::optional<double> dt, softening, damping, theta, restitution, box, radius;
+  bool dt_auto = false;               // dt="auto": the adaptive step
+  std::optional<double> dt_max, eta;  // its largest step and accuracy (they need dt="auto")
   std::optional<bool> gravity;
 };
 

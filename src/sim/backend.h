@@ -24,6 +24,12 @@ class Backend {
   virtual void reserve(int n) = 0;
   virtual Vec4* acc() = 0;
   virtual Vec4* pot() = 0;
+  // The adaptive step's: the accelerations of the evaluation before the last, kept by swapping
+  // them with acc() before each evaluation (made on first use, as large as acc()).
+  virtual Vec4* prev_acc() = 0;
+  virtual void swap_acc() = 0;
+  // step_rate.h's rate, max_i |a_i - b_i| / (|c_i| + mean |c|) (b may be null); waits.
+  virtual double relative_rate(const Vec4* a, const Vec4* b, const Vec4* c, int n) = 0;
 
   // The integrators' passes: vel += acc h; out = in + vel h (out may be in); acc = 0; the seed's
   // damped Euler from precomputed accelerations.

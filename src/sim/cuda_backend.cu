@@ -5,6 +5,7 @@
 #include "backend.h"
 #include "cuda_check.cuh"
 #include "device_passes.h"
+#include "element_kernels.cuh"
 #include "orrery/device.h"
 #include "orrery/gpu_buffer.h"
 
@@ -20,9 +21,21 @@ class CudaBackend final : public Backend {
     if (m_acc.size() >= count) return;
     m_acc.resize(count);
     m_pot.resize(count);
+    if (m_prev.size() > 0) m_prev.resize(count);
   }
   Vec4* acc() override { return m_acc.data(); }
   Vec4* pot() override { return m_pot.data(); }
+  Vec4* prev_acc() override {
+    if (m_prev.size() < m_acc.size()) m_prev.resize(m_acc.size());
+    return m_prev.data();
+  }
+  void swap_acc() override {
+    prev_acc();
+    std::swap(m_acc, m_prev);
+  }
+  double relative_rate(const Vec4* a, const Vec4* b, const Vec4* c, int n) override {
+    return device_relative_rate(a, b, c, n, m_rate_scratch);
+  }
 
   void kick(Vec4* vel, const Vec4* acc, int n, float h) override { device_kick(vel, acc, n, h); }
   void drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) override {
@@ -91,8 +104,9 @@ class CudaBackend final : public Backend {
     if (!m_fields) m_fields = std::make_unique<DeviceFields>();
     return *m_fields;
   }
-  GpuBuffer<Vec4> m_acc, m_pot, m_pos[2], m_vel;
+  GpuBuffer<Vec4> m_acc, m_pot, m_prev, m_pos[2], m_vel;
   GpuBuffer<float> m_floats;
+  GpuBuffer<double> m_rate_scratch;
   DeviceReducer m_reducer;
   std::unique_ptr<DeviceFields> m_fields;  // made on first use (density, one body's acceleration)
   std::unique_ptr<FiniteProbe> m_probe;

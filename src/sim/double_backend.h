@@ -24,6 +24,10 @@ class DoubleBackend {
   Vec4d* next() { return m_next; }
   Vec4d* vel() { return m_vel; }
   Vec4d* acc() { return m_acc; }
+  // The adaptive step's: the accelerations of the evaluation before the last, swapped with acc()
+  // before each evaluation so both are kept.
+  Vec4d* prev_acc() { return m_prev; }
+  void swap_acc() { std::swap(m_acc, m_prev); }
   int size() const { return m_n; }
   // After a step wrote next(): it holds the newest positions.
   void flip() { std::swap(m_pos, m_next); }
@@ -47,9 +51,11 @@ class DoubleBackend {
   // W = -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), summed in double.
   virtual Sums sums() = 0;
   virtual double potential_energy(double softening) = 0;
+  // step_rate.h's rate of arrays of this side (b may be null); waits.
+  virtual double relative_rate(const Vec4d* a, const Vec4d* b, const Vec4d* c) = 0;
 
  protected:
-  Vec4d *m_pos = nullptr, *m_next = nullptr, *m_vel = nullptr, *m_acc = nullptr;
+  Vec4d *m_pos = nullptr, *m_next = nullptr, *m_vel = nullptr, *m_acc = nullptr, *m_prev = nullptr;
   int m_n = 0;
 };
 

@@ -37,23 +37,8 @@ __global__ void euler_kernel(const Vec4d* __restrict__ in, Vec4d* __restrict__ o
   vel[i] = v;
 }
 
-__device__ __forceinline__ double warp_sum(double v) {
-  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
-  return v;
-}
-
 // Sums `value` over the block; thread 0 gets it.
-__device__ double block_sum(double value) {
-  __shared__ double warps[k_threads / 32];
-  __syncthreads();  // warps[] may still be read from a previous call
-  value = warp_sum(value);
-  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = value;
-  __syncthreads();
-  double s = 0.0;
-  if (threadIdx.x == 0)
-    for (int w = 0; w < k_threads / 32; ++w) s += warps[w];
-  return s;
-}
+__device__ double block_sum(double value) { return block_reduce(value, AddOp{}); }
 
 // partial[block][term]: a grid-stride share of the bodies' sums terms.
 __global__ void __launch_bounds__(k_threads)
@@ -160,12 +145,16 @@ class CudaDoubleBackend final : public DoubleBackend {
     for (double v : part) w -= v;
     return w;
   }
+  double relative_rate(const Vec4d* a, const Vec4d* b, const Vec4d* c) override {
+    return device_relative_rate(a, b, c, m_n, m_partial);
+  }
 
  private:
   void resize(int n) {
     const std::size_t count = static_cast<std::size_t>(n);
-    for (GpuBuffer<Vec4d>* a : {&m_a, &m_b, &m_v, &m_f}) a->resize(count);
+    for (GpuBuffer<Vec4d>* a : {&m_a, &m_b, &m_v, &m_f, &m_g}) a->resize(count);
     m_pos = m_a.data(), m_next = m_b.data(), m_vel = m_v.data(), m_acc = m_f.data();
+    m_prev = m_g.data();
     m_n = n;
   }
   // `count` doubles a launch writes into device scratch, copied back (waits).
@@ -177,7 +166,7 @@ class CudaDoubleBackend final : public DoubleBackend {
     m_partial.download(host.data(), host.size());
     return host;
   }
-  GpuBuffer<Vec4d> m_a, m_b, m_v, m_f;
+  GpuBuffer<Vec4d> m_a, m_b, m_v, m_f, m_g;
   GpuBuffer<double> m_partial;
 };
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "double_backend.h"
+#include "step_rate.h"
 
 namespace orrery {
 namespace {
@@ -72,15 +73,20 @@ class HostDoubleBackend final : public DoubleBackend {
     }
     return w;
   }
+  double relative_rate(const Vec4d* a, const Vec4d* b, const Vec4d* c) override {
+    return host_relative_rate(a, b, c, m_n);
+  }
 
  private:
   void resize(int n) {
     const std::size_t count = static_cast<std::size_t>(n);
-    for (std::vector<Vec4d>* a : {&m_a, &m_b, &m_v, &m_f}) a->assign(count, Vec4d{0, 0, 0, 0});
+    for (std::vector<Vec4d>* a : {&m_a, &m_b, &m_v, &m_f, &m_g})
+      a->assign(count, Vec4d{0, 0, 0, 0});
     m_pos = m_a.data(), m_next = m_b.data(), m_vel = m_v.data(), m_acc = m_f.data();
+    m_prev = m_g.data();
     m_n = n;
   }
-  std::vector<Vec4d> m_a, m_b, m_v, m_f;
+  std::vector<Vec4d> m_a, m_b, m_v, m_f, m_g;
 };
 
 }  // namespace

@@ -265,6 +265,9 @@ void read_run(const Reader& r, Snapshot& s) {
     return static_cast<float>(r.attr1("Orrery", name, fallback, -fmax, fmax));
   };
   p.dt = setting("dt", p.dt);
+  p.adaptive = setting("adaptive", 0) != 0;
+  p.eta = setting("eta", p.eta);
+  run.next_dt = r.attr1("Orrery", "next_dt", 0, 0, fmax);
   p.softening = setting("softening", p.softening);
   p.damping = setting("damping", p.damping);
   p.theta = setting("theta", p.theta);

@@ -103,6 +103,11 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
     put_double(o, "block", run.block);
     put_text(o, "integrator", to_string(run.integrator));
     put_double(o, "dt", p.dt);
+    if (p.adaptive) {  // dt is then the largest step
+      put_double(o, "adaptive", 1);
+      put_double(o, "eta", p.eta);
+      put_double(o, "next_dt", run.next_dt);
+    }
     put_double(o, "softening", p.softening);
     put_double(o, "damping", p.damping);
     put_double(o, "theta", p.theta);

@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
+#include "step_rate.h"
 
 namespace orrery {
 
@@ -37,9 +38,21 @@ class HostBackend final : public Backend {
     if (m_acc.size() >= count) return;
     m_acc.assign(count, Vec4{0, 0, 0, 0});
     m_pot.assign(count, Vec4{0, 0, 0, 0});
+    if (!m_prev.empty()) m_prev.assign(count, Vec4{0, 0, 0, 0});
   }
   Vec4* acc() override { return m_acc.data(); }
   Vec4* pot() override { return m_pot.data(); }
+  Vec4* prev_acc() override {
+    if (m_prev.size() < m_acc.size()) m_prev.assign(m_acc.size(), Vec4{0, 0, 0, 0});
+    return m_prev.data();
+  }
+  void swap_acc() override {
+    prev_acc();
+    std::swap(m_acc, m_prev);
+  }
+  double relative_rate(const Vec4* a, const Vec4* b, const Vec4* c, int n) override {
+    return host_relative_rate(a, b, c, n);
+  }
 
   void kick(Vec4* vel, const Vec4* acc, int n, float h) override { host_kick(vel, acc, n, h); }
   void drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) override {
@@ -92,7 +105,7 @@ class HostBackend final : public Backend {
   std::unique_ptr<Collider> make_collider() override { return make_host_collider(); }
 
  private:
-  std::vector<Vec4> m_acc, m_pot, m_pos[2], m_vel;
+  std::vector<Vec4> m_acc, m_pot, m_prev, m_pos[2], m_vel;
   std::vector<float> m_floats;
 };
 

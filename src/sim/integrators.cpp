@@ -34,6 +34,11 @@ void check_integrator(Integrator i, const SimParams& p) {
 }
 
 void check_reversible(Integrator i, const SimParams& p) {
+  if (p.adaptive)
+    throw InputError(
+        "time cannot run backwards with the adaptive step (--dt auto): each step's "
+        "size comes from the state before it, so the steps back would not retrace "
+        "the steps forward; use a fixed --dt");
   if (p.collisions.mode == CollisionMode::merge)
     throw InputError("time cannot run backwards while bodies merge (a merge loses what reversal "
                      "needs); use --collisions bounce or off");

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "orrery/input.h"
 #include "orrery/solver.h"
@@ -15,6 +16,10 @@ void validate(const SimParams& p) {
     throw InputError(s.str());
   };
   if (!std::isfinite(p.dt) || p.dt <= 0.0f) fail("time step", p.dt, "must be a finite number > 0");
+  if (!std::isfinite(p.eta) || p.eta <= 0.0f || p.eta > k_max_eta)
+    fail("eta", p.eta,
+         "must be in (0, 1] (the step is eta times the time a body's acceleration takes to "
+         "change by its own size; 0.02 is usual)");
   if (!std::isfinite(p.softening) || p.softening < k_min_softening)
     fail("softening", p.softening,
          "must be a finite number >= 1e-10 (below it a body's own term, m eps^-3 x 0, is no "
@@ -45,6 +50,28 @@ void parse_param(std::string_view text, std::string_view option, float SimParams
     throw InputError(std::string(option) + " '" + std::string(text) + "': " + e.what());
   }
   p.*field = one.*field;
+}
+
+void parse_step_options(const std::optional<std::string>& dt,
+                        const std::optional<std::string>& dt_max,
+                        const std::optional<std::string>& eta, SimParams& p) {
+  const bool automatic = dt && *dt == "auto";
+  if (dt && !automatic) {
+    try {
+      parse_param(*dt, "--dt", &SimParams::dt, p);
+    } catch (const InputError& e) {
+      throw InputError(std::string(e.what()) + " (or auto: the adaptive step)");
+    }
+    p.adaptive = false;
+  }
+  for (const auto& [text, option] : {std::pair{&dt_max, "--dt-max"}, std::pair{&eta, "--eta"}})
+    if (*text && !automatic)
+      throw InputError(std::string(option) + " '" + **text +
+                       "': sets the adaptive step, which needs --dt auto");
+  if (!automatic) return;
+  p.adaptive = true;
+  if (dt_max) parse_param(*dt_max, "--dt-max", &SimParams::dt, p);
+  if (eta) parse_param(*eta, "--eta", &SimParams::eta, p);
 }
 
 }  // namespace orrery

@@ -31,6 +31,8 @@ ResolvedSettings resolve_settings(const RunSettings& file, const TypedSettings& 
   s.integrator = typed.integrator.value_or(file.integrator);
   s.params = file.params;
   if (typed.dt) s.params.dt = *typed.dt;
+  if (typed.adaptive) s.params.adaptive = *typed.adaptive;
+  if (typed.eta) s.params.eta = *typed.eta;
   if (typed.softening) s.params.softening = *typed.softening;
   if (typed.damping) s.params.damping = *typed.damping;
   if (typed.theta) s.params.theta = *typed.theta;

@@ -31,6 +31,7 @@ RunResult Runner::run(Simulation& sim, Bodies& b, const RunPlan& plan) {
       r.cancelled = true;
       break;
     }
+    if (plan.until && sim.time() >= *plan.until) break;
     const bool timed = k >= plan.warmup;
     if (k == plan.warmup) {
       if (phases.pending()) phases.take();  // the warm-up's

@@ -21,9 +21,9 @@ using json = nlohmann::json;
 
 const std::set<std::string>& top_keys() {
   static const std::set<std::string> k = {
-      "name",       "description", "initial", "solver",         "block",     "integrator",
-      "dt",         "softening",   "damping", "theta",          "precision", "gravity",
-      "collisions", "restitution", "box",     "steps_per_frame"};
+      "name",      "description", "initial",    "solver",      "block",   "integrator",
+      "dt",        "dt_max",      "eta",        "softening",   "damping", "theta",
+      "precision", "gravity",     "collisions", "restitution", "box",     "steps_per_frame"};
   return k;
 }
 const std::set<std::string>& initial_keys() {
@@ -160,7 +160,19 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
   SimParams& p = s.params;
   const PresetSettings ps = preset_settings(s.preset);
   if (s.snapshot.empty()) p.gravity = ps.gravity, p.collisions = ps.collisions;
-  if (j.contains("dt")) p.dt = static_cast<float>(r.number(j["dt"], "dt"));
+  const bool automatic = j.contains("dt") && j["dt"].is_string();
+  if (automatic) {
+    if (r.text(j["dt"], "dt") != "auto")
+      r.fail("dt", "must be a number > 0 or \"auto\" (the adaptive step)");
+    p.adaptive = true;
+  } else if (j.contains("dt")) {
+    p.dt = static_cast<float>(r.number(j["dt"], "dt"));
+  }
+  for (const char* key : {"dt_max", "eta"})
+    if (j.contains(key) && !automatic)
+      r.fail(key, "sets the adaptive step, which needs \"dt\": \"auto\"");
+  if (j.contains("dt_max")) p.dt = static_cast<float>(r.number(j["dt_max"], "dt_max"));
+  if (j.contains("eta")) p.eta = static_cast<float>(r.number(j["eta"], "eta"));
   if (j.contains("softening"))
     p.softening = static_cast<float>(r.number(j["softening"], "softening"));
   if (j.contains("damping")) p.damping = static_cast<float>(r.number(j["damping"], "damping"));
@@ -200,7 +212,9 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
       r.fail(key, e.what());
     }
   };
-  alone("dt", [&](SimParams& q) { q.dt = p.dt; });
+  if (!automatic) alone("dt", [&](SimParams& q) { q.dt = p.dt; });
+  alone("dt_max", [&](SimParams& q) { q.dt = p.dt; });
+  alone("eta", [&](SimParams& q) { q.eta = p.eta; });
   alone("softening", [&](SimParams& q) { q.softening = p.softening; });
   alone("damping", [&](SimParams& q) { q.damping = p.damping; });
   alone("theta", [&](SimParams& q) { q.theta = p.theta; });
@@ -241,7 +255,13 @@ std::string scene_json(const SceneFile& s) {
   if (!s.solver.empty()) j["solver"] = s.solver;
   j["block"] = s.block;
   j["integrator"] = to_string(s.integrator);
-  j["dt"] = s.params.dt;
+  if (s.params.adaptive) {
+    j["dt"] = "auto";
+    j["dt_max"] = s.params.dt;
+    j["eta"] = s.params.eta;
+  } else {
+    j["dt"] = s.params.dt;
+  }
   j["softening"] = s.params.softening;
   j["damping"] = s.params.damping;
   j["theta"] = s.params.theta;

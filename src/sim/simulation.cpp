@@ -56,8 +56,13 @@ class Simulation::Passes final : public StepPasses {
   void drift(Slot from, Slot to, double h) override {
     m_s.m_phases->begin(Phase::integrate);
     m_b.drift(at(from), at(to), m_vel, m_n, static_cast<float>(h));
+    m_t[int(to)] = m_t[int(from)] + h;
   }
   void forces(Slot at) override {
+    if (m_s.m_params.adaptive) {  // the last evaluation's forces are kept for the step's rate
+      m_b.swap_acc();
+      m_s.note_evaluation(m_s.m_time + m_t[int(at)]);
+    }
     m_s.m_phases->begin(Phase::force);
     m_s.m_solver->accelerations(this->at(at), m_b.acc(), m_n, m_s.m_params);
     ++m_s.m_last_evals;
@@ -65,7 +70,7 @@ class Simulation::Passes final : public StepPasses {
   bool forces_kept() const override { return m_s.m_acc_valid; }
   void force_euler(double dt, float damping) override {
     Solver& g = *m_s.m_solver;
-    if (g.has_fused_step()) {  // the seed's single launch
+    if (g.has_fused_step() && !m_s.m_params.adaptive) {  // the seed's single launch
       m_s.m_phases->begin(Phase::force_integrate);
       SimParams p = m_s.m_params;
       p.dt = static_cast<float>(dt);
@@ -80,7 +85,9 @@ class Simulation::Passes final : public StepPasses {
   void collide() override {
     const SimParams& p = m_s.m_params;
     if (p.collisions.mode == CollisionMode::off && p.collisions.box == 0.0f) return;
+    const int before = m_n;
     m_n = m_s.collider().resolve(m_out, m_vel, m_n, p.collisions, p.gravity ? p.softening : 0.0f);
+    if (m_n != before) m_s.m_known_evals = 0;  // merged rows: the kept forces are of other bodies
   }
 
  private:
@@ -92,6 +99,7 @@ class Simulation::Passes final : public StepPasses {
   Vec4* m_out;
   Vec4* m_vel;
   int& m_n;
+  double m_t[2] = {0.0, 0.0};  // each slot's time from the step's start
 };
 
 Simulation::Simulation(std::unique_ptr<Solver> solver, Integrator integrator,
@@ -172,8 +180,7 @@ void Simulation::set_solver(std::unique_ptr<Solver> solver) {
     }
   }
   m_solver = std::move(solver);
-  m_acc_valid = false;
-  m_acc_double_valid = false;
+  forget_forces();
   attach_phases(false);
 }
 
@@ -187,10 +194,12 @@ void Simulation::set_integrator(Integrator integrator) {
 void Simulation::set_params(const SimParams& params) {
   check(m_integrator, params, m_reversed);
   if (params.softening != m_params.softening || params.gravity != m_params.gravity ||
-      params.theta != m_params.theta)
-    m_acc_valid = false, m_acc_double_valid = false;
+      params.theta != m_params.theta || params.precision != m_params.precision)
+    forget_forces();
   // From single: the double state is widened from the float view at the next step.
-  if (params.precision != m_params.precision) m_double_held = false, m_acc_double_valid = false;
+  if (params.precision != m_params.precision) m_double_held = false;
+  if (params.adaptive && !m_params.adaptive) m_dt_next = 0.0;  // estimated at the next step
+  m_dt_next = std::min(m_dt_next, static_cast<double>(params.dt));
   m_params = params;
 }
 
@@ -218,10 +227,16 @@ void Simulation::set_labels(std::vector<std::uint8_t> types, std::vector<std::ui
 std::vector<std::uint8_t> Simulation::types() const { return follow_rows(m_types); }
 std::vector<std::uint64_t> Simulation::ids() const { return follow_rows(m_ids); }
 
-void Simulation::state_changed() { m_acc_valid = false, m_double_held = false; }
+void Simulation::state_changed() {
+  forget_forces();
+  m_double_held = false;
+  m_dt_next = 0.0;
+  m_total_mass = -1.0;
+}
 
 void Simulation::state_changed(const Clock& clock) {
   state_changed();
+  m_floor_hits = 0;
   m_time = clock.time;
   m_steps = clock.steps;
 }
@@ -240,8 +255,12 @@ Collider& Simulation::collider() {
 // One step, in -> out (out != in), velocities in place; n shrinks with merges.
 void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
   Passes passes(*this, in, out, vel, n);
-  const float dt = m_reversed ? -m_params.dt : m_params.dt;
   m_last_evals = 0;
+  // The float passes step by float(h): the time and the evaluations' times count that.
+  const double planned = static_cast<float>(begin_step(passes, in, vel, n));
+  const double h = static_cast<float>(
+      m_params.adaptive && m_stop ? std::min(planned, *m_stop - m_time) : planned);
+  const float dt = static_cast<float>(m_reversed ? -h : h);
   if (!m_params.gravity) {  // no forces: every integrator is the drift (euler damps as well)
     m_phases->begin(Phase::integrate);
     if (m_integrator == Integrator::euler && m_params.damping < 1.0f) {
@@ -252,9 +271,10 @@ void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
     }
     passes.collide();
     m_acc_valid = false;
-    return;
+  } else {
+    m_acc_valid = m_scheme->step(passes, dt, m_params);
   }
-  m_acc_valid = m_scheme->step(passes, dt, m_params);
+  end_step(planned, h, n);
 }
 
 void Simulation::step(int k, Bodies& b) {
@@ -263,21 +283,25 @@ void Simulation::step(int k, Bodies& b) {
   if (b.on_device != m_backend->on_device())
     throw std::logic_error("Simulation::step: the arrays are not on the solver's side");
   m_backend->reserve(b.n);
+  const double fixed_time =
+      m_time + static_cast<double>(k) * (m_reversed ? -m_params.dt : m_params.dt);
+  int done = 0;
   if (is_double()) {
     DoubleBackend& d = hold_double(b);
-    for (int s = 0; s < k; ++s) step_once_double();
+    for (; done < k && !at_stop(); ++done) step_once_double();
     m_phases->begin(Phase::integrate);  // the float view
     d.narrow(b.next, b.vel);
     b.flip();
   } else {
-    for (int s = 0; s < k; ++s) {
+    for (; done < k && !at_stop(); ++done) {
       step_once(b.pos, b.next, b.vel, b.n);
       b.flip();
     }
   }
   m_phases->end();
-  m_steps += k;
-  m_time += static_cast<double>(k) * (m_reversed ? -m_params.dt : m_params.dt);
+  m_steps += done;
+  // Fixed steps: k dt at once, as always (the adaptive ones add their own as they go).
+  if (!m_params.adaptive) m_time = fixed_time;
 }
 
 namespace {
@@ -423,6 +447,7 @@ RunState Simulation::run_state() {
   r.params = m_params;
   r.time_reversed = m_reversed;
   r.totals = collision_totals();
+  r.next_dt = m_params.adaptive ? m_dt_next : 0.0;
   return r;
 }
 
@@ -430,6 +455,7 @@ void Simulation::resume(const RunState& r) {
   m_time = r.time;
   m_steps = r.steps;
   m_reversed = r.time_reversed;
+  m_dt_next = r.next_dt > 0.0 ? std::min(r.next_dt, static_cast<double>(m_params.dt)) : 0.0;
   if (m_collider) m_collider->reset_totals();
   m_totals_before = r.totals;
 }

@@ -1,5 +1,6 @@
 // The Simulation's double precision (--precision double): the passes over the double state, the
 // rule for what may run in double, and the double state's seeding, copies and step.
+#include <algorithm>
 #include <vector>
 
 #include "backend.h"
@@ -20,8 +21,13 @@ class Simulation::DoublePasses final : public StepPasses {
   void drift(Slot from, Slot to, double h) override {
     m_s.m_phases->begin(Phase::integrate);
     m_b.drift(at(from), at(to), h);
+    m_t[int(to)] = m_t[int(from)] + h;
   }
   void forces(Slot at) override {
+    if (m_s.m_params.adaptive) {  // the last evaluation's forces are kept for the step's rate
+      m_b.swap_acc();
+      m_s.note_evaluation(m_s.m_time + m_t[int(at)]);
+    }
     m_s.m_phases->begin(Phase::force);
     m_s.m_solver->accelerations_double(this->at(at), m_b.acc(), m_b.size(), m_s.m_params);
     ++m_s.m_last_evals;
@@ -38,6 +44,7 @@ class Simulation::DoublePasses final : public StepPasses {
   Vec4d* at(Slot s) const { return s == Slot::in ? m_b.pos() : m_b.next(); }
   Simulation& m_s;
   DoubleBackend& m_b;
+  double m_t[2] = {0.0, 0.0};  // each slot's time from the step's start
 };
 
 void check_precision(const std::string& solver, bool has_double, const SimParams& p) {
@@ -97,8 +104,10 @@ DoubleBackend& Simulation::hold_double(const Bodies& b) {
 void Simulation::step_once_double() {
   DoublePasses passes(*this);
   DoubleBackend& d = *m_double;
-  const double dt = m_reversed ? -double(m_params.dt) : double(m_params.dt);
   m_last_evals = 0;
+  const double planned = begin_step(passes, nullptr, nullptr, d.size());
+  const double h = m_params.adaptive && m_stop ? std::min(planned, *m_stop - m_time) : planned;
+  const double dt = m_reversed ? -h : h;
   if (!m_params.gravity) {
     m_phases->begin(Phase::integrate);
     if (m_integrator == Integrator::euler && m_params.damping < 1.0f) {
@@ -111,6 +120,7 @@ void Simulation::step_once_double() {
   } else {
     m_acc_double_valid = m_scheme->step(passes, dt, m_params);
   }
+  end_step(planned, h, d.size());
   d.flip();
 }
 

@@ -28,8 +28,10 @@ constexpr char k_magic[8] = {'O', 'R', 'R', 'E', 'R', 'Y', 'S', 'N'};
 constexpr std::uint32_t k_order_mark = 0x01020304u;
 // k_flag_labels: each body's particle type (n bytes) and ID (n u64) follow the velocities.
 // k_flag_double (version 2): the run is in double precision and the bodies are stored as f64.
+// k_flag_adaptive (version 3): the run takes the adaptive step; eta and the next step's size
+// follow the collision totals.
 constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels = 4u,
-                        k_flag_double = 8u;
+                        k_flag_double = 8u, k_flag_adaptive = 16u;
 constexpr std::size_t k_solver_field = 32;
 
 bool ends_with_tipsy(const std::string& path) {
@@ -50,14 +52,16 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   const bool exact =
       s.bodies.pos64.size() == s.bodies.pos.size() && s.bodies.vel64.size() == s.bodies.vel.size();
   w.raw(k_magic, sizeof k_magic);
-  w.u32(doubles ? k_snapshot_version : 1u);
+  const bool adaptive = r.params.adaptive;
+  w.u32(adaptive ? 3u : doubles ? 2u : 1u);
   w.u32(k_order_mark);
   w.u32(static_cast<std::uint32_t>(k_snapshot_header_bytes));
   const bool labels = !s.types.empty();
   if (labels && (s.types.size() != s.bodies.pos.size() || s.ids.size() != s.types.size()))
     throw std::logic_error("encode_snapshot: types and IDs do not match the bodies");
   w.u32((r.time_reversed ? k_flag_reversed : 0u) | (r.params.gravity ? k_flag_gravity : 0u) |
-        (labels ? k_flag_labels : 0u) | (doubles ? k_flag_double : 0u));
+        (labels ? k_flag_labels : 0u) | (doubles ? k_flag_double : 0u) |
+        (adaptive ? k_flag_adaptive : 0u));
   w.u64(static_cast<std::uint64_t>(s.bodies.size()));
   w.f64(r.time);
   w.i64(r.steps);
@@ -74,6 +78,7 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   w.f64(t.energy_offset);
   w.f64(t.wall_impulse.x), w.f64(t.wall_impulse.y), w.f64(t.wall_impulse.z);
   w.i64(t.contacts), w.i64(t.merges), w.i64(t.wall_hits), w.i64(t.truncated);
+  if (adaptive) w.f32(r.params.eta), w.u32(0), w.f64(r.next_dt);
   w.zeros(k_snapshot_header_bytes - w.size());
   if (!doubles) {
     for (const std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
@@ -131,8 +136,9 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
                        : "a header (" + std::to_string(k_snapshot_header_bytes) +
                              " bytes) with no bodies and no checksum after it"));
   const std::uint32_t flags = r.u32();
-  const std::uint32_t known =
-      k_flag_reversed | k_flag_gravity | k_flag_labels | (version >= 2 ? k_flag_double : 0u);
+  const std::uint32_t known = k_flag_reversed | k_flag_gravity | k_flag_labels |
+                              (version >= 2 ? k_flag_double : 0u) |
+                              (version >= 3 ? k_flag_adaptive : 0u);
   if (flags & ~known) bad(name, "header: unknown flags " + std::to_string(flags));
   const bool labels = flags & k_flag_labels, doubles = flags & k_flag_double;
   const std::uint64_t per_body = (doubles ? 64 : 32) + (labels ? 1 + 8 : 0);
@@ -196,6 +202,14 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
     bad(name, "header: the collision totals are not finite");
   if (t.contacts < 0 || t.merges < 0 || t.wall_hits < 0 || t.truncated < 0)
     bad(name, "header: negative collision counts");
+  if (flags & k_flag_adaptive) {
+    run.params.adaptive = true;
+    run.params.eta = r.f32();
+    r.u32();
+    run.next_dt = r.f64();
+    if (!(run.next_dt >= 0.0 && run.next_dt <= run.params.dt))
+      bad(name, "header: the adaptive step's next size is not in [0, dt]");
+  }
   try {
     validate(run.params);
   } catch (const InputError& e) {

@@ -20,7 +20,8 @@ constexpr long long k_max_n = k_max_bodies;  // the viewer's --n range
 
 std::string block_name(int block) { return block == 0 ? "auto" : std::to_string(block); }
 
-void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& actions) {
+void simulation_section(Settings& s, const Readouts& r, const Catalog& c,
+                        std::vector<Action>& actions) {
   const SolverChoice& cur = c.solvers[static_cast<std::size_t>(s.solver)];
   if (ImGui::BeginCombo("solver", cur.name.c_str())) {
     for (int i = 0; i < static_cast<int>(c.solvers.size()); ++i) {
@@ -108,7 +109,18 @@ void simulation_section(Settings& s, const Catalog& c, std::vector<Action>& acti
       "Positions, velocities, masses and the gravity sums in double: energy holds to 1e-10 where "
       "float's rounding stops near 1e-6. cpu, cpu-omp, cuda-static, cuda-dynamic and cuda-fast "
       "have it, without collisions; the picture is the same (drawn from float positions).");
-  ImGui::SliderFloat("time step", &s.dt, 0.0005f, 0.05f, "%.4g", ImGuiSliderFlags_Logarithmic);
+  ImGui::Checkbox("adaptive step", &s.adaptive);
+  help_marker(
+      "Each step's size from how fast the forces change: eta times the time in which a body's "
+      "acceleration changes by its own size (plus the mean), at most twice the last step and at "
+      "most the largest step below. Close passes get small steps, quiet stretches large ones. "
+      "Not time-symmetric: time reversal needs a fixed step.");
+  ImGui::SliderFloat(s.adaptive ? "largest step" : "time step", &s.dt, 0.0005f, 0.05f, "%.4g",
+                     ImGuiSliderFlags_Logarithmic);
+  if (s.adaptive) {
+    ImGui::SliderFloat("eta", &s.eta, 0.001f, 0.2f, "%.3g", ImGuiSliderFlags_Logarithmic);
+    step_readout(r.step);
+  }
   ImGui::SliderFloat("softening", &s.softening, 0.01f, 2.0f, "%.4g", ImGuiSliderFlags_Logarithmic);
   // Damping belongs to euler: the symplectic integrators take none.
   const bool damped = s.integrator == Integrator::euler;
@@ -257,7 +269,7 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + k_content_w);
   status_lines(r, &actions);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
-    simulation_section(s, c, actions);
+    simulation_section(s, r, c, actions);
   if (r.file.shown) {
     ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (ImGui::CollapsingHeader("File")) file_section(s, r, actions);

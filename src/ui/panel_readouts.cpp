@@ -97,6 +97,24 @@ void performance_section(const Readouts& r) {
   }
 }
 
+void step_readout(const StepReadout& r) {
+  ImGui::Text("step now %.4g", r.dt);
+  if (r.floor_hits > 0) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.3f, 1.0f), "floor reached %lld times", r.floor_hits);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip(
+          "The criterion asked for less than a millionth of the largest step: the floor held, "
+          "so those steps do not follow the dynamics. A larger softening or eta avoids it.");
+  }
+  if (r.history.size() < 2) return;
+  const auto [lo, hi] = std::minmax_element(r.history.begin(), r.history.end());
+  char overlay[64];
+  std::snprintf(overlay, sizeof overlay, "log10 step: %.2f to %.2f", *lo, *hi);
+  ImGui::PlotLines("##dt", r.history.data(), static_cast<int>(r.history.size()), 0, overlay,
+                   *lo - 0.1f, *hi + 0.1f, ImVec2(k_content_w, 50.0f));
+}
+
 void diagnostics_section(Settings& s, const Readouts& r) {
   ImGui::Checkbox("measure", &s.diagnostics);
   ImGui::SameLine();

@@ -17,6 +17,8 @@ std::string si(double v, const char* unit);
 void help_marker(const char* text);
 
 void performance_section(const Readouts& r);
+// The adaptive step's size now, its floor's count and its history.
+void step_readout(const StepReadout& r);
 void diagnostics_section(Settings& s, const Readouts& r);
 void phases_section(const Readouts& r);
 void sweep_section(const Settings& s, const Readouts& r, const Catalog& c,

@@ -51,7 +51,9 @@ struct Settings {
   Preset preset = Preset::collision;
   Integrator integrator = Integrator::euler;
   std::uint64_t seed = 1;
-  float dt = 0.016f;
+  float dt = 0.016f;      // the step, or the adaptive step's largest
+  bool adaptive = false;  // the adaptive step (SimParams::adaptive)
+  float eta = 0.02f;      // its accuracy
   float softening = 0.1f;
   float damping = 1.0f;
   float theta = 0.5f;  // tree codes' opening angle
@@ -117,6 +119,15 @@ struct CollisionReadout {
   double contacts_per_step = 0;  // touching pairs found per step since the last reading
   long long merges = 0, wall_hits = 0;
   double energy_offset = 0;  // the energy the collisions removed since the start
+};
+
+// The adaptive step as the panel shows it: the next step's size, the floor's count and the sizes
+// of the last frames' steps, oldest first.
+struct StepReadout {
+  bool adaptive = false;
+  double dt = 0;
+  long long floor_hits = 0;
+  std::vector<float> history;  // log10 of each frame's next step
 };
 
 // One frame's time by phase, in ms (0 for phases the frame did not have).
@@ -196,6 +207,7 @@ struct Readouts {
   std::string sweep_label;        // "cuda-static, N = 16384"
   DiagnosticsReadout diagnostics;
   CollisionReadout collisions;
+  StepReadout step;
   LegendReadout legend;
   PickReadout pick;
   FileReadout file;

@@ -100,6 +100,9 @@ def test_bad_keyword_types_raise_type_error():
     with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         orrery.Simulation(n=10, colour="red")
     with pytest.raises(TypeError, match="dt: expected a number"):
+        orrery.Simulation(n=10, dt=[0.1])
+    # A string is a dt's other type: "auto", the adaptive step.
+    with pytest.raises(ValueError, match="dt='fast': expected a number > 0 or 'auto'"):
         orrery.Simulation(n=10, dt="fast")
     with pytest.raises(TypeError, match="theta: expected a number, got bool_"):
         orrery.Simulation(n=10, theta=np.bool_(True))
