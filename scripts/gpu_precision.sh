@@ -4,12 +4,7 @@
 # move), NVIDIA's nbody sample where the machine has it, and the 16,384-body Plummer sphere's
 # energy over a crossing time at two steps. Logs go to OUT_DIR; a short table last.
 #   scripts/gpu_precision.sh SLIM OUT_DIR
-set -u
-slim=$(cd "$1" && pwd)
-out=$(mkdir -p "$2" && cd "$2" && pwd)
-mkdir -p /tmp/h && tar xJf "$slim/lib.tar.xz" -C /tmp/h && export LD_LIBRARY_PATH=/tmp/h/lib:${LD_LIBRARY_PATH:-}
-bench=$slim/src/bench/orrery-bench
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv >"$out/gpu.txt" 2>&1
+. "$(dirname "$0")/gpu_slim_env.sh"
 { command -v nbody; ls -d /usr/local/cuda*/extras/demo_suite 2>/dev/null;
   find / -xdev -name 'nbody*' -type f -perm -u+x 2>/dev/null | head; } >"$out/nbody-search.txt" 2>&1
 "$slim/tests/orrery_gpu_tests" >"$out/gpu-tests.log" 2>&1

@@ -161,4 +161,19 @@ inline void check_double_restart(const std::string& solver) {
   }
 }
 
+// The adaptive step's e = 0.9 Kepler orbit (pericentre 0.1, at pericentre) in double with the
+// parameters its tests use: a largest step of 0.1 and eta 0.004.
+inline BodyState e09_orbit() {
+  BodyState s = kepler_pair(0.9, 0.0);
+  widen_to_doubles(s);
+  return s;
+}
+inline SimParams e09_adaptive_params() {
+  SimParams p = double_params(0.1f);
+  p.softening = 1e-6f;
+  p.adaptive = true;
+  p.eta = 0.004f;
+  return p;
+}
+
 }  // namespace orrery::test

@@ -47,12 +47,8 @@ OrbitRun kepler_run(const BodyState& s, Integrator kind, const SimParams& p, int
 // adaptive step keeps the energy to 1e-6; a fixed step of the same number of steps (the same
 // cost: three force evaluations each) does not, and the steps follow the orbit.
 TEST(AdaptiveStep, KeplerE09KeepsItsEnergyWhereAFixedStepOfTheSameCostDoesNot) {
-  BodyState s = kepler(0.9, 0.0);
-  widen_to_doubles(s);
-  SimParams p = double_params(0.1f);
-  p.softening = k_eps;
-  p.adaptive = true;
-  p.eta = 0.004f;
+  const BodyState s = e09_orbit();
+  const SimParams p = e09_adaptive_params();
   const OrbitRun a = kepler_run(s, Integrator::yoshida4, p, 100);
   SimParams f = double_params(static_cast<float>(100 * 2 * k_pi / a.steps));
   f.softening = k_eps;
