@@ -297,6 +297,16 @@ TEST(AdaptiveStep, RestartsExactlyFromVersion3) {
       ASSERT_EQ(got.pos[i].x, want.pos[i].x) << i;
       ASSERT_EQ(got.vel[i].y, want.vel[i].y) << i;
     }
+    // A next step beyond the largest (a file that lies) is refused.
+    Snapshot lie = snap;
+    lie.run.next_dt = 1.0;
+    const std::vector<std::uint8_t> lying = encode_snapshot(lie, SnapshotFormat::orrery);
+    try {
+      decode_snapshot(lying.data(), lying.size(), "lie.orrery");
+      FAIL() << "a next step above dt loaded";
+    } catch (const SnapshotError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("next size"));
+    }
     // The flag in a version 2 header is unknown there.
     bytes[8] = 2;
     try {
