@@ -15,7 +15,8 @@ class Simulation:
                  solver: Optional[str] = None, block: Optional[int] = None,
                  gpus: Optional[int] = None, integrator: Optional[str] = None,
                  precision: Optional[str] = None,
-                 dt: Optional[float] = None, softening: Optional[float] = None,
+                 dt: Union[float, str, None] = None, dt_max: Optional[float] = None,
+                 eta: Optional[float] = None, softening: Optional[float] = None,
                  damping: Optional[float] = None, theta: Optional[float] = None,
                  collisions: Optional[str] = None, restitution: Optional[float] = None,
                  radius: Optional[float] = None, box: Optional[float] = None,
@@ -47,6 +48,10 @@ class Simulation:
     def types(self) -> Optional[np.ndarray]: ...
     @property
     def ids(self) -> Optional[np.ndarray]: ...
+    @property
+    def next_dt(self) -> float: ...
+    @property
+    def floor_hits(self) -> int: ...
     positions: np.ndarray
     velocities: np.ndarray
     masses: np.ndarray
@@ -56,7 +61,9 @@ class Simulation:
     gpus: int
     integrator: str
     precision: str  # "single" or "double" (the arrays then float64)
-    dt: float
+    dt: Union[float, str]  # a step, or "auto": the adaptive step
+    dt_max: Optional[float]  # the adaptive step's largest (None with a fixed dt)
+    eta: float
     softening: float
     damping: float
     theta: float
