@@ -177,9 +177,9 @@ class Simulation {
   double last_dt() const { return m_last_dt; }  // the last step's size (> 0), 0 before any
   long long floor_hits() const { return m_floor_hits; }
   // While set, an adaptive step ends no later than `t` (the last one shortened to land on it) and
-  // step() stops there: at_stop() says it has. Fixed steps are not shortened.
+  // step() stops there: at_stop() says it has. Fixed steps ignore it.
   void set_stop_time(std::optional<double> t) { m_stop = t; }
-  bool at_stop() const { return m_stop && m_time >= *m_stop; }
+  bool at_stop() const { return m_params.adaptive && m_stop && m_time >= *m_stop; }
 
   // Force evaluations of the last step (leapfrog reuses the previous step's last one), and the
   // body-body interactions they did, from the solver.
