@@ -35,6 +35,11 @@ struct TypedSettings {
   SceneOverrides scene;  // collisions, restitution, box, gravity (the radius is the bodies')
 };
 
+// What the step options typed (--dt, --dt-max, --eta: whether each was, and `p` as
+// parse_step_options left it) into t: --dt's choice of a fixed or the adaptive step, and the step
+// or largest step and eta where typed.
+void type_step_options(bool dt, bool dt_max, bool eta, const SimParams& p, TypedSettings& t);
+
 // The settings a snapshot's run or a scene file brings.
 RunSettings settings_of(const RunState& r);
 RunSettings settings_of(const SceneFile& sc);

@@ -193,15 +193,17 @@ class Simulation {
   void check(Integrator integrator, const SimParams& params, bool reversed) const;
   void attach_phases(bool fresh);
   void step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n);
-  // The adaptive step: this step's size (the first estimated from the forces at `in`, which it
-  // keeps), and after the step the next one's; an evaluation at time t (the passes swap the
-  // backend's accelerations first); the evaluations forgotten (new forces, a new state).
+  // The adaptive step: this step's planned size (the first estimated from the forces at `pos`,
+  // which it keeps), shortened to land on the stop time, and after the step the next one's; a
+  // force evaluation about to run `offset` after the step's start (with the adaptive step: the
+  // last evaluation's forces kept, its time noted); the evaluations forgotten (new forces, a new
+  // state).
   double begin_step(StepPasses& passes, const Vec4* pos, const Vec4* vel, int n);
+  double until_stop(double planned) const;
   void end_step(double planned, double h, int n);
   double measured_rate(bool start, const Vec4* vel, int n);
-  double core_step(const Vec4* pos, const Vec4* vel, int n);
   double bounded_step(double h);
-  void note_evaluation(double t);
+  void before_evaluation(double offset);
   void forget_forces();
   bool is_double() const { return m_params.precision == Precision::double_; }
   // The double state of the arrays `b` (widened from them unless held already).
@@ -233,7 +235,6 @@ class Simulation {
   double m_eval_time = 0.0, m_prev_eval_time = 0.0;
   int m_known_evals = 0;
   double m_total_mass = -1.0;  // the state's (merges keep it); < 0: not measured yet
-  double m_core_step = 0.0;    // the criterion's lower bound (core_step)
   std::optional<double> m_stop;
   std::vector<int> m_rows;
   bool m_keep_rows = false;

@@ -116,9 +116,7 @@ TypedSettings typed_settings(const Given& given, const Texts& t, const Options& 
   if (given.block) typed.block = o.block;
   SimParams p;
   typed_params(t, p);
-  if (t.dt) typed.adaptive = p.adaptive;
-  if ((t.dt && !p.adaptive) || t.dt_max) typed.dt = p.dt;
-  if (t.eta) typed.eta = p.eta;
+  type_step_options(t.dt.has_value(), t.dt_max.has_value(), t.eta.has_value(), p, typed);
   if (t.softening) typed.softening = p.softening;
   if (t.damping) typed.damping = p.damping;
   if (t.theta) typed.theta = p.theta;

@@ -230,9 +230,8 @@ TypedSettings typed_settings(const RawOptions& raw, const SimParams& typed,
   TypedSettings t;
   if (raw.solver_given && !raw.solvers.empty()) t.solver = raw.solvers.front();
   if (raw.block_given) t.block = 0;
-  if (raw.run.dt) t.adaptive = typed.adaptive;
-  if ((raw.run.dt && !typed.adaptive) || raw.run.dt_max) t.dt = typed.dt;
-  if (raw.run.eta) t.eta = typed.eta;
+  type_step_options(raw.run.dt.has_value(), raw.run.dt_max.has_value(), raw.run.eta.has_value(),
+                    typed, t);
   if (raw.softening_given) t.softening = typed.softening;
   if (raw.damping_given) t.damping = typed.damping;
   if (raw.theta_given) t.theta = typed.theta;

@@ -20,10 +20,19 @@ void Simulation::forget_forces() {
   m_known_evals = 0;
 }
 
-void Simulation::note_evaluation(double t) {
+void Simulation::before_evaluation(double offset) {
+  if (!m_params.adaptive) return;
+  if (is_double())
+    m_double->swap_acc();
+  else
+    m_backend->swap_acc();
   m_prev_eval_time = m_eval_time;
-  m_eval_time = t;
+  m_eval_time = m_time + offset;
   m_known_evals = std::min(m_known_evals + 1, 2);
+}
+
+double Simulation::until_stop(double planned) const {
+  return m_params.adaptive && m_stop ? std::min(planned, *m_stop - m_time) : planned;
 }
 
 double Simulation::measured_rate(bool start, const Vec4* vel, int n) {
@@ -37,23 +46,17 @@ double Simulation::measured_rate(bool start, const Vec4* vel, int n) {
                : b.relative_rate(b.acc(), b.prev_acc(), b.acc(), n);
 }
 
-// The shortest step the criterion may ask for: eta over the fastest frequency of a softened
-// field, sqrt(G M / eps^3) (the harmonic core of all the mass within one softening length).
-// Without it, a body whose acceleration passes through zero (two bodies through each other's
-// core) would shrink the step by eta at every step: its relative change is 2 whatever the step.
-// Below that, k_min_dt_fraction of the largest step is the floor that is counted.
-double Simulation::core_step(const Vec4* pos, const Vec4* vel, int n) {
-  if (m_total_mass < 0.0)  // merges keep the total: measured once a state
-    m_total_mass = is_double() ? m_double->sums().mass : m_backend->sums(pos, vel, nullptr, n).mass;
-  const double eps = m_params.softening;
-  return m_total_mass > 0.0 ? m_params.eta * std::sqrt(eps * eps * eps / m_total_mass) : 0.0;
-}
-
-// The criterion's step within its bounds: at least the core step, at most the largest; below the
-// counted floor, the floor.
+// The criterion's step within its bounds: at most the largest; at least eta over the fastest
+// frequency of a softened field, sqrt(G M / eps^3) (the harmonic core of all the mass within one
+// softening length) - without it, a body whose acceleration passes through zero (two bodies
+// through each other's core) would shrink the step by eta at every step: its relative change is 2
+// whatever the step; and below the counted floor, k_min_dt_fraction of the largest, the floor.
 double Simulation::bounded_step(double h) {
   const double dt_max = m_params.dt, floor = k_min_dt_fraction * dt_max;
-  h = std::min(std::max(h, m_core_step), dt_max);
+  const double eps = m_params.softening;
+  const double core =
+      m_total_mass > 0.0 ? m_params.eta * std::sqrt(eps * eps * eps / m_total_mass) : 0.0;
+  h = std::min(std::max(h, core), dt_max);
   if (h < floor) h = floor, ++m_floor_hits;
   return h;
 }
@@ -62,7 +65,8 @@ double Simulation::begin_step(StepPasses& passes, const Vec4* pos, const Vec4* v
   const double dt_max = m_params.dt;
   if (!m_params.adaptive) return dt_max;
   if (!m_params.gravity) return m_dt_next = dt_max;  // no forces to follow
-  m_core_step = core_step(pos, vel, n);
+  if (m_total_mass < 0.0)                            // merges keep the total: measured once a state
+    m_total_mass = is_double() ? m_double->sums().mass : m_backend->sums(pos, vel, nullptr, n).mass;
   if (m_dt_next > 0.0) return m_dt_next;
   // The first step: how soon the forces change the velocities by their own size (plus the mean),
   // from the forces at the start, which the step then keeps.

@@ -5,6 +5,12 @@
 
 namespace orrery {
 
+void type_step_options(bool dt, bool dt_max, bool eta, const SimParams& p, TypedSettings& t) {
+  if (dt) t.adaptive = p.adaptive;
+  if ((dt && !p.adaptive) || dt_max) t.dt = p.dt;
+  if (eta) t.eta = p.eta;
+}
+
 RunSettings settings_of(const RunState& r) {
   return RunSettings{r.solver, r.block, r.integrator, r.params};
 }

@@ -59,10 +59,7 @@ class Simulation::Passes final : public StepPasses {
     m_t[int(to)] = m_t[int(from)] + h;
   }
   void forces(Slot at) override {
-    if (m_s.m_params.adaptive) {  // the last evaluation's forces are kept for the step's rate
-      m_b.swap_acc();
-      m_s.note_evaluation(m_s.m_time + m_t[int(at)]);
-    }
+    m_s.before_evaluation(m_t[int(at)]);
     m_s.m_phases->begin(Phase::force);
     m_s.m_solver->accelerations(this->at(at), m_b.acc(), m_n, m_s.m_params);
     ++m_s.m_last_evals;
@@ -258,8 +255,7 @@ void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
   m_last_evals = 0;
   // The float passes step by float(h): the time and the evaluations' times count that.
   const double planned = static_cast<float>(begin_step(passes, in, vel, n));
-  const double h = static_cast<float>(
-      m_params.adaptive && m_stop ? std::min(planned, *m_stop - m_time) : planned);
+  const double h = static_cast<float>(until_stop(planned));
   const float dt = static_cast<float>(m_reversed ? -h : h);
   if (!m_params.gravity) {  // no forces: every integrator is the drift (euler damps as well)
     m_phases->begin(Phase::integrate);

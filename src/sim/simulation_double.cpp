@@ -1,6 +1,5 @@
 // The Simulation's double precision (--precision double): the passes over the double state, the
 // rule for what may run in double, and the double state's seeding, copies and step.
-#include <algorithm>
 #include <vector>
 
 #include "backend.h"
@@ -24,10 +23,7 @@ class Simulation::DoublePasses final : public StepPasses {
     m_t[int(to)] = m_t[int(from)] + h;
   }
   void forces(Slot at) override {
-    if (m_s.m_params.adaptive) {  // the last evaluation's forces are kept for the step's rate
-      m_b.swap_acc();
-      m_s.note_evaluation(m_s.m_time + m_t[int(at)]);
-    }
+    m_s.before_evaluation(m_t[int(at)]);
     m_s.m_phases->begin(Phase::force);
     m_s.m_solver->accelerations_double(this->at(at), m_b.acc(), m_b.size(), m_s.m_params);
     ++m_s.m_last_evals;
@@ -106,7 +102,7 @@ void Simulation::step_once_double() {
   DoubleBackend& d = *m_double;
   m_last_evals = 0;
   const double planned = begin_step(passes, nullptr, nullptr, d.size());
-  const double h = m_params.adaptive && m_stop ? std::min(planned, *m_stop - m_time) : planned;
+  const double h = until_stop(planned);
   const double dt = m_reversed ? -h : h;
   if (!m_params.gravity) {
     m_phases->begin(Phase::integrate);
