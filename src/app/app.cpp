@@ -199,18 +199,45 @@ void App::choose_path() {
       (m_path_note.empty() ? "" : " (" + m_path_note + ")"));
 }
 
+// auto: the CUDA splat where the zero-copy path runs; else, where OpenGL itself runs on the CPU
+// (Mesa's llvmpipe), the CPU splat, which costs that CPU far less than rasterising point sprites
+// (docs/benchmarks.md); else GL point sprites.
 void App::choose_draw() {
   m_splat_ok = m_path == gfx::DevicePath::interop;
+  m_software_gl = gfx::software_renderer();
   if (m_opts.draw == "cuda" && !m_splat_ok)
     throw std::runtime_error(std::string("--draw cuda needs the zero-copy interop path, and the "
                                          "render path here is ") +
-                             gfx::to_string(m_path) + " (use --draw gl or auto)");
-  m_settings.cuda_splat = m_splat_ok && m_opts.draw != "gl";
-  say(std::string("orrery: drawing: ") + draw_name() +
-      (m_splat_ok ? " (D or --draw switches)" : " (the CUDA splat needs the zero-copy path)"));
+                             gfx::to_string(m_path) + " (use --draw gl, cpu or auto)");
+  using ui::DrawMethod;
+  if (m_opts.draw == "gl")
+    m_settings.draw = DrawMethod::gl_sprites;
+  else if (m_opts.draw == "cuda")
+    m_settings.draw = DrawMethod::cuda_splat;
+  else if (m_opts.draw == "cpu")
+    m_settings.draw = DrawMethod::cpu_splat;
+  else
+    m_settings.draw = m_splat_ok      ? DrawMethod::cuda_splat
+                      : m_software_gl ? DrawMethod::cpu_splat
+                                      : DrawMethod::gl_sprites;
+  const char* why = m_splat_ok ? " (D or --draw switches)"
+                    : m_software_gl
+                        ? " (OpenGL runs on the CPU here: D or --draw switches; the CUDA splat "
+                          "needs the zero-copy path)"
+                        : " (D or --draw switches; the CUDA splat needs the zero-copy path)";
+  say(std::string("orrery: drawing: ") + draw_name() + why);
 }
 
-const char* App::draw_name() const { return m_settings.cuda_splat ? "cuda-splat" : "gl-sprites"; }
+const char* App::draw_name() const {
+  switch (m_settings.draw) {
+    case ui::DrawMethod::cuda_splat:
+      return "cuda-splat";
+    case ui::DrawMethod::cpu_splat:
+      return "cpu-splat";
+    default:
+      return "gl-sprites";
+  }
+}
 
 void App::build_catalog() {
   for (const SolverInfo& s : available_solvers()) {
@@ -264,9 +291,9 @@ int App::run() {
         std::to_string(m_stats.frames()) + " frames (one key a frame, from the second)");
   char draw[96] = "n/a";
   if (m_stats.mean_splat_ms() >= 0.0)
-    std::snprintf(draw, sizeof draw, "%.3f ms/frame (CUDA splat %.3f, GL %.3f)",
-                  m_stats.mean_draw_ms(), m_stats.mean_splat_ms(),
-                  m_stats.mean_draw_ms() - m_stats.mean_splat_ms());
+    std::snprintf(draw, sizeof draw, "%.3f ms/frame (%s %.3f, GL %.3f)", m_stats.mean_draw_ms(),
+                  m_settings.draw == ui::DrawMethod::cpu_splat ? "CPU splat" : "CUDA splat",
+                  m_stats.mean_splat_ms(), m_stats.mean_draw_ms() - m_stats.mean_splat_ms());
   else if (m_stats.mean_draw_ms() >= 0.0)
     std::snprintf(draw, sizeof draw, "%.3f ms/frame", m_stats.mean_draw_ms());
   char diag[96] = "off";
@@ -279,11 +306,15 @@ int App::run() {
   char line[768];
   std::snprintf(
       line, sizeof line,
-      "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), sim %.3f "
-      "ms/frame, draw %s (means after the first frame), solver %s, n %d, path %s, "
+      "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), %lld steps (%.1f "
+      "a second), sim %.3f ms/frame, draw %s (means after the first frame), solver %s, n %d, path "
+      "%s, "
       "drawing %s, integrator %s, diagnostics %s",
       m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
-      m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_stats.mean_sim_ms(), draw,
+      m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_run->steps_taken(),
+      m_stats.elapsed_s() > 0 ? static_cast<double>(m_run->steps_taken()) / m_stats.elapsed_s()
+                              : 0.0,
+      m_stats.mean_sim_ms(), draw,
       ui::solver_label(m_catalog, m_settings.solver, m_settings.block, gpus_in_use()).c_str(),
       m_run->count(), m_run->buffers().path_name(), draw_name(), to_string(m_run->integrator()),
       diag);

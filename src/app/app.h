@@ -217,6 +217,7 @@ class App {
   bool m_step_once = false;
   bool m_screenshot_now = false;
   bool m_splat_ok = false;  // the CUDA splat can draw here (zero-copy path, and it has not failed)
+  bool m_software_gl = false;  // OpenGL runs on the CPU (Mesa's llvmpipe): the CPU splat pays
   OutputFile m_screenshot;  // --screenshot, written after the last frame
   // The snapshot the run started from (--load, F9): R goes back to it; a preset or N forgets it.
   std::shared_ptr<const Snapshot> m_loaded;

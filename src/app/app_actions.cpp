@@ -212,14 +212,22 @@ void App::apply(const ui::Action& a) {
               sp);
       break;
     }
-    case K::toggle_draw:
-      if (!m_splat_ok) {
-        say("draw: the CUDA splat needs the zero-copy interop path; drawing gl-sprites");
-        break;
-      }
-      m_settings.cuda_splat = !m_settings.cuda_splat;
+    case K::toggle_draw:  // GL sprites and this machine's splat: CUDA's, else the CPU's
+      m_settings.draw = m_settings.draw != ui::DrawMethod::gl_sprites ? ui::DrawMethod::gl_sprites
+                        : m_splat_ok                                  ? ui::DrawMethod::cuda_splat
+                                                                      : ui::DrawMethod::cpu_splat;
       say(std::string("draw ") + draw_name());
       break;
+    case K::set_draw: {
+      const auto method = static_cast<ui::DrawMethod>(a.value);
+      if (method == ui::DrawMethod::cuda_splat && !m_splat_ok) {
+        say("draw: the CUDA splat needs the zero-copy interop path");
+        break;
+      }
+      m_settings.draw = method;
+      say(std::string("draw ") + draw_name());
+      break;
+    }
     case K::toggle_tree:
       if (m_run->solver().all_pairs()) {
         say("tree overlay: " + m_run->solver().name() + " has no tree (cpu-bh and cuda-bh do)");

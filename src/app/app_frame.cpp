@@ -141,6 +141,15 @@ void App::render(FrameView& v) {
   m_draw_timer.begin();
   if (v.splatted) {
     m_renderer->draw_splatted(target, v.w, v.h);
+  } else if (m_settings.draw == ui::DrawMethod::cpu_splat) {
+    gfx::ParticleRenderer::CpuTrails trails;
+    if (m_trails)
+      trails = {m_trails->buffer(), m_trails->bodies(), m_trails->length(),
+                m_trails->head(),   m_trails->filled(), trail_intensity(v.style)};
+    const gfx::BodyBuffers& b = m_run->buffers();
+    m_renderer->draw_cpu(b.position_buffer(), b.velocity_buffer(), b.value_buffer(), m_run->count(),
+                         v.sprites, v.style.exposure, target, b.version(),
+                         m_trails ? &trails : nullptr);
   } else {
     gfx::TrailDraw trails;
     if (m_trails)
@@ -157,7 +166,10 @@ void App::render(FrameView& v) {
   v.ui_ms += std::chrono::duration<float, std::milli>(Clock::now() - render_start).count();
   m_draw_timer.end();
   // The splat runs on CUDA's stream, before and outside the GL timer: its time adds to GL's.
-  m_readouts.splat_ms = v.splatted ? m_renderer->last_splat_ms() : -1.0f;
+  m_readouts.splat_ms = v.splatted ? m_renderer->last_splat_ms()
+                        : m_settings.draw == ui::DrawMethod::cpu_splat
+                            ? m_renderer->last_cpu_splat_ms()
+                            : -1.0f;
   m_stats.record_draw(m_draw_timer.last_ms(), m_readouts.splat_ms);
   gfx::check_gl("drawing a frame");
   record_phases(v.ui_ms);
@@ -244,13 +256,13 @@ float App::device_work(FrameView& v) {
 }
 
 gfx::CudaGlBuffers* App::splat_image(int w, int h) {
-  if (!m_settings.cuda_splat || w <= 0 || h <= 0) return nullptr;
+  if (m_settings.draw != ui::DrawMethod::cuda_splat || w <= 0 || h <= 0) return nullptr;
   try {
     // Headless, CUDA writes the offscreen image itself; a window's framebuffer gets a blit.
     return &m_renderer->splat_image(w, h, m_surface->direct_texture());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: the CUDA splat cannot draw (%s); drawing GL sprites\n", e.what());
-    m_settings.cuda_splat = false;
+    m_settings.draw = ui::DrawMethod::gl_sprites;
     m_splat_ok = false;
     say(std::string("draw ") + draw_name());
     return nullptr;

@@ -337,9 +337,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "sprite radius in world units, 0.01 to 5 (default 0.2; panel: View)");
   cli.add_option("--draw", o.draw,
                  "how bodies are drawn: gl (OpenGL point sprites), cuda (a CUDA kernel splats the "
-                 "same sprites from the mapped buffers: needs the zero-copy path) or auto (cuda "
-                 "where the zero-copy path runs, else gl); D switches")
-      ->check(CLI::IsMember({"auto", "gl", "cuda"}))
+                 "same sprites from the mapped buffers: needs the zero-copy path), cpu (the CPU's "
+                 "cores splat them: for an OpenGL that runs on the CPU, such as Mesa's llvmpipe) "
+                 "or auto (cuda where the zero-copy path runs, else cpu where OpenGL runs on the "
+                 "CPU, else gl); D switches")
+      ->check(CLI::IsMember({"auto", "gl", "cuda", "cpu"}))
       ->capture_default_str();
   cli.add_option("--record", o.record,
                  "record every drawn frame from the first to the last: FILE.mp4 (H.264 through "

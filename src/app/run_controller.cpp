@@ -263,6 +263,7 @@ void RunController::record_diagnostics(const Diagnostics& d, long long step, dou
 }
 
 void RunController::record(const RunResult& r) {
+  m_steps_taken += r.steps;
   for (const RunReading& x : r.readings) record_diagnostics(x.d, x.step, x.time);
 }
 

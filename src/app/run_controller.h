@@ -106,6 +106,8 @@ class RunController {
   bool timed_with_events() const { return m_sim->solver().on_device(); }
   // A CPU run in flight, and the fraction of it done.
   bool stepping() const { return m_job.active(); }
+  // Steps published since the controller was made (every state and solver): the run's pace.
+  long long steps_taken() const { return m_steps_taken; }
   float step_progress() const { return m_job.progress(); }
   double step_running_s() const { return m_job.running_s(); }
   // Steps and simulation time since the last reset (while a CPU run is in flight: before it).
@@ -152,7 +154,11 @@ class RunController {
   float mass_reference() const { return m_mass_ref; }
 
   static constexpr int k_finite_check_frames = 10;
-  static constexpr double k_cpu_wait_ms = 15.0;  // how long a frame waits for a CPU run
+  // How long a frame waits for a CPU run: as long as the viewer's default N takes a step
+  // (App::k_cpu_step_budget_ms), so each frame shows a new step there; a longer run goes on while
+  // the frames keep drawing. Running steps and drawing at once lost on 2 cores with software GL
+  // (docs/benchmarks.md): the frame waits rather than draws alongside.
+  static constexpr double k_cpu_wait_ms = 25.0;
   static constexpr std::size_t k_diag_history = 600;
   static constexpr std::size_t k_max_tree_boxes = 200000;
 
@@ -179,6 +185,7 @@ class RunController {
   long long m_published_floor_hits = 0;
   std::unique_ptr<FiniteProbe> m_probe;
   CpuJob m_job;
+  long long m_steps_taken = 0;
   bool m_phases_pending = false;  // GPU phases recorded, not read yet
   bool m_warming_up = true;       // the next reading belongs to a new solver's first steps
   float m_last_ms = -1.0f;

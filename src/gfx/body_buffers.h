@@ -91,6 +91,11 @@ class BodyBuffers final {
   const Vec4* host_vel() const { return m_host_vel.data(); }
 
   GLuint vertex_array() const { return m_vao[m_cur].id(); }
+  // The VBOs the vertex array reads: positions (xyz, w mass), velocities (xyz, w radius), and the
+  // stored colour quantity (a float a body).
+  GLuint position_buffer() const { return m_pos_vbo[m_cur].id(); }
+  GLuint velocity_buffer() const { return m_vel_vbo.id(); }
+  GLuint value_buffer() const { return m_value_vbo.id(); }
   // Changes whenever what the VBOs hold may have changed (load, steps, publish); never 0.
   std::uint64_t version() const { return m_version; }
   int count() const { return m_count; }

@@ -3,6 +3,7 @@
 
 #include <GL/glew.h>
 
+#include <cctype>
 #include <stdexcept>
 
 namespace orrery::gfx {
@@ -37,6 +38,14 @@ void load_gl(bool egl) {
 
 std::string gl_description() {
   return gl_string(GL_RENDERER) + ", OpenGL " + gl_string(GL_VERSION);
+}
+
+bool software_renderer() {
+  std::string r = gl_string(GL_RENDERER);
+  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* name : {"llvmpipe", "softpipe", "swrast", "software"})
+    if (r.find(name) != std::string::npos) return true;
+  return false;
 }
 
 }  // namespace orrery::gfx

@@ -13,4 +13,8 @@ void load_gl(bool egl);
 // "renderer, GL version" of the current context.
 std::string gl_description();
 
+// Whether the current context draws on the CPU (Mesa's llvmpipe, softpipe or swrast, or another
+// software rasteriser): then drawing takes CPU time from the CPU solvers.
+bool software_renderer();
+
 }  // namespace orrery::gfx

@@ -1,16 +1,18 @@
 // Particle sprites into an HDR image (GL point sprites or the CUDA splat), then tone-mapping.
 #include "particle_renderer.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include <optional>
 #include <stdexcept>
 
-#include "trails_picking.h"
 #include "shader_files.h"
 #include "splat.h"
+#include "trails_picking.h"
 
 namespace orrery::gfx {
 
@@ -165,6 +167,87 @@ void ParticleRenderer::draw(GLuint vao, int count, const SpriteParams& p, float 
     m_hdr_params = p;
   }
   tonemap(exposure, target, p.width, p.height);
+}
+
+namespace {
+
+// A buffer's first `bytes` mapped for reading while it lives (null when there is nothing to map).
+class ReadMapping {
+ public:
+  ReadMapping(GLuint buffer, GLsizeiptr bytes) : m_buffer(buffer) {
+    if (buffer == 0 || bytes <= 0) return;
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    m_data = glMapBufferRange(GL_ARRAY_BUFFER, 0, bytes, GL_MAP_READ_BIT);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    if (!m_data) throw std::runtime_error("cannot map a vertex buffer for the CPU splat");
+  }
+  ~ReadMapping() {
+    if (!m_data) return;
+    glBindBuffer(GL_ARRAY_BUFFER, m_buffer);
+    glUnmapBuffer(GL_ARRAY_BUFFER);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+  }
+  ReadMapping(const ReadMapping&) = delete;
+  ReadMapping& operator=(const ReadMapping&) = delete;
+  template <class T>
+  const T* as() const {
+    return static_cast<const T*>(m_data);
+  }
+
+ private:
+  GLuint m_buffer;
+  void* m_data = nullptr;
+};
+
+}  // namespace
+
+void ParticleRenderer::draw_cpu(GLuint pos_vbo, GLuint vel_vbo, GLuint values_vbo, int count,
+                                const SpriteParams& p, float exposure, GLuint target,
+                                std::uint64_t state_version, const CpuTrails* trails) {
+  m_cpu_ms = -1.0f;
+  if (p.width <= 0 || p.height <= 0) return;  // minimised
+  if (m_cpu_picture.width() != p.width || m_cpu_picture.height() != p.height) {
+    m_cpu_picture = RenderTarget(p.width, p.height, GL_RGBA8);
+    m_cpu_version = 0;
+  }
+  const bool same = state_version != 0 && state_version == m_cpu_version && !trails &&
+                    count == m_cpu_count && exposure == m_cpu_exposure &&
+                    std::memcmp(&p, &m_cpu_params, sizeof p) == 0;
+  if (!same) {
+    if (!m_cpu) m_cpu = std::make_unique<CpuSplat>();
+    const auto start = std::chrono::steady_clock::now();
+    const auto bytes = static_cast<GLsizeiptr>(sizeof(Vec4)) * count;
+    const ReadMapping pos(pos_vbo, bytes), vel(vel_vbo, bytes);
+    const ReadMapping values(color_needs_values(p.color) ? values_vbo : 0,
+                             static_cast<GLsizeiptr>(sizeof(float)) * count);
+    std::optional<ReadMapping> ring;
+    TrailRing t;
+    if (trails && trails->buffer != 0 && trails->filled >= 2 && trails->m > 0) {
+      ring.emplace(trails->buffer, static_cast<GLsizeiptr>(sizeof(Vec4)) * trails->k * trails->m);
+      t = TrailRing{const_cast<Vec4*>(ring->as<Vec4>()), trails->m, trails->k, trails->head,
+                    trails->filled};
+    }
+    m_cpu_rgba8.resize(4 * static_cast<std::size_t>(p.width) * static_cast<std::size_t>(p.height));
+    m_cpu->draw(pos.as<Vec4>(), vel.as<Vec4>(), values.as<float>(), count, p, exposure,
+                m_cpu_rgba8.data(), ring ? &t : nullptr, trails ? trails->intensity : 0.0f);
+    glBindTexture(GL_TEXTURE_2D, m_cpu_picture.texture());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, p.width, p.height, GL_RGBA, GL_UNSIGNED_BYTE,
+                    m_cpu_rgba8.data());
+    glBindTexture(GL_TEXTURE_2D, 0);
+    m_cpu_ms =
+        std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
+    m_cpu_version = state_version;
+    m_cpu_count = count;
+    m_cpu_exposure = exposure;
+    m_cpu_params = p;
+  }
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, m_cpu_picture.framebuffer());
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
+  glBlitFramebuffer(0, 0, p.width, p.height, 0, 0, p.width, p.height, GL_COLOR_BUFFER_BIT,
+                    GL_NEAREST);
+  glBindFramebuffer(GL_FRAMEBUFFER, target);
+  glViewport(0, 0, p.width, p.height);
 }
 
 CudaGlBuffers& ParticleRenderer::splat_image(int width, int height, GLuint direct_texture) {

@@ -11,10 +11,11 @@
 
 #include "camera.h"
 #include "cuda_gl.h"
+#include "gfx/cpu_splat.h"
 #include "gl_objects.h"
 #include "orrery/device.h"
-#include "trails_picking.h"
 #include "sprite.h"
+#include "trails_picking.h"
 
 namespace orrery::gfx {
 
@@ -70,6 +71,23 @@ class ParticleRenderer {
              const SpriteParams& p, float exposure, const TrailRing* trails = nullptr,
              float trail_intensity = 0.0f);
   void draw_splatted(GLuint target, int width, int height);
+  // CPU splat: the bodies as GL holds them (the VBOs mapped for reading: what the GL sprites would
+  // draw), splatted and tone-mapped on the CPU's cores (CpuSplat), uploaded into a picture texture
+  // and blitted into `target`, which is left bound. For a software OpenGL, where the GL sprites
+  // cost more CPU time. `values_vbo` (0: none) is read when the colour needs stored values; the
+  // trails' ring, when given, is read from its GL buffer. A frame of the same state and
+  // parameters as the last re-blits the last picture.
+  struct CpuTrails {
+    GLuint buffer = 0;
+    int m = 0, k = 0, head = 0, filled = 0;
+    float intensity = 0.0f;
+  };
+  void draw_cpu(GLuint pos_vbo, GLuint vel_vbo, GLuint values_vbo, int count, const SpriteParams& p,
+                float exposure, GLuint target, std::uint64_t state_version,
+                const CpuTrails* trails = nullptr);
+  // CPU time of the newest draw_cpu()'s splat and tone map; negative when there was none.
+  float last_cpu_splat_ms() const { return m_cpu_ms; }
+
   // GPU time of the newest splat() (CUDA events, read one frame late); negative when unknown.
   float last_splat_ms() const { return m_splat_ms; }
 
@@ -103,6 +121,15 @@ class ParticleRenderer {
         m_u_trail_view = -1, m_u_trail_proj = -1, m_u_trail_intensity = -1;
   GLint m_u_view = -1, m_u_proj = -1, m_u_radius = -1, m_u_px = -1, m_u_intensity = -1,
         m_u_mass = -1, m_u_spheres = -1, m_u_sphere_intensity = -1, m_u_hdr = -1, m_u_exposure = -1;
+  // The CPU path: its splatter, picture bytes and texture, and what the picture shows.
+  std::unique_ptr<CpuSplat> m_cpu;
+  std::vector<std::uint8_t> m_cpu_rgba8;
+  RenderTarget m_cpu_picture;
+  std::uint64_t m_cpu_version = 0;
+  int m_cpu_count = 0;
+  float m_cpu_exposure = 0.0f;
+  SpriteParams m_cpu_params;
+  float m_cpu_ms = -1.0f;
   std::unique_ptr<GpuTimer> m_splat_timer;
   bool m_splat_timer_pending = false;
   float m_splat_ms = -1.0f;

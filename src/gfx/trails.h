@@ -42,6 +42,7 @@ class Trails {
   TrailRing host_ring();
   // The GL buffer texture (GL_RGBA32F) over the ring and the slot to write next.
   GLuint texture() const { return m_tex.id(); }
+  GLuint buffer() const { return m_buffer.id(); }  // the ring itself (k * m Vec4)
   int head() const { return m_head; }
 
  private:

@@ -19,7 +19,7 @@ const std::vector<KeyBinding>& key_bindings() {
        "preset: random, shell, expand, disk, collision, plummer, box, accretion, clumps, "
        "plummer-halo"},
       {"H", "hide / show the panel"},
-      {"D", "draw with GL point sprites / the CUDA splat kernel"},
+      {"D", "draw with GL point sprites / this machine's splat (CUDA, else the CPU)"},
       {"T", "tree overlay: the tree code's cells (depth in the panel, View)"},
       {"F5 / F9", "quick save / quick load the run (orrery-quick.orrery here)"},
       {"V", "start / stop recording a video (orrery-DATE-TIME.mp4, .y4m without ffmpeg)"},

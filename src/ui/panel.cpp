@@ -187,17 +187,25 @@ void collisions_section(Settings& s, const Readouts& r) {
 }
 
 void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) {
-  ImGui::BeginDisabled(!r.splat_available);
-  bool splat = s.cuda_splat;
-  if (ImGui::Checkbox("draw with CUDA (D)", &splat) && splat != s.cuda_splat)
-    actions.push_back({ActionKind::toggle_draw});
-  ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(r.splat_available
-                          ? "A CUDA kernel splats the sprites from the mapped buffers; off: GL "
-                            "point sprites. Same picture; the splat is far cheaper on GPUs with "
-                            "little raster hardware (H100)."
-                          : "The CUDA splat needs the zero-copy interop path.");
+  // The three ways to draw the same picture; the CUDA splat only on the zero-copy path.
+  static const char* const k_draw_names[] = {"GL point sprites", "CUDA splat", "CPU splat"};
+  const int current = static_cast<int>(s.draw);
+  if (ImGui::BeginCombo("draw (D)", k_draw_names[current])) {
+    for (int m = 0; m < 3; ++m) {
+      const bool usable = m != static_cast<int>(DrawMethod::cuda_splat) || r.splat_available;
+      if (ImGui::Selectable(k_draw_names[m], m == current,
+                            usable ? 0 : ImGuiSelectableFlags_Disabled) &&
+          m != current)
+        actions.push_back({ActionKind::set_draw, m});
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "The same picture three ways. GL point sprites: OpenGL rasterises them. CUDA splat: a "
+        "kernel splats them from the mapped buffers, far cheaper on GPUs with little raster "
+        "hardware (H100); needs the zero-copy path. CPU splat: the CPU's cores splat them, far "
+        "cheaper where OpenGL itself runs on the CPU (Mesa's llvmpipe).");
   ImGui::SliderFloat("point size", &s.point_radius, 0.02f, 1.0f, "%.3f",
                      ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("brightness", &s.brightness, 0.05f, 10.0f, "%.2f",

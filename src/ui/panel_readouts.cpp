@@ -50,8 +50,8 @@ void performance_section(const Readouts& r) {
   if (r.draw_ms >= 0.0f && r.splat_ms >= 0.0f) {
     ImGui::Text("draw %.3f ms/frame (splat %.3f)", r.draw_ms, r.splat_ms);
     help_marker(
-        "GPU time of drawing: the CUDA splat of the bodies (CUDA events), then tone mapping and "
-        "this panel (GL timer).");
+        "Time of drawing: the splat of the bodies (CUDA events for the CUDA splat, the CPU clock "
+        "for the CPU splat), then the rest of the frame's GL work and this panel (GL timer).");
   } else if (r.draw_ms >= 0.0f) {
     ImGui::Text("draw %.3f ms/frame (GL timer)", r.draw_ms);
     help_marker("GPU time of drawing the bodies, tone mapping and this panel.");

@@ -42,6 +42,10 @@ struct Catalog {
 };
 
 // What the user can change. Plain values only: the app turns them into solvers and buffers.
+// How bodies are drawn: GL point sprites, the CUDA splat kernel (zero-copy path), or the CPU splat
+// (for a software OpenGL). The same picture each way.
+enum class DrawMethod { gl_sprites, cuda_splat, cpu_splat };
+
 struct Settings {
   int solver = 0;  // index into Catalog::solvers
   int block = 0;   // threads per block; 0 for CPU solvers or "auto"
@@ -71,7 +75,7 @@ struct Settings {
   float point_radius = 0.2f;
   float brightness = 1.0f;
   float exposure = 1.0f;
-  bool cuda_splat = false;    // draw with the CUDA splat kernel instead of GL point sprites
+  DrawMethod draw = DrawMethod::gl_sprites;  // how bodies are drawn (D, the View section)
   bool tree_overlay = false;  // draw the tree code's cells (T)
   bool file_box = true;       // draw a loaded file's periodic box
   int types_edit = 0x3f;      // the particle types ticked in the panel (bit t: type t)
@@ -182,7 +186,8 @@ struct Readouts {
   float sim_ms = 0.0f;  // solver time per frame (CUDA events for GPU solvers)
   bool sim_ms_from_events = false;
   float draw_ms = -1.0f;   // GPU time of drawing (GL timer queries); negative when unknown
-  float splat_ms = -1.0f;  // the CUDA splat's part of draw_ms (CUDA events); negative when unused
+  float splat_ms =
+      -1.0f;  // a splat's part of draw_ms (CUDA events or the CPU clock); negative when unused
   bool splat_available = false;  // the CUDA splat can draw here (zero-copy interop path)
   double interactions_per_s = 0.0;
   bool tree_code = false;  // the solver is a tree code: its interactions are not all alike
@@ -237,7 +242,8 @@ enum class ActionKind {
   screenshot,
   sweep_blocks,
   reset_camera,
-  toggle_draw,    // GL point sprites <-> CUDA splat
+  toggle_draw,    // GL point sprites <-> the splat of this machine (CUDA's, else the CPU's)
+  set_draw,       // value: a DrawMethod
   toggle_tree,    // the tree overlay
   quick_save,     // the run to the quick-save file
   quick_load,     // the run from it

@@ -55,6 +55,25 @@ struct SceneBuffers {
   int count() const { return static_cast<int>(pos.size()); }
 };
 
+// Two RGBA8 pictures of the same frame agree: a few rims snapped differently at most, and bodies
+// lit.
+void expect_same_picture(const std::vector<std::uint8_t>& gl, const std::vector<std::uint8_t>& cpu,
+                         const char* what) {
+  int worst = 0;
+  long off = 0, lit = 0;
+  for (std::size_t k = 0; k < gl.size(); ++k) {
+    const int d = std::abs(int(gl[k]) - int(cpu[k]));
+    worst = std::max(worst, d);
+    off += d > 2;
+    lit += k % 4 == 0 && cpu[k] > 80;
+  }
+  std::printf("%s: max %d levels, %ld channels off by more than 2, %ld lit pixels\n", what, worst,
+              off, lit);
+  EXPECT_GT(lit, 300);                                  // bodies are visible
+  EXPECT_LE(off, static_cast<long>(gl.size() / 1000));  // sub-pixel snapping at a few rims
+  EXPECT_LE(worst, 24);
+}
+
 TEST_F(GlSprites, MatchTheCpuSplatter) {
   SceneBuffers scene(400);
   const std::vector<Vec4>& pos = scene.pos;
@@ -185,19 +204,38 @@ TEST_F(GlSprites, PictureMatchesTheCpuSplatAndToneMap) {
   gfx::splat_cpu(scene.pos.data(), scene.vel.data(), scene.count(), p, hdr.data());
   std::vector<std::uint8_t> cpu(gl.size());
   gfx::tonemap_cpu(hdr.data(), k_w, k_h, exposure, cpu.data());
-  int worst = 0;
-  long off = 0, lit = 0;
-  for (std::size_t k = 0; k < gl.size(); ++k) {
-    const int d = std::abs(int(gl[k]) - int(cpu[k]));
-    worst = std::max(worst, d);
-    off += d > 2;
-    lit += k % 4 == 0 && cpu[k] > 80;
-  }
-  std::printf("gl vs cpu picture: max %d levels, %ld channels off by more than 2, %ld lit pixels\n",
-              worst, off, lit);
-  EXPECT_GT(lit, 300);                                  // bodies are visible
-  EXPECT_LE(off, static_cast<long>(gl.size() / 1000));  // sub-pixel snapping at a few rims
-  EXPECT_LE(worst, 24);
+  expect_same_picture(gl, cpu, "gl vs cpu picture");
+}
+
+// The CPU draw path as the viewer runs it (the VBOs mapped for reading, splatted on the CPU, the
+// picture uploaded and blitted) against the GL sprites' picture of the same frame; then a second
+// frame of the same state re-blits the picture without splatting again.
+TEST_F(GlSprites, CpuDrawMatchesTheGlPicture) {
+  SceneBuffers scene(400);
+  const gfx::SpriteParams p = test::camera_params(k_w, k_h);
+  const float exposure = 1.3f;
+  gfx::ParticleRenderer renderer;
+  auto read = [](const gfx::RenderTarget& t) {
+    std::vector<std::uint8_t> px(4 * k_w * k_h);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, t.framebuffer());
+    glReadPixels(0, 0, k_w, k_h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    gfx::check_gl("reading a picture");
+    return px;
+  };
+  gfx::RenderTarget gl_target(k_w, k_h, GL_RGBA8), cpu_target(k_w, k_h, GL_RGBA8);
+  renderer.draw(scene.vao.id(), scene.count(), p, exposure, gl_target.framebuffer());
+  renderer.draw_cpu(scene.pos_vbo.id(), scene.vel_vbo.id(), 0, scene.count(), p, exposure,
+                    cpu_target.framebuffer(), 5);
+  EXPECT_GE(renderer.last_cpu_splat_ms(), 0.0f);
+  const std::vector<std::uint8_t> gl = read(gl_target), cpu = read(cpu_target);
+  expect_same_picture(gl, cpu, "gl vs cpu draw");
+
+  gfx::RenderTarget again(k_w, k_h, GL_RGBA8);
+  renderer.draw_cpu(scene.pos_vbo.id(), scene.vel_vbo.id(), 0, scene.count(), p, exposure,
+                    again.framebuffer(), 5);
+  EXPECT_LT(renderer.last_cpu_splat_ms(), 0.0f);  // the same state: no second splat
+  EXPECT_EQ(read(again), cpu);
 }
 
 TEST_F(GlSprites, ViewerParamsMatchTheStartingCamera) {

@@ -71,7 +71,7 @@ if [ -n "${DISPLAY:-}" ]; then
   __GLX_VENDOR_LIBRARY_NAME=mesa "$orrery" --solver cuda-static --n 16384 --frames 60 --vsync off \
     --keys S,S,s,s --screenshot "$out/xvfb-mesa.png" >xvfb-mesa.log 2>&1
   check "xvfb mesa staged copy" xvfb-mesa.log $? "OpenGL: llvmpipe" "render path: staged copy" \
-    "drawing: gl-sprites" \
+    "drawing: cpu-splat" \
     "^solver cpu-bh$" "summary: 60 frames .*path staged copy"
 else
   echo "SKIP xvfb checks: no DISPLAY (stage with ../shared/gpu/stage --xvfb)"

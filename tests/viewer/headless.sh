@@ -16,13 +16,14 @@ expect_line "$dir/headless.out" '^orrery: headless context: EGL'
 expect_line "$dir/headless.out" '^orrery: summary: 10 frames '
 "$check" "$png" 640 360 0 0 || fail "the headless screenshot shows no bodies"
 # Scripted keys (--keys) drive the same actions as typed ones, one per frame from the second:
-# 10 keys, the last (esc) on frame 11. d switches from the CUDA splat to GL sprites on the zero-copy
-# path, and is refused (GL sprites stay) on the others.
+# 10 keys, the last (esc) on frame 11. d switches between GL sprites and the splat of the machine:
+# from the CUDA splat (zero-copy path) or the CPU splat (Mesa's software EGL) to GL sprites, or from
+# GL sprites (a hardware OpenGL without CUDA) to the CPU splat.
 (cd "$dir" && rm -f orrery-*.png &&
   env -u DISPLAY "$orrery" --headless --solver cpu --n 256 --frames 50 --width 320 --height 180 \
     --keys s,b,sweep,space,.,4,6,d,f12,esc >"$dir/headless_keys.out" 2>&1) || fail "scripted keys: exit $?"
 cat "$dir/headless_keys.out"
-got=$(grep -v '^orrery: ' "$dir/headless_keys.out" | sed -E 's/orrery-[0-9-]*\.png/PNG/; s/^draw(: .*; drawing)? gl-sprites$/DRAW/' | tr '\n' '|')
+got=$(grep -v '^orrery: ' "$dir/headless_keys.out" | sed -E 's/orrery-[0-9-]*\.png/PNG/; s/^draw (gl-sprites|cpu-splat)$/DRAW/' | tr '\n' '|')
 want="solver cpu-omp|block: cpu-omp runs on the CPU and has no block size|sweep: cpu-omp runs on the CPU and has no block sizes|paused|step|preset disk|preset plummer|DRAW|screenshot PNG|quit|"
 [ "$got" = "$want" ] || fail "scripted keys printed '$got', expected '$want'"
 expect_line "$dir/headless_keys.out" '^orrery: summary: 11 frames '

@@ -1,4 +1,4 @@
-// Compares two screenshots of the same scene (GL sprites against the CUDA splat): the mean and
+// Compares two screenshots of the same scene (GL sprites against a splat): the mean and
 // largest per-channel difference, and the share of pixels off by more than 4 levels.
 // Usage: png_diff A.png B.png [IGNORE_W IGNORE_H]  (a top-left box to ignore: the overlay text)
 #include <stb_image.h>
