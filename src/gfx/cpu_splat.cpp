@@ -5,9 +5,11 @@
 #define HWY_TARGET_INCLUDE "gfx/cpu_splat.cpp"
 #include "gfx/cpu_splat.h"
 
-#include <hwy/contrib/math/math-inl.h>
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 #include <hwy/highway.h>
+
+// After highway.h, for whose targets it is compiled: a block of its own, which sorting keeps.
+#include <hwy/contrib/math/math-inl.h>
 
 #include "gfx/tonemap.h"
 
