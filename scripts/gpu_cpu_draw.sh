@@ -4,9 +4,7 @@
 # hardware OpenGL), the same frame drawn headless by the CUDA splat, GL sprites and the CPU splat
 # (png_diff), and the existing figures. Logs and pictures go to OUT_DIR; a table is printed last.
 #   scripts/gpu_cpu_draw.sh SLIM OUT_DIR
-set -u
-slim=$(cd "$1" && pwd)
-out=$(mkdir -p "$2" && cd "$2" && pwd)
+. "$(dirname "$0")/gpu_slim_env.sh"
 o=$slim/src/app/orrery
 table=()
 row() { table+=("$(printf '%-44s %s' "$1" "$2")"); }
@@ -31,9 +29,8 @@ for d in cuda gl cpu; do
   row "65536 --draw $d (exit $?)" "$(grep -o 'mean [0-9.]* FPS.*draw [^(]*([^)]*)\|mean [0-9.]* FPS.*draw [0-9.]* ms/frame' "fps-$d.log")"
 done
 # Existing figures.
-b=$slim/src/bench/orrery-bench
-"$b" --solver cuda-static,cuda-fast --n 65536 --steps 50 --warmup 5 >bench-65536.log 2>&1
-"$b" --solver cuda-bh --n 1048576 --preset plummer --theta 0.5 --steps 20 --warmup 3 >bench-bh.log 2>&1
+"$bench" --solver cuda-static,cuda-fast --n 65536 --steps 50 --warmup 5 >bench-65536.log 2>&1
+"$bench" --solver cuda-bh --n 1048576 --preset plummer --theta 0.5 --steps 20 --warmup 3 >bench-bh.log 2>&1
 row "bench 65536" "$(grep -E '^cuda-(static|fast)' bench-65536.log | awk '{print $1, $3}' | tr '\n' ' ')"
 row "bench cuda-bh 1M" "$(grep -E '^cuda-bh' bench-bh.log | awk '{print $1, $3}' | tr '\n' ' ')"
 printf '%s\n' "${table[@]}"
