@@ -31,6 +31,6 @@ done
 # Existing figures.
 "$bench" --solver cuda-static,cuda-fast --n 65536 --steps 50 --warmup 5 >bench-65536.log 2>&1
 "$bench" --solver cuda-bh --n 1048576 --preset plummer --theta 0.5 --steps 20 --warmup 3 >bench-bh.log 2>&1
-row "bench 65536" "$(grep -E '^cuda-(static|fast)' bench-65536.log | awk '{print $1, $3}' | tr '\n' ' ')"
-row "bench cuda-bh 1M" "$(grep -E '^cuda-bh' bench-bh.log | awk '{print $1, $3}' | tr '\n' ' ')"
+row "bench 65536" "$(grep -E '^cuda-(static|fast) ' bench-65536.log | awk '{print $1, $4}' | tr '\n' ' ')"
+row "bench cuda-bh 1M" "$(grep -E '^cuda-bh ' bench-bh.log | awk '{print $1, $4}' | tr '\n' ' ')"
 printf '%s\n' "${table[@]}"
