@@ -85,7 +85,9 @@ TEST(CpuSplat, PictureMatchesTheReferenceAtOddSizes) {
     EXPECT_LT(hdr_error(a, splat), 1e-4f) << w << "x" << h;
     long lit = 0;
     for (std::size_t k = 0; k < a.fast.size(); k += 4) lit += a.fast[k] > 80;
-    if (w > 100) EXPECT_GT(lit, 300) << "bodies are visible";
+    if (w > 100) {
+      EXPECT_GT(lit, 300) << "bodies are visible";
+    }
   }
 }
 

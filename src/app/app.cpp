@@ -204,7 +204,7 @@ void App::choose_path() {
 // (docs/benchmarks.md); else GL point sprites.
 void App::choose_draw() {
   m_splat_ok = m_path == gfx::DevicePath::interop;
-  m_software_gl = gfx::software_renderer();
+  const bool software_gl = gfx::software_renderer();
   if (m_opts.draw == "cuda" && !m_splat_ok)
     throw std::runtime_error(std::string("--draw cuda needs the zero-copy interop path, and the "
                                          "render path here is ") +
@@ -217,11 +217,11 @@ void App::choose_draw() {
   else if (m_opts.draw == "cpu")
     m_settings.draw = DrawMethod::cpu_splat;
   else
-    m_settings.draw = m_splat_ok      ? DrawMethod::cuda_splat
-                      : m_software_gl ? DrawMethod::cpu_splat
-                                      : DrawMethod::gl_sprites;
+    m_settings.draw = m_splat_ok    ? DrawMethod::cuda_splat
+                      : software_gl ? DrawMethod::cpu_splat
+                                    : DrawMethod::gl_sprites;
   const char* why = m_splat_ok ? " (D or --draw switches)"
-                    : m_software_gl
+                    : software_gl
                         ? " (OpenGL runs on the CPU here: D or --draw switches; the CUDA splat "
                           "needs the zero-copy path)"
                         : " (D or --draw switches; the CUDA splat needs the zero-copy path)";
@@ -307,9 +307,8 @@ int App::run() {
   std::snprintf(
       line, sizeof line,
       "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), %lld steps (%.1f "
-      "a second), sim %.3f ms/frame, draw %s (means after the first frame), solver %s, n %d, path "
-      "%s, "
-      "drawing %s, integrator %s, diagnostics %s",
+      "a second), sim %.3f ms/frame, draw %s (means after the first frame), solver %s, n %d, "
+      "path %s, drawing %s, integrator %s, diagnostics %s",
       m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
       m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_run->steps_taken(),
       m_stats.elapsed_s() > 0 ? static_cast<double>(m_run->steps_taken()) / m_stats.elapsed_s()

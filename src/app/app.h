@@ -169,8 +169,8 @@ class App {
   static constexpr long long k_refit_frames = 30;  // an auto colour range is refitted this often
   static constexpr double k_step_budget_ms = 8.0;  // the default N's step, of a 16.7 ms frame
   // Without a GPU: 30 steps a second (33.3 ms each) with a quarter of the time left to drawing,
-  // which shares the cores (Mesa draws on the CPU).
-  static constexpr double k_cpu_step_budget_ms = 25.0;
+  // which shares the cores (Mesa draws on the CPU); a frame waits as long for a CPU step.
+  static constexpr double k_cpu_step_budget_ms = RunController::k_cpu_wait_ms;
 
   Options m_opts;
   // Declaration order is destruction order reversed: GL and CUDA objects go before the context.
@@ -217,7 +217,6 @@ class App {
   bool m_step_once = false;
   bool m_screenshot_now = false;
   bool m_splat_ok = false;  // the CUDA splat can draw here (zero-copy path, and it has not failed)
-  bool m_software_gl = false;  // OpenGL runs on the CPU (Mesa's llvmpipe): the CPU splat pays
   OutputFile m_screenshot;  // --screenshot, written after the last frame
   // The snapshot the run started from (--load, F9): R goes back to it; a preset or N forgets it.
   std::shared_ptr<const Snapshot> m_loaded;

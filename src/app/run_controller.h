@@ -154,7 +154,7 @@ class RunController {
   float mass_reference() const { return m_mass_ref; }
 
   static constexpr int k_finite_check_frames = 10;
-  // How long a frame waits for a CPU run: as long as the viewer's default N takes a step
+  // How long a frame waits for a CPU run, and the viewer's default N's step budget on the CPU
   // (App::k_cpu_step_budget_ms), so each frame shows a new step there; a longer run goes on while
   // the frames keep drawing. Running steps and drawing at once lost on 2 cores with software GL
   // (docs/benchmarks.md): the frame waits rather than draws alongside.

@@ -133,8 +133,11 @@ void CpuSplat::draw(const Vec4* pos, const Vec4* vel, const float* values, int n
   m_sprites.resize(static_cast<std::size_t>(n));
   const int bands = (h + k_band_rows - 1) / k_band_rows;
 
-  // The sprites, and each one's band range (y1 < y0: not drawn).
-  std::vector<int> first(static_cast<std::size_t>(n)), last(static_cast<std::size_t>(n));
+  // The sprites, and each one's band range.
+  m_first_band.resize(static_cast<std::size_t>(n));
+  m_last_band.resize(static_cast<std::size_t>(n));
+  int* first = m_first_band.data();
+  int* last = m_last_band.data();
 #pragma omp parallel for schedule(static) if (n > 4096)
   for (int k = 0; k < n; ++k) {
     Sprite& s = m_sprites[static_cast<std::size_t>(k)];
@@ -144,20 +147,19 @@ void CpuSplat::draw(const Vec4* pos, const Vec4* vel, const float* values, int n
       if (box.x0 <= box.x1 && box.y0 <= box.y1)
         b0 = box.y0 / k_band_rows, b1 = box.y1 / k_band_rows;
     }
-    first[static_cast<std::size_t>(k)] = b0, last[static_cast<std::size_t>(k)] = b1;
+    first[k] = b0, last[k] = b1;
   }
   // Sprites by band, in body order within a band (a counting sort).
   m_band_start.assign(static_cast<std::size_t>(bands) + 1, 0);
   for (int k = 0; k < n; ++k)
-    for (int b = first[static_cast<std::size_t>(k)]; b <= last[static_cast<std::size_t>(k)]; ++b)
-      ++m_band_start[static_cast<std::size_t>(b) + 1];
+    for (int b = first[k]; b <= last[k]; ++b) ++m_band_start[static_cast<std::size_t>(b) + 1];
   for (int b = 0; b < bands; ++b)
     m_band_start[static_cast<std::size_t>(b) + 1] += m_band_start[static_cast<std::size_t>(b)];
   m_band_sprites.resize(static_cast<std::size_t>(m_band_start.back()));
   {
     std::vector<int> fill(m_band_start.begin(), m_band_start.end() - 1);
     for (int k = 0; k < n; ++k)
-      for (int b = first[static_cast<std::size_t>(k)]; b <= last[static_cast<std::size_t>(k)]; ++b)
+      for (int b = first[k]; b <= last[k]; ++b)
         m_band_sprites[static_cast<std::size_t>(fill[static_cast<std::size_t>(b)]++)] = k;
   }
 

@@ -18,7 +18,7 @@ class CpuSplat {
   CpuSplat();
 
   // Splats n bodies (host pointers; `values`: the stored colour quantity, null for speed and mass)
-  // and, when given, the trails before them, then tone-maps into rgba8 (p.width * p.height pixels,
+  // and, when given, the trails, then tone-maps into rgba8 (p.width * p.height pixels,
   // row 0 the bottom one). Throws std::invalid_argument where splat_cpu does.
   void draw(const Vec4* pos, const Vec4* vel, const float* values, int n, const SpriteParams& p,
             float exposure, std::uint8_t* rgba8, const TrailRing* trails = nullptr,
@@ -36,6 +36,7 @@ class CpuSplat {
   std::vector<float> m_star, m_bulge;  // sprite_glow(r2, 0) and (r2, 1) at r2 = i / k_table
   std::vector<float> m_hdr;
   std::vector<Sprite> m_sprites;
+  std::vector<int> m_first_band, m_last_band;     // each sprite's bands (last < first: none)
   std::vector<int> m_band_start, m_band_sprites;  // sprites by band of rows (counting sort)
 };
 

@@ -242,12 +242,7 @@ void ParticleRenderer::draw_cpu(GLuint pos_vbo, GLuint vel_vbo, GLuint values_vb
     m_cpu_exposure = exposure;
     m_cpu_params = p;
   }
-  glBindFramebuffer(GL_READ_FRAMEBUFFER, m_cpu_picture.framebuffer());
-  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
-  glBlitFramebuffer(0, 0, p.width, p.height, 0, 0, p.width, p.height, GL_COLOR_BUFFER_BIT,
-                    GL_NEAREST);
-  glBindFramebuffer(GL_FRAMEBUFFER, target);
-  glViewport(0, 0, p.width, p.height);
+  show_picture(m_cpu_picture.framebuffer(), target, p.width, p.height);
 }
 
 CudaGlBuffers& ParticleRenderer::splat_image(int width, int height, GLuint direct_texture) {
@@ -291,8 +286,12 @@ void ParticleRenderer::draw_splatted(GLuint target, int width, int height) {
   if (width <= 0 || height <= 0) return;
   if (width != m_splat_w || height != m_splat_h)
     throw std::logic_error("ParticleRenderer::draw_splatted: no splat of this size");
-  if (!m_splat_direct) {
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, m_splat_picture.framebuffer());
+  show_picture(m_splat_direct ? 0 : m_splat_picture.framebuffer(), target, width, height);
+}
+
+void ParticleRenderer::show_picture(GLuint picture, GLuint target, int width, int height) {
+  if (picture != 0) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, picture);
     glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target);
     glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
   }

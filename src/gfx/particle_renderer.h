@@ -96,6 +96,9 @@ class ParticleRenderer {
 
  private:
   void tonemap(float exposure, GLuint target, int width, int height);
+  // Blits a splat's picture (framebuffer `picture`; 0: it was written into the target directly)
+  // into `target`, and leaves `target` bound with a full viewport.
+  void show_picture(GLuint picture, GLuint target, int width, int height);
   // The colour uniforms (quantity, palette, origin, log, lo, hi) of the program in use.
   void set_color_uniforms(const ColorMap& c, const GLint* locations);
   void draw_trails(const TrailDraw& t, const SpriteParams& p);  // into the bound HDR target
