@@ -101,6 +101,7 @@ class App {
   void check_blowup();
   void fill_diagnostics();
   void record_phases(float ui_ms);
+  void read_tree();
   void draw_tree(GLuint target, const gfx::SpriteParams& sp);
   void draw_walls(GLuint target, const gfx::SpriteParams& sp);
   void draw_file_box(GLuint target, const gfx::SpriteParams& sp);

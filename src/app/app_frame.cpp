@@ -22,6 +22,12 @@ void App::frame(long long index, bool last) {
   values_and_trails_on_host(last);
   check_blowup();
   build_ui(index, v);
+  read_tree();
+  // The CPU path's next steps run while this frame draws: what the frame reads of the state is
+  // read by now. (On 2 cores with Mesa's llvmpipe: 29.5-31.4 steps a second at the default N
+  // against 25.8-28.1 waiting, docs/benchmarks.md.)
+  if (!m_run->solver().on_device() && !m_settings.paused && !last && !m_quit)
+    m_run->start_next_host(m_settings.steps_per_frame);
   render(v);
   finish_frame(index, last, v);
 }
@@ -269,10 +275,8 @@ gfx::CudaGlBuffers* App::splat_image(int w, int h) {
   }
 }
 
-// The tree overlay: the tree code's cells of its last pass (read while no CPU step runs), over
-// the picture.
-void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
-  m_readouts.tree_boxes = 0;
+// The tree overlay's boxes: the tree code's cells of its last pass, read while no CPU step runs.
+void App::read_tree() {
   if (!m_settings.tree_overlay) return;
   if (m_run->solver().all_pairs()) {  // switched to an exact solver: nothing to draw
     m_settings.tree_overlay = false;
@@ -287,6 +291,12 @@ void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
     m_overlay->set_boxes(m_boxes);
     m_tree_view = view;
   }
+}
+
+// The tree overlay over the picture.
+void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
+  m_readouts.tree_boxes = 0;
+  if (!m_settings.tree_overlay || !m_overlay) return;
   m_overlay->draw(target, sp);
   m_readouts.tree_boxes = m_overlay->count();
 }

@@ -1,7 +1,10 @@
 // orrery: the viewer's entry point. Parses the command line, runs the App, reports errors in one
 // line.
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <utility>
 
@@ -16,9 +19,22 @@ namespace {
 // SIGINT and SIGTERM end the run after its frame, with its files finished.
 void on_stop_signal(int sig) { orrery::app::g_stop_signal = sig; }
 
+// libgomp's idle threads spin 300,000 rounds before they sleep (GOMP_SPINCOUNT's default). In the
+// viewer three sets of threads take turns on the cores in every frame - the simulation's worker
+// and its OpenMP team, the CPU splat's team, Mesa's llvmpipe - and each set's spinning took the
+// others' time: on the 2-core dev machine a frame at the default N lost about 2 ms to it
+// (docs/benchmarks.md, "OpenMP's idle spin"). libgomp reads the variable once, before main, so
+// the viewer sets it and starts itself again, unless the user chose a wait policy.
+void shorten_omp_spin(char** argv) {
+  if (std::getenv("GOMP_SPINCOUNT") || std::getenv("OMP_WAIT_POLICY")) return;
+  if (setenv("GOMP_SPINCOUNT", "10000", 1) != 0) return;
+  execv("/proc/self/exe", argv);  // returns only on failure: run on with the default spin
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  shorten_omp_spin(argv);
   const orrery::app::ParseResult parsed = orrery::app::parse_command_line(argc, argv);
   if (!parsed.run) return parsed.exit_code;
   orrery::on_stop_signals(on_stop_signal);

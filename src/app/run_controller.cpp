@@ -101,6 +101,7 @@ std::optional<RunController::BodyReading> RunController::read_body(int index) {
 }
 
 std::optional<Vec3> RunController::centre_of_mass() {
+  if (m_job.active()) return m_published_com;  // a CPU run in flight: the published state's
   std::optional<Vec3> c;
   with_state([&](const Bodies& b) {
     const Vec3d d = m_sim->centre_of_mass(b);
@@ -264,21 +265,35 @@ void RunController::record_diagnostics(const Diagnostics& d, long long step, dou
 
 void RunController::record(const RunResult& r) {
   m_steps_taken += r.steps;
-  for (const RunReading& x : r.readings) record_diagnostics(x.d, x.step, x.time);
+  for (const RunReading& x : r.readings) {
+    record_diagnostics(x.d, x.step, x.time);
+    m_reading_ms = x.d.ms;
+  }
 }
 
 void RunController::step_host(int steps) {
   m_last_ms = -1.0f;
   m_last_phases.reset();
-  if (!m_job.active()) {
-    apply_pending();
-    m_published = m_sim->run_state();
-    m_published_next_dt = m_sim->next_dt();
-    m_published_floor_hits = m_sim->floor_hits();
-    const bool want_start = m_diag_every > 0 && !m_diag_start;
-    m_job.start(*m_sim, steps, m_buffers->host_bodies(), want_start, diagnostics_due());
-  }
-  publish_finished_run(k_cpu_wait_ms);
+  if (!m_job.active()) start_job(steps);
+  publish_finished_run(k_cpu_wait_ms + std::min(m_job_readings * m_reading_ms, k_cpu_wait_ms));
+}
+
+void RunController::start_next_host(int steps) {
+  if (!m_job.active() && !m_sim->on_device()) start_job(steps);
+}
+
+void RunController::start_job(int steps) {
+  apply_pending();
+  // What the frames read of the published state while the run is in flight.
+  m_published_com = centre_of_mass();
+  if (m_acc_index >= 0) read_body(m_acc_index);  // the followed or picked body's acceleration
+  m_published = m_sim->run_state();
+  m_published_next_dt = m_sim->next_dt();
+  m_published_floor_hits = m_sim->floor_hits();
+  const bool want_start = m_diag_every > 0 && !m_diag_start;
+  const bool want_end = diagnostics_due();
+  m_job.start(*m_sim, steps, m_buffers->host_bodies(), want_start, want_end);
+  m_job_readings = int(want_start) + int(want_end);
 }
 
 void RunController::step_mapped(int steps, gfx::Mapping& m) {

@@ -80,6 +80,11 @@ class RunController {
   // CPU solvers: starts `steps` steps on a worker thread when none is in flight, and waits a few
   // milliseconds for them; a run that has ended is published to the buffers.
   void step_host(int steps);
+  // CPU solvers: starts the next `steps` steps now when none is in flight, without waiting, so
+  // that they run while the frame draws the state just published. The frame calls it once it has
+  // read what it needs of that state (values, the tree, the readouts): while a run is in flight
+  // the state is the worker's.
+  void start_next_host(int steps);
   // Paused: publishes a CPU run that has ended and starts none; collects the GPU's readings.
   void idle();
   // Times `name` at each block size through a Simulation holding a copy of the current state.
@@ -157,7 +162,8 @@ class RunController {
   // How long a frame waits for a CPU run, and the viewer's default N's step budget on the CPU
   // (App::k_cpu_step_budget_ms), so each frame shows a new step there; a longer run goes on while
   // the frames keep drawing. Running steps and drawing at once lost on 2 cores with software GL
-  // (docs/benchmarks.md): the frame waits rather than draws alongside.
+  // (docs/benchmarks.md): the frame waits rather than draws alongside. A run that takes a
+  // diagnostics reading is waited for that much longer (at most k_cpu_wait_ms more).
   static constexpr double k_cpu_wait_ms = 25.0;
   static constexpr std::size_t k_diag_history = 600;
   static constexpr std::size_t k_max_tree_boxes = 200000;
@@ -165,6 +171,7 @@ class RunController {
  private:
   void collect_phases();
   void collect_probe();
+  void start_job(int steps);
   void publish_finished_run(double wait_ms);
   void cancel_job();
   void record_diagnostics(const Diagnostics& d, long long step, double time);
@@ -197,6 +204,10 @@ class RunController {
   std::optional<Blowup> m_blowup;
   bool m_blown = false;  // reported already: no further checks until a reset
   int m_diag_every = 10, m_frames_since_diag = 0;
+  // The CPU clock of the newest reading, and the readings the run in flight takes: a frame waits
+  // for those too, so that a reading does not cost a frame its step.
+  double m_reading_ms = 0.0;
+  int m_job_readings = 0;
   std::optional<DiagnosticsSample> m_diag_start;
   std::vector<DiagnosticsSample> m_diag_history;
   float m_mass_ref = 1.0f;
@@ -209,8 +220,9 @@ class RunController {
   std::vector<std::uint8_t> m_types_now;
   std::vector<std::uint64_t> m_ids_now;
   std::vector<std::string> m_origin_names;
-  int m_acc_index = -1;  // read_body's last direct-sum acceleration
+  int m_acc_index = -1;  // read_body's last direct-sum acceleration, refreshed at each run's start
   Vec3 m_acc_last{0, 0, 0};
+  std::optional<Vec3> m_published_com;  // the centre of mass of the state the run started from
   // Reads the newest state where it is (host or device pointers), outside any mapping.
   template <class F>
   bool with_state(F&& f);

@@ -1,7 +1,7 @@
 // `cpu-bh`: Barnes-Hut on the CPU. The octree (octree.h) is rebuilt every force pass; the walk is
-// parallel over groups (the largest cells of at most HostOctree::k_group bodies) with OpenMP: one
-// interaction list a group, from the opening test of octree.h, summed for each of its bodies with
-// the SIMD sums.
+// parallel over groups (the largest cells of at most HostOctree::k_group bodies, small siblings
+// packed together) with OpenMP: one interaction list a group, from the opening test of octree.h,
+// summed for each of its bodies with the SIMD sums.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -25,7 +25,7 @@ class CpuBhSolver final : public Solver {
   bool on_device() const override { return false; }
   std::string config() const override {
     return m_name +
-           " (octree, quadrupoles, a walk per cell of <= " + std::to_string(HostOctree::k_group) +
+           " (octree, quadrupoles, a walk per group of <= " + std::to_string(HostOctree::k_group) +
            " bodies, leaves of " + std::to_string(k_leaf_size) +
            (m_tree.cells().empty() ? ")"
                                    : ", " + std::to_string(m_tree.cells().size()) +
@@ -89,8 +89,7 @@ class CpuBhSolver final : public Solver {
     const float alpha = k_relative * p.theta * p.theta * p.theta;
     const std::vector<Vec4>& sorted = m_tree.sorted();
     const std::vector<int>& order = m_tree.order();
-    const std::vector<OctCell>& cells = m_tree.cells();
-    const std::vector<int>& groups = m_tree.groups();
+    const std::vector<HostOctree::Group>& groups = m_tree.groups();
     StepControl* control = m_control;
     long long pp = 0, pc = 0;
 #pragma omp parallel reduction(+ : pp, pc)
@@ -102,7 +101,7 @@ class CpuBhSolver final : public Solver {
 #pragma omp for schedule(dynamic, 4)
       for (std::size_t g = 0; g < groups.size(); ++g) {
         if (!proceed(control)) continue;
-        const OctCell& group = cells[static_cast<std::size_t>(groups[g])];
+        const HostOctree::Group& group = groups[g];
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         float least = INFINITY;
         for (int k = group.begin; k < group.end; ++k) {

@@ -73,10 +73,25 @@ void HostOctree::build(const Vec4* pos, int n, int leaf_size) {
 void HostOctree::find_groups(int index) {
   const OctCell& c = m_cells[static_cast<std::size_t>(index)];
   if (c.end - c.begin <= k_group || c.first_child < 0) {
-    m_groups.push_back(index);
+    m_groups.push_back({c.begin, c.end});
     return;
   }
-  for (int k = 0; k < c.child_count; ++k) find_groups(c.first_child + k);
+  // Children are contiguous in body order: consecutive small ones share a group.
+  Group run{0, 0};
+  for (int k = 0; k < c.child_count; ++k) {
+    const OctCell& ch = m_cells[static_cast<std::size_t>(c.first_child + k)];
+    if (ch.end - ch.begin > k_group && ch.first_child >= 0) {
+      if (run.end > run.begin) m_groups.push_back(run);
+      run = {0, 0};
+      find_groups(c.first_child + k);
+    } else if (run.end > run.begin && ch.end - run.begin <= k_group) {
+      run.end = ch.end;
+    } else {
+      if (run.end > run.begin) m_groups.push_back(run);
+      run = {ch.begin, ch.end};
+    }
+  }
+  if (run.end > run.begin) m_groups.push_back(run);
 }
 
 // Fills cell `index` (allocated) for bodies [begin, end) at `level`: a leaf, or the children of

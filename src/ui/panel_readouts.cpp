@@ -47,6 +47,10 @@ void performance_section(const Readouts& r) {
   ImGui::Text("%.1f FPS   frame %.2f ms", r.fps, r.frame_ms);
   ImGui::Text("sim %.3f ms/frame%s", r.sim_ms,
               r.sim_ms_from_events ? " (CUDA events)" : " (CPU clock)");
+  if (!r.sim_ms_from_events)
+    help_marker(
+        "Wall time of the frame's steps on the worker thread. They run while the frame draws "
+        "the state before them, so on a machine with few cores both times include sharing them.");
   if (r.draw_ms >= 0.0f && r.splat_ms >= 0.0f) {
     ImGui::Text("draw %.3f ms/frame (splat %.3f)", r.draw_ms, r.splat_ms);
     help_marker(
