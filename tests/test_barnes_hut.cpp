@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "../src/sim/octree.h"
 #include "bh_checks.h"
@@ -103,6 +104,55 @@ TEST(CpuBh, GroupsCoverEveryBodyOnceAndPackSiblings) {
     }
     EXPECT_EQ(next, s.size());
     EXPECT_GT(static_cast<double>(s.size()) / static_cast<double>(tree.groups().size()), 60.0);
+  }
+}
+
+// A potentials pass keeps its accelerations for one force pass on the same positions and
+// parameters: that pass walks nothing (no body counted done) and gives what a fresh walk gives.
+// Moved positions, a changed softening or theta, or a second pass walk again.
+TEST(CpuBh, APotentialsPassServesTheNextForcePassOnTheSamePositions) {
+  const BodyState s = make_preset(Preset::plummer, 5000, 4);
+  const int n = s.size();
+  SimParams p = bh_params(0.5f);
+  std::vector<Vec4> phi(s.pos.size()), kept(s.pos.size()), fresh(s.pos.size());
+  auto fresh_pass = [&](const std::vector<Vec4>& pos, const SimParams& q) {
+    auto g = make_solver("cpu-bh");
+    g->accelerations(pos.data(), fresh.data(), n, q);  // the first pass: the box test alone
+    g->accelerations(pos.data(), fresh.data(), n, q);  // and with the relative test
+    return fresh;
+  };
+  auto g = make_solver("cpu-bh");
+  StepControl control;
+  g->set_control(&control);
+  g->accelerations(s.pos.data(), kept.data(), n, p);
+  g->potentials(s.pos.data(), phi.data(), n, p);
+  EXPECT_LT(phi[0].w, 0.0f);
+  const long long done = control.bodies_done;
+  g->accelerations(s.pos.data(), kept.data(), n, p);
+  EXPECT_EQ(control.bodies_done, done);  // kept, not walked
+  const std::vector<Vec4> want = fresh_pass(s.pos, p);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(kept[i].x, want[i].x) << i;
+    ASSERT_EQ(kept[i].y, want[i].y) << i;
+    ASSERT_EQ(kept[i].z, want[i].z) << i;
+    ASSERT_EQ(kept[i].w, 0.0f) << i;
+  }
+  g->accelerations(s.pos.data(), kept.data(), n, p);  // once only
+  EXPECT_GT(control.bodies_done, done);
+
+  std::vector<Vec4> moved = s.pos;
+  moved[17].x = std::nextafter(moved[17].x, 1e9f);
+  SimParams softer = p, wider = p;
+  softer.softening *= 2.0f;
+  wider.theta = 0.7f;
+  for (int c = 0; c < 3; ++c) {
+    SCOPED_TRACE(c);
+    const std::vector<Vec4>& pos = c == 0 ? moved : s.pos;
+    const SimParams& q = c == 1 ? softer : c == 2 ? wider : p;
+    g->potentials(s.pos.data(), phi.data(), n, p);
+    const long long before = control.bodies_done;
+    g->accelerations(pos.data(), kept.data(), n, q);
+    EXPECT_GT(control.bodies_done, before);  // walked
   }
 }
 

@@ -4,6 +4,7 @@
 // summed for each of its bodies with the SIMD sums.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -35,10 +36,20 @@ class CpuBhSolver final : public Solver {
   double interactions(int) const override { return m_interactions; }
 
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
+    if (reuse(pos, n, p)) {
+      std::copy(m_kept.begin(), m_kept.end(), acc);
+      return;
+    }
     field(pos, acc, n, p, false);
   }
+  // The walk sums the accelerations with the potentials at almost no cost: they are kept, with
+  // the positions, for a force pass on the same positions - a diagnostics reading's, then the next
+  // euler step's (whose pass it saves: on the viewer's CPU path, one tree pass in ten frames).
   void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
+    m_kept.resize(static_cast<std::size_t>(n));
     field(pos, out, n, p, true);
+    m_kept_pos.assign(pos, pos + n);
+    m_kept_softening = p.softening, m_kept_theta = p.theta;
   }
   void tree_cells(int max_level, std::size_t limit, std::vector<Aabb>& out) override {
     out.clear();
@@ -50,8 +61,20 @@ class CpuBhSolver final : public Solver {
   }
 
  private:
-  // Builds the tree of `pos` and walks it for every group: out[i] = (a, 0), or (0, 0, 0, phi).
+  // Whether the kept accelerations are those of these positions (bit for bit) and parameters;
+  // they serve one pass.
+  bool reuse(const Vec4* pos, int n, const SimParams& p) {
+    const bool same = !m_kept_pos.empty() && static_cast<int>(m_kept_pos.size()) == n &&
+                      p.softening == m_kept_softening && p.theta == m_kept_theta &&
+                      std::memcmp(pos, m_kept_pos.data(), sizeof(Vec4) * m_kept_pos.size()) == 0;
+    m_kept_pos.clear();
+    return same;
+  }
+
+  // Builds the tree of `pos` and walks it for every group: out[i] = (a, 0), or (0, 0, 0, phi)
+  // with the accelerations kept in m_kept.
   void field(const Vec4* pos, Vec4* out, int n, const SimParams& p, bool potential) {
+    m_kept_pos.clear();
     // The diagnostics time the potentials pass as theirs; a force pass marks its stages.
     PhaseTimer* phases = potential ? nullptr : m_phases;
     if (phases) phases->begin(Phase::build);  // keys and sort in parallel, then the cells
@@ -65,7 +88,7 @@ class CpuBhSolver final : public Solver {
       remember(out, n);
     }
     walk(out, p, potential, relative);
-    if (!potential) remember(out, n);
+    remember(potential ? m_kept.data() : out, n);
   }
 
   // Each body's |a| of this force pass, and the relative test's floor: a fraction of their mean.
@@ -116,8 +139,9 @@ class CpuBhSolver final : public Solver {
         m_tree.gather(lo, hi, inv_theta, scale, eps2, stack, list);
         for (int k = group.begin; k < group.end; ++k) {
           const Vec4 f = m_tree.field(k, list, eps2, potential, count);
-          out[order[static_cast<std::size_t>(k)]] =
-              potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+          const std::size_t i = static_cast<std::size_t>(order[static_cast<std::size_t>(k)]);
+          out[i] = potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+          if (potential) m_kept[i] = Vec4{f.x, f.y, f.z, 0.0f};
         }
       }
       pp += count.body_body;
@@ -129,8 +153,12 @@ class CpuBhSolver final : public Solver {
   std::string m_name = "cpu-bh";
   HostOctree m_tree;
   double m_interactions = 0;  // body-body and body-cell, of the last walk
-  std::vector<float> m_last;  // |a| of each body on the last force pass
+  std::vector<float> m_last;  // |a| of each body on the last pass
   float m_floor = 0.0f;
+  // The accelerations of the last potentials pass, its positions (empty: none kept) and
+  // parameters.
+  std::vector<Vec4> m_kept, m_kept_pos;
+  float m_kept_softening = 0.0f, m_kept_theta = 0.0f;
 };
 
 }  // namespace
