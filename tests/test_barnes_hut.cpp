@@ -130,6 +130,7 @@ TEST(CpuBh, APotentialsPassServesTheNextForcePassOnTheSamePositions) {
   const long long done = control.bodies_done;
   g->accelerations(s.pos.data(), kept.data(), n, p);
   EXPECT_EQ(control.bodies_done, done);  // kept, not walked
+  EXPECT_EQ(g->interactions(n), 0.0);    // and no work counted twice
   const std::vector<Vec4> want = fresh_pass(s.pos, p);
   for (int i = 0; i < n; ++i) {
     ASSERT_EQ(kept[i].x, want[i].x) << i;

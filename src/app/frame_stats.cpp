@@ -34,10 +34,14 @@ void FrameStats::record(float sim_ms, double interactions) {
     m_sim_total_ms += sim_ms;
   }
   if (sim_ms >= 0.0f) {
-    const double rate = sim_ms > 0.0f ? interactions / (sim_ms * 1e-3) : 0.0;
-    const double a = m_rate == 0.0 ? 1.0 : 0.1;
-    m_rate += a * (rate - m_rate);
-    m_sim_ms += static_cast<float>(a) * (sim_ms - m_sim_ms);
+    // The rate is the smoothed interactions over the smoothed time, not a smoothed ratio: a
+    // frame whose step reused a diagnostics pass's forces (cpu-bh) did little work in little
+    // time, and its ratio alone says nothing.
+    const double a = m_sim_ms_smooth == 0.0 ? 1.0 : 0.1;
+    m_interactions_smooth += a * (interactions - m_interactions_smooth);
+    m_sim_ms_smooth += a * (static_cast<double>(sim_ms) - m_sim_ms_smooth);
+    m_rate = m_sim_ms_smooth > 0.0 ? m_interactions_smooth / (m_sim_ms_smooth * 1e-3) : 0.0;
+    m_sim_ms = static_cast<float>(m_sim_ms_smooth);
   }
 }
 

@@ -48,6 +48,7 @@ class FrameStats {
   float m_draw_ms = -1.0f;
   float m_last_ms = 0.0f, m_fps = 0.0f, m_window_ms = 0.0f, m_sim_ms = 0.0f;
   double m_rate = 0.0;  // interactions per second over solver time (smoothed)
+  double m_interactions_smooth = 0.0, m_sim_ms_smooth = 0.0;
   std::vector<float> m_history;
   int m_head = 0;
 };

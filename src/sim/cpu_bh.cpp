@@ -38,6 +38,7 @@ class CpuBhSolver final : public Solver {
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
     if (reuse(pos, n, p)) {
       std::copy(m_kept.begin(), m_kept.end(), acc);
+      m_interactions = 0;  // this pass walked nothing: the potentials pass counted its work
       return;
     }
     field(pos, acc, n, p, false);
@@ -152,7 +153,7 @@ class CpuBhSolver final : public Solver {
 
   std::string m_name = "cpu-bh";
   HostOctree m_tree;
-  double m_interactions = 0;  // body-body and body-cell, of the last walk
+  double m_interactions = 0;  // body-body and body-cell, of the last pass
   std::vector<float> m_last;  // |a| of each body on the last pass
   float m_floor = 0.0f;
   // The accelerations of the last potentials pass, its positions (empty: none kept) and
