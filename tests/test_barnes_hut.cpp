@@ -109,7 +109,8 @@ TEST(CpuBh, GroupsCoverEveryBodyOnceAndPackSiblings) {
 
 // A potentials pass keeps its accelerations for one force pass on the same positions and
 // parameters: that pass walks nothing (no body counted done) and gives what a fresh walk gives.
-// Moved positions, a changed softening or theta, or a second pass walk again.
+// Moved positions, a changed softening or theta, a second pass, or a cancelled potentials pass
+// walk again.
 TEST(CpuBh, APotentialsPassServesTheNextForcePassOnTheSamePositions) {
   const BodyState s = make_preset(Preset::plummer, 5000, 4);
   const int n = s.size();
@@ -140,6 +141,14 @@ TEST(CpuBh, APotentialsPassServesTheNextForcePassOnTheSamePositions) {
   }
   g->accelerations(s.pos.data(), kept.data(), n, p);  // once only
   EXPECT_GT(control.bodies_done, done);
+
+  // A cancelled potentials pass keeps nothing: its sums are partial.
+  control.cancel = true;
+  g->potentials(s.pos.data(), phi.data(), n, p);
+  control.cancel = false;
+  const long long after_cancel = control.bodies_done;
+  g->accelerations(s.pos.data(), kept.data(), n, p);
+  EXPECT_GT(control.bodies_done, after_cancel);  // walked
 
   std::vector<Vec4> moved = s.pos;
   moved[17].x = std::nextafter(moved[17].x, 1e9f);

@@ -37,11 +37,9 @@ void FrameStats::record(float sim_ms, double interactions) {
     // The rate is the smoothed interactions over the smoothed time, not a smoothed ratio: a
     // frame whose step reused a diagnostics pass's forces (cpu-bh) did little work in little
     // time, and its ratio alone says nothing.
-    const double a = m_sim_ms_smooth == 0.0 ? 1.0 : 0.1;
-    m_interactions_smooth += a * (interactions - m_interactions_smooth);
-    m_sim_ms_smooth += a * (static_cast<double>(sim_ms) - m_sim_ms_smooth);
-    m_rate = m_sim_ms_smooth > 0.0 ? m_interactions_smooth / (m_sim_ms_smooth * 1e-3) : 0.0;
-    m_sim_ms = static_cast<float>(m_sim_ms_smooth);
+    const double a = m_sim_ms == 0.0 ? 1.0 : 0.1;
+    m_interactions += a * (interactions - m_interactions);
+    m_sim_ms += a * (static_cast<double>(sim_ms) - m_sim_ms);
   }
 }
 
@@ -80,10 +78,11 @@ void FrameStats::fill(ui::Readouts& r) const {
               ? m_fps
               : (m_last_ms > 0.0f ? 1000.0f / m_last_ms : 0.0f);  // before the first window
   r.frame_ms = m_window_ms > 0.0f ? m_window_ms : m_last_ms;
-  r.sim_ms = m_sim_ms;
+  r.sim_ms = static_cast<float>(m_sim_ms);
+  const double rate = m_sim_ms > 0.0 ? m_interactions / (m_sim_ms * 1e-3) : 0.0;
   r.draw_ms = m_draw_ms;
-  r.interactions_per_s = m_rate;
-  r.gflops = m_rate * k_flops_per_interaction * 1e-9;
+  r.interactions_per_s = rate;
+  r.gflops = rate * k_flops_per_interaction * 1e-9;
   r.frames = m_frames;
   // Only the frames recorded so far, oldest first (no run of zeros at the start).
   const std::size_t size = m_history.size();

@@ -46,9 +46,9 @@ class FrameStats {
   double m_splat_total_ms = 0.0;
   bool m_first_draw_seen = false;
   float m_draw_ms = -1.0f;
-  float m_last_ms = 0.0f, m_fps = 0.0f, m_window_ms = 0.0f, m_sim_ms = 0.0f;
-  double m_rate = 0.0;  // interactions per second over solver time (smoothed)
-  double m_interactions_smooth = 0.0, m_sim_ms_smooth = 0.0;
+  float m_last_ms = 0.0f, m_fps = 0.0f, m_window_ms = 0.0f;
+  // Solver time and interactions a frame, smoothed: their ratio is the rate the panel shows.
+  double m_sim_ms = 0.0, m_interactions = 0.0;
   std::vector<float> m_history;
   int m_head = 0;
 };

@@ -161,9 +161,9 @@ class RunController {
   static constexpr int k_finite_check_frames = 10;
   // How long a frame waits for a CPU run, and the viewer's default N's step budget on the CPU
   // (App::k_cpu_step_budget_ms), so each frame shows a new step there; a longer run goes on while
-  // the frames keep drawing. Running steps and drawing at once lost on 2 cores with software GL
-  // (docs/benchmarks.md): the frame waits rather than draws alongside. A run that takes a
-  // diagnostics reading is waited for that much longer (at most k_cpu_wait_ms more).
+  // the frames keep drawing. The run started by start_next_host has had the last frame's drawing
+  // to work in. A run that takes a diagnostics reading is waited for that much longer (at most
+  // k_cpu_wait_ms more).
   static constexpr double k_cpu_wait_ms = 25.0;
   static constexpr std::size_t k_diag_history = 600;
   static constexpr std::size_t k_max_tree_boxes = 200000;

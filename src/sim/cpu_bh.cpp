@@ -47,8 +47,10 @@ class CpuBhSolver final : public Solver {
   // the positions, for a force pass on the same positions - a diagnostics reading's, then the next
   // euler step's (whose pass it saves: on the viewer's CPU path, one tree pass in ten frames).
   void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
+    m_kept_pos.clear();
     m_kept.resize(static_cast<std::size_t>(n));
     field(pos, out, n, p, true);
+    if (m_control && m_control->cancel.load()) return;  // a cancelled walk's sums are partial
     m_kept_pos.assign(pos, pos + n);
     m_kept_softening = p.softening, m_kept_theta = p.theta;
   }
@@ -75,7 +77,6 @@ class CpuBhSolver final : public Solver {
   // Builds the tree of `pos` and walks it for every group: out[i] = (a, 0), or (0, 0, 0, phi)
   // with the accelerations kept in m_kept.
   void field(const Vec4* pos, Vec4* out, int n, const SimParams& p, bool potential) {
-    m_kept_pos.clear();
     // The diagnostics time the potentials pass as theirs; a force pass marks its stages.
     PhaseTimer* phases = potential ? nullptr : m_phases;
     if (phases) phases->begin(Phase::build);  // keys and sort in parallel, then the cells
