@@ -1,7 +1,9 @@
 // `cpu-bh` through the shared Barnes-Hut checks (tests/bh_checks.h), its octree's shape at the
 // depth cap, and bad opening angles.
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -104,6 +106,80 @@ TEST(CpuBh, GroupsCoverEveryBodyOnceAndPackSiblings) {
     }
     EXPECT_EQ(next, s.size());
     EXPECT_GT(static_cast<double>(s.size()) / static_cast<double>(tree.groups().size()), 60.0);
+  }
+}
+
+// Cell `a` of tree x and cell `b` of tree y, and everything below them, are the same bit for bit
+// (the cells' order in their arrays aside).
+void expect_same_cells(const HostOctree& x, int a, const HostOctree& y, int b) {
+  const OctCell& p = x.cells()[static_cast<std::size_t>(a)];
+  const OctCell& q = y.cells()[static_cast<std::size_t>(b)];
+  ASSERT_EQ(p.begin, q.begin);
+  ASSERT_EQ(p.end, q.end);
+  ASSERT_EQ(p.level, q.level);
+  ASSERT_EQ(p.first_child < 0, q.first_child < 0) << "cell of bodies " << p.begin << ".." << p.end;
+  ASSERT_EQ(p.child_count, q.child_count);
+  const auto floats = [](const OctCell& c) {
+    return std::vector<float>{c.cx,   c.cy,   c.cz,   c.half, c.mx,   c.my, c.mz, c.mass,  c.q[0],
+                              c.q[1], c.q[2], c.q[3], c.q[4], c.q[5], c.tr, c.s,  c.reach2};
+  };
+  ASSERT_EQ(floats(p), floats(q)) << "cell of bodies " << p.begin << ".." << p.end;
+  for (int k = 0; p.first_child >= 0 && k < p.child_count; ++k)
+    expect_same_cells(x, p.first_child + k, y, q.first_child + k);
+}
+
+// The parallel build (subtrees built by each thread, then spliced) gives the serial build's tree,
+// whatever the thread count and the subtrees' size: the same sorted bodies, cells, moments,
+// depth and groups. The radix sort keeps bodies of equal keys in index order, and every body
+// lies in its leaf's box.
+TEST(CpuBh, TheParallelBuildIsTheSerialTree) {
+  const int saved = omp_get_max_threads();
+  for (const char* name : {"plummer", "collision", "random"}) {
+    SCOPED_TRACE(name);
+    BodyState s = make_preset(parse_preset(name), 40000, 5);
+    for (int i = 0; i < 300; ++i)
+      s.pos[static_cast<std::size_t>(i * 7)] = Vec4{0.1f, 0.2f, 0.3f, 1.0f};
+    s.pos[39999] = Vec4{1e4f, -1e4f, 5e3f, 1.0f};  // far away: deep, lopsided top levels
+    HostOctree serial;
+    serial.build(s.pos.data(), s.size(), 16, 0);
+    for (int threads : {1, 3, 7}) {
+      for (int subtree : {100, 5000, -1}) {
+        SCOPED_TRACE("threads " + std::to_string(threads) + ", subtree " + std::to_string(subtree));
+        omp_set_num_threads(threads);
+        HostOctree tree;
+        if (subtree < 0)
+          tree.build(s.pos.data(), s.size(), 16);  // the default
+        else
+          tree.build(s.pos.data(), s.size(), 16, subtree);
+        EXPECT_EQ(tree.order(), serial.order());
+        EXPECT_EQ(tree.cells().size(), serial.cells().size());
+        EXPECT_EQ(tree.depth(), serial.depth());
+        ASSERT_EQ(tree.groups().size(), serial.groups().size());
+        for (std::size_t g = 0; g < tree.groups().size(); ++g) {
+          EXPECT_EQ(tree.groups()[g].begin, serial.groups()[g].begin);
+          EXPECT_EQ(tree.groups()[g].end, serial.groups()[g].end);
+        }
+        expect_same_cells(tree, 0, serial, 0);
+      }
+    }
+    omp_set_num_threads(saved);
+    // The coincident bodies, in index order.
+    std::vector<int> coincident;
+    for (int i : serial.order())
+      if (i % 7 == 0 && i < 2100) coincident.push_back(i);
+    EXPECT_TRUE(std::is_sorted(coincident.begin(), coincident.end()));
+    EXPECT_EQ(coincident.size(), 300u);
+    for (const OctCell& c : serial.cells()) {
+      if (c.first_child >= 0) continue;
+      for (int k = c.begin; k < c.end; ++k) {
+        const Vec4& p = serial.sorted()[static_cast<std::size_t>(k)];
+        // The cells' centres are halved down in float from the root's: a few of its ulps.
+        const float slack = 1e-3f * c.half + 1e-6f * serial.cells().front().half;
+        ASSERT_LE(std::fabs(p.x - c.cx), c.half + slack);
+        ASSERT_LE(std::fabs(p.y - c.cy), c.half + slack);
+        ASSERT_LE(std::fabs(p.z - c.cz), c.half + slack);
+      }
+    }
   }
 }
 

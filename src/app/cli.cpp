@@ -274,7 +274,7 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
     throw std::invalid_argument(
         "--draw cuda needs a CUDA device (" +
         (cuda_compiled() ? device_info().reason : std::string("this build has no CUDA")) +
-        "); use --draw gl");
+        "); use --draw gl, cpu or auto");
   if (!o.screenshot.empty()) {
     const std::string ext =
         o.screenshot.size() >= 4 ? o.screenshot.substr(o.screenshot.size() - 4) : "";

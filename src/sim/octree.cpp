@@ -1,10 +1,11 @@
 // HostOctree: Morton keys, the sort, the cells built from the sorted keys, moments, the walk.
 #include "octree.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <parallel/algorithm>
 
 namespace orrery {
 namespace {
@@ -17,14 +18,190 @@ std::uint64_t grid(float x, float lo, float scale) {
   return static_cast<std::uint64_t>(std::min(t, 2097151.0));
 }
 
+using KeyIndex = std::pair<std::uint64_t, int>;
+
+// Sorts the pairs by key: a least-significant-digit radix sort, 11 bits a pass, each thread
+// counting and then placing its own slice. Each pass is stable, so pairs of equal keys stay in
+// their order: the result is std::sort's of pairs that come in index order. A pass whose digit is
+// the same for every key is skipped (the keys' top bits, on a tree that is not yet deep).
+void radix_sort(std::vector<KeyIndex>& pairs, std::vector<KeyIndex>& scratch, bool parallel) {
+  constexpr int k_bits = 11, k_buckets = 1 << k_bits;
+  const std::size_t n = pairs.size();
+  scratch.resize(n);
+  const int threads = parallel ? std::max(1, omp_get_max_threads()) : 1;
+  std::vector<std::size_t> counts(static_cast<std::size_t>(threads) * k_buckets);
+  bool same = false;  // the pass's digit is the same in every key: the pass would move nothing
+  int moved = 0;      // passes that moved the pairs: odd, and they end in scratch
+#pragma omp parallel num_threads(threads) if (parallel)
+  {
+    const int t = omp_get_thread_num(), used = omp_get_num_threads();
+    const std::size_t begin = n * t / used, end = n * (t + 1) / used;
+    std::size_t* count = counts.data() + static_cast<std::size_t>(t) * k_buckets;
+    KeyIndex* from = pairs.data();
+    KeyIndex* to = scratch.data();
+    for (int shift = 0; shift < 64; shift += k_bits) {
+      std::fill(count, count + k_buckets, 0);
+      for (std::size_t i = begin; i < end; ++i) ++count[(from[i].first >> shift) & (k_buckets - 1)];
+#pragma omp barrier
+#pragma omp single
+      {
+        // Each thread's start in each bucket: buckets in order, threads in order within one.
+        std::size_t at = 0;
+        same = false;
+        for (int b = 0; b < k_buckets; ++b) {
+          const std::size_t bucket_start = at;
+          for (int u = 0; u < used; ++u) {
+            std::size_t& c = counts[static_cast<std::size_t>(u) * k_buckets + b];
+            const std::size_t here = c;
+            c = at;
+            at += here;
+          }
+          same = same || at - bucket_start == n;
+        }
+        moved += !same;
+      }
+      if (!same) {
+        for (std::size_t i = begin; i < end; ++i)
+          to[count[(from[i].first >> shift) & (k_buckets - 1)]++] = from[i];
+        std::swap(from, to);
+      }
+#pragma omp barrier
+    }
+  }
+  if (moved % 2 == 1) pairs.swap(scratch);
+}
+
+// Mass, centre of mass and the traceless quadrupole about it, in double: from the bodies of a
+// leaf, or from the children (each child's quadrupole moved to the parent's centre of mass).
+void moments(OctCell* cells, int index, const Vec4* sorted) {
+  OctCell& c = cells[index];
+  double m = 0, sx = 0, sy = 0, sz = 0;
+  auto add_point = [&](double mass, double x, double y, double z) {
+    m += mass, sx += mass * x, sy += mass * y, sz += mass * z;
+  };
+  if (c.first_child < 0) {
+    for (int k = c.begin; k < c.end; ++k)
+      add_point(sorted[k].w, sorted[k].x, sorted[k].y, sorted[k].z);
+  } else {
+    for (int k = 0; k < c.child_count; ++k) {
+      const OctCell& ch = cells[c.first_child + k];
+      add_point(ch.mass, ch.mx, ch.my, ch.mz);
+    }
+  }
+  // A massless cell: its centre of mass is its centre (it attracts nothing either way).
+  const double gx = m > 0 ? sx / m : c.cx, gy = m > 0 ? sy / m : c.cy, gz = m > 0 ? sz / m : c.cz;
+  double q[6] = {0, 0, 0, 0, 0, 0}, tr = 0;
+  // m (3 d d^T - |d|^2 I) of a point mass at offset d from the centre of mass.
+  auto add_quad = [&](double mass, double dx, double dy, double dz) {
+    const double d2 = dx * dx + dy * dy + dz * dz;
+    tr += mass * d2;
+    q[0] += mass * (3 * dx * dx - d2), q[1] += mass * (3 * dy * dy - d2);
+    q[2] += mass * (3 * dz * dz - d2), q[3] += mass * 3 * dx * dy;
+    q[4] += mass * 3 * dx * dz, q[5] += mass * 3 * dy * dz;
+  };
+  if (c.first_child < 0) {
+    for (int k = c.begin; k < c.end; ++k)
+      add_quad(sorted[k].w, sorted[k].x - gx, sorted[k].y - gy, sorted[k].z - gz);
+  } else {
+    for (int k = 0; k < c.child_count; ++k) {
+      const OctCell& ch = cells[c.first_child + k];
+      for (int j = 0; j < 6; ++j) q[j] += ch.q[j];
+      tr += ch.tr;
+      add_quad(ch.mass, ch.mx - gx, ch.my - gy, ch.mz - gz);
+    }
+  }
+  c.mass = static_cast<float>(m);
+  c.mx = static_cast<float>(gx), c.my = static_cast<float>(gy), c.mz = static_cast<float>(gz);
+  for (int j = 0; j < 6; ++j) c.q[j] = static_cast<float>(q[j]);
+  c.tr = static_cast<float>(tr);
+  const double ex = gx - c.cx, ey = gy - c.cy, ez = gz - c.cz;
+  c.s = static_cast<float>(std::sqrt(ex * ex + ey * ey + ez * ez));
+  c.reach2 = relative_reach2(c.mass, 2.0f * c.half);
+}
+
+// Builds cells into one array from the sorted keys and bodies: the whole tree, its top (with
+// `defer` set) or one subtree of it.
+class CellBuilder {
+ public:
+  CellBuilder(const std::vector<std::uint64_t>& keys, const std::vector<Vec4>& sorted,
+              int leaf_size, std::vector<OctCell>& cells)
+      : m_keys(keys), m_sorted(sorted), m_leaf_size(leaf_size), m_cells(cells) {}
+
+  // Cells of more than a leaf's and at most `bodies` bodies are left childless and listed in
+  // `out`, and no cell gets its moments: the caller builds those subtrees, then the moments.
+  void defer(int bodies, std::vector<int>* out) { m_defer = bodies, m_deferred = out; }
+  int depth() const { return m_depth; }
+
+  // Fills cell `index` (allocated) for bodies [begin, end) at `level`: a leaf, or the children of
+  // the non-empty octants (allocated together, so contiguous, then built); then the moments.
+  void cell(int index, int begin, int end, int level, float cx, float cy, float cz, float half) {
+    m_depth = std::max(m_depth, level);
+    OctCell fresh{};
+    fresh.cx = cx, fresh.cy = cy, fresh.cz = cz, fresh.half = half;
+    fresh.first_child = -1;
+    fresh.begin = begin, fresh.end = end;
+    fresh.level = level;
+    m_cells[static_cast<std::size_t>(index)] = fresh;
+    const bool split = end - begin > m_leaf_size && level < HostOctree::k_max_depth;
+    if (split && end - begin <= m_defer) {
+      m_deferred->push_back(index);
+      return;
+    }
+    if (split) {
+      // The octant of each body at this level: the key's 3-bit digit below the level's prefix
+      // (bits x, y, z from high to low). The keys are sorted, so each octant is one range.
+      const int shift = 3 * (HostOctree::k_max_depth - 1 - level);
+      int bounds[9];
+      bounds[0] = begin;
+      for (int o = 0; o < 8; ++o) {
+        const auto after = std::upper_bound(m_keys.begin() + bounds[o], m_keys.begin() + end,
+                                            static_cast<std::uint64_t>(o),
+                                            [shift](std::uint64_t digit, std::uint64_t key) {
+                                              return digit < ((key >> shift) & 7);
+                                            });
+        bounds[o + 1] = static_cast<int>(after - m_keys.begin());
+      }
+      int count = 0;
+      for (int o = 0; o < 8; ++o) count += bounds[o + 1] > bounds[o];
+      const int first = static_cast<int>(m_cells.size());
+      m_cells.resize(m_cells.size() + static_cast<std::size_t>(count));
+      m_cells[static_cast<std::size_t>(index)].first_child = first;
+      m_cells[static_cast<std::size_t>(index)].child_count = count;
+      const float h = 0.5f * half;
+      int slot = first;
+      for (int o = 0; o < 8; ++o) {
+        if (bounds[o + 1] == bounds[o]) continue;
+        cell(slot++, bounds[o], bounds[o + 1], level + 1, cx + ((o & 4) ? h : -h),
+             cy + ((o & 2) ? h : -h), cz + ((o & 1) ? h : -h), h);
+      }
+    }
+    if (!m_deferred) moments(m_cells.data(), index, m_sorted.data());
+  }
+
+ private:
+  const std::vector<std::uint64_t>& m_keys;
+  const std::vector<Vec4>& m_sorted;
+  int m_leaf_size;
+  std::vector<OctCell>& m_cells;
+  int m_defer = 0;
+  std::vector<int>* m_deferred = nullptr;
+  int m_depth = 0;
+};
+
 }  // namespace
 
 void HostOctree::build(const Vec4* pos, int n, int leaf_size) {
+  build(pos, n, leaf_size, n > k_parallel ? std::max(n / k_subtrees, leaf_size + 1) : 0);
+}
+
+void HostOctree::build(const Vec4* pos, int n, int leaf_size, int subtree) {
   m_leaf_size = std::max(1, leaf_size);
+  const bool parallel = n > k_parallel;
   float lo[3] = {std::numeric_limits<float>::max(), std::numeric_limits<float>::max(),
                  std::numeric_limits<float>::max()};
   float hi[3] = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::lowest(),
                  std::numeric_limits<float>::lowest()};
+#pragma omp parallel for reduction(min : lo[:3]) reduction(max : hi[:3]) if (parallel)
   for (int i = 0; i < n; ++i) {
     const float c[3] = {pos[i].x, pos[i].y, pos[i].z};
     for (int k = 0; k < 3; ++k)
@@ -42,32 +219,85 @@ void HostOctree::build(const Vec4* pos, int n, int leaf_size) {
   const float scale = 2097152.0f / side;
 
   m_pairs.resize(static_cast<std::size_t>(n));
-#pragma omp parallel for schedule(static) if (n > 16384)
+#pragma omp parallel for schedule(static) if (parallel)
   for (int i = 0; i < n; ++i) {
     const std::uint64_t key = morton_spread21(grid(pos[i].x, origin[0], scale)) << 2 |
                               morton_spread21(grid(pos[i].y, origin[1], scale)) << 1 |
                               morton_spread21(grid(pos[i].z, origin[2], scale));
     m_pairs[static_cast<std::size_t>(i)] = {key, i};
   }
-  // libstdc++'s parallel mode sort (OpenMP): a multiway merge sort over the threads.
-  if (n > 16384)
-    __gnu_parallel::sort(m_pairs.begin(), m_pairs.end());
-  else
-    std::sort(m_pairs.begin(), m_pairs.end());
+  radix_sort(m_pairs, m_scratch, parallel);
   m_keys.resize(static_cast<std::size_t>(n));
   m_sorted.resize(static_cast<std::size_t>(n));
   m_order.resize(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static) if (parallel)
   for (int k = 0; k < n; ++k) {
     m_keys[static_cast<std::size_t>(k)] = m_pairs[static_cast<std::size_t>(k)].first;
     m_order[static_cast<std::size_t>(k)] = m_pairs[static_cast<std::size_t>(k)].second;
     m_sorted[static_cast<std::size_t>(k)] = pos[m_pairs[static_cast<std::size_t>(k)].second];
   }
-  m_cells.clear();
-  m_depth = 0;
-  m_cells.push_back({});
-  build_cell(0, 0, n, 0, c[0], c[1], c[2], 0.5f * side);
+  m_cells.assign(1, OctCell{});
+  m_deferred.clear();
+  CellBuilder top(m_keys, m_sorted, m_leaf_size, m_cells);
+  if (subtree > 0) top.defer(subtree, &m_deferred);
+  top.cell(0, 0, n, 0, c[0], c[1], c[2], 0.5f * side);
+  m_depth = top.depth();
+  if (subtree > 0) build_subtrees();
   m_groups.clear();
   if (n > 0) find_groups(0);
+}
+
+// The deferred cells' subtrees, built in parallel (each thread into its own array), then copied
+// after the top's cells with their child indices moved; then the top's moments, children first.
+void HostOctree::build_subtrees() {
+  const int top = static_cast<int>(m_cells.size());
+  const int count = static_cast<int>(m_deferred.size());
+  struct Span {
+    int thread, begin, end;  // the subtree's cells in its thread's array, its root first
+  };
+  std::vector<Span> spans(static_cast<std::size_t>(count));
+  m_thread_cells.resize(static_cast<std::size_t>(std::max(1, omp_get_max_threads())));
+  int depth = m_depth;
+#pragma omp parallel reduction(max : depth)
+  {
+    const int t = omp_get_thread_num();
+    std::vector<OctCell>& local = m_thread_cells[static_cast<std::size_t>(t)];
+    local.clear();
+    CellBuilder builder(m_keys, m_sorted, m_leaf_size, local);
+#pragma omp for schedule(dynamic, 1)
+    for (int i = 0; i < count; ++i) {
+      const OctCell& root =
+          m_cells[static_cast<std::size_t>(m_deferred[static_cast<std::size_t>(i)])];
+      const int begin = static_cast<int>(local.size());
+      local.push_back({});
+      builder.cell(begin, root.begin, root.end, root.level, root.cx, root.cy, root.cz, root.half);
+      spans[static_cast<std::size_t>(i)] = {t, begin, static_cast<int>(local.size())};
+    }
+    depth = std::max(depth, builder.depth());
+  }
+  m_depth = depth;
+  // Each subtree's cells below its root go to [offset, offset + size - 1).
+  std::vector<int> offsets(static_cast<std::size_t>(count));
+  int total = top;
+  for (int i = 0; i < count; ++i) {
+    offsets[static_cast<std::size_t>(i)] = total;
+    total += spans[static_cast<std::size_t>(i)].end - spans[static_cast<std::size_t>(i)].begin - 1;
+  }
+  m_cells.resize(static_cast<std::size_t>(total));
+#pragma omp parallel for schedule(dynamic, 4)
+  for (int i = 0; i < count; ++i) {
+    const Span& s = spans[static_cast<std::size_t>(i)];
+    const std::vector<OctCell>& local = m_thread_cells[static_cast<std::size_t>(s.thread)];
+    const int move = offsets[static_cast<std::size_t>(i)] - s.begin - 1;
+    for (int j = s.begin; j < s.end; ++j) {
+      OctCell cell = local[static_cast<std::size_t>(j)];
+      if (cell.first_child >= 0) cell.first_child += move;
+      const int to = j == s.begin ? m_deferred[static_cast<std::size_t>(i)] : j + move;
+      m_cells[static_cast<std::size_t>(to)] = cell;
+    }
+  }
+  // The top's children come after their parents, so backwards is children first.
+  for (int k = top - 1; k >= 0; --k) moments(m_cells.data(), k, m_sorted.data());
 }
 
 void HostOctree::find_groups(int index) {
@@ -96,95 +326,6 @@ void HostOctree::find_groups(int index) {
 
 // Fills cell `index` (allocated) for bodies [begin, end) at `level`: a leaf, or the children of
 // the non-empty octants (allocated together, so contiguous, then built); then the moments.
-void HostOctree::build_cell(int index, int begin, int end, int level, float cx, float cy, float cz,
-                            float half) {
-  m_depth = std::max(m_depth, level);
-  OctCell fresh{};
-  fresh.cx = cx, fresh.cy = cy, fresh.cz = cz, fresh.half = half;
-  fresh.first_child = -1;
-  fresh.begin = begin, fresh.end = end;
-  fresh.level = level;
-  m_cells[static_cast<std::size_t>(index)] = fresh;
-  if (end - begin > m_leaf_size && level < k_max_depth) {
-    // The octant of each body at this level: the key's 3-bit digit below the level's prefix
-    // (bits x, y, z from high to low). The keys are sorted, so each octant is one range.
-    const int shift = 3 * (k_max_depth - 1 - level);
-    int bounds[9];
-    bounds[0] = begin;
-    for (int o = 0; o < 8; ++o) {
-      const auto after = std::upper_bound(
-          m_keys.begin() + bounds[o], m_keys.begin() + end, static_cast<std::uint64_t>(o),
-          [shift](std::uint64_t digit, std::uint64_t key) { return digit < ((key >> shift) & 7); });
-      bounds[o + 1] = static_cast<int>(after - m_keys.begin());
-    }
-    int count = 0;
-    for (int o = 0; o < 8; ++o) count += bounds[o + 1] > bounds[o];
-    const int first = static_cast<int>(m_cells.size());
-    m_cells.resize(m_cells.size() + static_cast<std::size_t>(count));
-    m_cells[static_cast<std::size_t>(index)].first_child = first;
-    m_cells[static_cast<std::size_t>(index)].child_count = count;
-    const float h = 0.5f * half;
-    int slot = first;
-    for (int o = 0; o < 8; ++o) {
-      if (bounds[o + 1] == bounds[o]) continue;
-      build_cell(slot++, bounds[o], bounds[o + 1], level + 1, cx + ((o & 4) ? h : -h),
-                 cy + ((o & 2) ? h : -h), cz + ((o & 1) ? h : -h), h);
-    }
-  }
-  moments(index);
-}
-
-// Mass, centre of mass and the traceless quadrupole about it, in double: from the bodies of a
-// leaf, or from the children (each child's quadrupole moved to the parent's centre of mass).
-void HostOctree::moments(int index) {
-  OctCell& c = m_cells[static_cast<std::size_t>(index)];
-  double m = 0, sx = 0, sy = 0, sz = 0;
-  auto add_point = [&](double mass, double x, double y, double z) {
-    m += mass, sx += mass * x, sy += mass * y, sz += mass * z;
-  };
-  if (c.first_child < 0) {
-    for (int k = c.begin; k < c.end; ++k) {
-      const Vec4& p = m_sorted[static_cast<std::size_t>(k)];
-      add_point(p.w, p.x, p.y, p.z);
-    }
-  } else {
-    for (int k = 0; k < c.child_count; ++k) {
-      const OctCell& ch = m_cells[static_cast<std::size_t>(c.first_child + k)];
-      add_point(ch.mass, ch.mx, ch.my, ch.mz);
-    }
-  }
-  // A massless cell: its centre of mass is its centre (it attracts nothing either way).
-  const double gx = m > 0 ? sx / m : c.cx, gy = m > 0 ? sy / m : c.cy, gz = m > 0 ? sz / m : c.cz;
-  double q[6] = {0, 0, 0, 0, 0, 0}, tr = 0;
-  // m (3 d d^T - |d|^2 I) of a point mass at offset d from the centre of mass.
-  auto add_quad = [&](double mass, double dx, double dy, double dz) {
-    const double d2 = dx * dx + dy * dy + dz * dz;
-    tr += mass * d2;
-    q[0] += mass * (3 * dx * dx - d2), q[1] += mass * (3 * dy * dy - d2);
-    q[2] += mass * (3 * dz * dz - d2), q[3] += mass * 3 * dx * dy;
-    q[4] += mass * 3 * dx * dz, q[5] += mass * 3 * dy * dz;
-  };
-  if (c.first_child < 0) {
-    for (int k = c.begin; k < c.end; ++k) {
-      const Vec4& p = m_sorted[static_cast<std::size_t>(k)];
-      add_quad(p.w, p.x - gx, p.y - gy, p.z - gz);
-    }
-  } else {
-    for (int k = 0; k < c.child_count; ++k) {
-      const OctCell& ch = m_cells[static_cast<std::size_t>(c.first_child + k)];
-      for (int j = 0; j < 6; ++j) q[j] += ch.q[j];
-      tr += ch.tr;
-      add_quad(ch.mass, ch.mx - gx, ch.my - gy, ch.mz - gz);
-    }
-  }
-  c.mass = static_cast<float>(m);
-  c.mx = static_cast<float>(gx), c.my = static_cast<float>(gy), c.mz = static_cast<float>(gz);
-  for (int j = 0; j < 6; ++j) c.q[j] = static_cast<float>(q[j]);
-  c.tr = static_cast<float>(tr);
-  const double ex = gx - c.cx, ey = gy - c.cy, ez = gz - c.cz;
-  c.s = static_cast<float>(std::sqrt(ex * ex + ey * ey + ez * ez));
-  c.reach2 = relative_reach2(c.mass, 2.0f * c.half);
-}
 
 void HostOctree::gather(const float lo[3], const float hi[3], float inv_theta, float scale,
                         float eps2, std::vector<int>& stack, InteractionList& list) const {

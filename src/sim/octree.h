@@ -86,6 +86,13 @@ class HostOctree {
   // the depth cap, where coincident or nearly coincident bodies share one oversized leaf), with
   // their moments. Storage is kept and grown across builds.
   void build(const Vec4* pos, int n, int leaf_size);
+  // The same tree (its cells in another order), built serially down to cells of at most
+  // `subtree` bodies, whose subtrees are then built in parallel; 0: all serially. Above
+  // k_parallel bodies, build() takes subtrees of N / k_subtrees: a few dozen a thread, whatever
+  // the thread count, so the cells' order does not depend on it.
+  void build(const Vec4* pos, int n, int leaf_size, int subtree);
+  static constexpr int k_parallel = 16384;
+  static constexpr int k_subtrees = 64;
 
   const std::vector<Vec4>& sorted() const { return m_sorted; }  // positions in key order
   const std::vector<int>& order() const { return m_order; }     // sorted index -> body index
@@ -113,17 +120,17 @@ class HostOctree {
              WalkCount& count) const;
 
  private:
-  void build_cell(int index, int begin, int end, int level, float cx, float cy, float cz,
-                  float half);
-  void moments(int index);
+  void build_subtrees();
   void find_groups(int index);
 
   std::vector<std::uint64_t> m_keys;
-  std::vector<std::pair<std::uint64_t, int>> m_pairs;
+  std::vector<std::pair<std::uint64_t, int>> m_pairs, m_scratch;
   std::vector<Vec4> m_sorted;
   std::vector<int> m_order;
   std::vector<OctCell> m_cells;
   std::vector<Group> m_groups;
+  std::vector<int> m_deferred;                       // the top's cells whose subtrees are left
+  std::vector<std::vector<OctCell>> m_thread_cells;  // each thread's subtrees
   int m_leaf_size = 16;
   int m_depth = 0;
 };
