@@ -26,6 +26,35 @@ void atomic_max(std::uint64_t& slot, std::uint64_t v) {
   }
 }
 
+// Calls emit(i, slot) for each i in [0, n) with keep(i), slot counting the kept ones in order,
+// after size(kept) (OpenMP: each thread counts its slice's, the counts become offsets, each
+// thread emits its own). Returns how many were kept.
+template <class Keep, class Size, class Emit>
+std::size_t compact_in_order(std::size_t n, bool parallel, Keep keep, Size size, Emit emit) {
+  std::vector<std::size_t> start(static_cast<std::size_t>(omp_get_max_threads()) + 1, 0);
+  std::size_t total = 0;
+#pragma omp parallel if (parallel)
+  {
+    const std::size_t t = static_cast<std::size_t>(omp_get_thread_num());
+    const std::size_t used = static_cast<std::size_t>(omp_get_num_threads());
+    const std::size_t lo = n * t / used, hi = n * (t + 1) / used;
+    std::size_t mine = 0;
+    for (std::size_t i = lo; i < hi; ++i) mine += keep(i) ? 1 : 0;
+    start[t + 1] = mine;
+#pragma omp barrier
+#pragma omp single
+    {
+      for (std::size_t u = 0; u < used; ++u) start[u + 1] += start[u];
+      total = start[used];
+      size(total);
+    }
+    std::size_t slot = start[t];
+    for (std::size_t i = lo; i < hi; ++i)
+      if (keep(i)) emit(i, slot++);
+  }
+  return total;
+}
+
 class HostCollider final : public Collider {
  public:
   bool on_device() const override { return false; }
@@ -103,20 +132,21 @@ void HostCollider::sort_by_cell(const Vec4* pos, const Vec4* vel, int n, const G
             ? UINT64_MAX
             : row_of(c) * nx + static_cast<std::uint64_t>(std::int64_t{c.x} - lo[0] + 1);
   }
-  m_keys.resize(static_cast<std::size_t>(n));
+  const bool parallel = n > 16384;
+  const std::size_t small = compact_in_order(
+      static_cast<std::size_t>(n), parallel,
+      [&](std::size_t i) { return m_cell_key[i] != UINT64_MAX; },
+      [&](std::size_t count) { m_keys.resize(count); },
+      [&](std::size_t i, std::size_t slot) {
+        m_keys[slot] = {m_cell_key[i], static_cast<int>(i)};
+      });
   m_large.clear();
-  std::size_t small = 0;
+  if (small < static_cast<std::size_t>(n))
+    for (int i = 0; i < n; ++i)
+      if (m_cell_key[static_cast<std::size_t>(i)] == UINT64_MAX) m_large.push_back(i);
   std::uint64_t top = 0;
-  for (int i = 0; i < n; ++i) {
-    const std::uint64_t key = m_cell_key[static_cast<std::size_t>(i)];
-    if (key == UINT64_MAX) {
-      m_large.push_back(i);
-      continue;
-    }
-    m_keys[small++] = {key, i};
-    top = std::max(top, key);
-  }
-  m_keys.resize(small);
+#pragma omp parallel for reduction(max : top) if (parallel)
+  for (std::size_t k = 0; k < small; ++k) top = std::max(top, m_keys[k].first);
   m_swap.resize(small);
   // Each pass in parallel: every thread counts its slice's digits, the counts become offsets digit
   // by digit and thread by thread, and each thread places its slice - stable, as one thread would.
@@ -160,16 +190,16 @@ void HostCollider::sort_by_cell(const Vec4* pos, const Vec4* vel, int n, const G
     m_body[k] = Vec4{pos[i].x, pos[i].y, pos[i].z, vel[i].w};
     m_cell[k] = m_cell_of[static_cast<std::size_t>(i)];
   }
-  m_row_start.clear();
-  m_row_key.clear();
-  for (std::size_t k = 0; k < small; ++k) {
-    const std::uint64_t row = row_of(m_cell[k]);
-    if (m_row_key.empty() || m_row_key.back() != row) {
-      m_row_key.push_back(row);
-      m_row_start.push_back(static_cast<std::uint32_t>(k));
-    }
-  }
-  m_row_start.push_back(static_cast<std::uint32_t>(small));
+  // A row starts where the row key changes.
+  compact_in_order(
+      small, parallel,
+      [&](std::size_t k) { return k == 0 || row_of(m_cell[k]) != row_of(m_cell[k - 1]); },
+      [&](std::size_t count) { m_row_key.resize(count), m_row_start.resize(count + 1); },
+      [&](std::size_t k, std::size_t slot) {
+        m_row_key[slot] = row_of(m_cell[k]);
+        m_row_start[slot] = static_cast<std::uint32_t>(k);
+      });
+  m_row_start.back() = static_cast<std::uint32_t>(small);
   // The four rows after a row: (y + 1, z), and (y - 1 .. y + 1, z + 1).
   m_row_step[0] = 1, m_row_step[1] = ny - 1, m_row_step[2] = ny, m_row_step[3] = ny + 1;
 }
