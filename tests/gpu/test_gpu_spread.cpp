@@ -63,6 +63,21 @@ TEST(SpreadParts, EveryModuleSumsItsPartsAsItsWhole) {
   }
 }
 
+// The tiled modules cut whole blocks and run a part that does not start at body 0 on a rotated
+// copy of the bodies: every block size, with the last part ending in a partial block.
+TEST(SpreadParts, TiledModulesSumTheirPartsAtEveryBlockSize) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
+  const BodyState s = make_preset(Preset::plummer, k_n, 11);
+  const std::vector<Part> parts = {{0.0, 0.05}, {0.05, 0.5}, {0.5, 0.5}, {0.5, 0.97}, {0.97, 1.0}};
+  for (const char* name : {"cuda-static", "cuda-dynamic"})
+    for (int block : {32, 64, 128, 256, 512, 1024}) {
+      std::unique_ptr<Solver> whole = make_solver(name, block), split = make_solver(name, block);
+      const std::vector<Vec4> want = accelerations(*whole, s.pos, spread_params());
+      const std::vector<Vec4> got = accelerations(*split, s.pos, spread_params(), &parts);
+      EXPECT_LT(max_relative_error(got, want), 1e-5) << name << " block " << block;
+    }
+}
+
 // cuda-fast's pair mode (each pair once, forces to both bodies) split into parts of its tile
 // pairs: every pair-mode configuration, at N where it runs.
 TEST(SpreadParts, PairModeSumsItsPartsAsItsWhole) {
