@@ -298,13 +298,14 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   Texts t;
   cli.add_option(
       "--n", t.n,
-      "number of bodies, 1 to 134217728 as the GPU's memory allows (default 16384 with a "
-      "CUDA device, "
-      "2048 without)");
-  cli.add_option(
-      "--solver", o.solver,
-      "solver: " + names_of_solvers() +
-          " (default: the first available of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)")
+      "number of bodies, 1 to 134217728 as the GPU's memory allows (default: sized to this "
+      "machine, the largest power of two whose step fits the frame's budget, probed in under a "
+      "second and printed; 16384 with a CUDA device and 2048 without where no size fits)");
+  cli.add_option("--solver", o.solver,
+                 "solver: " + names_of_solvers() +
+                     " (default: the first available of cuda-fast, cuda-static, cuda-dynamic; "
+                     "without a GPU, "
+                     "cpu-omp, or with no --n whichever of cpu-omp and cpu-bh sizes N larger)")
       ->check(orrery::cli::non_empty());
   cli.add_option("--block", t.block,
                  "threads per block for GPU solvers (default: the solver's; one it supports)");
