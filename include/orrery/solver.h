@@ -28,8 +28,9 @@ struct BodyRange {
 };
 
 // A part of a module's work, [from, to) of it (0 <= from <= to <= 1), for spreading it over
-// several GPUs. Each module cuts its own units: bodies in index order (all-pairs rows), tile pairs
-// (cuda-fast's pair mode), bodies in the tree's Morton order (the tree codes).
+// several GPUs. Each module cuts its own units: bodies in index order (cuda-fast's rows), blocks of
+// bodies in index order (cuda-static, cuda-dynamic), tile pairs (cuda-fast's pair mode), bodies in
+// the tree's Morton order (the tree codes).
 struct Part {
   double from = 0.0, to = 1.0;
   // Units [first, end) of `units`: parts that meet at a cut meet at the same unit.

@@ -304,8 +304,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option("--solver", o.solver,
                  "solver: " + names_of_solvers() +
                      " (default: the first available of cuda-fast, cuda-static, cuda-dynamic; "
-                     "without a GPU, "
-                     "cpu-omp, or with no --n whichever of cpu-omp and cpu-bh sizes N larger)")
+                     "without a GPU, cpu-omp, or with no --n whichever of cpu-omp and cpu-bh "
+                     "sizes N larger)")
       ->check(orrery::cli::non_empty());
   cli.add_option("--block", t.block,
                  "threads per block for GPU solvers (default: the solver's; one it supports)");
