@@ -3,6 +3,7 @@
 # preset the issue names and theta 0.3, 0.5, 0.75 and 1.0 at N = 1,048,576 (eps 0.01), cuda-bh's
 # step time (median of 5 after 2, --phases; `box` with --gravity on) and both tree codes' accuracy
 # (8,192 sampled targets) with their interactions per body. Logs go to OUT_DIR; the table last.
+# CODES (default "cuda-bh cpu-bh") names the codes whose accuracy is read.
 #   scripts/gpu_bh_theta.sh SLIM OUT_DIR
 set -u
 bench=$(cd "$1" && pwd)/src/bench/orrery-bench
@@ -15,7 +16,7 @@ n=1048576
     for t in 0.3 0.5 0.75 1.0; do
       ms=$("$bench" --solver cuda-bh --n $n --preset $p --gravity on --theta $t --softening 0.01 \
         --steps 5 --warmup 2 --phases 2>&1 | tee -a "$out/time.log" | awk '/^cuda-bh/ {print $4}')
-      for code in cuda-bh cpu-bh; do
+      for code in ${CODES:-cuda-bh cpu-bh}; do
         "$bench" --accuracy --solver $code --n $n --preset $p --theta $t --softening 0.01 2>&1 |
           tee -a "$out/accuracy.log" |
           awk -v p=$p -v t=$t -v c=$code -v ms="$ms" '$1 == c {

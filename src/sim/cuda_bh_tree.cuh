@@ -13,7 +13,7 @@ namespace orrery {
 namespace {
 constexpr int k_walk_warps = 4;  // warps a block of the walk
 // A node of at most this many bodies is summed body by body when opened (a leaf bucket).
-constexpr int k_bucket = 16;
+constexpr int k_bucket = 8;
 // Entries of each of a warp's two frontier levels (a level of a group's breadth-first walk holds
 // at most this many nodes; a group that needs more is walked again by the retry pass).
 constexpr int k_frontier = 4096;

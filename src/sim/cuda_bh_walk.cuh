@@ -1,6 +1,6 @@
-// Private to cuda_bh.cu: the walk half of `cuda-bh` - one warp serves 32 consecutive bodies with
-// one breadth-first traversal and a box opening test; groups whose frontier overflows are walked
-// again by the one-warp retry pass.
+// Private to cuda_bh.cu: the walk half of `cuda-bh` - one warp serves a group of up to 32
+// consecutive bodies with one breadth-first traversal and the opening tests; groups whose frontier
+// overflows are walked again by the one-warp retry pass.
 #pragma once
 
 #include "cuda_bh_tree.cuh"
@@ -36,7 +36,42 @@ struct Walker {
   float eps2;
   Vec4 p;  // this lane's body
   int k;   // its sorted index
+  // A group of at most 16 bodies has each body on two lanes (part 0 and 1), which sum alternate
+  // entries of a list: otherwise half the warp would idle through every list.
+  bool doubled;
+  int part;
   Vec4 acc;
+
+  __device__ void cell(const WarpShared& sh, int j) {
+    const Vec4 com = sh.cell_com[j], q = sh.cell_q[j], q2 = sh.cell_q2[j];
+    const float quad[6] = {q.x, q.y, q.z, q.w, q2.x, q2.y};
+    Vec4 f{0.0f, 0.0f, 0.0f, 0.0f};
+    cell_field(p.x - com.x, p.y - com.y, p.z - com.z, com.w, quad, q2.w, eps2, f);
+    acc.x += f.x, acc.y += f.y, acc.z += f.z;
+    if (Potential) acc.w += f.w;
+  }
+  __device__ void body(const WarpShared& sh, int j) {
+    const Vec4 q = sh.body_pos[j];
+    Vec3 a{0.0f, 0.0f, 0.0f};
+    body_body(p, q, eps2, a);
+    acc.x += a.x, acc.y += a.y, acc.z += a.z;
+    if (Potential && sh.bodies[j] != k) {
+      const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
+      acc.w -= q.w * rsqrtf(eps2 + rx * rx + ry * ry + rz * rz);
+    }
+  }
+  // Sums entries [0, count) of a list with `one` (cell or body), split between a doubled body's
+  // two lanes. A full list (count 32, known when inlined) gets loops of fixed length.
+  template <typename One>
+  __device__ void sum(int count, One one) {
+    if (count == 32 && doubled) {
+      for (int i = 0; i < 16; ++i) one(2 * i + part);
+    } else if (count == 32) {
+      for (int j = 0; j < 32; ++j) one(j);
+    } else {
+      for (int j = doubled ? part : 0; j < count; j += doubled ? 2 : 1) one(j);
+    }
+  }
 
   __device__ void flush_cells(WarpShared& sh, int count, int lane) {
     if (lane < count) {
@@ -46,30 +81,14 @@ struct Walker {
       sh.cell_q2[lane] = t.quad2_open[c];
     }
     __syncwarp();
-    for (int j = 0; j < count; ++j) {
-      const Vec4 com = sh.cell_com[j], q = sh.cell_q[j], q2 = sh.cell_q2[j];
-      const float quad[6] = {q.x, q.y, q.z, q.w, q2.x, q2.y};
-      Vec4 f{0.0f, 0.0f, 0.0f, 0.0f};
-      cell_field(p.x - com.x, p.y - com.y, p.z - com.z, com.w, quad, q2.w, eps2, f);
-      acc.x += f.x, acc.y += f.y, acc.z += f.z;
-      if (Potential) acc.w += f.w;
-    }
+    sum(count, [&](int j) { cell(sh, j); });
     __syncwarp();
   }
 
   __device__ void flush_bodies(WarpShared& sh, int count, int lane) {
     if (lane < count) sh.body_pos[lane] = sorted[sh.bodies[lane]];
     __syncwarp();
-    for (int j = 0; j < count; ++j) {
-      const Vec4 q = sh.body_pos[j];
-      Vec3 a{0.0f, 0.0f, 0.0f};
-      body_body(p, q, eps2, a);
-      acc.x += a.x, acc.y += a.y, acc.z += a.z;
-      if (Potential && sh.bodies[j] != k) {
-        const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
-        acc.w -= q.w * rsqrtf(eps2 + rx * rx + ry * ry + rz * rz);
-      }
-    }
+    sum(count, [&](int j) { body(sh, j); });
     __syncwarp();
   }
 };
@@ -105,10 +124,13 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
                            const Relative& rel, unsigned long long& pp, unsigned long long& pc) {
   const int lane = threadIdx.x % 32;
   const unsigned below = (1u << lane) - 1u;
-  const bool valid = lane < grp.y;
-  const int k = grp.x + (valid ? lane : 0);
+  const bool doubled = grp.y <= 16;  // the same for the whole warp
+  const int member = doubled ? lane % 16 : lane;
+  const bool valid = member < grp.y;
+  const int k = grp.x + (valid ? member : 0);
   const int body = index[k];
-  Walker<Potential> w{sorted, t, eps2, sorted[k], k, Vec4{0.0f, 0.0f, 0.0f, 0.0f}};
+  Walker<Potential> w{sorted, t,       eps2,      sorted[k],
+                      k,      doubled, lane / 16, Vec4{0.0f, 0.0f, 0.0f, 0.0f}};
   const Vec4 p = w.p;
   const float3 glo = make_float3(warp_min(p.x), warp_min(p.y), warp_min(p.z));
   const float3 ghi = make_float3(warp_max(p.x), warp_max(p.y), warp_max(p.z));
@@ -176,19 +198,33 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
         shift_list(sh.cells, ncells, lane);
         ncells -= 32;
       }
-      // Buckets' bodies to the body list, one body of every bucket a round.
-      for (int j = 0;; ++j) {
-        const bool emit = j < size;
-        const unsigned emits = __ballot_sync(0xffffffffu, emit);
-        if (emits == 0) break;
-        if (emit) sh.bodies[nbodies + __popc(emits & below)] = first + j;
-        nbodies += __popc(emits);
-        __syncwarp();
-        if (nbodies >= 32) {
-          w.flush_bodies(sh, 32, lane);
-          pp += 32 * members;
-          shift_list(sh.bodies, nbodies, lane);
-          nbodies -= 32;
+      // Buckets' bodies to the body list, 32 slots at a time: an inclusive scan of the sizes
+      // places each bucket, and each lane finds the bucket of its slot by a binary search over the
+      // scan, so the cost is per 32 bodies, not per body of the largest bucket.
+      if (__any_sync(0xffffffffu, size > 0)) {
+        int end = size;  // where this lane's bucket ends in the round's slots
+        for (int o = 1; o < 32; o *= 2) {
+          const int v = __shfl_up_sync(0xffffffffu, end, o);
+          if (lane >= o) end += v;
+        }
+        const int total = __shfl_sync(0xffffffffu, end, 31);
+        for (int c = 0; c < total; c += 32) {
+          const int slot = c + lane;
+          int owner = 0;  // lanes whose bucket ends at or before the slot
+          for (int step = 16; step > 0; step /= 2)
+            if (__shfl_sync(0xffffffffu, end, owner + step - 1) <= slot) owner += step;
+          const int start = __shfl_sync(0xffffffffu, end - size, owner);
+          const int from = __shfl_sync(0xffffffffu, first, owner);
+          const int emitted = min(32, total - c);
+          if (lane < emitted) sh.bodies[nbodies + lane] = from + slot - start;
+          nbodies += emitted;
+          __syncwarp();
+          if (nbodies >= 32) {
+            w.flush_bodies(sh, 32, lane);
+            pp += 32 * members;
+            shift_list(sh.bodies, nbodies, lane);
+            nbodies -= 32;
+          }
         }
       }
     }
@@ -199,11 +235,19 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
   }
   if (ncells > 0) w.flush_cells(sh, ncells, lane), pc += ncells * members;
   if (nbodies > 0) w.flush_bodies(sh, nbodies, lane), pp += nbodies * members;
-  const Vec4 f = w.acc;
-  if (valid && out) out[body] = Potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+  Vec4 f = w.acc;
+  if (doubled) {
+    f.x += __shfl_xor_sync(0xffffffffu, f.x, 16);
+    f.y += __shfl_xor_sync(0xffffffffu, f.y, 16);
+    f.z += __shfl_xor_sync(0xffffffffu, f.z, 16);
+    if (Potential) f.w += __shfl_xor_sync(0xffffffffu, f.w, 16);
+  }
+  const bool writes = valid && lane == member;  // a doubled body's second lane writes nothing
+  if (writes && out)
+    out[body] = Potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
   if (!Potential && rel.write) {
-    float mag = valid ? sqrtf(f.x * f.x + f.y * f.y + f.z * f.z) : 0.0f;
-    if (valid) rel.write[body] = mag;
+    float mag = writes ? sqrtf(f.x * f.x + f.y * f.y + f.z * f.z) : 0.0f;
+    if (writes) rel.write[body] = mag;
     if (rel.totals) {
       for (int o = 16; o > 0; o /= 2) mag += __shfl_xor_sync(0xffffffffu, mag, o);
       if (lane == 0) atomicAdd(&rel.totals[0], static_cast<double>(mag));
