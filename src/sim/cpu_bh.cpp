@@ -16,8 +16,9 @@
 namespace orrery {
 namespace {
 
-// Bodies per leaf: the walk's direct sums against the cost of more cells; 16, as cuda-bh's buckets
-// (not tuned further).
+// Bodies per leaf: the walk's direct sums against the cost of more cells. 16: leaves of 8 or 32
+// stepped 32,768 bodies no faster on the 2-core dev machine (docs/benchmarks.md, 2026-11-26).
+// cuda-bh's buckets are 8, from its own sweep (docs/barnes-hut.md).
 constexpr int k_leaf_size = 16;
 
 class CpuBhSolver final : public Solver {
