@@ -259,8 +259,16 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
 
 // Resident warps take groups from a counter; a group whose frontier outgrows the warp's buffers
 // goes on the retry list for retry_kernel, which has room for any frontier.
+// On sm_86 and sm_89 ptxas holds the walk to 64 registers and spills a few bytes; asking for 6
+// blocks an SM lets it take 80 and spill nothing (not timed: no such GPU is lent here). sm_90
+// takes 48 without a hint, and its code is the same with this in place.
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890)
+#define ORRERY_WALK_BLOCKS , 6
+#else
+#define ORRERY_WALK_BLOCKS
+#endif
 template <bool Potential>
-__global__ void __launch_bounds__(32 * k_walk_warps)
+__global__ void __launch_bounds__(32 * k_walk_warps ORRERY_WALK_BLOCKS)
     walk_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
                 const int2* __restrict__ groups, const int* __restrict__ group_count,
                 int* __restrict__ next_group, float eps2, Relative rel, Vec4* __restrict__ out,
