@@ -107,6 +107,46 @@ TEST(SimdSums, CellsMatchCellFieldAtEveryLevel) {
   });
 }
 
+// cpu-bh sums two bodies a pass over their group's list: each gets what it gets alone, to the bit.
+TEST(SimdSums, PairsSumAsTheirBodiesAloneAtEveryLevel) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  const float eps2 = 0.0025f;
+  at_every_level([&] {
+    for (int n : {1, 17, 250}) {
+      PointArrays s;
+      CellArrays c;
+      for (int k = 0; k < n; ++k) {
+        s.push(Vec4{u(rng), u(rng), u(rng), 0.6f + 0.3f * u(rng)});
+        const float q[6] = {0.02f * u(rng), 0.02f * u(rng), 0.01f * u(rng),
+                            0.01f * u(rng), 0.01f * u(rng), 0.01f * u(rng)};
+        c.push(2.0f + u(rng), u(rng), u(rng), 1.0f + 0.5f * u(rng), q, 0.1f * eps2);
+      }
+      s.pad();
+      c.pad();
+      const Vec4 at[2] = {{0.3f, -0.2f, 0.1f, 1.0f}, {-0.7f, 0.4f, 0.9f, 1.0f}};
+      for (bool potential : {false, true}) {
+        Vec4 points[2], cells[2];
+        sum_points_pair(s, at, eps2, potential, points);
+        sum_cells_pair(c, at, eps2, potential, cells);
+        for (int j = 0; j < 2; ++j) {
+          const Vec4 p = sum_points(s, at[j].x, at[j].y, at[j].z, eps2, potential);
+          const Vec4 q = sum_cells(c, at[j].x, at[j].y, at[j].z, eps2, potential);
+          EXPECT_EQ(points[j].x, p.x) << n << " " << j;
+          EXPECT_EQ(points[j].y, p.y);
+          EXPECT_EQ(points[j].z, p.z);
+          EXPECT_EQ(points[j].w, p.w);
+          EXPECT_EQ(cells[j].x, q.x) << n << " " << j;
+          EXPECT_EQ(cells[j].y, q.y);
+          EXPECT_EQ(cells[j].z, q.z);
+          EXPECT_EQ(cells[j].w, q.w);
+          EXPECT_NE(p.x, 0.0f);
+        }
+      }
+    }
+  });
+}
+
 TEST(SimdSums, CpuOmpMatchesCpuAtEveryLevel) {
   SimParams p;
   p.dt = 0.01f;

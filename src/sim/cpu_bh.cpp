@@ -140,12 +140,19 @@ class CpuBhSolver final : public Solver {
         }
         const float scale = relative ? relative_scale(alpha, std::max(least, m_floor)) : 0.0f;
         m_tree.gather(lo, hi, inv_theta, scale, eps2, stack, list);
-        for (int k = group.begin; k < group.end; ++k) {
-          const Vec4 f = m_tree.field(k, list, eps2, potential, count);
+        const auto keep = [&](int k, const Vec4& f) {
           const std::size_t i = static_cast<std::size_t>(order[static_cast<std::size_t>(k)]);
           out[i] = potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
           if (potential) m_kept[i] = Vec4{f.x, f.y, f.z, 0.0f};
+        };
+        // Two bodies a pass over the list, so each of its vectors is loaded once for both.
+        int k = group.begin;
+        for (; k + 1 < group.end; k += 2) {
+          Vec4 f[2];
+          m_tree.field_pair(k, list, eps2, potential, count, f);
+          keep(k, f[0]), keep(k + 1, f[1]);
         }
+        if (k < group.end) keep(k, m_tree.field(k, list, eps2, potential, count));
       }
       pp += count.body_body;
       pc += count.body_cell;

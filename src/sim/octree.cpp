@@ -369,4 +369,18 @@ Vec4 HostOctree::field(int k, const InteractionList& list, float eps2, bool pote
   return Vec4{c.x + p.x, c.y + p.y, c.z + p.z, c.w + p.w + self};
 }
 
+void HostOctree::field_pair(int k, const InteractionList& list, float eps2, bool potential,
+                            WalkCount& count, Vec4* out) const {
+  const Vec4* at = &m_sorted[static_cast<std::size_t>(k)];
+  Vec4 c[2], p[2];
+  sum_cells_pair(list.cells, at, eps2, potential, c);
+  sum_points_pair(list.points, at, eps2, potential, p);
+  count.body_cell += 2LL * list.cells.count;
+  count.body_body += 2LL * list.points.count;
+  for (int j = 0; j < 2; ++j) {
+    const float self = potential ? at[j].w / std::sqrt(eps2) : 0.0f;
+    out[j] = Vec4{c[j].x + p[j].x, c[j].y + p[j].y, c[j].z + p[j].z, c[j].w + p[j].w + self};
+  }
+}
+
 }  // namespace orrery

@@ -118,6 +118,9 @@ class HostOctree {
   // potential (w, the body itself left out); the interactions are added to count.
   Vec4 field(int k, const InteractionList& list, float eps2, bool potential,
              WalkCount& count) const;
+  // The same for the bodies of sorted index k and k + 1 in one pass over the list: out[0], out[1].
+  void field_pair(int k, const InteractionList& list, float eps2, bool potential, WalkCount& count,
+                  Vec4* out) const;
 
  private:
   void build_subtrees();

@@ -64,6 +64,10 @@ struct CellArrays {
 Vec4 sum_points(const PointArrays& s, float x, float y, float z, float eps2, bool potential);
 // The same from every cell (cell_field).
 Vec4 sum_cells(const CellArrays& c, float x, float y, float z, float eps2, bool potential);
+// sum_points and sum_cells for two points at[0] and at[1] in one pass over the arrays: out[k] is
+// what at[k] feels, the same to the bit as the one-point sums give.
+void sum_points_pair(const PointArrays& s, const Vec4* at, float eps2, bool potential, Vec4* out);
+void sum_cells_pair(const CellArrays& c, const Vec4* at, float eps2, bool potential, Vec4* out);
 
 // The all-pairs accelerations of bodies [first, first + count) of `s` from all of s, tile by tile
 // (each tile of sources stays in cache for the whole block): acc[k] for body first + k.
