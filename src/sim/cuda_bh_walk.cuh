@@ -107,12 +107,19 @@ struct Relative {
   double* totals;  // sum of |a| and bodies, added to by this pass (null: not)
 };
 
-// Moves list entries [32, count) to the front after a flush of the first 32.
-__device__ __forceinline__ void shift_list(int* list, int count, int lane) {
+// Once a list holds 32 entries or more: sums the first 32 (`flush`), counts them for every member
+// of the group in `done`, and moves entries [32, count) to the front.
+template <class Flush>
+__device__ __forceinline__ void flush_when_full(int* list, int& count, unsigned long long& done,
+                                                unsigned long long members, int lane, Flush flush) {
+  if (count < 32) return;
+  flush();
+  done += 32 * members;
   const int v = lane + 32 < count ? list[lane + 32] : 0;
   __syncwarp();
   if (lane + 32 < count) list[lane] = v;
   __syncwarp();
+  count -= 32;
 }
 
 // Walks group `grp` (first body, count) with frontier buffers a and b of `capacity` entries each.
@@ -192,12 +199,7 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
       if (accept) sh.cells[ncells + __popc(accepts & below)] = node;
       ncells += __popc(accepts);
       __syncwarp();
-      if (ncells >= 32) {
-        w.flush_cells(sh, 32, lane);
-        pc += 32 * members;
-        shift_list(sh.cells, ncells, lane);
-        ncells -= 32;
-      }
+      flush_when_full(sh.cells, ncells, pc, members, lane, [&] { w.flush_cells(sh, 32, lane); });
       // Buckets' bodies to the body list, 32 slots at a time: an inclusive scan of the sizes
       // places each bucket, and each lane finds the bucket of its slot by a binary search over the
       // scan, so the cost is per 32 bodies, not per body of the largest bucket.
@@ -219,12 +221,8 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
           if (lane < emitted) sh.bodies[nbodies + lane] = from + slot - start;
           nbodies += emitted;
           __syncwarp();
-          if (nbodies >= 32) {
-            w.flush_bodies(sh, 32, lane);
-            pp += 32 * members;
-            shift_list(sh.bodies, nbodies, lane);
-            nbodies -= 32;
-          }
+          flush_when_full(sh.bodies, nbodies, pp, members, lane,
+                          [&] { w.flush_bodies(sh, 32, lane); });
         }
       }
     }

@@ -357,6 +357,18 @@ void HostOctree::gather(const float lo[3], const float hi[3], float inv_theta, f
   list.points.pad();
 }
 
+namespace {
+
+// A body's field from its list's two sums. The points' potential counted the body itself
+// (-m / eps): it is taken back out.
+Vec4 body_field(const Vec4& b, const Vec4& cells, const Vec4& points, float eps2, bool potential) {
+  const float self = potential ? b.w / std::sqrt(eps2) : 0.0f;
+  return Vec4{cells.x + points.x, cells.y + points.y, cells.z + points.z,
+              cells.w + points.w + self};
+}
+
+}  // namespace
+
 Vec4 HostOctree::field(int k, const InteractionList& list, float eps2, bool potential,
                        WalkCount& count) const {
   const Vec4& b = m_sorted[static_cast<std::size_t>(k)];
@@ -364,9 +376,7 @@ Vec4 HostOctree::field(int k, const InteractionList& list, float eps2, bool pote
   const Vec4 p = sum_points(list.points, b.x, b.y, b.z, eps2, potential);
   count.body_cell += list.cells.count;
   count.body_body += list.points.count;
-  // The points' potential counted the body itself (-m / eps): it is taken back out.
-  const float self = potential ? b.w / std::sqrt(eps2) : 0.0f;
-  return Vec4{c.x + p.x, c.y + p.y, c.z + p.z, c.w + p.w + self};
+  return body_field(b, c, p, eps2, potential);
 }
 
 void HostOctree::field_pair(int k, const InteractionList& list, float eps2, bool potential,
@@ -377,10 +387,7 @@ void HostOctree::field_pair(int k, const InteractionList& list, float eps2, bool
   sum_points_pair(list.points, at, eps2, potential, p);
   count.body_cell += 2LL * list.cells.count;
   count.body_body += 2LL * list.points.count;
-  for (int j = 0; j < 2; ++j) {
-    const float self = potential ? at[j].w / std::sqrt(eps2) : 0.0f;
-    out[j] = Vec4{c[j].x + p[j].x, c[j].y + p[j].y, c[j].z + p[j].z, c[j].w + p[j].w + self};
-  }
+  for (int j = 0; j < 2; ++j) out[j] = body_field(at[j], c[j], p[j], eps2, potential);
 }
 
 }  // namespace orrery

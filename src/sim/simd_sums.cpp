@@ -148,17 +148,18 @@ HWY_INLINE void cells_all(const CellArrays& c, const Vec4* at, float eps2, Vec4*
   if (Count == 2) out[1] = t1.sum(d);
 }
 
-void SumCells(const CellArrays& c, const Vec4* at, float eps2, bool potential, Vec4* out) {
+template <int Count>
+void SumCellsAt(const CellArrays& c, const Vec4* at, float eps2, bool potential, Vec4* out) {
   if (potential)
-    cells_all<true, 1>(c, at, eps2, out);
+    cells_all<true, Count>(c, at, eps2, out);
   else
-    cells_all<false, 1>(c, at, eps2, out);
+    cells_all<false, Count>(c, at, eps2, out);
+}
+void SumCells(const CellArrays& c, const Vec4* at, float eps2, bool potential, Vec4* out) {
+  SumCellsAt<1>(c, at, eps2, potential, out);
 }
 void SumCells2(const CellArrays& c, const Vec4* at, float eps2, bool potential, Vec4* out) {
-  if (potential)
-    cells_all<true, 2>(c, at, eps2, out);
-  else
-    cells_all<false, 2>(c, at, eps2, out);
+  SumCellsAt<2>(c, at, eps2, potential, out);
 }
 
 // Sources a tile at a time, every body of the block against the tile before the next: a tile's
