@@ -106,9 +106,13 @@ inline std::vector<double> energy_errors(const std::string& solver, const BodySt
 // 0.063-0.016 (4.6e-2 to 2.8e-3), yoshida4 0.079-0.052 (2.4e-3 to 4.7e-4; below dt 0.03 its
 // error meets the rounding floor, above 0.1 it is not yet in its asymptotic regime).
 inline void check_convergence_orders(const std::string& solver) {
-  EXPECT_NEAR(fitted_order(solver, Integrator::euler, {800, 1600, 3200}), 1.0, 0.3);
-  EXPECT_NEAR(fitted_order(solver, Integrator::leapfrog, {100, 200, 400}), 2.0, 0.3);
-  EXPECT_NEAR(fitted_order(solver, Integrator::yoshida4, {80, 100, 120}), 4.0, 0.3);
+  // The measured orders are the ones the registry's records state.
+  EXPECT_NEAR(fitted_order(solver, Integrator::euler, {800, 1600, 3200}),
+              integrator_info(Integrator::euler).order, 0.3);
+  EXPECT_NEAR(fitted_order(solver, Integrator::leapfrog, {100, 200, 400}),
+              integrator_info(Integrator::leapfrog).order, 0.3);
+  EXPECT_NEAR(fitted_order(solver, Integrator::yoshida4, {80, 100, 120}),
+              integrator_info(Integrator::yoshida4).order, 0.3);
 }
 
 // Float rounding, not the method, sets what can be seen at small dt: at 200 steps an orbit the

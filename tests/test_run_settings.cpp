@@ -32,7 +32,7 @@ TEST(RunSettings, TypedValuesGoOverTheFiles) {
   TypedSettings t;
   t.integrator = Integrator::yoshida4;
   t.dt = 0.01f;
-  t.theta = 0.3f;
+  t.params["theta"] = 0.3f;
   t.scene.collisions = CollisionMode::merge;
   t.scene.box = 12.0f;
   const ResolvedSettings r = resolve_settings(file_settings(), t, "scene");

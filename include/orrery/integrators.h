@@ -1,32 +1,59 @@
-// The time integrators: the seed's damped Euler, leapfrog (kick-drift-kick) and Yoshida's
-// fourth-order composition of leapfrog. Each is an object that steps over the passes a Simulation
-// (orrery/simulation.h) gives it, whatever the solver and wherever the arrays live.
+// The time integrators, as a registry of records (REBOUND's struct reb_integrator): the seed's
+// damped Euler, leapfrog (kick-drift-kick) and Yoshida's fourth-order composition of leapfrog. Each
+// record says what the integrator is and accepts; its scheme steps over the passes a Simulation
+// (orrery/simulation.h) gives it, whatever the solver and wherever the arrays live. A new
+// integrator is its scheme's file in src/sim/integrate/ and one row in registry.cpp.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "orrery/param_table.h"
 #include "orrery/solver.h"
 
 namespace orrery {
 
+// An integrator's number: its row in the registry, and what Orrery snapshots store (so a number is
+// never reused).
 enum class Integrator { euler, leapfrog, yoshida4 };
+class IntegratorScheme;
+
+struct IntegratorInfo {
+  Integrator id;
+  const char* name;
+  const char* description;  // one sentence, for --help, the panel and Python
+  int order;                // of the error per unit time
+  // Force passes a step costs while forces are kept (leapfrog: its last kick's forces are the
+  // next step's first; 2 on a step after a change of state).
+  int force_evaluations;
+  bool time_symmetric;  // a step back retraces a step forward (to rounding)
+  // The integrator-owned parameter rows it reads (param_table.h); it refuses the others away from
+  // their defaults, saying why (`refuses_why`).
+  std::vector<std::string> takes;
+  const char* refuses_why;
+  std::unique_ptr<IntegratorScheme> (*make)();
+  bool takes_param(std::string_view row) const;
+};
+
+// Every integrator, in the order of their numbers.
+const std::vector<IntegratorInfo>& integrator_table();
+const IntegratorInfo& integrator_info(Integrator i);
 
 const std::vector<std::string>& integrator_names();
 // Throws InputError naming the valid integrators.
 Integrator parse_integrator(const std::string& name);
 const char* to_string(Integrator i);
-// Force evaluations a step costs: euler 1, leapfrog 1 (kick-drift-kick: the last kick's forces
-// are the next step's first, kept by the Simulation; 2 on a step after a change of state), yoshida4 3
-// (drift-kick-drift form).
+// Force evaluations a step costs (IntegratorInfo::force_evaluations).
 int force_evaluations(Integrator i);
-// Throws InputError with one line when the integrator refuses the parameters: the symplectic ones
-// take no damping (they are symplectic and time-reversible only without it).
+// Throws InputError with one line when the integrator refuses the parameters: an integrator-owned
+// row it does not take, away from its default ("leapfrog takes no damping (...)").
 void check_integrator(Integrator i, const SimParams& p);
 
-// Throws InputError when time cannot run backwards under this integrator and parameters (the
-// damped Euler and merges lose what reversal needs; the adaptive step is not time-symmetric).
+// Throws InputError when time cannot run backwards under this integrator and parameters: an
+// integrator-owned row away from its default (euler's damping loses what reversal needs), merges,
+// and the adaptive step (not time-symmetric).
 void check_reversible(Integrator i, const SimParams& p);
 
 // The two position arrays of a step: the positions it starts from and those it writes.
@@ -49,6 +76,8 @@ class StepPasses {
   virtual void force_euler(double dt, float damping) = 0;
   // The collision stage on the newest positions (out, after the last drift).
   virtual void collide() = 0;
+  // No forces (gravity off): in -> out along the velocities, which `damping` < 1 damps.
+  virtual void coast(double dt, float damping) = 0;
 };
 
 // One integrator: a step in -> out of signed dt; returns whether acc ends holding the forces of
@@ -58,6 +87,8 @@ class IntegratorScheme {
   virtual ~IntegratorScheme() = default;
   virtual Integrator kind() const = 0;
   virtual bool step(StepPasses& s, double dt, const SimParams& p) const = 0;
+  // A step with gravity off: a drift (an integrator that damps damps it too).
+  virtual void coast(StepPasses& s, double dt, const SimParams&) const { s.coast(dt, 1.0f); }
 };
 std::unique_ptr<IntegratorScheme> make_scheme(Integrator i);
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "orrery/integrators.h"
+#include "orrery/param_table.h"
 #include "orrery/params.h"
 #include "orrery/scene.h"
 #include "orrery/scene_file.h"
@@ -27,11 +28,11 @@ struct TypedSettings {
   std::optional<std::string> solver;
   std::optional<int> block;
   std::optional<Integrator> integrator;
-  std::optional<float> dt, softening, damping,
-      theta;  // dt: the step, or the adaptive one's largest
+  std::optional<float> dt;  // the step, or the adaptive one's largest
   std::optional<bool> adaptive;
   std::optional<float> eta;
   std::optional<Precision> precision;
+  ParamValues params;    // the plain rows typed (orrery/param_table.h)
   SceneOverrides scene;  // collisions, restitution, box, gravity (the radius is the bodies')
 };
 

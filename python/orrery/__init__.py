@@ -16,9 +16,10 @@ import subprocess
 import tempfile
 
 from . import _orrery
-from ._orrery import Simulation, devices, integrators, presets, solvers
+from ._orrery import Simulation, devices, integrators, parameters, presets, solvers
 
-__all__ = ["Simulation", "load", "solvers", "devices", "presets", "integrators", "viewer_path"]
+__all__ = ["Simulation", "load", "solvers", "devices", "presets", "integrators", "parameters",
+           "viewer_path"]
 
 
 def load(path, types=None, gadget_g=None, **settings):

@@ -5,6 +5,7 @@ from typing import Any, Optional, Sequence, Union
 from ._orrery import Simulation as Simulation
 from ._orrery import devices as devices
 from ._orrery import integrators as integrators
+from ._orrery import parameters as parameters
 from ._orrery import presets as presets
 from ._orrery import solvers as solvers
 

@@ -15,6 +15,7 @@
 #include "gfx/gl_loader.h"
 #include "gfx/screenshot.h"
 #include "orrery/device.h"
+#include "orrery/param_table.h"
 #include "orrery/probe.h"
 #include "ui/panel.h"
 
@@ -150,10 +151,7 @@ std::string params_text(const SimParams& p) {
     std::snprintf(buf, sizeof buf, "dt %g, ", static_cast<double>(p.dt));
     s = buf;
   }
-  std::snprintf(buf, sizeof buf, "softening %g, damping %g, theta %g",
-                static_cast<double>(p.softening), static_cast<double>(p.damping),
-                static_cast<double>(p.theta));
-  s += buf;
+  s += plain_params_text(p);
   if (p.precision == Precision::double_) s += ", precision double";
   if (!p.gravity) s += ", gravity off";
   if (p.collisions.mode != CollisionMode::off) {
@@ -443,17 +441,7 @@ void App::check_blowup() {
 // The panel's sliders keep their ranges, but Ctrl+click types any value: one that fails the
 // shared rules is refused (the last valid value comes back, and a line says why), never clamped.
 void App::keep_params_valid() {
-  SimParams p;
-  p.dt = m_settings.dt;
-  p.adaptive = m_settings.adaptive;
-  p.eta = m_settings.eta;
-  p.softening = m_settings.softening;
-  p.damping = m_settings.damping;
-  p.theta = m_settings.theta;
-  p.precision = m_settings.double_precision ? Precision::double_ : Precision::single;
-  p.gravity = m_settings.gravity;
-  p.collisions.mode = m_settings.collisions;
-  p.collisions.restitution = m_settings.restitution;
+  SimParams p = m_settings.params;
   p.collisions.box = m_settings.walls ? m_settings.box : 0.0f;
   if (p != m_run->params()) {  // checked once, when the panel changed them
     try {
@@ -498,21 +486,14 @@ SimParams App::sim_params() const { return m_run->params(); }
 
 // The panel's parameter controls from parameters.
 void App::show_params(const SimParams& p) {
-  m_settings.dt = p.dt;
-  m_settings.adaptive = p.adaptive;
-  m_settings.eta = p.eta;
-  m_settings.softening = p.softening;
-  m_settings.damping = p.damping;
-  m_settings.theta = p.theta;
-  m_settings.double_precision = p.precision == Precision::double_;
+  m_settings.params = p;
   show_scene(p);
 }
 
 // The panel's gravity and collision controls from parameters.
 void App::show_scene(const SimParams& p) {
-  m_settings.gravity = p.gravity;
-  m_settings.collisions = p.collisions.mode;
-  m_settings.restitution = p.collisions.restitution;
+  m_settings.params.gravity = p.gravity;
+  m_settings.params.collisions = p.collisions;
   m_settings.walls = p.collisions.box > 0.0f;
   if (p.collisions.box > 0.0f) m_settings.box = p.collisions.box;
 }

@@ -34,10 +34,10 @@ std::string names_of_solvers() {
 
 // The numeric options as typed; none when not given (an empty text is an error).
 struct Texts {
-  std::optional<std::string> n, block, gpus, seed, dt, dt_max, eta, softening, damping, theta,
-      steps_per_frame, width, height, frames, point_radius, record_fps, trails, trail_bodies,
-      color_range, precision;
+  std::optional<std::string> n, block, gpus, seed, dt, dt_max, eta, steps_per_frame, width, height,
+      frames, point_radius, record_fps, trails, trail_bodies, color_range, precision;
   SceneTexts scene;
+  const orrery::cli::RunTexts* run = nullptr;  // the plain parameter rows as typed
 };
 
 template <class T>
@@ -46,17 +46,10 @@ void integer(const std::optional<std::string>& text, const char* what, long long
   if (text) out = static_cast<T>(parse_integer(*text, what, lo, hi));
 }
 
-void param(const std::optional<std::string>& text, const char* what, float SimParams::*field,
-           SimParams& p) {
-  if (text) parse_param(*text, what, field, p);
-}
-
-// --dt (--dt-max, --eta), --softening, --damping, --theta and --precision as typed, over p.
+// --dt (--dt-max, --eta), the plain parameter rows and --precision as typed, over p.
 void typed_params(const Texts& t, SimParams& p) {
   parse_step_options(t.dt, t.dt_max, t.eta, p);
-  param(t.softening, "--softening", &SimParams::softening, p);
-  param(t.damping, "--damping", &SimParams::damping, p);
-  param(t.theta, "--theta", &SimParams::theta, p);
+  orrery::cli::parse_param_options(*t.run, p);
   if (t.precision) {
     try {
       p.precision = parse_precision(*t.precision);
@@ -117,9 +110,7 @@ TypedSettings typed_settings(const Given& given, const Texts& t, const Options& 
   SimParams p;
   typed_params(t, p);
   type_step_options(t.dt.has_value(), t.dt_max.has_value(), t.eta.has_value(), p, typed);
-  if (t.softening) typed.softening = p.softening;
-  if (t.damping) typed.damping = p.damping;
-  if (t.theta) typed.theta = p.theta;
+  typed.params = orrery::cli::typed_param_values(*t.run);
   if (t.precision) typed.precision = p.precision;
   typed.scene = o.scene;
   return typed;
@@ -315,9 +306,6 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "GPU for those solvers; panel: GPUs");
   orrery::cli::RunTexts run;
   orrery::cli::add_run_options(cli, run, o.preset);
-  cli.add_option("--theta", t.theta,
-                 "opening angle of the tree codes (cpu-bh), in [0, 2] (default 0.5; 0 opens every "
-                 "cell: the exact sum)");
   cli.add_option("--steps-per-frame", t.steps_per_frame,
                  "simulation steps per drawn frame, 1 to 1000 (default 1)");
   cli.add_option("--width", t.width, "window or image width, 64 to 16384 (default 1280)");
@@ -388,8 +376,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (run.integrator) o.integrator = *run.integrator;
     if (run.save) o.save = *run.save;
     if (run.export_csv) o.export_csv = *run.export_csv;
-    t.seed = run.seed, t.dt = run.dt, t.softening = run.softening, t.damping = run.damping;
-    t.dt_max = run.dt_max, t.eta = run.eta;
+    t.seed = run.seed, t.dt = run.dt, t.dt_max = run.dt_max, t.eta = run.eta;
+    t.run = &run;
     t.precision = run.precision;
     t.scene = run.scene_settings;
     const std::string scene = run.scene.value_or(""), load = run.load.value_or("");
@@ -407,7 +395,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                       cli.count("--block") > 0, cli.count("--integrator") > 0};
     if (!scene.empty()) scene_into(scene, given, t, o);
     if (!load.empty()) load_into(load, given, t, o);
-    check_values(o, keys, given.integrator, t.damping.has_value());
+    check_values(o, keys, given.integrator, run.params.at("damping").has_value());
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();
     r.exit_code = 0;

@@ -25,10 +25,16 @@ void on_stop_signal(int sig) { orrery::app::g_stop_signal = sig; }
 // others' time: on the 2-core dev machine a frame at the default N lost about 2 ms to it
 // (docs/benchmarks.md, "OpenMP's idle spin"). libgomp reads the variable once, before main, so
 // the viewer sets it and starts itself again, unless the user chose a wait policy.
+// It starts the file /proc/self/exe names, not the link itself, so that the process keeps its
+// name: through the link the kernel called it "exe", and `pkill orrery` and `top` missed it.
 void shorten_omp_spin(char** argv) {
   if (std::getenv("GOMP_SPINCOUNT") || std::getenv("OMP_WAIT_POLICY")) return;
+  char self[4096];
+  const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len <= 0) return;
+  self[len] = '\0';
   if (setenv("GOMP_SPINCOUNT", "10000", 1) != 0) return;
-  execv("/proc/self/exe", argv);  // returns only on failure: run on with the default spin
+  execv(self, argv);  // returns only on failure: run on with the default spin
 }
 
 }  // namespace

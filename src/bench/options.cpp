@@ -232,9 +232,9 @@ TypedSettings typed_settings(const RawOptions& raw, const SimParams& typed,
   if (raw.block_given) t.block = 0;
   type_step_options(raw.run.dt.has_value(), raw.run.dt_max.has_value(), raw.run.eta.has_value(),
                     typed, t);
-  if (raw.softening_given) t.softening = typed.softening;
-  if (raw.damping_given) t.damping = typed.damping;
-  if (raw.theta_given) t.theta = typed.theta;
+  for (const auto& [name, text] : raw.run.params)
+    if (text) t.params[name] = param_row(name).get(typed);
+  if (raw.theta_given) t.params["theta"] = typed.theta;
   if (raw.run.precision) t.precision = typed.precision;
   t.scene = scene;
   return t;
@@ -278,12 +278,11 @@ void check_saves(const RawOptions& raw, Plan& plan) {
   plan.export_csv = raw.export_csv();
 }
 
-// Parses --dt, --softening and --damping by the core's rules (the message names the option).
+// Parses --dt and the plain parameter rows by the core's rules (the message names the option).
 SimParams parse_params(const RawOptions& raw) {
   SimParams p;
   parse_step_options(raw.run.dt, raw.run.dt_max, raw.run.eta, p);
-  parse_param(raw.softening(), "--softening", &SimParams::softening, p);
-  parse_param(raw.damping(), "--damping", &SimParams::damping, p);
+  cli::parse_param_options(raw.run, p);
   if (raw.run.precision) {
     try {
       p.precision = parse_precision(*raw.run.precision);
@@ -345,7 +344,7 @@ Plan make_plan(const RawOptions& raw_in) {
   raw.solvers = items_of(raw_in.solvers, "--solver");
   raw.blocks = items_of(raw_in.blocks, "--block");
   raw.gpus = items_of(raw_in.gpus, "--gpus");
-  raw.thetas = items_of(raw_in.thetas, "--theta");
+  raw.run.sweeps.at("theta") = items_of(raw_in.thetas(), "--theta");
   std::shared_ptr<const SceneFile> scene_file;
   if (!raw.scene_file().empty()) {
     if (!raw.load().empty() || raw.preset_given || raw.seed_given)
@@ -400,7 +399,7 @@ Plan make_plan(const RawOptions& raw_in) {
   apply_scene(plan.preset, scene, plan.params);
   plan.radius = scene.radius;
   plan.thetas.clear();
-  for (const std::string& text : raw.thetas) {
+  for (const std::string& text : raw.thetas()) {
     SimParams one;
     parse_param(text, "--theta", &SimParams::theta, one);
     append_unique(plan.thetas, one.theta);
@@ -429,7 +428,7 @@ Plan make_plan(const RawOptions& raw_in) {
     check_integrator(plan.integrator, plan.params);
   } catch (const InputError& e) {
     throw UsageError(integrator_damping_source(raw.integrator(), raw.integrator_typed,
-                                               plan.params.damping, raw.damping_given,
+                                               plan.params.damping, raw.typed("damping"),
                                                raw.settings_from) +
                      ": " + e.what());
   }
@@ -506,11 +505,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   app.add_option("--steps", raw.steps, "timed steps per run (the median is reported)")
       ->capture_default_str();
   app.add_option("--warmup", raw.warmup, "untimed steps before timing")->capture_default_str();
-  cli::add_run_options(app, raw.run, raw.preset());
-  app.add_option("--theta", raw.thetas,
-                 "opening angles of the tree codes (cpu-bh), each in [0, 2]; 0 opens every cell. "
-                 "Tree codes run at each; exact solvers once")
-      ->capture_default_str();
+  cli::add_run_options(app, raw.run, raw.preset(), true);
   app.add_flag("--accuracy", raw.accuracy,
                "instead of timing: each selected solver's relative acceleration error against an "
                "exact double-precision sum (every body up to N = 131072, 8192 sampled targets "
@@ -554,8 +549,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
     raw.ns_given = app.count("--n") > 0;
-    raw.softening_given = app.count("--softening") > 0;
-    raw.damping_given = app.count("--damping") > 0, raw.theta_given = app.count("--theta") > 0;
+    raw.theta_given = app.count("--theta") > 0;
     raw.integrator_given = raw.integrator_typed = app.count("--integrator") > 0;
     raw.solver_given = app.count("--solver") > 0, raw.block_given = app.count("--block") > 0;
     raw.preset_given = app.count("--preset") > 0, raw.seed_given = app.count("--seed") > 0;

@@ -41,7 +41,6 @@ struct RawOptions {
   std::vector<std::string> gpus;    // empty: each solver's default (resolve_gpus)
   std::string steps = "20";
   std::string warmup = "3";
-  std::vector<std::string> thetas{"0.5"};
   std::string csv, json;
   bool compare = false;
   std::string cpu_max_n = "65536";
@@ -55,15 +54,16 @@ struct RawOptions {
   cli::RunTexts run;
   std::string preset() const { return run.preset.value_or("random"); }
   std::string seed() const { return run.seed.value_or("1"); }
-  std::string softening() const { return run.softening.value_or("0.1"); }
-  std::string damping() const { return run.damping.value_or("1"); }
+  // The opening angles to run at: the sweep row's values (orrery/param_table.h).
+  const std::vector<std::string>& thetas() const { return run.sweeps.at("theta"); }
+  bool typed(const char* param) const { return run.params.at(param).has_value(); }
   std::string integrator() const { return run.integrator.value_or("euler"); }
   std::string scene_file() const { return run.scene.value_or(""); }
   std::string load() const { return run.load.value_or(""); }
   std::string save() const { return run.save.value_or(""); }
   std::string export_csv() const { return run.export_csv.value_or(""); }
   // Options typed on the command line (a loaded snapshot's settings give way to these).
-  bool softening_given = false, damping_given = false, theta_given = false;
+  bool theta_given = false;
   bool integrator_given = false, solver_given = false, block_given = false;
   bool integrator_typed = false;  // on the command line (integrator_given: or from a file)
   std::string settings_from;      // "scene" or "snapshot" when a file's settings were taken

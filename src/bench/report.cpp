@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "orrery/device.h"
+#include "orrery/param_table.h"
 #include "orrery/simd.h"
 
 namespace orrery::bench {
@@ -80,6 +81,14 @@ std::string json_float(float v) {
   return buf;
 }
 
+// The plain parameter rows but the sweep's (each run has its own): ', "name": value' each.
+std::string plain_params_json(const SimParams& p) {
+  std::string s;
+  for (const ParamRow* r : param_rows(ParamForm::plain))
+    if (!r->sweep) s += ", " + json_string(r->name) + ": " + json_float(r->get(p));
+  return s;
+}
+
 // The phases a timing row shows under --phases: the step's, and the tree codes' stages when a
 // tree code runs.
 std::vector<Phase> step_phases(const Plan& plan) {
@@ -140,10 +149,10 @@ void print_header(std::FILE* out, const Plan& plan) {
       std::snprintf(dt, sizeof dt, "dt auto (eta %g, at most %g)", plan.params.eta, plan.params.dt);
     else
       std::snprintf(dt, sizeof dt, "dt %g", plan.params.dt);
-    std::fprintf(out, "preset %s, seed %llu, integrator %s, %s, softening %g, damping %g%s\n",
+    std::fprintf(out, "preset %s, seed %llu, integrator %s, %s, %s%s\n",
                  plan.loaded ? "(--load)" : to_string(plan.preset),
                  static_cast<unsigned long long>(plan.seed), to_string(plan.integrator), dt,
-                 plan.params.softening, plan.params.damping,
+                 plain_params_text(plan.params, false).c_str(),
                  plan.params.precision == Precision::double_ ? ", precision double" : "");
   }
   const CollisionParams& c = plan.params.collisions;
@@ -398,9 +407,7 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
     << ", \"precision\": " << json_string(to_string(plan.params.precision))
     << ", \"dt\": " << json_float(plan.params.dt)
     << ", \"adaptive\": " << (plan.params.adaptive ? "true" : "false")
-    << ", \"eta\": " << json_float(plan.params.eta)
-    << ", \"softening\": " << json_float(plan.params.softening)
-    << ", \"damping\": " << json_float(plan.params.damping)
+    << ", \"eta\": " << json_float(plan.params.eta) << plain_params_json(plan.params)
     << ", \"steps\": " << (plan.compare ? k_compare_steps : plan.steps)
     << ", \"warmup\": " << (plan.compare ? 0 : plan.warmup) << ", \"cpu_max_n\": " << plan.cpu_max_n
     << ", \"flops_per_interaction\": " << json_number(k_flops_per_interaction) << "},\n";

@@ -5,10 +5,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "orrery/integrators.h"
+#include "orrery/param_table.h"
 #include "orrery/scene.h"
 
 namespace orrery::cli {
@@ -21,19 +24,86 @@ inline CLI::Validator non_empty() {
 }
 
 struct RunTexts {
-  std::optional<std::string> preset, seed, dt, dt_max, eta, softening, damping, integrator,
-      precision;
+  std::optional<std::string> preset, seed, dt, dt_max, eta, integrator, precision;
+  // The plain parameter rows (orrery/param_table.h) by name, as typed; none: not typed. With
+  // `sweeps`, a sweep row's values are in `sweeps` instead (every value of every --name given).
+  std::map<std::string, std::optional<std::string>> params;
+  std::map<std::string, std::vector<std::string>> sweeps;
   std::optional<std::string> scene, load, save, export_csv;
   std::optional<std::string> types, gadget_g;  // how --load reads a GADGET file
   SceneTexts scene_settings;  // --collisions, --restitution, --radius, --box, --gravity
 };
 
-// default_preset: the program's preset when none is given (named in the help).
-inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& default_preset) {
+// --integrator's help, from the integrators' registry: each with what it is, and the rows that
+// some refuse.
+inline std::string integrator_help() {
+  std::string s = "time integrator (default " + integrator_names().front() + "): ";
+  const auto& table = integrator_table();
+  for (std::size_t i = 0; i < table.size(); ++i)
+    s += std::string(i == 0                  ? ""
+                     : i + 1 == table.size() ? " or "
+                                             : ", ") +
+         table[i].name + " (" + table[i].description + ")";
+  for (const ParamRow& row : param_rows()) {
+    if (row.owner != ParamOwner::integrator || row.form != ParamForm::plain) continue;
+    std::vector<std::string> refusing;
+    for (const IntegratorInfo& info : table)
+      if (!info.takes_param(row.name)) refusing.push_back(info.name);
+    for (std::size_t i = 0; i < refusing.size(); ++i)
+      s += (i == 0 ? "; " : i + 1 == refusing.size() ? " and " : ", ") + refusing[i];
+    if (!refusing.empty())
+      s += std::string(refusing.size() == 1 ? " takes" : " take") + " no " + row.name;
+  }
+  return s;
+}
+
+// The plain parameter rows, one option each (--name, its help, bounds and default from the row).
+// sweeps: a sweep row takes a comma-separated list, and may be given more than once (orrery-bench
+// runs each value).
+inline void add_param_options(CLI::App& app, RunTexts& t, bool sweeps) {
+  for (const ParamRow* r : param_rows(ParamForm::plain)) {
+    if (sweeps && r->sweep) {
+      std::vector<std::string>& values = t.sweeps[r->name];
+      values = {param_value_text(r->default_value())};
+      app.add_option(r->option(), values,
+                     param_help(*r) + "; a list runs each, where the solver takes it")
+          ->type_name("LIST")
+          ->capture_default_str();
+    } else {
+      app.add_option(r->option(), t.params[r->name], param_help(*r))->type_name("NUMBER");
+    }
+  }
+}
+
+// The plain rows typed, parsed and checked by their rows, over p. Throws InputError naming the
+// option ("--softening '1e-20': invalid softening ...").
+inline void parse_param_options(const RunTexts& t, SimParams& p) {
+  for (const auto& [name, text] : t.params)
+    if (text) {
+      const ParamRow& r = param_row(name);
+      r.set(p, parse_param_text(r, *text, r.option()));
+    }
+}
+
+// The plain rows typed, as values (for TypedSettings::params).
+inline ParamValues typed_param_values(const RunTexts& t) {
+  SimParams p;
+  parse_param_options(t, p);
+  ParamValues v;
+  for (const auto& [name, text] : t.params)
+    if (text) v[name] = param_row(name).get(p);
+  return v;
+}
+
+// default_preset: the program's preset when none is given (named in the help). sweeps: as for
+// add_param_options.
+inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& default_preset,
+                            bool sweeps = false) {
   app.add_option("--preset", t.preset,
                  "initial conditions: random, shell, expand, disk, collision, plummer, box (a gas "
                  "of balls in walls, gravity off) or accretion (a cold cloud whose bodies merge) "
-                 "(default " + default_preset + ")");
+                 "(default " +
+                     default_preset + ")");
   app.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
   app.add_option("--dt", t.dt,
                  "time step, finite and > 0 (default 0.016), or auto: the adaptive step, each "
@@ -43,13 +113,8 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
   app.add_option("--eta", t.eta,
                  "with --dt auto: the accuracy parameter in (0, 1] (default 0.02; smaller: "
                  "smaller steps)");
-  app.add_option("--softening", t.softening, "softening length eps, >= 1e-10 (default 0.1)");
-  app.add_option("--damping", t.damping,
-                 "velocity damping per step, in [0, 1] (default 1; euler only)");
-  app.add_option("--integrator", t.integrator,
-                 "time integrator: euler (the default: the seed's damped Euler, fused with the "
-                 "force pass), leapfrog (kick-drift-kick, 2nd order, time-reversible) or yoshida4 "
-                 "(4th order); the last two take no damping");
+  add_param_options(app, t, sweeps);
+  app.add_option("--integrator", t.integrator, integrator_help())->type_name("NAME");
   app.add_option("--precision", t.precision,
                  "single (the default) or double: positions, velocities, masses and the gravity "
                  "sums in double (cpu, cpu-omp, cuda-static, cuda-dynamic, cuda-fast; no "

@@ -5,11 +5,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <cmath>
+#include <deque>
 
 #include "orrery/device.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
+#include "orrery/param_table.h"
 #include "orrery/presets.h"
 #include "orrery/solver.h"
 #include "py_simulation.h"
@@ -20,6 +23,38 @@ using orrery::python::Keywords;
 using orrery::python::PySimulation;
 
 namespace {
+
+// Every settings keyword, for the message that refuses an unknown one.
+std::string settings_names() {
+  std::string s = "solver, block, gpus, integrator, precision, dt_max";
+  for (const ParamRow& r : param_rows()) s += std::string(", ") + r.name;
+  return s + ", collisions, radius, box, gravity";
+}
+
+// The parameter table as Python sees it: a dict a row.
+py::list parameter_list() {
+  py::list out;
+  for (const ParamRow& r : param_rows()) {
+    py::dict d;
+    d["name"] = r.name;
+    d["owner"] = to_string(r.owner);
+    d["unit"] = r.unit;
+    d["help"] = r.help;
+    d["default"] = r.default_value();
+    d["min"] = r.lo;
+    d["min_excluded"] = r.lo_open;
+    d["max"] = r.hi;
+    d["keyword"] = r.form != ParamForm::step;  // the step's rows have the dt grammar
+    out.append(d);
+  }
+  return out;
+}
+
+// A docstring that lives as long as the module (pybind11 keeps the pointer).
+const char* kept_text(std::string text) {
+  static std::deque<std::string> texts;
+  return texts.emplace_back(std::move(text)).c_str();
+}
 
 // The settings keywords every constructor takes, from **kwargs; an unknown one is a TypeError, as
 // Python's own calls have it.
@@ -78,14 +113,8 @@ Keywords keywords(const py::kwargs& kw) {
       k.dt_max = number();
     else if (key == "eta")
       k.eta = number();
-    else if (key == "softening")
-      k.softening = number();
-    else if (key == "damping")
-      k.damping = number();
-    else if (key == "theta")
-      k.theta = number();
-    else if (key == "restitution")
-      k.restitution = number();
+    else if (const ParamRow* row = find_param(key); row && row->form != ParamForm::step)
+      k.params[key] = number();
     else if (key == "box")
       k.box = number();
     else if (key == "radius")
@@ -94,10 +123,8 @@ Keywords keywords(const py::kwargs& kw) {
       if (!py::isinstance<py::bool_>(v)) throw py::type_error("gravity: expected True or False");
       k.gravity = v.cast<bool>();
     } else {
-      throw py::type_error(
-          "unexpected keyword argument '" + key +
-          "' (settings: solver, block, gpus, integrator, precision, dt, dt_max, eta, softening, "
-          "damping, theta, collisions, restitution, radius, box, gravity)");
+      throw py::type_error("unexpected keyword argument '" + key +
+                           "' (settings: " + settings_names() + ")");
     }
   }
   return k;
@@ -294,21 +321,6 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                              "The size of the next step (dt with a fixed step).")
       .def_property_readonly("floor_hits", &PySimulation::floor_hits,
                              "Steps where the adaptive step's floor (1e-6 dt_max) held.")
-      .def_property(
-          "softening", [](const PySimulation& s) { return s.params().softening; },
-          [](PySimulation& s, double v) { s.set_float("softening", &SimParams::softening, v); },
-          "Softening length eps (>= 1e-10).")
-      .def_property(
-          "damping", [](const PySimulation& s) { return s.params().damping; },
-          [](PySimulation& s, double v) { s.set_float("damping", &SimParams::damping, v); },
-          "Velocity damping per step in [0, 1] (euler only).")
-      .def_property(
-          "theta", [](const PySimulation& s) { return s.params().theta; },
-          [](PySimulation& s, double v) { s.set_float("theta", &SimParams::theta, v); },
-          "Opening angle of the tree codes, in [0, 2].")
-      .def_property(
-          "restitution", [](const PySimulation& s) { return s.params().collisions.restitution; },
-          &PySimulation::set_restitution, "Bounce restitution e in [0, 1] (walls too).")
       .def_property("box", &PySimulation::box, &PySimulation::set_box,
                     "Side of the cube of reflecting walls centred at the origin; None: no walls.")
       .def_property(
@@ -332,6 +344,18 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
            [](PySimulation& s, const std::string& path) { save_snapshot(path, s.snapshot()); })
       .def("_restore_from",
            [](PySimulation& s, const std::string& path) { s.restore(load_snapshot(path)); });
+
+  // A property for each parameter row but the step's (dt, dt_max and eta have their grammar).
+  for (const ParamRow& row : param_rows()) {
+    if (row.form == ParamForm::step) continue;
+    const ParamRow* r = &row;
+    std::string doc = param_help(row) + ".";
+    doc[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(doc[0])));
+    if (*row.detail) doc += std::string(" ") + row.detail;
+    sim.def_property(
+        row.name, [r](const PySimulation& s) { return r->get(s.params()); },
+        [r](PySimulation& s, double v) { s.set_param(*r, v); }, kept_text(doc));
+  }
 
   m.def(
       "_load",
@@ -359,5 +383,10 @@ approximate (a tree code), spreads (over several GPUs), description, available (
       "presets", [] { return preset_names(); }, "The presets' names.");
   m.def(
       "integrators", [] { return integrator_names(); }, "The integrators' names.");
+  m.def("parameters", &parameter_list,
+        R"(The run's parameters, one dict a row of the table the engine, both programs and this
+module share: name, owner (core, integrator, solver, collider), unit (G = 1 units; "" for a pure
+number), help, default, min, min_excluded, max, and keyword (False for dt and eta, which take the
+time step's grammar: dt="auto", dt_max, eta).)");
   m.attr("cuda_compiled") = cuda_compiled();
 }

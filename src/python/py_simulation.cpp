@@ -544,9 +544,9 @@ void PySimulation::set_float(const char* keyword, float SimParams::*field, doubl
   m_sim->set_params(p);
 }
 
-void PySimulation::set_restitution(double v) {
+void PySimulation::set_param(const ParamRow& row, double v) {
   SimParams p = m_sim->params();
-  p.collisions.restitution = as_float(v, "restitution");
+  row.set(p, as_float(v, row.name));
   check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
   m_sim->set_params(p);
 }

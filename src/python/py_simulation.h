@@ -80,7 +80,8 @@ class PySimulation {
   void set_integrator(const std::string& name);
   const SimParams& params() const { return m_sim->params(); }
   void set_float(const char* keyword, float SimParams::*field, double v);
-  void set_restitution(double v);
+  // A parameter row's value, checked by the rules every setter shares.
+  void set_param(const ParamRow& row, double v);
   // The walls' side; none: no walls.
   std::optional<float> box() const;
   void set_box(const std::optional<double>& v);

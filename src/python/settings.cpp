@@ -8,6 +8,7 @@
 #include "orrery/device.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
+#include "orrery/param_table.h"
 #include "orrery/scene.h"
 #include "orrery/simulation.h"
 #include "orrery/solver.h"
@@ -100,10 +101,10 @@ Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, cons
                        ": sets the adaptive step, which needs dt='auto'");
   if (k.dt_max) p.dt = as_float(*k.dt_max, "dt_max");
   if (k.eta) p.eta = as_float(*k.eta, "eta");
-  if (k.softening) p.softening = as_float(*k.softening, "softening");
-  if (k.damping) p.damping = as_float(*k.damping, "damping");
-  if (k.theta) p.theta = as_float(*k.theta, "theta");
-  if (k.restitution) p.collisions.restitution = as_float(*k.restitution, "restitution");
+  for (const auto& [name, v] : k.params) {
+    const ParamRow& row = param_row(name);
+    row.set(p, as_float(v, row.name));
+  }
   if (k.box) {
     p.collisions.box = as_float(*k.box, "box");
     if (!(p.collisions.box > 0.0f))
@@ -123,10 +124,10 @@ void check_settings(const RunSettings& s) {
   };
   field(p.adaptive ? "dt_max" : "dt", p.dt, &SimParams::dt);
   field("eta", p.eta, &SimParams::eta);
-  field("softening", p.softening, &SimParams::softening);
-  field("damping", p.damping, &SimParams::damping);
-  field("theta", p.theta, &SimParams::theta);
-  blame("restitution", number(p.collisions.restitution), [&] { validate(p.collisions); });
+  for (const ParamRow& row : param_rows())
+    if (row.form != ParamForm::step)
+      blame(row.name, number(row.get(p)), [&] { check_param(row, row.get(p)); });
+  blame("box", number(p.collisions.box), [&] { validate(p.collisions); });
   if (p.precision == Precision::double_)  // an empty solver is the default, which has it
     blame("precision", "double",
           [&] { check_precision(s.solver, s.solver.empty() || solver_info(s.solver).doubles, p); });

@@ -2,6 +2,7 @@
 // the command lines use, and how they meet a preset's or a snapshot's own.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -14,7 +15,8 @@ namespace orrery::python {
 struct Keywords {
   std::optional<std::string> solver, integrator, collisions, precision;
   std::optional<int> block, gpus;
-  std::optional<double> dt, softening, damping, theta, restitution, box, radius;
+  std::optional<double> dt, box, radius;
+  std::map<std::string, double> params;  // the parameter rows other than the step's, by name
   bool dt_auto = false;               // dt="auto": the adaptive step
   std::optional<double> dt_max, eta;  // its largest step and accuracy (they need dt="auto")
   std::optional<bool> gravity;

@@ -21,6 +21,7 @@
 #include "isolated.h"
 #include "orrery/host_memory.h"
 #include "orrery/input.h"
+#include "orrery/param_table.h"
 #include "tipsy.h"  // check_bodies
 
 namespace orrery::hdf5 {
@@ -268,11 +269,9 @@ void read_run(const Reader& r, Snapshot& s) {
   p.adaptive = setting("adaptive", 0) != 0;
   p.eta = setting("eta", p.eta);
   run.next_dt = r.attr1("Orrery", "next_dt", 0, 0, fmax);
-  p.softening = setting("softening", p.softening);
-  p.damping = setting("damping", p.damping);
-  p.theta = setting("theta", p.theta);
+  for (const ParamRow& row : param_rows())
+    if (row.form != ParamForm::step) row.set(p, setting(row.name, row.get(p)));
   p.gravity = setting("gravity", 1) != 0;
-  p.collisions.restitution = setting("restitution", 1);
   p.collisions.box = setting("box", 0);
   run.time_reversed = setting("time_reversed", 0) != 0;
   run.steps = static_cast<long long>(r.attr1("Orrery", "steps", 0, 0, 1e18));

@@ -9,6 +9,7 @@
 
 #include "hdf5_id.h"
 #include "hdf5_snapshot.h"
+#include "orrery/param_table.h"
 
 namespace orrery::hdf5 {
 
@@ -108,12 +109,10 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
       put_double(o, "eta", p.eta);
       put_double(o, "next_dt", run.next_dt);
     }
-    put_double(o, "softening", p.softening);
-    put_double(o, "damping", p.damping);
-    put_double(o, "theta", p.theta);
+    for (const ParamRow& row : param_rows())
+      if (row.form != ParamForm::step) put_double(o, row.name, row.get(p));
     put_double(o, "gravity", p.gravity ? 1 : 0);
     put_text(o, "collisions", to_string(p.collisions.mode));
-    put_double(o, "restitution", p.collisions.restitution);
     put_double(o, "box", p.collisions.box);
     put_double(o, "time_reversed", run.time_reversed ? 1 : 0);
     put_double(o, "steps", static_cast<double>(run.steps));

@@ -113,4 +113,29 @@ class HostBackend final : public Backend {
 
 std::unique_ptr<Backend> make_host_backend() { return std::make_unique<HostBackend>(); }
 
+// The element-wise passes on host arrays (stage_ops.h).
+void host_zero(Vec4* a, int n) { std::fill(a, a + n, Vec4{0.0f, 0.0f, 0.0f, 0.0f}); }
+
+void host_kick(Vec4* vel, const Vec4* acc, int n, float h) {
+#pragma omp parallel for schedule(static) if (n > 4096)
+  for (int i = 0; i < n; ++i) {
+    vel[i].x += acc[i].x * h;
+    vel[i].y += acc[i].y * h;
+    vel[i].z += acc[i].z * h;
+  }
+}
+
+void host_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) {
+#pragma omp parallel for schedule(static) if (n > 4096)
+  for (int i = 0; i < n; ++i)
+    out[i] = Vec4{in[i].x + vel[i].x * h, in[i].y + vel[i].y * h, in[i].z + vel[i].z * h, in[i].w};
+}
+
+void host_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
+                float damping) {
+#pragma omp parallel for schedule(static) if (n > 4096)
+  for (int i = 0; i < n; ++i)
+    integrate(in[i], out[i], vel[i], Vec3{acc[i].x, acc[i].y, acc[i].z}, dt, damping);
+}
+
 }  // namespace orrery

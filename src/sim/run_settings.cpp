@@ -39,9 +39,7 @@ ResolvedSettings resolve_settings(const RunSettings& file, const TypedSettings& 
   if (typed.dt) s.params.dt = *typed.dt;
   if (typed.adaptive) s.params.adaptive = *typed.adaptive;
   if (typed.eta) s.params.eta = *typed.eta;
-  if (typed.softening) s.params.softening = *typed.softening;
-  if (typed.damping) s.params.damping = *typed.damping;
-  if (typed.theta) s.params.theta = *typed.theta;
+  apply_params(typed.params, s.params);
   if (typed.precision) s.params.precision = *typed.precision;
   apply_overrides(typed.scene, s.params);
   return r;

@@ -13,17 +13,22 @@
 #include <sstream>
 
 #include "orrery/collisions.h"
+#include "orrery/param_table.h"
 
 namespace orrery {
 namespace {
 
 using json = nlohmann::json;
 
+// The keys of a scene's top level: its own and one per parameter row.
 const std::set<std::string>& top_keys() {
-  static const std::set<std::string> k = {
-      "name",      "description", "initial",    "solver",      "block",   "integrator",
-      "dt",        "dt_max",      "eta",        "softening",   "damping", "theta",
-      "precision", "gravity",     "collisions", "restitution", "box",     "steps_per_frame"};
+  static const std::set<std::string> k = [] {
+    std::set<std::string> keys = {"name",    "description", "initial", "solver",
+                                  "block",   "integrator",  "dt_max",  "precision",
+                                  "gravity", "collisions",  "box",     "steps_per_frame"};
+    for (const ParamRow& r : param_rows()) keys.insert(r.name);
+    return keys;
+  }();
   return k;
 }
 const std::set<std::string>& initial_keys() {
@@ -173,10 +178,9 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
       r.fail(key, "sets the adaptive step, which needs \"dt\": \"auto\"");
   if (j.contains("dt_max")) p.dt = static_cast<float>(r.number(j["dt_max"], "dt_max"));
   if (j.contains("eta")) p.eta = static_cast<float>(r.number(j["eta"], "eta"));
-  if (j.contains("softening"))
-    p.softening = static_cast<float>(r.number(j["softening"], "softening"));
-  if (j.contains("damping")) p.damping = static_cast<float>(r.number(j["damping"], "damping"));
-  if (j.contains("theta")) p.theta = static_cast<float>(r.number(j["theta"], "theta"));
+  for (const ParamRow& row : param_rows())
+    if (row.form != ParamForm::step && j.contains(row.name))
+      row.set(p, static_cast<float>(r.number(j[row.name], row.name)));
   if (j.contains("precision")) {
     try {
       p.precision = parse_precision(r.text(j["precision"], "precision"));
@@ -195,8 +199,6 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
       r.fail("collisions", e.what());
     }
   }
-  if (j.contains("restitution"))
-    p.collisions.restitution = static_cast<float>(r.number(j["restitution"], "restitution"));
   if (j.contains("box")) p.collisions.box = static_cast<float>(r.number(j["box"], "box"));
   if (j.contains("steps_per_frame"))
     s.steps_per_frame =
@@ -215,10 +217,8 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
   if (!automatic) alone("dt", [&](SimParams& q) { q.dt = p.dt; });
   alone("dt_max", [&](SimParams& q) { q.dt = p.dt; });
   alone("eta", [&](SimParams& q) { q.eta = p.eta; });
-  alone("softening", [&](SimParams& q) { q.softening = p.softening; });
-  alone("damping", [&](SimParams& q) { q.damping = p.damping; });
-  alone("theta", [&](SimParams& q) { q.theta = p.theta; });
-  alone("restitution", [&](SimParams& q) { q.collisions.restitution = p.collisions.restitution; });
+  for (const ParamRow& row : param_rows())
+    if (row.form != ParamForm::step) alone(row.name, [&](SimParams& q) { row.set(q, row.get(p)); });
   alone("box", [&](SimParams& q) { q.collisions.box = p.collisions.box; });
   try {
     validate(p);
@@ -262,13 +262,11 @@ std::string scene_json(const SceneFile& s) {
   } else {
     j["dt"] = s.params.dt;
   }
-  j["softening"] = s.params.softening;
-  j["damping"] = s.params.damping;
-  j["theta"] = s.params.theta;
+  for (const ParamRow& row : param_rows())
+    if (row.form != ParamForm::step) j[row.name] = row.get(s.params);
   j["precision"] = to_string(s.params.precision);
   j["gravity"] = s.params.gravity;
   j["collisions"] = to_string(s.params.collisions.mode);
-  j["restitution"] = s.params.collisions.restitution;
   j["box"] = s.params.collisions.box;
   j["steps_per_frame"] = s.steps_per_frame;
   return j.dump(2) + "\n";

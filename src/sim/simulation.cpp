@@ -79,6 +79,15 @@ class Simulation::Passes final : public StepPasses {
     m_s.m_phases->begin(Phase::integrate);
     m_b.euler(m_in, m_out, m_vel, m_b.acc(), m_n, static_cast<float>(dt), damping);
   }
+  void coast(double dt, float damping) override {
+    m_s.m_phases->begin(Phase::integrate);
+    if (damping < 1.0f) {
+      m_b.zero(m_b.acc(), m_n);
+      m_b.euler(m_in, m_out, m_vel, m_b.acc(), m_n, static_cast<float>(dt), damping);
+    } else {
+      m_b.drift(m_in, m_out, m_vel, m_n, static_cast<float>(dt));
+    }
+  }
   void collide() override {
     const SimParams& p = m_s.m_params;
     if (p.collisions.mode == CollisionMode::off && p.collisions.box == 0.0f) return;
@@ -257,14 +266,8 @@ void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
   const double planned = static_cast<float>(begin_step(passes, in, vel, n));
   const double h = static_cast<float>(until_stop(planned));
   const float dt = static_cast<float>(m_reversed ? -h : h);
-  if (!m_params.gravity) {  // no forces: every integrator is the drift (euler damps as well)
-    m_phases->begin(Phase::integrate);
-    if (m_integrator == Integrator::euler && m_params.damping < 1.0f) {
-      m_backend->zero(m_backend->acc(), n);
-      m_backend->euler(in, out, vel, m_backend->acc(), n, dt, m_params.damping);
-    } else {
-      m_backend->drift(in, out, vel, n, dt);
-    }
+  if (!m_params.gravity) {  // no forces: the integrator's coast
+    m_scheme->coast(passes, dt, m_params);
     passes.collide();
     m_acc_valid = false;
   } else {

@@ -35,6 +35,15 @@ class Simulation::DoublePasses final : public StepPasses {
     m_b.euler(m_b.pos(), m_b.next(), dt, damping);
   }
   void collide() override {}
+  void coast(double dt, float damping) override {
+    m_s.m_phases->begin(Phase::integrate);
+    if (damping < 1.0f) {
+      m_b.zero_acc();
+      m_b.euler(m_b.pos(), m_b.next(), dt, damping);
+    } else {
+      m_b.drift(m_b.pos(), m_b.next(), dt);
+    }
+  }
 
  private:
   Vec4d* at(Slot s) const { return s == Slot::in ? m_b.pos() : m_b.next(); }
@@ -104,14 +113,8 @@ void Simulation::step_once_double() {
   const double planned = begin_step(passes, nullptr, nullptr, d.size());
   const double h = until_stop(planned);
   const double dt = m_reversed ? -h : h;
-  if (!m_params.gravity) {
-    m_phases->begin(Phase::integrate);
-    if (m_integrator == Integrator::euler && m_params.damping < 1.0f) {
-      d.zero_acc();
-      d.euler(d.pos(), d.next(), dt, m_params.damping);
-    } else {
-      d.drift(d.pos(), d.next(), dt);
-    }
+  if (!m_params.gravity) {  // no forces: the integrator's coast
+    m_scheme->coast(passes, dt, m_params);
     m_acc_double_valid = false;
   } else {
     m_acc_double_valid = m_scheme->step(passes, dt, m_params);

@@ -182,7 +182,7 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   if (block > 4096) bad(name, "header: block size " + std::to_string(block) + " out of range");
   run.block = static_cast<int>(block);
   const std::uint32_t integrator = r.u32();
-  if (integrator > static_cast<std::uint32_t>(Integrator::yoshida4))
+  if (integrator >= integrator_table().size())
     bad(name, "header: unknown integrator " + std::to_string(integrator));
   run.integrator = static_cast<Integrator>(integrator);
   run.params.dt = r.f32(), run.params.softening = r.f32();

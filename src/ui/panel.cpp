@@ -9,6 +9,7 @@
 #include <string>
 
 #include "keys.h"
+#include "orrery/param_table.h"
 #include "panel_file.h"
 #include "panel_readouts.h"
 #include "panel_view.h"
@@ -19,6 +20,35 @@ namespace {
 constexpr long long k_max_n = k_max_bodies;  // the viewer's --n range
 
 std::string block_name(int block) { return block == 0 ? "auto" : std::to_string(block); }
+
+// Whether the run as chosen reads the row: a solver's rows the tree codes only, an integrator's
+// those integrators whose record takes it.
+bool takes(const ParamRow& row, const Settings& s, const SolverChoice& solver) {
+  if (row.owner == ParamOwner::solver) return solver.approximate;
+  if (row.owner == ParamOwner::integrator)
+    return integrator_info(s.integrator).takes_param(row.name);
+  return true;
+}
+
+// A parameter row's slider over p: its range, scale and format from the row (Ctrl+click types any
+// value, which the run then checks); greyed, with the row's reason, where the run does not read it.
+void param_slider(const ParamRow& row, const char* label, SimParams& p, bool used) {
+  ImGui::BeginDisabled(!used);
+  float v = row.get(p);
+  if (ImGui::SliderFloat(label, &v, row.panel_lo, row.panel_hi, row.panel_format,
+                         row.panel_log ? ImGuiSliderFlags_Logarithmic : 0))
+    row.set(p, v);
+  ImGui::EndDisabled();
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  if (!used && *row.unused_help) {
+    ImGui::SetTooltip("%s", row.unused_help);
+  } else {
+    std::string tip = row.help;
+    if (*row.unit) tip += std::string(" (") + row.unit + ")";
+    if (*row.detail) tip += std::string(". ") + row.detail;
+    ImGui::SetTooltip("%s", tip.c_str());
+  }
+}
 
 void simulation_section(Settings& s, const Readouts& r, const Catalog& c,
                         std::vector<Action>& actions) {
@@ -93,53 +123,39 @@ void simulation_section(Settings& s, const Readouts& r, const Catalog& c,
   if (ImGui::Button("Save scene")) actions.push_back({ActionKind::save_scene});
   const char* integrator = c.integrators[static_cast<std::size_t>(s.integrator)].c_str();
   if (ImGui::BeginCombo("integrator", integrator)) {
-    for (int i = 0; i < static_cast<int>(c.integrators.size()); ++i)
-      if (ImGui::Selectable(c.integrators[static_cast<std::size_t>(i)].c_str(),
-                            i == static_cast<int>(s.integrator)) &&
+    for (const IntegratorInfo& info : integrator_table()) {
+      const int i = static_cast<int>(info.id);
+      if (ImGui::Selectable(info.name, i == static_cast<int>(s.integrator)) &&
           i != static_cast<int>(s.integrator))
         actions.push_back({ActionKind::set_integrator, i});
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.description);
+    }
     ImGui::EndCombo();
   }
-  help_marker(
-      "euler: the seed's damped semi-implicit Euler, fused with the force pass (fastest, first "
-      "order). leapfrog: kick-drift-kick, second order, time-reversible, one force pass a step. "
-      "yoshida4: fourth order, three force passes a step. The last two take no damping. I cycles.");
-  ImGui::Checkbox("double precision", &s.double_precision);
+  help_marker((std::string(integrator_info(s.integrator).description) + ". I cycles.").c_str());
+  bool doubles = s.params.precision == Precision::double_;
+  if (ImGui::Checkbox("double precision", &doubles))
+    s.params.precision = doubles ? Precision::double_ : Precision::single;
   help_marker(
       "Positions, velocities, masses and the gravity sums in double: energy holds to 1e-10 where "
       "float's rounding stops near 1e-6. cpu, cpu-omp, cuda-static, cuda-dynamic and cuda-fast "
       "have it, without collisions; the picture is the same (drawn from float positions).");
-  ImGui::Checkbox("adaptive step", &s.adaptive);
+  ImGui::Checkbox("adaptive step", &s.params.adaptive);
   help_marker(
       "Each step's size from how fast the forces change: eta times the time in which a body's "
       "acceleration changes by its own size (plus the mean), at most twice the last step and at "
       "most the largest step below. Close passes get small steps, quiet stretches large ones. "
       "Not time-symmetric: time reversal needs a fixed step.");
-  ImGui::SliderFloat(s.adaptive ? "largest step" : "time step", &s.dt, 0.0005f, 0.05f, "%.4g",
-                     ImGuiSliderFlags_Logarithmic);
-  if (s.adaptive) {
-    ImGui::SliderFloat("eta", &s.eta, 0.001f, 0.2f, "%.3g", ImGuiSliderFlags_Logarithmic);
-    step_readout(r.step);
+  // The step's rows: the time step (the largest, when adaptive), and eta with the adaptive step.
+  for (const ParamRow* row : param_rows(ParamForm::step)) {
+    const bool is_dt = &row->field(s.params) == &s.params.dt;
+    if (!is_dt && !s.params.adaptive) continue;
+    param_slider(*row, is_dt ? (s.params.adaptive ? "largest step" : "time step") : row->name,
+                 s.params, true);
+    if (!is_dt) step_readout(r.step);
   }
-  ImGui::SliderFloat("softening", &s.softening, 0.01f, 2.0f, "%.4g", ImGuiSliderFlags_Logarithmic);
-  // Damping belongs to euler: the symplectic integrators take none.
-  const bool damped = s.integrator == Integrator::euler;
-  ImGui::BeginDisabled(!damped);
-  ImGui::SliderFloat("damping", &s.damping, 0.9f, 1.0f, "%.4f");
-  ImGui::EndDisabled();
-  if (!damped && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(
-        "only euler takes damping: leapfrog and yoshida4 are symplectic and "
-        "time-reversible only without it");
-  ImGui::BeginDisabled(!cur.approximate);
-  ImGui::SliderFloat("theta", &s.theta, 0.1f, 1.5f, "%.2f");
-  ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(cur.approximate
-                          ? "Opening angle of the tree: a cell is used whole when the body is "
-                            "farther than l/theta + s from its centre of mass. Smaller is more "
-                            "accurate and slower (0 opens every cell: Ctrl+click to type it)."
-                          : "Only the tree codes (cpu-bh) have an opening angle.");
+  for (const ParamRow* row : param_rows(ParamForm::plain))
+    param_slider(*row, row->name, s.params, takes(*row, s, cur));
   ImGui::SliderInt("steps/frame", &s.steps_per_frame, 1, 16);
 
   if (ImGui::Button(s.paused ? "Resume" : "Pause")) actions.push_back({ActionKind::toggle_pause});
@@ -158,25 +174,27 @@ void simulation_section(Settings& s, const Readouts& r, const Catalog& c,
 }
 
 void collisions_section(Settings& s, const Readouts& r) {
-  ImGui::Checkbox("gravity", &s.gravity);
+  ImGui::Checkbox("gravity", &s.params.gravity);
   help_marker("Off: no forces, bodies move in straight lines between collisions (a gas).");
   const char* modes[] = {"off", "bounce", "merge"};
-  int mode = static_cast<int>(s.collisions);
-  if (ImGui::Combo("collisions", &mode, modes, 3)) s.collisions = static_cast<CollisionMode>(mode);
+  int mode = static_cast<int>(s.params.collisions.mode);
+  if (ImGui::Combo("collisions", &mode, modes, 3))
+    s.params.collisions.mode = static_cast<CollisionMode>(mode);
   help_marker(
       "Bodies are balls of their radius. bounce: hard-sphere impulses with restitution e, "
       "contacts resolved in parallel rounds of handshakes; merge: touching bodies become one "
       "(mass, momentum and volume kept), each at most once a step.");
-  ImGui::BeginDisabled(s.collisions != CollisionMode::bounce && !s.walls);
-  ImGui::SliderFloat("restitution", &s.restitution, 0.0f, 1.0f, "%.2f");
-  ImGui::EndDisabled();
+  // The collider's rows: they act on bounces, off the walls too.
+  for (const ParamRow* row : param_rows(ParamForm::scene))
+    param_slider(*row, row->name, s.params,
+                 s.params.collisions.mode == CollisionMode::bounce || s.walls);
   ImGui::Checkbox("walls", &s.walls);
   ImGui::SameLine();
   ImGui::BeginDisabled(!s.walls);
   ImGui::SliderFloat("side", &s.box, 1.0f, 200.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
   ImGui::EndDisabled();
   const CollisionReadout& c = r.collisions;
-  if (s.collisions == CollisionMode::off && !s.walls) return;
+  if (s.params.collisions.mode == CollisionMode::off && !s.walls) return;
   ImGui::Text("bodies %d of %d", c.bodies, s.n);
   ImGui::Text("contacts %.1f a step", c.contacts_per_step);
   ImGui::Text("merges %lld   wall bounces %lld", c.merges, c.wall_hits);
@@ -282,8 +300,9 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
     ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (ImGui::CollapsingHeader("File")) file_section(s, r, actions);
   }
-  ImGui::SetNextItemOpen(s.collisions != CollisionMode::off || s.walls || !s.gravity,
-                         ImGuiCond_Once);
+  ImGui::SetNextItemOpen(
+      s.params.collisions.mode != CollisionMode::off || s.walls || !s.params.gravity,
+      ImGuiCond_Once);
   if (ImGui::CollapsingHeader("Collisions")) collisions_section(s, r);
   // Measurements in tabs, so the panel stays within a 720-pixel window.
   if (ImGui::CollapsingHeader("Measurements", ImGuiTreeNodeFlags_DefaultOpen) &&

@@ -8,6 +8,7 @@
 #include "orrery/collisions.h"
 #include "orrery/fields.h"
 #include "orrery/integrators.h"
+#include "orrery/params.h"
 #include "orrery/presets.h"
 
 namespace orrery::ui {
@@ -55,16 +56,9 @@ struct Settings {
   Preset preset = Preset::collision;
   Integrator integrator = Integrator::euler;
   std::uint64_t seed = 1;
-  float dt = 0.016f;      // the step, or the adaptive step's largest
-  bool adaptive = false;  // the adaptive step (SimParams::adaptive)
-  float eta = 0.02f;      // its accuracy
-  float softening = 0.1f;
-  float damping = 1.0f;
-  float theta = 0.5f;  // tree codes' opening angle
-  bool double_precision = false;  // the run's state and sums in double (Precision::double_)
-  bool gravity = true;
-  CollisionMode collisions = CollisionMode::off;
-  float restitution = 1.0f;
+  // The run's parameters as the panel edits them (its rows: orrery/param_table.h); the app
+  // hands them to the run, which checks them once. The walls' side is `box` below while `walls`.
+  SimParams params;
   bool walls = false;  // a cube of reflecting walls of side `box`
   float box = 20.0f;
   int steps_per_frame = 1;

@@ -326,3 +326,34 @@ def test_a_gadget_file_with_its_types_and_ids():
     with pytest.raises(ValueError, match="no particle of those types"):
         orrery.load(path, types=[4])
     assert small().types is None
+
+
+def test_every_parameter_row_is_a_keyword_and_a_checked_property():
+    """The engine's parameter table drives the keywords and properties: a row is all it takes."""
+    rows = orrery.parameters()
+    assert {"dt", "eta", "softening", "damping", "theta", "restitution"} <= {r["name"] for r in rows}
+    for row in rows:
+        if not row["keyword"]:
+            continue
+        name = row["name"]
+        assert row["min"] < row["default"] <= row["max"] or (
+            not row["min_excluded"] and row["min"] <= row["default"] <= row["max"])
+        inside = 0.5 * (max(row["min"], 0.0) + min(row["max"], 2.0 * max(row["default"], 1.0)))
+        sim = small(**{name: inside})
+        assert getattr(sim, name) == pytest.approx(inside, rel=1e-6)
+        setattr(sim, name, row["default"])
+        assert getattr(sim, name) == pytest.approx(row["default"], rel=1e-6)
+        below = row["min"] - 1.0
+        with pytest.raises(ValueError, match=f"^{name}="):
+            setattr(sim, name, below)
+        assert getattr(sim, name) == pytest.approx(row["default"], rel=1e-6)  # kept
+        with pytest.raises(ValueError, match=f"^{name}="):
+            small(**{name: below})
+        assert row["help"][1:] in type(sim).__dict__[name].__doc__  # capitalised there
+
+
+def test_the_stubs_list_every_parameter_row():
+    stubs = open(os.path.join(os.path.dirname(orrery.__file__), "_orrery.pyi")).read()
+    for row in orrery.parameters():
+        assert f"    {row['name']}: " in stubs, row["name"]  # the property
+        assert f"{row['name']}: Optional[float] = None" in stubs or row["name"] == "dt", row["name"]

@@ -1,0 +1,81 @@
+// The run's numeric parameters as rows (REBOUND's descriptor table, binarydata.c): each row names a
+// parameter once - its type, default, bounds, unit, help and owner - and the surfaces read the
+// rows instead of naming it: both programs' options and --help, Python's keywords and properties,
+// the panel's sliders, scene files, the HDF5 run record, validation and the printed run line.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "orrery/params.h"
+
+namespace orrery {
+
+// Which part of the engine reads the parameter (the panel greys a row whose owner does not take
+// it).
+enum class ParamOwner { core, integrator, solver, collider };
+const char* to_string(ParamOwner o);
+
+// How the surfaces take a row. plain: one number, read and written alike everywhere. step: the
+// time step's own grammar ("auto", dt_max: parse_step_options and each file's reader), with the
+// row's bounds and help. scene: a collider setting that the scene overrides carry over a preset's
+// (orrery/scene.h).
+enum class ParamForm { plain, step, scene };
+
+struct ParamRow {
+  const char* name;   // --name on both command lines, name= in Python, "name" in scenes and HDF5
+  const char* label;  // what a refusal calls it: "invalid <label> <value>: <rule>"
+  ParamOwner owner;
+  ParamForm form;
+  const char* unit;    // in the run's units (G = 1): "time", "length"; "" for a pure number
+  const char* help;    // one phrase for --help, the panel's tooltip and Python's docstring
+  const char* detail;  // more for the panel's tooltip and the docstring ("" where none)
+  float lo, hi;        // accepted: finite, above lo (lo_open) or from lo, and up to hi
+  bool lo_open;
+  const char* rule;  // the refusal's reason
+  float& (*field)(SimParams&);
+  // orrery-bench runs a list of values, one run each, where the solver reads the row.
+  bool sweep;
+  // The panel's slider: its range (within the bounds; Ctrl+click types any value), its scale and
+  // its printf format; and why the row is greyed where its owner does not take it.
+  float panel_lo, panel_hi;
+  bool panel_log;
+  const char* panel_format;
+  const char* unused_help;
+
+  float get(const SimParams& p) const { return field(const_cast<SimParams&>(p)); }
+  void set(SimParams& p, float v) const { field(p) = v; }
+  float default_value() const { return get(SimParams{}); }
+  std::string option() const { return std::string("--") + name; }
+};
+
+// Every row, in the order the checks, the help and the files list them.
+const std::vector<ParamRow>& param_rows();
+// The rows of one form.
+std::vector<const ParamRow*> param_rows(ParamForm form);
+// The row of that name; nullptr where there is none.
+const ParamRow* find_param(std::string_view name);
+// The row of that name; throws std::logic_error where there is none (a caller's mistake).
+const ParamRow& param_row(std::string_view name);
+
+// Throws InputError "invalid <label> <v>: <rule>" when v is not finite or out of the row's bounds.
+void check_param(const ParamRow& r, float v);
+// A typed value: parse_float's rules, then check_param; the InputError names `what` and the text
+// ("--softening '1e-20': invalid softening 1e-20: ...").
+float parse_param_text(const ParamRow& r, std::string_view text, std::string_view what);
+// A value as messages, help texts and run lines print it (%g).
+std::string param_value_text(double v);
+// The help as --help prints it: the row's phrase, its bounds and its default.
+std::string param_help(const ParamRow& r);
+// "name value" for each plain row, comma-separated: the run line's part ("softening 0.1, ...");
+// without the sweep rows where `sweeps` is false (orrery-bench prints those a run each).
+std::string plain_params_text(const SimParams& p, bool sweeps = true);
+
+// Plain rows by name, as a surface collected them (typed options, keywords): applied over a run's
+// parameters in the table's order.
+using ParamValues = std::map<std::string, float>;
+void apply_params(const ParamValues& v, SimParams& p);
+
+}  // namespace orrery

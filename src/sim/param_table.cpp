@@ -1,0 +1,148 @@
+// The rows of the run's numeric parameters, and the checks, texts and help built from them.
+#include "orrery/param_table.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "orrery/input.h"
+
+namespace orrery {
+namespace {
+
+constexpr float k_no_top = std::numeric_limits<float>::max();
+
+std::vector<ParamRow> make_rows() {
+  using O = ParamOwner;
+  using F = ParamForm;
+  return {
+      {"dt", "time step", O::integrator, F::step, "time",
+       "time step (with the adaptive step: its largest)", "", 0.0f, k_no_top, true,
+       "must be a finite number > 0", [](SimParams& p) -> float& { return p.dt; }, false, 0.0005f,
+       0.05f, true, "%.4g", ""},
+      {"eta", "eta", O::integrator, F::step, "",
+       "the adaptive step's accuracy: smaller, smaller steps",
+       "Each step is eta times the shortest time in which a body's acceleration changes by its "
+       "own size (plus the mean).",
+       0.0f, k_max_eta, true,
+       "must be in (0, 1] (the step is eta times the time a body's acceleration takes to change "
+       "by its own size; 0.02 is usual)",
+       [](SimParams& p) -> float& { return p.eta; }, false, 0.001f, 0.2f, true, "%.3g", ""},
+      {"softening", "softening", O::core, F::plain, "length", "softening length eps", "",
+       k_min_softening, k_no_top, false,
+       "must be a finite number >= 1e-10 (below it a body's own term, m eps^-3 x 0, is no "
+       "longer finite in float)",
+       [](SimParams& p) -> float& { return p.softening; }, false, 0.01f, 2.0f, true, "%.4g", ""},
+      {"damping", "damping", O::integrator, F::plain, "", "velocity damping per step (euler only)",
+       "", 0.0f, 1.0f, false, "must be in [0, 1]", [](SimParams& p) -> float& { return p.damping; },
+       false, 0.9f, 1.0f, false, "%.4f",
+       "only euler takes damping: leapfrog and yoshida4 are symplectic and time-reversible only "
+       "without it"},
+      {"theta", "opening angle theta", O::solver, F::plain, "",
+       "opening angle of the tree codes (cpu-bh, cuda-bh; 0 opens every cell: the exact sum)",
+       "A cell is used whole when the body is farther than l/theta + s from its centre of mass. "
+       "Smaller is more accurate and slower (0 opens every cell: Ctrl+click to type it).",
+       0.0f, k_max_theta, false,
+       "must be in [0, 2] (0 opens every cell: the exact sum; 0.5 is usual)",
+       [](SimParams& p) -> float& { return p.theta; }, true, 0.1f, 1.5f, false, "%.2f",
+       "Only the tree codes (cpu-bh, cuda-bh) have an opening angle."},
+      {"restitution", "restitution", O::collider, F::scene, "",
+       "bounce restitution e, for walls too (1: elastic)", "", 0.0f, 1.0f, false,
+       "must be in [0, 1]", [](SimParams& p) -> float& { return p.collisions.restitution; }, false,
+       0.0f, 1.0f, false, "%.2f", ""},
+  };
+}
+
+}  // namespace
+
+const char* to_string(ParamOwner o) {
+  switch (o) {
+    case ParamOwner::core:
+      return "core";
+    case ParamOwner::integrator:
+      return "integrator";
+    case ParamOwner::solver:
+      return "solver";
+    case ParamOwner::collider:
+      return "collider";
+  }
+  return "?";
+}
+
+const std::vector<ParamRow>& param_rows() {
+  static const std::vector<ParamRow> rows = make_rows();
+  return rows;
+}
+
+std::vector<const ParamRow*> param_rows(ParamForm form) {
+  std::vector<const ParamRow*> out;
+  for (const ParamRow& r : param_rows())
+    if (r.form == form) out.push_back(&r);
+  return out;
+}
+
+const ParamRow* find_param(std::string_view name) {
+  for (const ParamRow& r : param_rows())
+    if (name == r.name) return &r;
+  return nullptr;
+}
+
+const ParamRow& param_row(std::string_view name) {
+  if (const ParamRow* r = find_param(name)) return *r;
+  throw std::logic_error("no parameter row '" + std::string(name) + "'");
+}
+
+void check_param(const ParamRow& r, float v) {
+  const bool low = r.lo_open ? !(v > r.lo) : !(v >= r.lo);
+  if (std::isfinite(v) && !low && v <= r.hi) return;
+  std::ostringstream s;
+  s << "invalid " << r.label << " " << v << ": " << r.rule;
+  throw InputError(s.str());
+}
+
+float parse_param_text(const ParamRow& r, std::string_view text, std::string_view what) {
+  const float v = parse_float(text, what);
+  try {
+    check_param(r, v);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string(what) + " '" + std::string(text) + "': " + e.what());
+  }
+  return v;
+}
+
+std::string param_value_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string param_help(const ParamRow& r) {
+  std::string bounds;
+  const std::string lo = param_value_text(r.lo), hi = param_value_text(r.hi);
+  if (r.hi == k_no_top)
+    bounds = std::string(r.lo_open ? "> " : ">= ") + lo;
+  else
+    bounds = std::string("in ") + (r.lo_open ? "(" : "[") + lo + ", " + hi + "]";
+  return std::string(r.help) + ", " + bounds + " (default " + param_value_text(r.default_value()) +
+         ")";
+}
+
+std::string plain_params_text(const SimParams& p, bool sweeps) {
+  std::string s;
+  for (const ParamRow* r : param_rows(ParamForm::plain))
+    if (sweeps || !r->sweep)
+      s += (s.empty() ? "" : ", ") + std::string(r->name) + " " + param_value_text(r->get(p));
+  return s;
+}
+
+void apply_params(const ParamValues& v, SimParams& p) {
+  for (const auto& [name, value] : v) param_row(name);  // a name no row has is a caller's mistake
+  for (const ParamRow& r : param_rows()) {
+    const auto it = v.find(r.name);
+    if (it != v.end()) r.set(p, it->second);
+  }
+}
+
+}  // namespace orrery
