@@ -121,7 +121,7 @@ TEST(BenchCliHardening, EveryOutputNamesItsOwnFile) {
   const std::string dir = ::testing::TempDir() + "orrery_places_" + std::to_string(getpid());
   ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
   const std::vector<std::vector<std::string>> pairs = {
-      {"--save", dir + "/x.out", "--export-csv", dir + "/./x.out"},
+      {"--save", dir + "/x.orrery", "--export-csv", dir + "/./x.orrery"},
       {"--csv", dir + "/y", "--save", dir + "/y"},
       {"--trace", dir + "/t", "--export-csv", dir + "/t"},
       {"--json", dir + "/j", "--save", dir + "//j"}};

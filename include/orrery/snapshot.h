@@ -1,5 +1,5 @@
-// Snapshots: Orrery's own format (the complete state of a run, for an exact restart), TIPSY (other
-// codes' particle files, read and written) and CSV export. Every file is written to a temporary
+// Snapshots: Orrery's own format (the complete state of a run, for an exact restart), TIPSY,
+// GADGET-2, HDF5 and CSV (orrery/formats.h has their records). Every file is written to a temporary
 // file beside it and renamed over it, so a failed write never leaves half a file where a good one
 // was. The formats are documented in docs/formats.md.
 #pragma once
@@ -28,9 +28,11 @@ class SnapshotError : public InputError {
   using InputError::InputError;
 };
 
-enum class SnapshotFormat { orrery, tipsy, gadget2, hdf5 };  // GADGET-2 is read, not written
-// ".tipsy" (any case) is TIPSY, ".hdf5" or ".h5" HDF5 (GADGET-4's layout); any other name Orrery's
-// format.
+// The formats (their records: orrery/formats.h). GADGET-2 is read, not written; CSV written, not
+// read.
+enum class SnapshotFormat { orrery, tipsy, gadget2, hdf5, csv };
+// The format a name is written in, by its extension (format_for_writing). Throws InputError for an
+// extension no format writes.
 SnapshotFormat snapshot_format_for(const std::string& path);
 const char* to_string(SnapshotFormat f);
 
@@ -112,7 +114,8 @@ std::vector<std::uint8_t> encode_snapshot(const Snapshot& s, SnapshotFormat f);
 Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::string& name);
 
 // Writes in the format the name asks for (snapshot_format_for), through a temporary file renamed
-// over `path`. Throws SnapshotError naming the file; the old file, if any, is left as it was.
+// over `path`. Throws SnapshotError naming the file (and, for an extension no format writes, the
+// ones written); the old file, if any, is left as it was.
 void save_snapshot(const std::string& path, const Snapshot& s);
 // Throws SnapshotError naming the file (missing, unreadable, or bad content).
 // A GADGET-2 set of several files opens from any of its names (snap_005.0, snap_005.1) or from
@@ -125,10 +128,8 @@ Snapshot load_snapshot(const std::string& path, const LoadOptions& o = {});
 std::vector<std::uint8_t> read_input_file(const std::string& path,
                                           LoadProgress* progress = nullptr);
 
-// "x,y,z,vx,vy,vz,mass,radius", then one line a body (9 significant digits: floats round-trip).
+// "x,y,z,vx,vy,vz,mass,radius", then one line a body (9 significant digits: floats round-trip):
+// the CSV format's content.
 std::string csv_text(const BodyState& s);
-// csv_text() through a temporary file renamed over `path`. Throws SnapshotError naming the file.
-void save_csv(const std::string& path, const BodyState& s);
-
 
 }  // namespace orrery

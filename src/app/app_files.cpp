@@ -7,10 +7,10 @@
 #include <stdexcept>
 
 #include "app.h"
-
-#include "orrery/device.h"
-#include "orrery/run_settings.h"
 #include "gfx/screenshot.h"
+#include "orrery/device.h"
+#include "orrery/formats.h"
+#include "orrery/run_settings.h"
 
 namespace orrery::app {
 
@@ -243,7 +243,7 @@ void App::write_run_outputs() {
   }
   if (!m_opts.export_csv.empty()) {
     try {
-      save_csv(m_opts.export_csv, s.bodies);
+      save_snapshot(m_opts.export_csv, s, SnapshotFormat::csv);
       say("wrote " + m_opts.export_csv + " (" + std::to_string(s.bodies.size()) + " bodies)");
     } catch (const std::exception& e) {
       m_output_error = e.what();

@@ -13,6 +13,7 @@
 #include "gfx/colormap.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
+#include "orrery/formats.h"
 #include "orrery/host_memory.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
@@ -229,7 +230,7 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
       throw InputError(std::string("--precision double: ") + e.what());
     }
   }
-  if (!o.save.empty()) check_can_save(o.save, "--save");
+  if (!o.save.empty()) check_save_format(o.save, "--save"), check_can_save(o.save, "--save");
   if (!o.export_csv.empty()) check_can_save(o.export_csv, "--export-csv");
   require_distinct_outputs({{"--save", o.save},
                             {"--export-csv", o.export_csv},

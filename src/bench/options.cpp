@@ -10,6 +10,7 @@
 
 #include "cli/run_options.h"
 #include "orrery/device.h"
+#include "orrery/formats.h"
 #include "orrery/host_memory.h"
 #include "orrery/run_settings.h"
 #include "orrery/simd.h"
@@ -272,7 +273,8 @@ void check_saves(const RawOptions& raw, Plan& plan) {
       plan.solvers.front().gpus.size() != 1 || plan.ns.size() != 1 || plan.thetas.size() != 1)
     throw UsageError(what + ": keeps one run's last state: select one solver, block size, GPU " +
                      "count, N and theta");
-  if (!raw.save().empty()) check_can_save(raw.save(), "--save");
+  if (!raw.save().empty())
+    check_save_format(raw.save(), "--save"), check_can_save(raw.save(), "--save");
   if (!raw.export_csv().empty()) check_can_save(raw.export_csv(), "--export-csv");
   plan.save = raw.save();
   plan.export_csv = raw.export_csv();

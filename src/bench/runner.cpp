@@ -14,6 +14,7 @@
 
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
+#include "orrery/formats.h"
 #include "orrery/runner.h"
 #include "stop.h"
 
@@ -135,7 +136,7 @@ std::string keep_last_state(const Plan& plan, Simulation& sim, int block, const 
                    s.run.steps, s.run.time);
     }
     if (!plan.export_csv.empty()) {
-      save_csv(plan.export_csv, s.bodies);
+      save_snapshot(plan.export_csv, s, SnapshotFormat::csv);
       std::fprintf(stderr, "orrery-bench: wrote %s (%d bodies)\n", plan.export_csv.c_str(),
                    s.bodies.size());
     }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/formats.h"
 #include "orrery/integrators.h"
 #include "orrery/param_table.h"
 #include "orrery/scene.h"
@@ -53,6 +54,22 @@ inline std::string integrator_help() {
       s += (i == 0 ? "; " : i + 1 == refusing.size() ? " and " : ", ") + refusing[i];
     if (!refusing.empty())
       s += std::string(refusing.size() == 1 ? " takes" : " take") + " no " + row.name;
+  }
+  return s;
+}
+
+// The formats read (by content) or written (by the name's extension), from their registry:
+// "Orrery (.orrery), TIPSY (.tipsy), ...".
+inline std::string formats_help(bool written) {
+  std::string s;
+  for (const FormatInfo& f : format_table()) {
+    if (written ? !f.encode : !f.looks_like) continue;
+    s += (s.empty() ? "" : ", ") + std::string(f.name);
+    if (written) {
+      std::string ext;
+      for (const std::string& e : f.extensions) ext += (ext.empty() ? "" : ", ") + e;
+      s += " (" + ext + ")";
+    }
   }
   return s;
 }
@@ -137,10 +154,11 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
                  "options typed here go over them)")
       ->check(non_empty());
   app.add_option("--load", t.load,
-                 "start from a snapshot instead of a preset (Orrery's format, TIPSY, GADGET-2 or "
-                 "HDF5, told by the content; an Orrery snapshot also brings its solver, block, "
-                 "integrator, "
-                 "parameters, time and step count, under the options typed here)")
+                 "start from a snapshot instead of a preset (" + formats_help(false) +
+                     "; told by the content; a file that keeps its run also brings its solver, "
+                     "block, integrator, parameters, time and step count, under the options "
+                     "typed here)")
+      ->type_name("FILE")
       ->check(non_empty());
   app.add_option("--types", t.types,
                  "with --load of a GADGET file: the particle types to keep, e.g. 1,2 (0 gas, 1 "
@@ -150,8 +168,10 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
                  "GADGET's kpc, 1e10 solar masses, km/s; 1 for a file in G = 1 units). "
                  "Velocities are divided by sqrt(G) so the run's G is 1");
   app.add_option("--save", t.save,
-                 "after the run, save its last state: TIPSY when the name ends in .tipsy, else "
-                 "Orrery's format (docs/formats.md)")
+                 "after the run, save its last state in the format its name asks for: " +
+                     formats_help(true) +
+                     "; a name with no extension is Orrery's format (docs/formats.md)")
+      ->type_name("FILE")
       ->check(non_empty());
   app.add_option("--export-csv", t.export_csv,
                  "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius")

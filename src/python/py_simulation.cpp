@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "orrery/device.h"
+#include "orrery/formats.h"
 #include "orrery/host_memory.h"
 #include "orrery/runner.h"
 #include "orrery/scene_file.h"
@@ -239,13 +240,9 @@ void PySimulation::save(const std::string& path) {
   if (bad >= 0)
     throw InputError(path + ": not saved: body " + std::to_string(bad) +
                      " is not finite (a file --load would refuse)");
-  const bool csv = path.size() >= 4 && (path.compare(path.size() - 4, 4, ".csv") == 0 ||
-                                        path.compare(path.size() - 4, 4, ".CSV") == 0);
+  const SnapshotFormat format = format_for_writing(path).id;  // a bad name: ValueError
   try {
-    if (csv)
-      save_csv(path, s.bodies);
-    else
-      save_snapshot(path, s);
+    save_snapshot(path, s, format);
   } catch (const std::exception& e) {  // the place, the disk: an OSError in Python
     PyErr_SetString(PyExc_OSError, e.what());
     throw py::error_already_set();

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "orrery/snapshot.h"
+#include "orrery/formats.h"
 
 namespace orrery::gadget {
 
@@ -27,10 +27,7 @@ int files_in_set(const std::uint8_t* data, std::size_t size, const std::string& 
 // without a numeric suffix is the base itself).
 std::vector<std::string> set_names(const std::string& path, int count);
 
-struct File {
-  std::string name;
-  std::vector<std::uint8_t> bytes;
-};
+using File = SnapshotFile;
 // The header's totals of each type against what the files held (a total of 0: not filled in).
 // Throws SnapshotError naming `name`.
 void check_counts(const std::string& name, const std::int64_t (&total)[k_types],

@@ -1,6 +1,7 @@
 // Orrery's snapshot format (a 256-byte header, the position and velocity arrays, the particle
-// types and IDs where the bodies have them, an FNV-1a checksum), the detection of a file's format,
-// safe saving (a temporary file renamed over the target) and CSV export. TIPSY is in tipsy.cpp.
+// types and IDs where the bodies have them, an FNV-1a checksum), the bodies' checks every reader
+// ends with, and reading an input file whole. The formats' registry and dispatch are in
+// formats.cpp.
 #include "orrery/snapshot.h"
 
 #include <fcntl.h>
@@ -17,8 +18,7 @@
 #include <sstream>
 
 #include "byte_io.h"
-#include "gadget.h"
-#include "hdf5_snapshot.h"
+#include "orrery_format.h"
 #include "tipsy.h"
 
 namespace orrery {
@@ -33,15 +33,6 @@ constexpr std::uint32_t k_order_mark = 0x01020304u;
 constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels = 4u,
                         k_flag_double = 8u, k_flag_adaptive = 16u;
 constexpr std::size_t k_solver_field = 32;
-
-bool ends_with_tipsy(const std::string& path) {
-  static const std::string ext = ".tipsy";
-  if (path.size() < ext.size()) return false;
-  std::string tail = path.substr(path.size() - ext.size());
-  std::transform(tail.begin(), tail.end(), tail.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return tail == ext;
-}
 
 void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   const RunState& r = s.run;
@@ -244,6 +235,24 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
 
 }  // namespace
 
+namespace orrery_format {
+
+bool looks_like(const std::uint8_t* data, std::size_t size) {
+  return size >= sizeof k_magic && std::memcmp(data, k_magic, sizeof k_magic) == 0;
+}
+
+std::vector<std::uint8_t> encode(const Snapshot& s) {
+  bytes::Writer w(bytes::Order::little);
+  encode_orrery(s, w);
+  return std::move(w.out());
+}
+
+Snapshot decode(const std::uint8_t* data, std::size_t size, const std::string& name) {
+  return decode_orrery(data, size, name);
+}
+
+}  // namespace orrery_format
+
 void check_bodies(const BodyState& b, const std::string& name) {
   check_bodies(b.pos.data(), b.vel.data(), b.pos.size(), 0, name);
 }
@@ -266,32 +275,6 @@ void check_bodies(const Vec4* pos, const Vec4* vel, std::size_t n, std::size_t f
   }
 }
 
-SnapshotFormat snapshot_format_for(const std::string& path) {
-  std::string lower = path;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  const auto ends = [&](const std::string& ext) {
-    return lower.size() >= ext.size() &&
-           lower.compare(lower.size() - ext.size(), ext.size(), ext) == 0;
-  };
-  if (ends(".hdf5") || ends(".h5")) return SnapshotFormat::hdf5;
-  return ends_with_tipsy(path) ? SnapshotFormat::tipsy : SnapshotFormat::orrery;
-}
-
-const char* to_string(SnapshotFormat f) {
-  switch (f) {
-    case SnapshotFormat::tipsy:
-      return "TIPSY";
-    case SnapshotFormat::gadget2:
-      return "GADGET-2";
-    case SnapshotFormat::hdf5:
-      return "HDF5";
-    case SnapshotFormat::orrery:
-      break;
-  }
-  return "Orrery";
-}
-
 LoadOptions parse_load_options(const std::optional<std::string>& types,
                                const std::optional<std::string>& gadget_g) {
   LoadOptions o;
@@ -309,42 +292,6 @@ const std::vector<std::string>& particle_type_names() {
   static const std::vector<std::string> names = {"gas",   "halo",  "disk",
                                                  "bulge", "stars", "boundary"};
   return names;
-}
-
-std::vector<std::uint8_t> encode_snapshot(const Snapshot& s, SnapshotFormat f) {
-  if (s.bodies.pos.size() != s.bodies.vel.size())
-    throw SnapshotError("positions and velocities differ in count");
-  if (f == SnapshotFormat::tipsy) return tipsy::encode(s);
-  if (f == SnapshotFormat::gadget2) throw SnapshotError("GADGET-2 files are read, not written");
-  if (f == SnapshotFormat::hdf5) return hdf5::encode(s);
-  bytes::Writer w(bytes::Order::little);
-  encode_orrery(s, w);
-  return std::move(w.out());
-}
-
-Snapshot decode_snapshot(const std::uint8_t* data, std::size_t size, const std::string& name) {
-  if (size >= sizeof k_magic && std::memcmp(data, k_magic, sizeof k_magic) == 0)
-    return decode_orrery(data, size, name);
-  if (tipsy::looks_like(data, size)) return tipsy::decode(data, size, name);
-  if (gadget::looks_like(data, size))
-    return gadget::decode({gadget::File{name, std::vector<std::uint8_t>(data, data + size)}}, {});
-  if (hdf5::looks_like(data, size))
-    return hdf5::decode({hdf5::File{name, std::vector<std::uint8_t>(data, data + size)}}, {});
-  if (size == 0) throw SnapshotError(name + ": empty file");
-  const std::string tipsy_why = tipsy::near_miss(data, size);
-  if (!tipsy_why.empty()) throw SnapshotError(name + ": " + tipsy_why);
-  throw SnapshotError(name + ": neither an Orrery snapshot (wrong magic), a TIPSY file (no " +
-                      "header whose counts match the size) nor a GADGET-2 file (no header record)");
-}
-
-void save_snapshot(const std::string& path, const Snapshot& s) {
-  std::vector<std::uint8_t> b;
-  try {
-    b = encode_snapshot(s, snapshot_format_for(path));
-  } catch (const SnapshotError& e) {
-    throw SnapshotError(path + ": " + e.what());
-  }
-  write_file_replacing(path, b.data(), b.size());
 }
 
 void print_load_progress(LoadProgress& p, const std::string& program, const std::string& path,
@@ -406,92 +353,6 @@ std::vector<std::uint8_t> read_input_file(const std::string& path, LoadProgress*
     if (progress) progress->read += r;
   }
   return b;
-}
-
-namespace {
-
-// Keeps the bodies of the types asked for (all when none are).
-void keep_types(Snapshot& s, const std::vector<int>& types, const std::string& path) {
-  if (types.empty()) return;
-  if (s.types.empty())
-    throw SnapshotError(path + ": --types: a " + std::string(to_string(s.format)) +
-                        " file has no particle types");
-  bool keep[6] = {};
-  for (int t : types) {
-    if (t < 0 || t > 5)
-      throw SnapshotError("--types: " + std::to_string(t) + " is not a type (0 to 5)");
-    keep[t] = true;
-  }
-  // In place, in order: the bodies kept move to the front.
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < s.types.size(); ++i)
-    if (keep[s.types[i]]) {
-      s.bodies.pos[k] = s.bodies.pos[i], s.bodies.vel[k] = s.bodies.vel[i];
-      s.types[k] = s.types[i];
-      if (!s.ids.empty()) s.ids[k] = s.ids[i];
-      ++k;
-    }
-  s.bodies.pos.resize(k), s.bodies.vel.resize(k), s.types.resize(k);
-  if (!s.ids.empty()) s.ids.resize(k);
-  if (k == 0) throw SnapshotError(path + ": --types: no particle of those types");
-}
-
-}  // namespace
-
-Snapshot load_snapshot(const std::string& path, const LoadOptions& o) {
-  // A multi-file GADGET set named by its base: open its first file.
-  struct stat st {};
-  std::string first = path;
-  if (::stat(path.c_str(), &st) != 0) {
-    if (::stat((path + ".0").c_str(), &st) == 0)
-      first = path + ".0";
-    else if (::stat((path + ".0.hdf5").c_str(), &st) == 0)
-      first = path + ".0.hdf5";
-  }
-  std::vector<std::uint8_t> b = read_input_file(first, o.progress);
-  Snapshot s;
-  // A set's files by their names (the first already read: moved, not copied).
-  const auto set = [&](int count, const std::vector<std::string>& names) {
-    std::vector<gadget::File> files;
-    if (count <= 1)
-      files.push_back({first, std::move(b)});
-    else
-      for (const std::string& name : names)
-        files.push_back({name, name == first ? std::move(b) : read_input_file(name, o.progress)});
-    if (o.progress) o.progress->decoding = true;
-    return files;
-  };
-  if (hdf5::looks_like(b.data(), b.size())) {
-    const int count = hdf5::files_in_set(b, first);
-    s = hdf5::decode(set(count, hdf5::set_names(first, count)), o);
-  } else if (gadget::looks_like(b.data(), b.size())) {
-    const int count = gadget::files_in_set(b.data(), b.size(), first);
-    s = gadget::decode(set(count, gadget::set_names(first, count)), o);
-  } else {
-    if (o.progress) o.progress->decoding = true;
-    s = decode_snapshot(b.data(), b.size(), path);
-  }
-  keep_types(s, o.types, path);
-  return s;
-}
-
-std::string csv_text(const BodyState& s) {
-  std::string out = "x,y,z,vx,vy,vz,mass,radius\n";
-  out.reserve(out.size() + 120 * static_cast<std::size_t>(s.size()));
-  char line[256];
-  for (int i = 0; i < s.size(); ++i) {
-    const Vec4& p = s.pos[static_cast<std::size_t>(i)];
-    const Vec4& v = s.vel[static_cast<std::size_t>(i)];
-    std::snprintf(line, sizeof line, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", p.x, p.y, p.z,
-                  v.x, v.y, v.z, p.w, v.w);
-    out += line;
-  }
-  return out;
-}
-
-void save_csv(const std::string& path, const BodyState& s) {
-  const std::string text = csv_text(s);
-  write_file_replacing(path, text.data(), text.size());
 }
 
 }  // namespace orrery

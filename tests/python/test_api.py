@@ -357,3 +357,14 @@ def test_the_stubs_list_every_parameter_row():
     for row in orrery.parameters():
         assert f"    {row['name']}: " in stubs, row["name"]  # the property
         assert f"{row['name']}: Optional[float] = None" in stubs or row["name"] == "dt", row["name"]
+
+
+def test_save_takes_the_format_its_name_asks_for_and_refuses_others(tmp_path):
+    sim = small()
+    sim.save(tmp_path / "s.csv")
+    assert (tmp_path / "s.csv").read_text().startswith("x,y,z,vx,vy,vz,mass,radius\n")
+    sim.save(tmp_path / "s.orrery")
+    assert orrery.load(tmp_path / "s.orrery").n == sim.n
+    with pytest.raises(ValueError, match=r"'\.out'.*\.orrery"):
+        sim.save(tmp_path / "s.out")
+    assert not (tmp_path / "s.out").exists()
