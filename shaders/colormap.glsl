@@ -1,6 +1,10 @@
 // Colour by quantity, shared by particles.vert and trails.vert (inserted after their #version
-// line): the same maths as gfx/colormap.h.
-uniform int u_quantity;        // orrery::Quantity: 0 speed, 3 mass, 5 origin, others stored
+// line, after the renderer's #defines of ORRERY_SOURCE_VELOCITY and ORRERY_SOURCE_POSITION_W from
+// orrery::ValueSource): the same maths as gfx/colormap.h. The quantity itself never reaches the
+// shaders: its record says where its value is read, whether it is a label, and whether it glows.
+uniform int u_source;          // an orrery::ValueSource
+uniform int u_label;           // 1: the value is a label (u_origin's colours), not on the palette
+uniform int u_glow;            // 1: heavy bodies glow warm whatever their value
 uniform vec3 u_palette[17];    // the palette, sampled evenly from 0 to 1
 uniform vec3 u_origin[8];      // origin labels' colours
 uniform int u_log;             // 1: a logarithmic scale from u_lo to u_hi
@@ -15,7 +19,7 @@ vec3 palette(float t) {
 
 // The colour of value v: an origin label's, or the palette's over [u_lo, u_hi].
 vec3 value_color(float v) {
-  if (u_quantity == 5) {
+  if (u_label == 1) {
     int k = int(v);
     return u_origin[((k % 8) + 8) % 8];
   }

@@ -22,7 +22,9 @@ out float v_soft;  // 0: a star's tight core and halo; 1: a heavy body's diffuse
 flat out int v_sphere;
 
 vec3 body_color() {
-  return value_color(u_quantity == 0 ? length(a_vel.xyz) : (u_quantity == 3 ? a_pos.w : a_value));
+  return value_color(u_source == ORRERY_SOURCE_VELOCITY     ? length(a_vel.xyz)
+                     : u_source == ORRERY_SOURCE_POSITION_W ? a_pos.w
+                                                            : a_value);
 }
 
 void main() {
@@ -45,7 +47,7 @@ void main() {
   v_energy = (v_sphere == 1 ? u_sphere_intensity : u_intensity * mix(1.0, 1.5, v_soft)) *
              min(1.0, (size * size) / (drawn * drawn));
   // Heavy bodies (galaxy cores) glow warm white whatever their value: a bulge, not a star. Not
-  // when the colour is the mass or the origin: then the colour is the point.
-  float warm = u_quantity == 3 || u_quantity == 5 ? 0.0 : v_soft;
+  // where the quantity's record says the colour is the point (mass, origin).
+  float warm = u_glow == 1 ? v_soft : 0.0;
   v_color = mix(body_color(), vec3(1.0, 0.80, 0.52), warm);
 }

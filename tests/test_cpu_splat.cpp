@@ -98,7 +98,7 @@ TEST(CpuSplat, BallsStoredValuesAndTrailsMatchTheReference) {
   for (std::size_t k = 0; k < vel.size(); k += 3) vel[k].w = 1.5f;  // balls larger than sprites
   gfx::SpriteParams p = test::camera_params(w, h);
   p.spheres = 1;
-  p.color.quantity = static_cast<int>(Quantity::potential);  // a stored quantity
+  p.color = gfx::color_map_of(quantity_info(Quantity::potential));  // a stored quantity
   p.color.lo = -3.0f;
   p.color.hi = 0.0f;
   std::vector<float> values(pos.size());
@@ -145,7 +145,7 @@ TEST(CpuSplat, EmptyStateIsTheBackgroundAndBadInputThrows) {
   EXPECT_THROW(splat.draw(pos.data(), vel.data(), nullptr, 1, empty, 1.0f, out.data()),
                std::invalid_argument);
   gfx::SpriteParams stored = p;
-  stored.color.quantity = static_cast<int>(Quantity::density);
+  stored.color = gfx::color_map_of(quantity_info(Quantity::density));
   EXPECT_THROW(splat.draw(pos.data(), vel.data(), nullptr, 1, stored, 1.0f, out.data()),
                std::invalid_argument);
 }

@@ -6,11 +6,12 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "gfx/colormap.h"
-#include "gfx/trails_picking.h"
 #include "gfx/splat.h"
+#include "gfx/trails_picking.h"
 #include "orrery/fields.h"
 #include "orrery/input.h"
 #include "orrery/presets.h"
@@ -64,21 +65,46 @@ TEST(ColorMap, LinearAndLogScalesPlaceValues) {
   EXPECT_FLOAT_EQ(gfx::color_coordinate(c, 0.0f), 0.0f);  // below a log scale: its low end
 }
 
+// The quantities' records: each is its number, parses by name, starts with a palette that exists,
+// and its map reads where the record says (a label has no unit and no glow).
+TEST(ColorMap, EachQuantityRecordIsWhole) {
+  std::set<std::string> names;
+  for (std::size_t k = 0; k < quantity_table().size(); ++k) {
+    const QuantityInfo& q = quantity_table()[k];
+    SCOPED_TRACE(q.name);
+    EXPECT_EQ(static_cast<std::size_t>(q.id), k);
+    EXPECT_TRUE(names.insert(q.name).second);
+    EXPECT_EQ(parse_quantity(q.name), q.id);
+    EXPECT_STREQ(gfx::k_palette_names[gfx::palette_index(q.palette)], q.palette);
+    EXPECT_EQ(quantity_stored(q.id), q.source == ValueSource::stored);
+    if (q.label) {
+      EXPECT_STREQ(q.unit, "");
+    }
+    const ColorMap c = gfx::color_map_of(q);
+    EXPECT_EQ(c.label == 1, q.label);
+    EXPECT_EQ(c.glow == 1, q.glow);
+    EXPECT_EQ(gfx::color_needs_values(c), q.source == ValueSource::stored);
+  }
+  EXPECT_THROW(parse_quantity("colour"), InputError);
+}
+
 TEST(ColorMap, SpeedAndMassComeFromTheStateOtherQuantitiesFromTheirValues) {
   ColorMap c;
   const Vec4 pos{0, 0, 0, 7.0f}, vel{3.0f, 4.0f, 0, 0};
-  c.quantity = static_cast<int>(Quantity::speed);
+  c = gfx::color_map_of(quantity_info(Quantity::speed));
   EXPECT_FLOAT_EQ(gfx::body_value(c, pos, vel, 99.0f), 5.0f);
-  c.quantity = static_cast<int>(Quantity::mass);
+  EXPECT_FALSE(gfx::color_needs_values(c));
+  c = gfx::color_map_of(quantity_info(Quantity::mass));
   EXPECT_FLOAT_EQ(gfx::body_value(c, pos, vel, 99.0f), 7.0f);
+  EXPECT_FALSE(gfx::color_needs_values(c));
   for (Quantity q :
        {Quantity::acceleration, Quantity::density, Quantity::potential, Quantity::origin}) {
-    c.quantity = static_cast<int>(q);
+    c = gfx::color_map_of(quantity_info(q));
     EXPECT_FLOAT_EQ(gfx::body_value(c, pos, vel, 99.0f), 99.0f) << to_string(q);
     EXPECT_TRUE(gfx::color_needs_values(c));
   }
   // Origin labels take their own colours, whatever the palette.
-  c.quantity = static_cast<int>(Quantity::origin);
+  c = gfx::color_map_of(quantity_info(Quantity::origin));
   float r, g, b;
   gfx::body_rgb(c, 1.0f, r, g, b);
   EXPECT_FLOAT_EQ(r, gfx::k_origin_host[3]);
@@ -86,7 +112,7 @@ TEST(ColorMap, SpeedAndMassComeFromTheStateOtherQuantitiesFromTheirValues) {
   EXPECT_FLOAT_EQ(r, gfx::k_origin_host[3]);
   // A sprite coloured by mass keeps its mass colour even when heavy (no warm-white bulge).
   gfx::SpriteParams p = test::camera_params(320, 200);
-  p.color.quantity = static_cast<int>(Quantity::mass);
+  p.color = gfx::color_map_of(quantity_info(Quantity::mass));
   p.color.palette = static_cast<int>(gfx::Palette::viridis);
   p.color.lo = 1.0f, p.color.hi = 64.0f;
   gfx::Sprite s;
@@ -291,7 +317,7 @@ TEST(Picking, FindsTheBodyNearestTheClickWithinTheRadius) {
 
 TEST(Splat, ColourByAStoredQuantityNeedsItsValues) {
   gfx::SpriteParams p = test::camera_params(64, 48);
-  p.color.quantity = static_cast<int>(Quantity::density);
+  p.color = gfx::color_map_of(quantity_info(Quantity::density));
   const Vec4 body{0, 0, 0, 1};
   std::vector<float> img(4 * 64 * 48);
   EXPECT_THROW(gfx::splat_cpu(&body, &body, 1, p, img.data()), std::invalid_argument);

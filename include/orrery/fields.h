@@ -12,19 +12,41 @@
 
 namespace orrery {
 
+// A colour quantity's number: its row in quantity_table(). Nothing outside the table, the passes
+// that compute a quantity (Simulation::quantity) and the tests names one by number.
 enum class Quantity { speed, acceleration, density, mass, potential, origin };
 
+// Where the sprite reads a quantity's value: its velocity's length, its position's w (the mass),
+// or a value stored per body (computed by a pass, or kept as a label). The shaders get these
+// numbers from this enum (gfx's renderer defines them), never a quantity's.
+enum class ValueSource { velocity, position_w, stored };
+
+struct QuantityInfo {
+  Quantity id;
+  const char* name;         // --color, the C key's cycle, the panel, Python
+  const char* description;  // with its symbol, for the legend: "speed |v|"
+  const char* unit;         // in code units (G = 1): "length/time"; "" for a label
+  ValueSource source;
+  bool label;   // a category (origin): its own colours, no range, no palette
+  bool glow;    // heavy bodies glow warm whatever their value (off where colour is the point)
+  bool forces;  // its pass evaluates the forces (acceleration, potential)
+  const char* palette;  // the palette it starts with (gfx::k_palette_names)
+  bool log_scale;       // and its scale
+};
+
+const std::vector<QuantityInfo>& quantity_table();
+const QuantityInfo& quantity_info(Quantity q);
 const std::vector<std::string>& quantity_names();
 // Throws InputError naming the valid quantities.
 Quantity parse_quantity(const std::string& name);
 const char* to_string(Quantity q);
 // A quantity with its symbol: "speed |v|", "potential depth -phi", ...
-const char* quantity_description(Quantity q);
+inline const char* quantity_description(Quantity q) { return quantity_info(q).description; }
 // The unit in code units (G = 1): "length/time", ...; "" for origin (a label, not a number).
-const char* quantity_unit(Quantity q);
+inline const char* quantity_unit(Quantity q) { return quantity_info(q).unit; }
 // Whether the values are stored per body (computed from the state) rather than read by the
 // sprite from the position (mass) or velocity (speed).
-inline bool quantity_stored(Quantity q) { return q != Quantity::speed && q != Quantity::mass; }
+inline bool quantity_stored(Quantity q) { return quantity_info(q).source == ValueSource::stored; }
 
 // The density grid: cubic cells of side `cell` from `origin`, hashed into a table of `mask + 1`
 // counters (a power of two at least four times the bodies). A body's density is the bodies counted

@@ -11,24 +11,6 @@
 namespace orrery::app {
 namespace {
 
-// The palette and scale a quantity starts with.
-void quantity_defaults(Quantity q, int& palette, bool& log_scale) {
-  switch (q) {
-    case Quantity::speed:
-      palette = static_cast<int>(gfx::Palette::classic), log_scale = false;
-      return;
-    case Quantity::density:
-      palette = static_cast<int>(gfx::Palette::magma), log_scale = true;
-      return;
-    case Quantity::potential:
-      palette = static_cast<int>(gfx::Palette::viridis), log_scale = false;
-      return;
-    default:
-      palette = static_cast<int>(gfx::Palette::viridis), log_scale = true;
-      return;
-  }
-}
-
 constexpr std::size_t k_fit_sample = 1 << 17;
 
 }  // namespace
@@ -52,8 +34,7 @@ void App::init_view_tools() {
 }
 
 gfx::ColorMap App::color_map() const {
-  gfx::ColorMap c;
-  c.quantity = static_cast<int>(m_settings.color_quantity);
+  gfx::ColorMap c = gfx::color_map_of(quantity_info(m_settings.color_quantity));
   c.palette = m_settings.palette;
   c.log_scale = m_settings.color_log ? 1 : 0;
   c.lo = m_settings.color_lo;
@@ -65,7 +46,9 @@ void App::set_color(int quantity, bool announce) {
   const int count = static_cast<int>(quantity_names().size());
   quantity = ((quantity % count) + count) % count;
   m_settings.color_quantity = static_cast<Quantity>(quantity);
-  quantity_defaults(m_settings.color_quantity, m_settings.palette, m_settings.color_log);
+  const QuantityInfo& info = quantity_info(m_settings.color_quantity);
+  m_settings.palette = gfx::palette_index(info.palette);  // the palette and scale it starts with
+  m_settings.color_log = info.log_scale;
   m_values_quantity.reset();  // values to compute
   m_value_job.cancel();        // of the quantity before
   if (m_settings.color_auto) fit_color_range(false);
@@ -81,11 +64,28 @@ void App::set_color(int quantity, bool announce) {
 
 void App::fit_color_range(bool announce) {
   const auto q = m_settings.color_quantity;
-  if (q == Quantity::origin) return;  // labels: no range
+  if (quantity_info(q).label) return;  // labels: no range
   std::vector<float> values;
   bool have = false;
   if (quantity_stored(q) && m_values_quantity == m_settings.color_quantity && !m_run->stepping()) {
     m_run->buffers().download_values(values);  // made this frame already: no second evaluation
+    have = true;
+  }
+  const QuantityInfo& info = quantity_info(q);
+  if (!have && !values_on_device() && info.source != ValueSource::stored) {
+    // Read by the sprite from the state itself (speed, mass): from the published host arrays, or
+    // once the first state is published. (Without this the CPU path never fitted speed.)
+    if (!m_run->buffers().host_current()) {
+      m_fit_pending = true;
+      m_fit_announce = m_fit_announce || announce;
+      return;
+    }
+    const int n = m_run->count();
+    values.resize(static_cast<std::size_t>(n));
+    if (info.source == ValueSource::velocity)
+      host_speeds(m_run->buffers().host_vel(), n, values.data());
+    else
+      host_masses(m_run->buffers().host_pos(), n, values.data());
     have = true;
   }
   if (!have && !values_on_device()) {
@@ -175,7 +175,7 @@ bool App::values_needed() const {
 
 bool App::values_on_device() const {
   return m_path == gfx::DevicePath::interop && m_run->solver().on_device() &&
-         m_settings.color_quantity != Quantity::origin;
+         !quantity_info(m_settings.color_quantity).label;
 }
 
 void App::values_and_trails_on_device(gfx::Mapping& m) {
@@ -197,9 +197,10 @@ void App::values_and_trails_on_device(gfx::Mapping& m) {
 void App::values_and_trails_on_host(bool last) {
   const std::uint64_t version = m_run->buffers().version();
   const auto q = m_settings.color_quantity;
-  const bool fresh = q == Quantity::origin ? m_values_quantity != m_settings.color_quantity
-                                           : version != m_values_version ||
-                                                 m_values_quantity != m_settings.color_quantity;
+  const bool label = quantity_info(q).label;
+  const bool fresh =
+      label ? m_values_quantity != m_settings.color_quantity
+            : version != m_values_version || m_values_quantity != m_settings.color_quantity;
   auto arrive = [&] {
     if (!m_value_job.active() || !(m_value_job.done() || last)) return;
     Quantity made = q;
@@ -219,12 +220,21 @@ void App::values_and_trails_on_host(bool last) {
       }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "orrery: cannot colour by %s: %s\n", quantity_names()[static_cast<int>(q)].c_str(), e.what());
-      set_color(static_cast<int>(Quantity::speed), true);
+      for (const QuantityInfo& other : quantity_table())  // the first that needs no values
+        if (other.source != ValueSource::stored) {
+          set_color(static_cast<int>(other.id), true);
+          break;
+        }
     }
   };
   arrive();
+  // A fit that waited for the first published state, of a quantity the state itself holds.
+  if (m_fit_pending && !quantity_stored(q) && m_run->buffers().host_current()) {
+    m_fit_pending = false;
+    fit_color_range(std::exchange(m_fit_announce, false));
+  }
   // Origin labels are kept by the controller, apart from the state: no need to wait for a run.
-  if (values_needed() && !values_on_device() && fresh && q == Quantity::origin) {
+  if (values_needed() && !values_on_device() && fresh && label) {
     if (m_run->quantity_host(q, m_values_host)) {
       m_run->buffers().upload_values(m_values_host.data(), m_run->count());
       m_values_version = version;
@@ -306,7 +316,8 @@ void App::mark_pick(const gfx::SpriteParams& sp) {
 void App::fill_legend() {
   ui::LegendReadout& l = m_readouts.legend;
   const auto q = m_settings.color_quantity;
-  l.label = q == Quantity::origin && m_run->origin_names() == particle_type_names()
+  l.categorical = quantity_info(q).label;
+  l.label = l.categorical && m_run->origin_names() == particle_type_names()
                 ? "particle type (the file's)"
                 : quantity_description(q);
   l.unit = quantity_unit(q);
@@ -314,7 +325,6 @@ void App::fill_legend() {
   l.hi = m_settings.color_hi;
   l.palette = m_settings.palette;
   l.log_scale = m_settings.color_log;
-  l.categorical = q == Quantity::origin;
   l.categories = l.categorical ? m_run->origin_names() : std::vector<std::string>{};
   l.colors.clear();
   if (l.categorical) {

@@ -33,6 +33,21 @@ std::string names_of_solvers() {
   return s;
 }
 
+// --color's help from the quantities' records: each with what it is and how it starts.
+std::string color_help() {
+  std::string s = "colour bodies by ";
+  const auto& t = quantity_table();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    s += std::string(i == 0              ? ""
+                     : i + 1 == t.size() ? " or "
+                                         : ", ") +
+         t[i].name + " (" + t[i].description;
+    if (!t[i].label) s += std::string(", ") + t[i].palette + (t[i].log_scale ? " log" : " linear");
+    s += ")";
+  }
+  return s + "; default " + t.front().name + "; C cycles";
+}
+
 // The numeric options as typed; none when not given (an empty text is an error).
 struct Texts {
   std::optional<std::string> n, block, gpus, seed, dt, dt_max, eta, steps_per_frame, width, height,
@@ -338,15 +353,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "ffmpeg) or FILE.y4m (uncompressed, no ffmpeg needed); V starts and stops a "
                  "recording too")
       ->check(orrery::cli::non_empty());
-  cli.add_option("--color", o.color,
-                 "colour bodies by speed (default), acceleration, density, mass, potential (depth "
-                 "-phi) or origin (the part of the preset a body was born in); C cycles")
-      ->check(CLI::IsMember(quantity_names()));
-  cli.add_option("--palette", o.palette, "classic (default for speed), viridis or magma")
+  cli.add_option("--color", o.color, color_help())->check(CLI::IsMember(quantity_names()));
+  cli.add_option("--palette", o.palette,
+                 "classic, viridis or magma (default: the quantity's, as --color lists)")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(gfx::k_palette_names),
                                                      std::end(gfx::k_palette_names))));
   cli.add_option("--color-scale", o.color_scale,
-                 "linear or log (default: log for acceleration, density and mass)")
+                 "linear or log (default: the quantity's, as --color lists)")
       ->check(CLI::IsMember(std::vector<std::string>{"linear", "log"}));
   cli.add_option("--color-range", t.color_range,
                  "LO,HI: a fixed range instead of the 1st to 99th percentile of the data");

@@ -68,7 +68,7 @@ bool RunController::with_state(F&& f) {
 }
 
 bool RunController::quantity_host(Quantity q, std::vector<float>& out) {
-  if (q == Quantity::origin) {
+  if (quantity_info(q).label) {  // labels the controller keeps, apart from the state
     refresh_labels();
     if (!origin_valid()) return false;
     out = m_origin_now;
@@ -79,7 +79,7 @@ bool RunController::quantity_host(Quantity q, std::vector<float>& out) {
 }
 
 bool RunController::quantity_mapped(Quantity q, gfx::Mapping& m) {
-  if (!m_sim->on_device() || q == Quantity::origin || !m.values()) return false;
+  if (!m_sim->on_device() || quantity_info(q).label || !m.values()) return false;
   m_sim->quantity(q, m.bodies(), m.values());
   return true;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <string_view>
 
 #include "orrery/fields.h"
 #include "orrery/physics.h"
@@ -74,22 +75,36 @@ ORRERY_HD const float* origin_table() {
 #endif
 }
 
-// What colours a body: the quantity (an orrery::Quantity; shaders/colormap.glsl uses its numbers),
-// the palette and the range [lo, hi] shown from one end of it to the other, linear or logarithmic
-// (then lo > 0).
+// What colours a body: where its value is read (an orrery::ValueSource), whether the value is a
+// label (its own colours) and whether heavy bodies glow - all from the quantity's record, so the
+// sprite, the splat and the shaders never see a quantity's number - and the palette and the range
+// [lo, hi] shown from one end of it to the other, linear or logarithmic (then lo > 0).
 struct ColorMap {
-  int quantity = 0;
+  int source = static_cast<int>(ValueSource::velocity);
+  int label = 0;
+  int glow = 1;
   int palette = 0;
   int log_scale = 0;
   float lo = 0.0f, hi = 2.0f;
 };
-constexpr int k_quantity_speed = static_cast<int>(Quantity::speed);
-constexpr int k_quantity_mass = static_cast<int>(Quantity::mass);
-constexpr int k_quantity_origin = static_cast<int>(Quantity::origin);
+// The map a quantity's record asks for (the palette, scale and range left to the caller).
+inline ColorMap color_map_of(const QuantityInfo& q) {
+  ColorMap c;
+  c.source = static_cast<int>(q.source);
+  c.label = q.label ? 1 : 0;
+  c.glow = q.glow ? 1 : 0;
+  return c;
+}
+// A palette's index by name (gfx::k_palette_names); 0 for a name that is none.
+inline int palette_index(const char* name) {
+  for (int k = 0; k < k_palette_count; ++k)
+    if (std::string_view(name) == k_palette_names[k]) return k;
+  return 0;
+}
 
 // Whether the map reads stored per-body values (every quantity but speed and mass).
 inline bool color_needs_values(const ColorMap& c) {
-  return c.quantity != k_quantity_speed && c.quantity != k_quantity_mass;
+  return c.source == static_cast<int>(ValueSource::stored);
 }
 
 // Where value v falls on the palette: 0 at lo, 1 at hi, clamped.
@@ -120,14 +135,15 @@ ORRERY_HD void palette_rgb(int palette, float t, float& r, float& g, float& b) {
 // The value the map reads for a body: the speed from its velocity, the mass from its position's
 // w, any other quantity from the stored per-body value.
 ORRERY_HD float body_value(const ColorMap& c, const Vec4& pos, const Vec4& vel, float stored) {
-  if (c.quantity == k_quantity_speed) return sqrtf(vel.x * vel.x + vel.y * vel.y + vel.z * vel.z);
-  if (c.quantity == k_quantity_mass) return pos.w;
+  if (c.source == static_cast<int>(ValueSource::velocity))
+    return sqrtf(vel.x * vel.x + vel.y * vel.y + vel.z * vel.z);
+  if (c.source == static_cast<int>(ValueSource::position_w)) return pos.w;
   return stored;
 }
 
 // A body's colour under the map (origin: the label's colour, the palette unused).
 ORRERY_HD void body_rgb(const ColorMap& c, float value, float& r, float& g, float& b) {
-  if (c.quantity == k_quantity_origin) {
+  if (c.label) {
     int k = static_cast<int>(value);
     k = ((k % k_origin_colours) + k_origin_colours) % k_origin_colours;
     const float* o = origin_table() + 3 * k;

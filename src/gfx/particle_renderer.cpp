@@ -42,12 +42,21 @@ SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, 
 
 namespace {
 
-// A vertex shader with shaders/colormap.glsl inserted after its #version line.
+// The colour uniforms of shaders/colormap.glsl, in set_color_uniforms' order.
+constexpr const char* k_color_uniforms[] = {"u_source", "u_label", "u_glow", "u_palette",
+                                            "u_origin", "u_log",   "u_lo",   "u_hi"};
+
+// A vertex shader with shaders/colormap.glsl inserted after its #version line, and before it the
+// numbers of orrery::ValueSource, so the shaders' numbers are the engine's.
 std::string with_colormap(const std::string& name) {
   std::string src = read_shader(name);
   const std::size_t eol = src.find('\n');
   if (eol == std::string::npos) throw std::runtime_error("shader " + name + " has one line only");
-  return src.substr(0, eol + 1) + read_shader("colormap.glsl") + src.substr(eol + 1);
+  const std::string defines = "#define ORRERY_SOURCE_VELOCITY " +
+                              std::to_string(static_cast<int>(ValueSource::velocity)) +
+                              "\n#define ORRERY_SOURCE_POSITION_W " +
+                              std::to_string(static_cast<int>(ValueSource::position_w)) + "\n";
+  return src.substr(0, eol + 1) + defines + read_shader("colormap.glsl") + src.substr(eol + 1);
 }
 
 }  // namespace
@@ -66,15 +75,13 @@ ParticleRenderer::ParticleRenderer()
   m_u_radius = glGetUniformLocation(p, "u_radius");
   m_u_px = glGetUniformLocation(p, "u_px_per_unit");
   int u = 0;
-  for (const char* name : {"u_quantity", "u_palette", "u_origin", "u_log", "u_lo", "u_hi"})
-    m_particle_color[u++] = glGetUniformLocation(p, name);
+  for (const char* name : k_color_uniforms) m_particle_color[u++] = glGetUniformLocation(p, name);
   m_u_intensity = glGetUniformLocation(p, "u_intensity");
   m_u_mass = glGetUniformLocation(p, "u_mass_ref");
   m_u_spheres = glGetUniformLocation(p, "u_spheres");
   m_u_sphere_intensity = glGetUniformLocation(p, "u_sphere_intensity");
   const GLuint tr = m_trails.id();
-  for (const char* name : {"u_quantity", "u_palette", "u_origin", "u_log", "u_lo", "u_hi"})
-    m_trail_color.push_back(glGetUniformLocation(tr, name));
+  for (const char* name : k_color_uniforms) m_trail_color.push_back(glGetUniformLocation(tr, name));
   m_u_trail_ring = glGetUniformLocation(tr, "u_ring");
   m_u_trail_m = glGetUniformLocation(tr, "u_m");
   m_u_trail_k = glGetUniformLocation(tr, "u_k");
@@ -90,12 +97,14 @@ ParticleRenderer::ParticleRenderer()
 ParticleRenderer::~ParticleRenderer() = default;
 
 void ParticleRenderer::set_color_uniforms(const ColorMap& c, const GLint* u) {
-  glUniform1i(u[0], c.quantity);
-  glUniform3fv(u[1], k_palette_entries, k_palette_host + c.palette * k_palette_entries * 3);
-  glUniform3fv(u[2], k_origin_colours, k_origin_host);
-  glUniform1i(u[3], c.log_scale);
-  glUniform1f(u[4], c.lo);
-  glUniform1f(u[5], c.hi);
+  glUniform1i(u[0], c.source);
+  glUniform1i(u[1], c.label);
+  glUniform1i(u[2], c.glow);
+  glUniform3fv(u[3], k_palette_entries, k_palette_host + c.palette * k_palette_entries * 3);
+  glUniform3fv(u[4], k_origin_colours, k_origin_host);
+  glUniform1i(u[5], c.log_scale);
+  glUniform1f(u[6], c.lo);
+  glUniform1f(u[7], c.hi);
 }
 
 void ParticleRenderer::draw_trails(const TrailDraw& t, const SpriteParams& p) {

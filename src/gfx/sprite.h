@@ -109,9 +109,8 @@ ORRERY_HD bool make_sprite(const Vec4& pos, const Vec4& vel, const SpriteParams&
   float r, g, b;
   body_rgb(p.color, body_value(p.color, pos, vel, stored), r, g, b);
   // Heavy bodies (galaxy cores) glow warm white whatever their value: a bulge, not a star. Not
-  // when the colour is the mass or the origin: then the colour is the point.
-  const float warm =
-      p.color.quantity == k_quantity_mass || p.color.quantity == k_quantity_origin ? 0.0f : s.soft;
+  // where the quantity's record says the colour is the point (mass, origin).
+  const float warm = p.color.glow ? s.soft : 0.0f;
   s.r = detail::mix(r, 1.0f, warm);
   s.g = detail::mix(g, 0.80f, warm);
   s.b = detail::mix(b, 0.52f, warm);

@@ -5,62 +5,57 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "orrery/input.h"
 
 namespace orrery {
 
+const std::vector<QuantityInfo>& quantity_table() {
+  using S = ValueSource;
+  static const std::vector<QuantityInfo> rows = {
+      {Quantity::speed, "speed", "speed |v|", "length/time", S::velocity, false, true, false,
+       "classic", false},
+      {Quantity::acceleration, "acceleration", "acceleration |a|", "length/time^2", S::stored,
+       false, true, true, "viridis", true},
+      {Quantity::density, "density", "density (27-cell count)", "bodies/length^3", S::stored, false,
+       true, false, "magma", true},
+      {Quantity::mass, "mass", "mass m", "mass", S::position_w, false, false, false, "viridis",
+       true},
+      {Quantity::potential, "potential", "potential depth -phi", "length^2/time^2", S::stored,
+       false, true, true, "viridis", false},
+      {Quantity::origin, "origin", "origin (part of the preset)", "", S::stored, true, false, false,
+       "viridis", false},
+  };
+  return rows;
+}
+
+const QuantityInfo& quantity_info(Quantity q) {
+  const auto& t = quantity_table();
+  const auto k = static_cast<std::size_t>(q);
+  if (k >= t.size() || t[k].id != q) throw std::logic_error("quantity_info: no such quantity");
+  return t[k];
+}
+
 const std::vector<std::string>& quantity_names() {
-  static const std::vector<std::string> names{"speed", "acceleration", "density",
-                                              "mass",  "potential",    "origin"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const QuantityInfo& q : quantity_table()) n.push_back(q.name);
+    return n;
+  }();
   return names;
 }
 
 Quantity parse_quantity(const std::string& name) {
-  const auto& n = quantity_names();
-  for (std::size_t i = 0; i < n.size(); ++i)
-    if (n[i] == name) return static_cast<Quantity>(i);
-  throw InputError("unknown colour quantity '" + name +
-                   "' (choose speed, acceleration, density, mass, potential or origin)");
-}
-
-const char* to_string(Quantity q) { return quantity_names()[static_cast<int>(q)].c_str(); }
-
-const char* quantity_description(Quantity q) {
-  switch (q) {
-    case Quantity::speed:
-      return "speed |v|";
-    case Quantity::acceleration:
-      return "acceleration |a|";
-    case Quantity::density:
-      return "density (27-cell count)";
-    case Quantity::mass:
-      return "mass m";
-    case Quantity::potential:
-      return "potential depth -phi";
-    case Quantity::origin:
-      return "origin (part of the preset)";
+  std::string list;
+  for (const QuantityInfo& q : quantity_table()) {
+    if (name == q.name) return q.id;
+    list += (list.empty() ? "" : ", ") + std::string(q.name);
   }
-  return "?";
+  throw InputError("unknown colour quantity '" + name + "' (choose " + list + ")");
 }
 
-const char* quantity_unit(Quantity q) {
-  switch (q) {
-    case Quantity::speed:
-      return "length/time";
-    case Quantity::acceleration:
-      return "length/time^2";
-    case Quantity::density:
-      return "bodies/length^3";
-    case Quantity::mass:
-      return "mass";
-    case Quantity::potential:
-      return "length^2/time^2";
-    case Quantity::origin:
-      return "";
-  }
-  return "";
-}
+const char* to_string(Quantity q) { return quantity_info(q).name; }
 
 DensityGrid density_grid(const double sum[3], const double sum_sq[3], int n) {
   double mean[3], sigma[3];

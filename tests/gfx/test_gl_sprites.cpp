@@ -118,7 +118,7 @@ TEST_F(GlSprites, ColourByQuantityMatchesTheCpuSplatter) {
   for (int q : {2, 3, 5})
     for (int pal : {0, 1, 2}) {
       gfx::SpriteParams p = test::camera_params(k_w, k_h);
-      p.color.quantity = q;
+      p.color = gfx::color_map_of(quantity_info(static_cast<Quantity>(q)));
       p.color.palette = pal;
       p.color.log_scale = q == 2 ? 1 : 0;
       p.color.lo = q == 3 ? 1.0f : 0.05f;

@@ -51,10 +51,10 @@ TEST(GpuViewTools, SplatColoursEveryQuantityAsTheCpu) {
   const GpuBuffer<Vec4> dpos = to_device(pos), dvel = to_device(vel);
   DeviceFloats dval(values.size());
   dval.upload(values);
-  for (int q = 0; q < 6; ++q)
+  for (int q = 0; q < static_cast<int>(quantity_table().size()); ++q)
     for (int pal = 0; pal < 3; ++pal) {
       gfx::SpriteParams p = test::camera_params(320, 200);
-      p.color.quantity = q;
+      p.color = gfx::color_map_of(quantity_info(static_cast<Quantity>(q)));
       p.color.palette = pal;
       p.color.log_scale = q == 1 || q == 2;
       p.color.lo = p.color.log_scale ? 0.01f : 0.0f;

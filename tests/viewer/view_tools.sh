@@ -27,4 +27,11 @@ grep -q "^color density (magma, log " tools.out || fail "density: not magma, log
 cat start.out
 expect_line start.out "^trails off"
 expect_line start.out "^trails 8 positions of 100 bodies"
+# Speed and mass are read from the state itself: on the CPU path their ranges fit too (they
+# stayed 0 to 1 there, every body one colour).
+for q in speed mass; do
+  "$orrery" --solver cpu --n 500 --preset collision --frames 8 --color $q --keys fit >fit.out 2>&1 ||
+    { cat fit.out; fail "fit $q: exit $?"; }
+  expect_line fit.out "^color range [0-9.e+-]+ to [0-9.e+-]+ \\(percentiles"
+done
 echo PASS
