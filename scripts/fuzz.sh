@@ -4,7 +4,7 @@
 # and runs each parser for SECONDS (default 60) and each loader for half of it, from the corpus in
 # tests/fuzz/corpus. New inputs go to a scratch folder, not into the repository. Any crash, hang
 # (over 10 s for one input), leak or sanitizer report fails the run (libhdf5 runs in a child
-# process, src/sim/isolated.h: its faults are the loader's error lines). Usage: fuzz.sh [SECONDS]
+# process, src/sim/io/isolated.h: its faults are the loader's error lines). Usage: fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds=${1:-60}

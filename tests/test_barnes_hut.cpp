@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "../src/sim/octree.h"
+#include "../src/sim/gravity/octree.h"
 #include "bh_checks.h"
 #include "orrery/input.h"
 

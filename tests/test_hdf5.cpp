@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../src/sim/isolated.h"
+#include "../src/sim/io/isolated.h"
 #include "bench_cli_support.h"
 #include "orrery/snapshot.h"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "../src/sim/octree.h"
-#include "../src/sim/simd_sums.h"
+#include "../src/sim/gravity/octree.h"
+#include "../src/sim/gravity/simd_sums.h"
 #include "orrery/diagnostics.h"
 #include "orrery/presets.h"
 #include "orrery/simd.h"

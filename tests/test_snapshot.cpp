@@ -11,7 +11,7 @@
 #include <fstream>
 #include <limits>
 
-#include "../src/sim/byte_io.h"
+#include "../src/sim/io/byte_io.h"
 #include "orrery/snapshot.h"
 #include "snapshot_checks.h"
 #include "support.h"

@@ -7,7 +7,7 @@
 
 #include "gfx/splat.h"
 #include "gfx/tonemap.h"
-#include "sim/cuda_check.cuh"
+#include "orrery/cuda_check.cuh"
 
 namespace orrery::gfx {
 namespace {

@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "gfx/trails_picking.h"
+#include "orrery/cuda_check.cuh"
 #include "orrery/gpu_buffer.h"
-#include "sim/cuda_check.cuh"
 
 namespace orrery::gfx {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "orrery/snapshot.h"
-#include "sim/gadget.h"
+#include "sim/io/gadget.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const bool claims = orrery::gadget::looks_like(data, size);

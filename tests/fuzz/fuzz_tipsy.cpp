@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "orrery/snapshot.h"
-#include "sim/tipsy.h"
+#include "sim/io/tipsy.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const bool claims = orrery::tipsy::looks_like(data, size);

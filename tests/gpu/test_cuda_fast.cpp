@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "../../src/sim/cuda_fast.h"
+#include "../../src/sim/gravity/cuda_fast.h"
 #include "gpu_support.h"
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "../../src/sim/cuda_solvers.h"
+#include "../../src/sim/gravity/cuda_solvers.h"
 #include "../bh_checks.h"
 #include "orrery/device.h"
 

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "../../src/sim/cuda_fast.h"
+#include "../../src/sim/gravity/cuda_fast.h"
 #include "../precision_checks.h"
 #include "gpu_support.h"
 #include "orrery/device.h"

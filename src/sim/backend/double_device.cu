@@ -1,0 +1,179 @@
+// The double-precision state on the device: GpuBuffer arrays, the passes as kernels on the default
+// stream, the diagnostics' reductions summed per block and then on the host in a fixed order.
+#include <vector>
+
+#include "double_backend.h"
+#include "element_kernels.cuh"
+#include "orrery/cuda_check.cuh"
+#include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
+
+namespace orrery {
+namespace {
+
+__global__ void widen_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel,
+                             Vec4d* __restrict__ pos64, Vec4d* __restrict__ vel64, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  pos64[i] = to_double(pos[i]);
+  vel64[i] = to_double(vel[i]);
+}
+
+__global__ void narrow_kernel(const Vec4d* __restrict__ pos64, const Vec4d* __restrict__ vel64,
+                              Vec4* __restrict__ pos, Vec4* __restrict__ vel, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  pos[i] = to_float(pos64[i]);
+  vel[i] = to_float(vel64[i]);
+}
+
+__global__ void euler_kernel(const Vec4d* __restrict__ in, Vec4d* __restrict__ out,
+                             Vec4d* __restrict__ vel, const Vec4d* __restrict__ acc, int n,
+                             double dt, double damping) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Vec4d v = vel[i];
+  integrate(in[i], out[i], v, acc[i], dt, damping);
+  vel[i] = v;
+}
+
+// Sums `value` over the block; thread 0 gets it.
+__device__ double block_sum(double value) { return block_reduce(value, AddOp{}); }
+
+// partial[block][term]: a grid-stride share of the bodies' sums terms.
+__global__ void __launch_bounds__(k_threads)
+    sums_kernel(const Vec4d* __restrict__ pos, const Vec4d* __restrict__ vel, int n,
+                double* __restrict__ partial) {
+  double s[k_sum_terms] = {};
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    add_body_sums(pos[i], vel[i], s);
+  for (int k = 0; k < k_sum_terms; ++k) {
+    const double total = block_sum(s[k]);
+    if (threadIdx.x == 0) partial[blockIdx.x * k_sum_terms + k] = total;
+  }
+}
+
+// partial[I] = sum over pairs (i in tile I, j > i) of m_i m_j / sqrt(r^2 + eps^2): block I takes
+// tile row I and the tiles J >= I (the diagonal tile counts only k > t).
+__global__ void __launch_bounds__(k_threads)
+    pair_energy_kernel(const Vec4d* __restrict__ pos, int n, int tiles, double eps2,
+                       double* __restrict__ partial) {
+  __shared__ Vec4d tile[k_threads];
+  const int t = threadIdx.x, row = blockIdx.x;
+  const int i = row * k_threads + t;
+  const Vec4d pi = i < n ? pos[i] : Vec4d{0, 0, 0, 0};
+  double sum = 0.0;
+  for (int col = row; col < tiles; ++col) {
+    const int j = col * k_threads + t;
+    tile[t] = j < n ? pos[j] : Vec4d{0, 0, 0, 0};
+    __syncthreads();
+    for (int k = 0; k < k_threads; ++k) {
+      const Vec4d pj = tile[k];
+      const double dx = pj.x - pi.x, dy = pj.y - pi.y, dz = pj.z - pi.z;
+      const double m = col == row && k <= t ? 0.0 : pj.w;
+      sum += m * rsqrt(eps2 + dx * dx + dy * dy + dz * dz);
+    }
+    __syncthreads();
+  }
+  const double total = block_sum(pi.w * sum);
+  if (t == 0) partial[row] = total;
+}
+
+class CudaDoubleBackend final : public DoubleBackend {
+ public:
+  CudaDoubleBackend() { require_device(); }
+  bool on_device() const override { return true; }
+
+  void widen(const Vec4* pos, const Vec4* vel, int n) override {
+    resize(n);
+    widen_kernel<<<blocks_for(n), k_threads>>>(pos, vel, m_pos, m_vel, n);
+    CUDA_CHECK_LAUNCH("widen_kernel");
+  }
+  void upload(const Vec4d* pos, const Vec4d* vel, int n) override {
+    resize(n);
+    const std::size_t bytes = sizeof(Vec4d) * static_cast<std::size_t>(n);
+    gpu_memory::upload(m_pos, pos, bytes);
+    gpu_memory::upload(m_vel, vel, bytes);
+  }
+  void narrow(Vec4* pos, Vec4* vel) override {
+    if (m_n == 0) return;
+    narrow_kernel<<<blocks_for(m_n), k_threads>>>(m_pos, m_vel, pos, vel, m_n);
+    CUDA_CHECK_LAUNCH("narrow_kernel");
+  }
+  void download(std::vector<Vec4d>& pos, std::vector<Vec4d>& vel) override {
+    const std::size_t n = static_cast<std::size_t>(m_n);
+    pos.resize(n), vel.resize(n);
+    device_synchronize();
+    gpu_memory::download(pos.data(), m_pos, sizeof(Vec4d) * n);
+    gpu_memory::download(vel.data(), m_vel, sizeof(Vec4d) * n);
+  }
+
+  void kick(double h) override {
+    kick_kernel<Vec4d><<<blocks_for(m_n), k_threads>>>(m_vel, m_acc, m_n, h);
+    CUDA_CHECK_LAUNCH("kick_kernel");
+  }
+  void drift(const Vec4d* in, Vec4d* out, double h) override {
+    drift_kernel<Vec4d><<<blocks_for(m_n), k_threads>>>(in, out, m_vel, m_n, h);
+    CUDA_CHECK_LAUNCH("drift_kernel");
+  }
+  void zero_acc() override {
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_acc, 0, sizeof(Vec4d) * static_cast<std::size_t>(m_n)));
+  }
+  void euler(const Vec4d* in, Vec4d* out, double dt, double damping) override {
+    euler_kernel<<<blocks_for(m_n), k_threads>>>(in, out, m_vel, m_acc, m_n, dt, damping);
+    CUDA_CHECK_LAUNCH("euler_kernel");
+  }
+
+  Sums sums() override {
+    const int blocks = std::max(1, std::min(blocks_for(m_n), 1024));
+    const std::vector<double> part = reduce(blocks * k_sum_terms, [&](double* out) {
+      sums_kernel<<<blocks, k_threads>>>(m_pos, m_vel, m_n, out);
+      CUDA_CHECK_LAUNCH("sums_kernel");
+    });
+    double s[k_sum_terms] = {};
+    for (int b = 0; b < blocks; ++b)
+      for (int k = 0; k < k_sum_terms; ++k) s[k] += part[b * k_sum_terms + k];
+    return sums_of(s);
+  }
+  double potential_energy(double softening) override {
+    const int tiles = blocks_for(m_n);
+    const std::vector<double> part = reduce(tiles, [&](double* out) {
+      pair_energy_kernel<<<tiles, k_threads>>>(m_pos, m_n, tiles, softening * softening, out);
+      CUDA_CHECK_LAUNCH("pair_energy_kernel");
+    });
+    double w = 0.0;
+    for (double v : part) w -= v;
+    return w;
+  }
+  double relative_rate(const Vec4d* a, const Vec4d* b, const Vec4d* c) override {
+    return device_relative_rate(a, b, c, m_n, m_partial);
+  }
+
+ private:
+  void resize(int n) {
+    const std::size_t count = static_cast<std::size_t>(n);
+    for (GpuBuffer<Vec4d>* a : {&m_a, &m_b, &m_v, &m_f, &m_g}) a->resize(count);
+    m_pos = m_a.data(), m_next = m_b.data(), m_vel = m_v.data(), m_acc = m_f.data();
+    m_prev = m_g.data();
+    m_n = n;
+  }
+  // `count` doubles a launch writes into device scratch, copied back (waits).
+  template <class Launch>
+  std::vector<double> reduce(int count, Launch launch) {
+    m_partial.enlarge(static_cast<std::size_t>(count));
+    launch(m_partial.data());
+    std::vector<double> host(static_cast<std::size_t>(count));
+    m_partial.download(host.data(), host.size());
+    return host;
+  }
+  GpuBuffer<Vec4d> m_a, m_b, m_v, m_f, m_g;
+  GpuBuffer<double> m_partial;
+};
+
+}  // namespace
+
+std::unique_ptr<DoubleBackend> make_cuda_double_backend() {
+  return std::make_unique<CudaDoubleBackend>();
+}
+
+}  // namespace orrery

@@ -1,0 +1,102 @@
+// Private CUDA kernels of the integrators' element-wise passes, for both body types (Vec4 in
+// stages.cu, Vec4d in double_device.cu): a thread a body.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "../integrate/step_rate.h"
+#include "orrery/cuda_check.cuh"
+#include "orrery/gpu_buffer.h"
+#include "orrery/physics.h"
+
+namespace orrery {
+
+// vel += acc h.
+template <class V>
+__global__ void kick_kernel(V* __restrict__ vel, const V* __restrict__ acc, int n, RealOf<V> h) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const V a = acc[i];
+  V v = vel[i];
+  v.x += a.x * h;
+  v.y += a.y * h;
+  v.z += a.z * h;
+  vel[i] = v;
+}
+
+// out = in + vel h; in may equal out: each thread reads its own element before writing it.
+template <class V>
+__global__ void drift_kernel(const V* in, V* out, const V* __restrict__ vel, int n, RealOf<V> h) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const V p = in[i], v = vel[i];
+  out[i] = V{p.x + v.x * h, p.y + v.y * h, p.z + v.z * h, p.w};
+}
+
+// The adaptive step's rate (step_rate.h) on the device: per-block sums of |c| and then per-block
+// maxima of the terms, each finished on the host in a fixed order (the same state gives the same
+// bits). Launched with k_threads threads a block.
+template <class Op>
+__device__ double block_reduce(double value, Op op) {
+  __shared__ double warps[k_threads / 32];
+  __syncthreads();  // warps[] may still be read from a previous call
+  for (int o = 16; o > 0; o /= 2) value = op(value, __shfl_down_sync(0xffffffffu, value, o));
+  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = value;
+  __syncthreads();
+  double r = warps[0];
+  if (threadIdx.x == 0)
+    for (int w = 1; w < k_threads / 32; ++w) r = op(r, warps[w]);
+  return r;
+}
+
+struct AddOp {
+  __device__ double operator()(double x, double y) const { return x + y; }
+};
+// A NaN wins, as in host_relative_rate.
+struct MaxOp {
+  __device__ double operator()(double x, double y) const { return (x != x || y <= x) ? x : y; }
+};
+
+template <class V>
+__global__ void __launch_bounds__(k_threads)
+    norm_sum_kernel(const V* __restrict__ c, int n, double* __restrict__ partial) {
+  double s = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    s += norm3(c[i]);
+  s = block_reduce(s, AddOp{});
+  if (threadIdx.x == 0) partial[blockIdx.x] = s;
+}
+
+template <class V>
+__global__ void __launch_bounds__(k_threads)
+    rate_max_kernel(const V* a, const V* b, const V* c, int n, double mean,
+                    double* __restrict__ partial) {
+  double r = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    r = MaxOp{}(r, rate_term(a, b, c, i, mean));
+  r = block_reduce(r, MaxOp{});
+  if (threadIdx.x == 0) partial[blockIdx.x] = r;
+}
+
+// step_rate.h's rate of device arrays (b may be null); `scratch` is grown as needed. Waits.
+template <class V>
+double device_relative_rate(const V* a, const V* b, const V* c, int n, GpuBuffer<double>& scratch) {
+  if (n <= 0) return 0.0;
+  const int blocks = std::max(1, std::min(blocks_for(n), 1024));
+  scratch.enlarge(static_cast<std::size_t>(blocks));
+  std::vector<double> part(static_cast<std::size_t>(blocks));
+  norm_sum_kernel<V><<<blocks, k_threads>>>(c, n, scratch.data());
+  CUDA_CHECK_LAUNCH("norm_sum_kernel");
+  scratch.download(part.data(), part.size());
+  double sum = 0.0;
+  for (double v : part) sum += v;
+  rate_max_kernel<V><<<blocks, k_threads>>>(a, b, c, n, sum / n, scratch.data());
+  CUDA_CHECK_LAUNCH("rate_max_kernel");
+  scratch.download(part.data(), part.size());
+  double rate = 0.0;
+  for (double v : part) rate = (rate != rate || v <= rate) ? rate : v;
+  return rate;
+}
+
+}  // namespace orrery

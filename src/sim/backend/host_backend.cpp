@@ -1,0 +1,141 @@
+// The host backend: the Simulation's arrays in host memory, the passes as OpenMP loops.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "../integrate/step_rate.h"
+#include "backend.h"
+#include "orrery/device.h"
+#include "orrery/fields.h"
+
+namespace orrery {
+
+Sums host_sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n) {
+  Sums s;
+  for (int i = 0; i < n; ++i) {
+    const double m = pos[i].w, x = pos[i].x, y = pos[i].y, z = pos[i].z;
+    const double vx = vel[i].x, vy = vel[i].y, vz = vel[i].z;
+    const double v2 = vx * vx + vy * vy + vz * vz;
+    s.mass += m;
+    s.kinetic += 0.5 * m * v2;
+    if (pot) s.potential2 += m * pot[i].w;
+    s.momentum_scale += m * std::sqrt(v2);
+    s.p[0] += m * vx, s.p[1] += m * vy, s.p[2] += m * vz;
+    s.l[0] += m * (y * vz - z * vy), s.l[1] += m * (z * vx - x * vz),
+        s.l[2] += m * (x * vy - y * vx);
+    s.mr[0] += m * x, s.mr[1] += m * y, s.mr[2] += m * z;
+  }
+  return s;
+}
+
+namespace {
+
+class HostBackend final : public Backend {
+ public:
+  bool on_device() const override { return false; }
+  void reserve(int n) override {
+    const std::size_t count = static_cast<std::size_t>(n);
+    if (m_acc.size() >= count) return;
+    m_acc.assign(count, Vec4{0, 0, 0, 0});
+    m_pot.assign(count, Vec4{0, 0, 0, 0});
+    if (!m_prev.empty()) m_prev.assign(count, Vec4{0, 0, 0, 0});
+  }
+  Vec4* acc() override { return m_acc.data(); }
+  Vec4* pot() override { return m_pot.data(); }
+  Vec4* prev_acc() override {
+    if (m_prev.size() < m_acc.size()) m_prev.assign(m_acc.size(), Vec4{0, 0, 0, 0});
+    return m_prev.data();
+  }
+  void swap_acc() override {
+    prev_acc();
+    std::swap(m_acc, m_prev);
+  }
+  double relative_rate(const Vec4* a, const Vec4* b, const Vec4* c, int n) override {
+    return host_relative_rate(a, b, c, n);
+  }
+
+  void kick(Vec4* vel, const Vec4* acc, int n, float h) override { host_kick(vel, acc, n, h); }
+  void drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) override {
+    host_drift(in, out, vel, n, h);
+  }
+  void zero(Vec4* a, int n) override { host_zero(a, n); }
+  void euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
+             float damping) override {
+    host_euler(in, out, vel, acc, n, dt, damping);
+  }
+
+  Sums sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n) override {
+    return host_sums(pos, vel, pot, n);
+  }
+  std::optional<double> pair_potential_energy(const Vec4*, int, float) override { return {}; }
+
+  void speeds(const Vec4* vel, int n, float* out) override { host_speeds(vel, n, out); }
+  void masses(const Vec4* pos, int n, float* out) override { host_masses(pos, n, out); }
+  void magnitudes(const Vec4* acc, int n, float* out) override { host_magnitudes(acc, n, out); }
+  void depths(const Vec4* pot, int n, float* out) override { host_depths(pot, n, out); }
+  void density(const Vec4* pos, int n, float* out) override { host_density(pos, n, out); }
+  Vec3 body_acceleration(const Vec4* pos, int n, int i, float softening) override {
+    return host_body_acceleration(pos, n, i, softening);
+  }
+  void read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v) override {
+    p = pos[i], v = vel[i];
+  }
+  long long first_nonfinite(const Vec4* pos, const Vec4* vel, int n) override {
+    return orrery::first_nonfinite(pos, vel, n);
+  }
+
+  Bodies hold(const BodyState& s) override {
+    m_pos[0] = s.pos;
+    m_pos[1].assign(s.pos.size(), Vec4{NAN, NAN, NAN, NAN});
+    m_vel = s.vel;
+    return Bodies{m_pos[0].data(), m_pos[1].data(), m_vel.data(), s.size(), false};
+  }
+  BodyState fetch(const Bodies& b) override {
+    BodyState s;
+    s.pos.assign(b.pos, b.pos + b.n);
+    s.vel.assign(b.vel, b.vel + b.n);
+    return s;
+  }
+  void fetch(const float* src, float* host, int n) override { std::copy(src, src + n, host); }
+  float* float_scratch(int n) override {
+    if (m_floats.size() < static_cast<std::size_t>(n)) m_floats.resize(static_cast<std::size_t>(n));
+    return m_floats.data();
+  }
+
+  std::unique_ptr<Collider> make_collider() override { return make_host_collider(); }
+
+ private:
+  std::vector<Vec4> m_acc, m_pot, m_prev, m_pos[2], m_vel;
+  std::vector<float> m_floats;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_host_backend() { return std::make_unique<HostBackend>(); }
+
+// The element-wise passes on host arrays (stage_ops.h).
+void host_zero(Vec4* a, int n) { std::fill(a, a + n, Vec4{0.0f, 0.0f, 0.0f, 0.0f}); }
+
+void host_kick(Vec4* vel, const Vec4* acc, int n, float h) {
+#pragma omp parallel for schedule(static) if (n > 4096)
+  for (int i = 0; i < n; ++i) {
+    vel[i].x += acc[i].x * h;
+    vel[i].y += acc[i].y * h;
+    vel[i].z += acc[i].z * h;
+  }
+}
+
+void host_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) {
+#pragma omp parallel for schedule(static) if (n > 4096)
+  for (int i = 0; i < n; ++i)
+    out[i] = Vec4{in[i].x + vel[i].x * h, in[i].y + vel[i].y * h, in[i].z + vel[i].z * h, in[i].w};
+}
+
+void host_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
+                float damping) {
+#pragma omp parallel for schedule(static) if (n > 4096)
+  for (int i = 0; i < n; ++i)
+    integrate(in[i], out[i], vel[i], Vec3{acc[i].x, acc[i].y, acc[i].z}, dt, damping);
+}
+
+}  // namespace orrery

@@ -1,0 +1,48 @@
+// Private: the element-wise passes of the integrators and the sums of the diagnostics on host
+// arrays (device_passes.h has the device ones), and the event pool of the phase timer.
+#pragma once
+
+#include <memory>
+
+#include "orrery/physics.h"
+
+namespace orrery {
+
+// vel += acc h.
+void host_kick(Vec4* vel, const Vec4* acc, int n, float h);
+// out = in + vel h (xyz; the mass in w is carried over); out may be in.
+void host_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
+// a[i] = 0 for i < n.
+void host_zero(Vec4* a, int n);
+// The seed's damped Euler from precomputed accelerations, in -> out (physics.h's integrate()).
+void host_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
+                float damping);
+
+// The diagnostics' sums over bodies, in double: pot holds each body's potential in w.
+struct Sums {
+  double mass = 0, kinetic = 0, potential2 = 0;  // potential2 = sum m_i phi_i = 2 W
+  double p[3] = {0, 0, 0}, l[3] = {0, 0, 0}, mr[3] = {0, 0, 0};
+  double momentum_scale = 0;
+  void add(const Sums& o);
+};
+Sums host_sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n);
+
+// A pool of CUDA events on the default stream, reused after clear().
+class EventPool {
+ public:
+  EventPool();
+  ~EventPool();
+  EventPool(const EventPool&) = delete;
+  EventPool& operator=(const EventPool&) = delete;
+  int record();  // records the next event, returns its index
+  bool done(int index) const;
+  void wait(int index);
+  float elapsed_ms(int from, int to);
+  void clear();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace orrery

@@ -1,0 +1,279 @@
+// `cuda-bh`: Barnes-Hut with the whole pass on the device and no host round trip - bounds, 63-bit
+// Morton keys, CUB radix sort, a binary radix tree built from the sorted keys in one parallel
+// pass (Karras 2012), monopole and quadrupole moments bottom-up, and a walk in which one warp
+// serves 32 consecutive bodies with one traversal and the opening test of octree.h (a box test
+// and a relative test). docs/barnes-hut.md explains the choices and measures them.
+#include <algorithm>
+#include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "../backend/cuda_handles.cuh"
+#include "../backend/stage_ops.h"
+#include "cuda_bh_walk.cuh"
+#include "cuda_solvers.h"
+#include "octree.h"
+#include "orrery/cuda_check.cuh"
+#include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
+
+namespace orrery {
+namespace {
+
+class CudaBhSolver final : public Solver {
+ public:
+  explicit CudaBhSolver(int frontier = k_frontier) : m_frontier_limit(frontier) {
+    require_device();
+    m_host_counts = PinnedHost<unsigned long long>(3);
+    m_host_counts[0] = m_host_counts[1] = m_host_counts[2] = 0;
+  }
+  const std::string& name() const override { return m_name; }
+  bool on_device() const override { return true; }
+  int block_size() const override { return 32 * k_walk_warps; }
+  std::string config() const override {
+    return m_name +
+           " (binary radix tree of Morton-sorted bodies, quadrupoles, a warp walk per node of "
+           "<= 32 bodies, buckets of " +
+           std::to_string(k_bucket) + ", box and relative opening tests)";
+  }
+  bool all_pairs() const override { return false; }
+  void tree_cells(int max_level, std::size_t limit, std::vector<Aabb>& out) override {
+    out.clear();
+    if (m_built < 2) return;  // no tree yet, or one body
+    // Scratch kept and grown like the rest (the overlay asks every frame).
+    const int cap =
+        static_cast<int>(std::min<std::size_t>(limit, static_cast<std::size_t>(m_built)));
+    m_boxes_out.enlarge(static_cast<std::size_t>(cap));
+    m_box_count.enlarge(1);
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_box_count.data(), 0, sizeof(int)));
+    boxes_kernel<<<blocks_for(m_built - 1), k_threads>>>(
+        m_built, m_tree, max_level, m_boxes_out.data(), m_box_count.data(), cap);
+    CUDA_CHECK_LAUNCH("boxes_kernel");
+    int found = 0;
+    CUDA_CHECK_THROW(cudaMemcpy(&found, m_box_count.data(), sizeof(int), cudaMemcpyDeviceToHost));
+    out.resize(static_cast<std::size_t>(std::min(found, cap)));
+    if (!out.empty())
+      CUDA_CHECK_THROW(cudaMemcpy(out.data(), m_boxes_out.data(), sizeof(Aabb) * out.size(),
+                                  cudaMemcpyDeviceToHost));
+  }
+  // Groups walked again by the retry pass since the solver was made (waits for the device).
+  int retried() const {
+    int r = 0;
+    if (m_retried) CUDA_CHECK_THROW(cudaMemcpy(&r, m_retried, sizeof(int), cudaMemcpyDeviceToHost));
+    return r;
+  }
+  // The walk's count of the last pass that has finished (read without waiting: the newest pass
+  // may still be in flight, then the one before it).
+  double interactions(int) const override {
+    return static_cast<double>(m_host_counts[0] + m_host_counts[1]);
+  }
+
+  void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
+    reserve(n);
+    field<false>(pos, acc, n, p, BodyRange{0, n});
+  }
+  void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
+    reserve(n);
+    field<true>(pos, out, n, p, BodyRange{0, n});
+  }
+  // A part of the tree's order: the whole tree is built, and only the groups that start in the
+  // part are walked (a group runs past the part's end rather than being cut).
+  bool can_spread() const override { return true; }
+  void accelerations_part(const Vec4* pos, Vec4* acc, int n, Part part,
+                          const SimParams& p) override {
+    check_part(part, n);
+    reserve(n);
+    field<false>(pos, acc, n, p, part.bodies(n));
+  }
+
+ private:
+  void mark(Phase phase) {
+    if (m_phases && m_marking) m_phases->begin(phase);
+  }
+
+  template <bool Potential>
+  void field(const Vec4* pos, Vec4* out, int n, const SimParams& p, BodyRange part) {
+    if (n < 1) throw std::invalid_argument("cuda-bh: N must be >= 1");
+    m_marking = !Potential;  // the diagnostics time the potentials pass as theirs
+    const int partials = m_partials;
+    mark(Phase::bounds);
+    bounds_kernel<<<partials, k_threads>>>(pos, n, m_boxes);
+    CUDA_CHECK_LAUNCH("bounds_kernel");
+    mark(Phase::sort);
+    keys_kernel<<<std::min(blocks_for(n), 4 * partials), k_threads>>>(pos, n, m_boxes, partials,
+                                                                      m_keys_in, m_index_in);
+    CUDA_CHECK_LAUNCH("keys_kernel");
+    std::size_t temp = m_sort_bytes;
+    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(m_sort_temp, temp, m_keys_in, m_keys,
+                                                     m_index_in, m_index, n, 0, 63));
+    gather_kernel<<<blocks_for(n), k_threads>>>(pos, m_index, n, m_sorted);
+    CUDA_CHECK_LAUNCH("gather_kernel");
+    m_built = n;
+    if (n > 1) {
+      mark(Phase::build);
+      build_kernel<<<blocks_for(n - 1), k_threads>>>(m_keys, n, m_tree);
+      CUDA_CHECK_LAUNCH("build_kernel");
+      const float inv_theta = p.theta > 0.0f ? 1.0f / p.theta : INFINITY;
+      mark(Phase::moments);
+      moments_kernel<<<blocks_for(n), k_threads>>>(m_sorted, n, m_tree, inv_theta,
+                                                   p.softening * p.softening);
+      CUDA_CHECK_LAUNCH("moments_kernel");
+    }
+    mark(Phase::walk);
+    const float eps2 = p.softening * p.softening;
+    // The relative test needs the last force pass's accelerations (octree.h); without them (the
+    // first pass, or N changed) a force pass of every group with the box test alone comes first,
+    // writing nothing but what the test learns. Only a pass over every body sets the floor's
+    // totals, so the parts of a spread pass see the floor the whole pass would.
+    const bool whole = part.first == 0 && part.end() == n;
+    Relative rel{};
+    rel.alpha = k_relative * p.theta * p.theta * p.theta;
+    rel.floor_fraction = k_relative_floor;
+    const bool relative = p.theta > 0.0f && rel.alpha > 0.0f;
+    if (relative && m_known != n) {
+      find_groups(n, BodyRange{0, n});
+      walk<false>(nullptr, n, eps2, learning(rel, true));
+      m_known = n;
+      if (!whole) find_groups(n, part);
+    } else {
+      find_groups(n, part);
+    }
+    if (relative) rel.known = m_last, rel.known_totals = m_totals + 2 * m_slot;
+    walk<Potential>(out, n, eps2, Potential ? rel : learning(rel, whole));
+    CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_counts.get(), m_counts, sizeof(unsigned long long) * 2,
+                                     cudaMemcpyDeviceToHost));
+  }
+
+  void find_groups(int n, BodyRange range) {
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int)));
+    groups_kernel<<<blocks_for(n), k_threads>>>(n, m_tree, range.first, range.end(), m_groups,
+                                                m_group_counters);
+    CUDA_CHECK_LAUNCH("groups_kernel");
+  }
+
+  // rel writing this pass's |a|, and with `totals` their sum and count into the other slot.
+  Relative learning(Relative rel, bool totals) {
+    rel.write = m_last;
+    if (totals) {
+      m_slot ^= 1;
+      rel.totals = m_totals + 2 * m_slot;
+      CUDA_CHECK_THROW(cudaMemsetAsync(rel.totals, 0, sizeof(double) * 2));
+    }
+    return rel;
+  }
+
+  // One walk of the groups found: the resident warps, then the retry pass.
+  template <bool Potential>
+  void walk(Vec4* out, int n, float eps2, const Relative& rel) {
+    // Counters: the interactions (2), the next group to walk, the groups to retry.
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters + 1, 0, sizeof(int)));
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_retry_count, 0, sizeof(int)));
+    walk_kernel<Potential><<<m_walk_blocks, 32 * k_walk_warps>>>(
+        m_sorted, m_index, n, m_tree, m_groups, m_group_counters, m_group_counters + 1, eps2, rel,
+        out, m_frontier, m_frontier_capacity, m_retry, m_retry_count, m_counts);
+    CUDA_CHECK_LAUNCH("walk_kernel");
+    retry_kernel<Potential><<<1, 32>>>(m_sorted, m_index, n, m_tree, m_retry, m_retry_count, eps2,
+                                       rel, out, m_retry_frontier, m_retry_capacity, m_counts,
+                                       m_retried);
+    CUDA_CHECK_LAUNCH("retry_kernel");
+  }
+
+  // Scratch for n bodies, allocated once and grown (never per pass).
+  void reserve(int n) {
+    if (n <= m_capacity) return;
+    free_all();
+    const std::size_t b = static_cast<std::size_t>(n), in = b > 1 ? b - 1 : 1;
+    // Every array lives in one GpuBuffer of m_owned; the members are views into them.
+    auto alloc = [&](auto*& ptr, std::size_t count) {
+      GpuBuffer<unsigned char> b(sizeof(*ptr) * count);  // cudaMalloc's 256-byte alignment
+      ptr = reinterpret_cast<std::remove_reference_t<decltype(ptr)>>(b.data());
+      m_owned.push_back(std::move(b));
+    };
+    m_partials = 2 * std::max(1, device_info().sm_count);
+    alloc(m_boxes, static_cast<std::size_t>(m_partials));
+    alloc(m_keys_in, b), alloc(m_keys, b), alloc(m_index_in, b), alloc(m_index, b);
+    alloc(m_sorted, b);
+    alloc(m_tree.child, in), alloc(m_tree.parent, in), alloc(m_tree.leaf_parent, b);
+    alloc(m_tree.range, in), alloc(m_tree.com, in), alloc(m_tree.quad, in);
+    alloc(m_tree.quad2_open, in), alloc(m_tree.lo, in), alloc(m_tree.hi, in);
+    alloc(m_tree.arrived, in), alloc(m_tree.level, in);
+    alloc(m_counts, 2);
+    alloc(m_groups, b), alloc(m_group_counters, 2);
+    alloc(m_retry, b), alloc(m_retry_count, 1), alloc(m_retried, 1);
+    CUDA_CHECK_THROW(cudaMemset(m_retried, 0, sizeof(int)));
+    alloc(m_last, b), alloc(m_totals, 4);
+    CUDA_CHECK_THROW(cudaMemset(m_last, 0, sizeof(float) * b));
+    m_known = 0;
+    // Each resident warp's two frontier levels; a bigger frontier (rare) goes to the retry pass,
+    // whose one warp has room for every node of the tree.
+    m_frontier_capacity = static_cast<int>(std::min<std::size_t>(m_frontier_limit, 2 * b + 2));
+    m_retry_capacity = static_cast<int>(2 * b + 2);
+    // Enough resident blocks of the walk to fill every multiprocessor (12 of 128 threads each at
+    // its 40 registers); they take groups until none is left.
+    m_walk_blocks = 12 * std::max(1, device_info().sm_count);
+    alloc(m_frontier, static_cast<std::size_t>(m_walk_blocks) * k_walk_warps * 2 *
+                          static_cast<std::size_t>(m_frontier_capacity));
+    alloc(m_retry_frontier, 2 * static_cast<std::size_t>(m_retry_capacity));
+    m_sort_bytes = 0;
+    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, m_sort_bytes, m_keys_in, m_keys,
+                                                     m_index_in, m_index, n, 0, 63));
+    alloc(m_sort_temp, m_sort_bytes);
+    m_capacity = n;
+  }
+
+  void free_all() {
+    m_owned.clear();
+    m_boxes = nullptr, m_keys_in = m_keys = nullptr, m_index_in = m_index = nullptr;
+    m_sorted = nullptr, m_tree = Tree{}, m_counts = nullptr;
+    m_sort_temp = nullptr, m_groups = nullptr, m_group_counters = nullptr;
+    m_retry = nullptr, m_retry_count = m_retried = nullptr;
+    m_frontier = m_retry_frontier = nullptr;
+    m_last = nullptr, m_totals = nullptr, m_known = 0;
+    m_capacity = 0;
+  }
+
+  std::string m_name = "cuda-bh";
+  bool m_marking = false;
+  int m_built = 0;              // bodies of the last tree built
+  GpuBuffer<Aabb> m_boxes_out;  // the overlay's boxes, kept and grown
+  GpuBuffer<int> m_box_count;
+  std::vector<GpuBuffer<unsigned char>> m_owned;  // every array below
+  int m_capacity = 0, m_partials = 0;
+  Box* m_boxes = nullptr;
+  std::uint64_t *m_keys_in = nullptr, *m_keys = nullptr;
+  int *m_index_in = nullptr, *m_index = nullptr;
+  Vec4* m_sorted = nullptr;
+  Tree m_tree{};
+  unsigned long long* m_counts = nullptr;
+  PinnedHost<unsigned long long> m_host_counts;
+  int2* m_groups = nullptr;
+  int* m_group_counters = nullptr;
+  int2* m_retry = nullptr;
+  int *m_retry_count = nullptr, *m_retried = nullptr;  // retried: groups so far, for the tests
+  int *m_frontier = nullptr, *m_retry_frontier = nullptr;
+  int m_frontier_capacity = 0, m_retry_capacity = 0;
+  std::size_t m_frontier_limit;
+  int m_walk_blocks = 0;
+  // The relative test's memory: each body's |a| of the last force pass, for bodies of N m_known
+  // (0: none); two slots of totals (sum of |a|, bodies), m_slot the last pass's.
+  float* m_last = nullptr;
+  double* m_totals = nullptr;
+  int m_known = 0, m_slot = 0;
+  unsigned char* m_sort_temp = nullptr;
+  std::size_t m_sort_bytes = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_cuda_bh_solver(int) { return std::make_unique<CudaBhSolver>(); }
+
+std::unique_ptr<Solver> make_cuda_bh_solver_with_frontier(int frontier) {
+  return std::make_unique<CudaBhSolver>(frontier);
+}
+
+int cuda_bh_retried(const Solver& s) { return static_cast<const CudaBhSolver&>(s).retried(); }
+
+}  // namespace orrery

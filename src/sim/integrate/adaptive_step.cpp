@@ -1,0 +1,109 @@
+// The Simulation's adaptive step (--dt auto): each step's size from the forces' rate of change,
+// measured between the last two force evaluations. docs/physics.md says why this criterion.
+#include <algorithm>
+#include <cmath>
+
+#include "../backend/backend.h"
+#include "../backend/double_backend.h"
+#include "orrery/simulation.h"
+
+namespace orrery {
+
+double Simulation::next_dt() const {
+  if (!m_params.adaptive) return m_params.dt;
+  return m_dt_next > 0.0 ? m_dt_next : m_params.dt;
+}
+
+void Simulation::forget_forces() {
+  m_acc_valid = false;
+  m_acc_double_valid = false;
+  m_known_evals = 0;
+}
+
+void Simulation::before_evaluation(double offset) {
+  if (!m_params.adaptive) return;
+  if (is_double())
+    m_double->swap_acc();
+  else
+    m_backend->swap_acc();
+  m_prev_eval_time = m_eval_time;
+  m_eval_time = m_time + offset;
+  m_known_evals = std::min(m_known_evals + 1, 2);
+}
+
+double Simulation::until_stop(double planned) const {
+  return m_params.adaptive && m_stop ? std::min(planned, *m_stop - m_time) : planned;
+}
+
+double Simulation::measured_rate(bool start, const Vec4* vel, int n) {
+  if (is_double()) {
+    DoubleBackend& d = *m_double;
+    return start ? d.relative_rate(d.acc(), nullptr, d.vel())
+                 : d.relative_rate(d.acc(), d.prev_acc(), d.acc());
+  }
+  Backend& b = *m_backend;
+  return start ? b.relative_rate(b.acc(), nullptr, vel, n)
+               : b.relative_rate(b.acc(), b.prev_acc(), b.acc(), n);
+}
+
+// The criterion's step within its bounds: at most the largest; at least eta over the fastest
+// frequency of a softened field, sqrt(G M / eps^3) (the harmonic core of all the mass within one
+// softening length) - without it, a body whose acceleration passes through zero (two bodies
+// through each other's core) would shrink the step by eta at every step: its relative change is 2
+// whatever the step; and below the counted floor, k_min_dt_fraction of the largest, the floor.
+double Simulation::bounded_step(double h) {
+  const double dt_max = m_params.dt, floor = k_min_dt_fraction * dt_max;
+  const double eps = m_params.softening;
+  const double core =
+      m_total_mass > 0.0 ? m_params.eta * std::sqrt(eps * eps * eps / m_total_mass) : 0.0;
+  h = std::min(std::max(h, core), dt_max);
+  if (h < floor) h = floor, ++m_floor_hits;
+  return h;
+}
+
+double Simulation::begin_step(StepPasses& passes, const Vec4* pos, const Vec4* vel, int n) {
+  const double dt_max = m_params.dt;
+  if (!m_params.adaptive) return dt_max;
+  if (!m_params.gravity) return m_dt_next = dt_max;  // no forces to follow
+  if (m_total_mass < 0.0)                            // merges keep the total: measured once a state
+    m_total_mass = is_double() ? m_double->sums().mass : m_backend->sums(pos, vel, nullptr, n).mass;
+  if (m_dt_next > 0.0) return m_dt_next;
+  // The first step: how soon the forces change the velocities by their own size (plus the mean),
+  // from the forces at the start, which the step then keeps.
+  if (!passes.forces_kept()) {
+    passes.forces(Slot::in);
+    (is_double() ? m_acc_double_valid : m_acc_valid) = true;
+  }
+  const double rate = measured_rate(true, vel, n);
+  double h = dt_max;
+  if (std::isinf(rate))
+    h = m_params.eta * dt_max;  // every body at rest: nothing yet says how fast things will go
+  else if (rate > 0.0)
+    h = m_params.eta / rate;
+  else if (std::isnan(rate))
+    h = 0.0;  // a non-finite state: the finite checks report it
+  return m_dt_next = bounded_step(h);
+}
+
+void Simulation::end_step(double planned, double h, int n) {
+  m_last_dt = h;
+  if (!m_params.adaptive) return;
+  m_time += m_reversed ? -h : h;
+  if (!m_params.gravity) return;
+  // A step shortened to land on the stop time keeps the plan: its evaluations are too close
+  // together to measure by.
+  if (h < planned) return;
+  // Without two evaluations at different times (euler's first step, a merge) the step stays.
+  double next = planned;
+  if (m_known_evals >= 2 && m_eval_time != m_prev_eval_time) {
+    const double rate = measured_rate(false, nullptr, n);
+    const double gap = std::fabs(m_eval_time - m_prev_eval_time);
+    if (std::isnan(rate))
+      next = 0.0;  // a non-finite state: the finite checks report it
+    else
+      next = rate > 0.0 ? m_params.eta * gap / rate : m_params.dt;
+  }
+  m_dt_next = bounded_step(std::min(next, 2.0 * planned));
+}
+
+}  // namespace orrery

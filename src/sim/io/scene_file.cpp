@@ -1,0 +1,330 @@
+// Scene files: nlohmann/json parsing with every key checked (type, range, spelling), writing, and
+// the lookup of the shipped scenes next to the executable or under the install prefix.
+#include "orrery/scene_file.h"
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "orrery/collisions.h"
+#include "orrery/param_table.h"
+
+namespace orrery {
+namespace {
+
+using json = nlohmann::json;
+
+// The keys of a scene's top level: its own and one per parameter row.
+const std::set<std::string>& top_keys() {
+  static const std::set<std::string> k = [] {
+    std::set<std::string> keys = {"name",    "description", "initial", "solver",
+                                  "block",   "integrator",  "dt_max",  "precision",
+                                  "gravity", "collisions",  "box",     "steps_per_frame"};
+    for (const ParamRow& r : param_rows()) keys.insert(r.name);
+    return keys;
+  }();
+  return k;
+}
+const std::set<std::string>& initial_keys() {
+  static const std::set<std::string> k = {"preset",         "n",      "seed",    "scale",
+                                          "velocity_scale", "radius", "snapshot"};
+  return k;
+}
+
+struct Reader {
+  const std::string& file;
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw SnapshotError(file + ": " + key + ": " + what);
+  }
+  std::string text(const json& j, const std::string& key) const {
+    if (!j.is_string()) fail(key, "must be a string");
+    return j.get<std::string>();
+  }
+  double number(const json& j, const std::string& key) const {
+    if (!j.is_number()) fail(key, "must be a number");
+    const double v = j.get<double>();
+    if (!std::isfinite(v)) fail(key, "must be finite");
+    return v;
+  }
+  long long integer(const json& j, const std::string& key, long long lo, long long hi) const {
+    if (j.is_number_float()) {  // 64.0 is a whole number too; 64.5 and 1e300 are not
+      const double d = j.get<double>();
+      if (!std::isfinite(d) || d != std::floor(d)) fail(key, "must be a whole number");
+      if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
+        fail(key, "out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+      return static_cast<long long>(d);
+    }
+    if (!j.is_number_integer()) fail(key, "must be a whole number");
+    if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
+      fail(key, "out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    const long long v = j.get<long long>();
+    if (v < lo || v > hi)
+      fail(key, std::to_string(v) + " is out of range (" + std::to_string(lo) + " to " +
+                    std::to_string(hi) + ")");
+    return v;
+  }
+  float in_float(const json& j, const std::string& key, double lo, double hi) const {
+    const double v = number(j, key);
+    if (v < lo || v > hi)
+      fail(key, json(v).dump() + " is out of range (" + json(lo).dump() + " to " + json(hi).dump() +
+                    ")");
+    return static_cast<float>(v);
+  }
+  void known(const json& obj, const std::set<std::string>& keys, const std::string& where) const {
+    for (auto it = obj.begin(); it != obj.end(); ++it)
+      if (!keys.count(it.key())) fail(where + it.key(), "unknown key");
+  }
+};
+
+std::string folder_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+}  // namespace
+
+SceneFile parse_scene(const std::string& text, const std::string& name) {
+  json j;
+  // A key given twice in one object is refused (JSON leaves it open; the parser kept the last).
+  std::vector<std::set<std::string>> keys_seen;
+  std::string twice;
+  const json::parser_callback_t note_keys = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) keys_seen.emplace_back();
+    if (event == json::parse_event_t::object_end && !keys_seen.empty()) keys_seen.pop_back();
+    if (event == json::parse_event_t::key && !keys_seen.empty() && twice.empty() &&
+        !keys_seen.back().insert(parsed.get<std::string>()).second)
+      twice = parsed.get<std::string>();
+    return true;
+  };
+  try {
+    j = json::parse(text, note_keys);
+  } catch (const json::exception& e) {  // parse_error, or out_of_range (a number like 1e999)
+    std::string what = e.what();
+    const std::size_t colon = what.find("] ");
+    throw SnapshotError(
+        name + ": not JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
+  }
+  const Reader r{name};
+  if (!twice.empty()) r.fail(twice, "given twice in one object (which one is meant?)");
+  if (!j.is_object()) r.fail("(top)", "must be an object");
+  r.known(j, top_keys(), "");
+  SceneFile s;
+  if (j.contains("name")) s.name = r.text(j["name"], "name");
+  if (j.contains("description")) s.description = r.text(j["description"], "description");
+  if (!j.contains("initial")) r.fail("initial", "missing (a preset or a snapshot)");
+  const json& in = j["initial"];
+  if (!in.is_object()) r.fail("initial", "must be an object");
+  r.known(in, initial_keys(), "initial.");
+  if (in.contains("snapshot") && in.contains("preset"))
+    r.fail("initial", "names both a preset and a snapshot");
+  if (in.contains("snapshot")) {
+    s.snapshot = r.text(in["snapshot"], "initial.snapshot");
+    if (s.snapshot.empty()) r.fail("initial.snapshot", "empty");
+    for (const char* k : {"n", "seed", "scale", "velocity_scale"})
+      if (in.contains(k)) r.fail(std::string("initial.") + k, "only for a preset");
+  } else {
+    if (!in.contains("preset")) r.fail("initial", "names neither a preset nor a snapshot");
+    try {
+      s.preset = parse_preset(r.text(in["preset"], "initial.preset"));
+    } catch (const std::invalid_argument& e) {
+      r.fail("initial.preset", e.what());
+    }
+    if (in.contains("n"))
+      s.n = static_cast<int>(r.integer(in["n"], "initial.n", 1, std::numeric_limits<int>::max()));
+    if (in.contains("seed")) {
+      if (!in["seed"].is_number_unsigned() && !in["seed"].is_number_integer())
+        r.fail("initial.seed", "must be a whole number");
+      if (in["seed"].is_number_integer() && !in["seed"].is_number_unsigned())
+        r.fail("initial.seed", "must be 0 or more");
+      s.seed = in["seed"].get<std::uint64_t>();
+    }
+    if (in.contains("scale")) s.scale = r.in_float(in["scale"], "initial.scale", 1e-6, 1e6);
+    if (in.contains("velocity_scale"))
+      s.velocity_scale = r.in_float(in["velocity_scale"], "initial.velocity_scale", 0.0, 1e6);
+  }
+  if (in.contains("radius")) s.radius = r.in_float(in["radius"], "initial.radius", 0.0, 1e30);
+  if (j.contains("solver")) {
+    s.solver = r.text(j["solver"], "solver");
+    if (!known_solver_name(s.solver)) r.fail("solver", "unknown solver '" + s.solver + "'");
+  }
+  if (j.contains("block")) s.block = static_cast<int>(r.integer(j["block"], "block", 0, 4096));
+  if (j.contains("integrator")) {
+    try {
+      s.integrator = parse_integrator(r.text(j["integrator"], "integrator"));
+    } catch (const InputError& e) {
+      r.fail("integrator", e.what());
+    }
+  }
+  SimParams& p = s.params;
+  const PresetSettings ps = preset_settings(s.preset);
+  if (s.snapshot.empty()) p.gravity = ps.gravity, p.collisions = ps.collisions;
+  const bool automatic = j.contains("dt") && j["dt"].is_string();
+  if (automatic) {
+    if (r.text(j["dt"], "dt") != "auto")
+      r.fail("dt", "must be a number > 0 or \"auto\" (the adaptive step)");
+    p.adaptive = true;
+  } else if (j.contains("dt")) {
+    p.dt = static_cast<float>(r.number(j["dt"], "dt"));
+  }
+  for (const char* key : {"dt_max", "eta"})
+    if (j.contains(key) && !automatic)
+      r.fail(key, "sets the adaptive step, which needs \"dt\": \"auto\"");
+  if (j.contains("dt_max")) p.dt = static_cast<float>(r.number(j["dt_max"], "dt_max"));
+  if (j.contains("eta")) p.eta = static_cast<float>(r.number(j["eta"], "eta"));
+  for (const ParamRow& row : param_rows())
+    if (row.form != ParamForm::step && j.contains(row.name))
+      row.set(p, static_cast<float>(r.number(j[row.name], row.name)));
+  if (j.contains("precision")) {
+    try {
+      p.precision = parse_precision(r.text(j["precision"], "precision"));
+    } catch (const InputError& e) {
+      r.fail("precision", e.what());
+    }
+  }
+  if (j.contains("gravity")) {
+    if (!j["gravity"].is_boolean()) r.fail("gravity", "must be true or false");
+    p.gravity = j["gravity"].get<bool>();
+  }
+  if (j.contains("collisions")) {
+    try {
+      p.collisions.mode = parse_collisions_option(r.text(j["collisions"], "collisions"));
+    } catch (const InputError& e) {
+      r.fail("collisions", e.what());
+    }
+  }
+  if (j.contains("box")) p.collisions.box = static_cast<float>(r.number(j["box"], "box"));
+  if (j.contains("steps_per_frame"))
+    s.steps_per_frame =
+        static_cast<int>(r.integer(j["steps_per_frame"], "steps_per_frame", 1, 1000));
+  // Each value alone against the shared rules, so the message names its key.
+  auto alone = [&](const char* key, auto set) {
+    if (!j.contains(key)) return;
+    SimParams one;
+    set(one);
+    try {
+      validate(one);
+    } catch (const InputError& e) {
+      r.fail(key, e.what());
+    }
+  };
+  if (!automatic) alone("dt", [&](SimParams& q) { q.dt = p.dt; });
+  alone("dt_max", [&](SimParams& q) { q.dt = p.dt; });
+  alone("eta", [&](SimParams& q) { q.eta = p.eta; });
+  for (const ParamRow& row : param_rows())
+    if (row.form != ParamForm::step) alone(row.name, [&](SimParams& q) { row.set(q, row.get(p)); });
+  alone("box", [&](SimParams& q) { q.collisions.box = p.collisions.box; });
+  try {
+    validate(p);
+    check_integrator(s.integrator, p);
+  } catch (const InputError& e) {
+    throw SnapshotError(name + ": integrator and damping: " + e.what());
+  }
+  return s;
+}
+
+SceneFile load_scene(const std::string& path) {
+  const std::vector<std::uint8_t> bytes = read_input_file(path);
+  SceneFile s = parse_scene(std::string(bytes.begin(), bytes.end()), path);
+  if (!s.snapshot.empty() && s.snapshot[0] != '/') s.snapshot = folder_of(path) + "/" + s.snapshot;
+  return s;
+}
+
+std::string scene_json(const SceneFile& s) {
+  json in;
+  if (!s.snapshot.empty()) {
+    in["snapshot"] = s.snapshot;
+  } else {
+    in["preset"] = to_string(s.preset);
+    if (s.n > 0) in["n"] = s.n;
+    in["seed"] = s.seed;
+    in["scale"] = s.scale;
+    in["velocity_scale"] = s.velocity_scale;
+  }
+  if (s.radius) in["radius"] = *s.radius;
+  json j;
+  j["name"] = s.name;
+  j["description"] = s.description;
+  j["initial"] = in;
+  if (!s.solver.empty()) j["solver"] = s.solver;
+  j["block"] = s.block;
+  j["integrator"] = to_string(s.integrator);
+  if (s.params.adaptive) {
+    j["dt"] = "auto";
+    j["dt_max"] = s.params.dt;
+    j["eta"] = s.params.eta;
+  } else {
+    j["dt"] = s.params.dt;
+  }
+  for (const ParamRow& row : param_rows())
+    if (row.form != ParamForm::step) j[row.name] = row.get(s.params);
+  j["precision"] = to_string(s.params.precision);
+  j["gravity"] = s.params.gravity;
+  j["collisions"] = to_string(s.params.collisions.mode);
+  j["box"] = s.params.collisions.box;
+  j["steps_per_frame"] = s.steps_per_frame;
+  return j.dump(2) + "\n";
+}
+
+void save_scene(const std::string& path, const SceneFile& s) {
+  const std::string text = scene_json(s);
+  write_file_replacing(path, text.data(), text.size());
+}
+
+Snapshot scene_snapshot(const SceneFile& s, int n, const LoadOptions& o) {
+  if (!s.snapshot.empty()) {
+    Snapshot snap = load_snapshot(s.snapshot, o);
+    if (s.radius) set_radius(snap.bodies.vel, *s.radius);
+    snap.run_recorded = false;  // the scene's settings, not the file's
+    return snap;
+  }
+  Snapshot snap;
+  snap.run_recorded = false;
+  snap.bodies = scene_bodies(s, n);
+  return snap;
+}
+
+BodyState scene_bodies(const SceneFile& s, int n) {
+  if (!s.snapshot.empty()) return scene_snapshot(s, n, {}).bodies;
+  BodyState b = make_preset(s.preset, n, s.seed);
+  for (Vec4& p : b.pos) p.x *= s.scale, p.y *= s.scale, p.z *= s.scale;
+  for (Vec4& v : b.vel)
+    v.x *= s.velocity_scale, v.y *= s.velocity_scale, v.z *= s.velocity_scale, v.w *= s.scale;
+  if (s.radius) set_radius(b.vel, *s.radius);
+  return b;
+}
+
+std::vector<std::string> find_scenes() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("ORRERY_SCENE_DIR"); env && *env) dirs.push_back(env);
+  char buf[4096];
+  const ssize_t len = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (len > 0) {
+    buf[len] = '\0';
+    const std::string exe = folder_of(buf);
+    dirs.push_back(exe + "/scenes");
+    dirs.push_back(exe + "/../share/orrery/scenes");
+  }
+  for (const std::string& d : dirs) {
+    std::vector<std::string> found;
+    if (DIR* dir = ::opendir(d.c_str())) {
+      while (const dirent* e = ::readdir(dir)) {
+        const std::string n = e->d_name;
+        if (n.size() > 5 && n.compare(n.size() - 5, 5, ".json") == 0) found.push_back(d + "/" + n);
+      }
+      ::closedir(dir);
+    }
+    if (!found.empty()) {
+      std::sort(found.begin(), found.end());
+      return found;
+    }
+  }
+  return {};
+}
+
+}  // namespace orrery

@@ -1,0 +1,479 @@
+// The Simulation: the step over owned or lent arrays through the backend chosen for the gravity
+// module's side, the integrator objects' passes, diagnostics, quantities, time and step count.
+#include "orrery/simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <utility>
+
+#include "../backend/backend.h"
+#include "../backend/double_backend.h"
+
+namespace orrery {
+namespace {
+
+Vec3d vec(const double (&v)[3]) { return Vec3d{v[0], v[1], v[2]}; }
+
+Vec3d centre(const Sums& s) {
+  return s.mass > 0 ? Vec3d{s.mr[0] / s.mass, s.mr[1] / s.mass, s.mr[2] / s.mass} : Vec3d{};
+}
+Vec3d minus(const Vec3d& a, const Vec3d& b) { return Vec3d{a.x - b.x, a.y - b.y, a.z - b.z}; }
+
+}  // namespace
+
+double Diagnostics::virial() const {
+  return potential != 0.0 ? 2.0 * kinetic / std::fabs(potential) : 0.0;
+}
+
+Drift drift(const Diagnostics& a, const Diagnostics& b) {
+  Drift d;
+  const double e0 = a.total();
+  d.energy = e0 != 0.0 ? (b.total() - e0) / std::fabs(e0) : b.total() - e0;
+  const double pscale = std::max(a.momentum_scale, 1e-300);
+  d.momentum = length(minus(b.momentum, a.momentum)) / pscale;
+  const double l0 = length(a.angular_momentum);
+  d.angular_momentum = length(minus(b.angular_momentum, a.angular_momentum)) / (l0 > 0 ? l0 : 1.0);
+  return d;
+}
+
+void Sums::add(const Sums& o) {
+  mass += o.mass, kinetic += o.kinetic, potential2 += o.potential2;
+  momentum_scale += o.momentum_scale;
+  for (int k = 0; k < 3; ++k) p[k] += o.p[k], l[k] += o.l[k], mr[k] += o.mr[k];
+}
+
+// The passes an integrator steps with over one step's arrays; every stage a named phase.
+class Simulation::Passes final : public StepPasses {
+ public:
+  Passes(Simulation& s, const Vec4* in, Vec4* out, Vec4* vel, int& n)
+      : m_s(s), m_b(*s.m_backend), m_in(in), m_out(out), m_vel(vel), m_n(n) {}
+  void kick(double h) override {
+    m_s.m_phases->begin(Phase::integrate);
+    m_b.kick(m_vel, m_b.acc(), m_n, static_cast<float>(h));
+  }
+  void drift(Slot from, Slot to, double h) override {
+    m_s.m_phases->begin(Phase::integrate);
+    m_b.drift(at(from), at(to), m_vel, m_n, static_cast<float>(h));
+    m_t[int(to)] = m_t[int(from)] + h;
+  }
+  void forces(Slot at) override {
+    m_s.before_evaluation(m_t[int(at)]);
+    m_s.m_phases->begin(Phase::force);
+    m_s.m_solver->accelerations(this->at(at), m_b.acc(), m_n, m_s.m_params);
+    ++m_s.m_last_evals;
+  }
+  bool forces_kept() const override { return m_s.m_acc_valid; }
+  void force_euler(double dt, float damping) override {
+    Solver& g = *m_s.m_solver;
+    if (g.has_fused_step() && !m_s.m_params.adaptive) {  // the seed's single launch
+      m_s.m_phases->begin(Phase::force_integrate);
+      SimParams p = m_s.m_params;
+      p.dt = static_cast<float>(dt);
+      g.step(m_in, m_out, m_vel, m_n, p);
+      ++m_s.m_last_evals;
+      return;
+    }
+    forces(Slot::in);
+    m_s.m_phases->begin(Phase::integrate);
+    m_b.euler(m_in, m_out, m_vel, m_b.acc(), m_n, static_cast<float>(dt), damping);
+  }
+  void coast(double dt, float damping) override {
+    m_s.m_phases->begin(Phase::integrate);
+    if (damping < 1.0f) {
+      m_b.zero(m_b.acc(), m_n);
+      m_b.euler(m_in, m_out, m_vel, m_b.acc(), m_n, static_cast<float>(dt), damping);
+    } else {
+      m_b.drift(m_in, m_out, m_vel, m_n, static_cast<float>(dt));
+    }
+  }
+  void collide() override {
+    const SimParams& p = m_s.m_params;
+    if (p.collisions.mode == CollisionMode::off && p.collisions.box == 0.0f) return;
+    const int before = m_n;
+    m_n = m_s.collider().resolve(m_out, m_vel, m_n, p.collisions, p.gravity ? p.softening : 0.0f);
+    if (m_n != before) m_s.m_known_evals = 0;  // merged rows: the kept forces are of other bodies
+  }
+
+ private:
+  // The step writes only `out`: `in` is read, never written.
+  Vec4* at(Slot s) const { return s == Slot::in ? const_cast<Vec4*>(m_in) : m_out; }
+  Simulation& m_s;
+  Backend& m_b;
+  const Vec4* m_in;
+  Vec4* m_out;
+  Vec4* m_vel;
+  int& m_n;
+  double m_t[2] = {0.0, 0.0};  // each slot's time from the step's start
+};
+
+Simulation::Simulation(std::unique_ptr<Solver> solver, Integrator integrator,
+                       const SimParams& params)
+    : m_solver(std::move(solver)),
+      m_backend(make_backend(m_solver->on_device())),
+      m_integrator(integrator),
+      m_scheme(make_scheme(integrator)),
+      m_params(params) {
+  check(integrator, params, false);
+  attach_phases(true);
+}
+
+Simulation::Simulation(const BodyState& state, std::unique_ptr<Solver> solver,
+                       Integrator integrator, const SimParams& params)
+    : Simulation(std::move(solver), integrator, params) {
+  set_state(state);
+}
+
+Simulation::~Simulation() = default;
+
+bool Simulation::on_device() const { return m_backend->on_device(); }
+
+void Simulation::check(Integrator integrator, const SimParams& params, bool reversed) const {
+  validate(params);
+  check_precision(*m_solver, params);
+  check_integrator(integrator, params);
+  if (reversed) check_reversible(integrator, params);
+}
+
+void Simulation::set_state(const BodyState& s) {
+  m_own = m_backend->hold(s);
+  m_double_held = false;
+  if (!m_types.empty()) {  // the same bodies keep their labels, in their current order
+    std::vector<std::uint8_t> types = this->types();
+    std::vector<std::uint64_t> ids = this->ids();
+    if (static_cast<int>(types.size()) != s.size()) types.clear(), ids.clear();
+    m_types = std::move(types), m_ids = std::move(ids);
+  }
+  if (m_keep_rows) mark_rows(s.size());
+  state_changed(Clock{});
+  set_exact_state(s);
+  if (m_collider) m_collider->reset_totals();
+  m_totals_before = CollisionTotals{};
+}
+
+BodyState Simulation::state() { return state(m_own); }
+BodyState Simulation::state(const Bodies& b) {
+  BodyState s = m_backend->fetch(b);
+  exact_state(s);
+  return s;
+}
+
+// Gives the solver the phase timer, a new one when the module runs on the other side
+// (CUDA events or the clock) than the timer, the old one's marks dropped.
+void Simulation::attach_phases(bool fresh) {
+  if (fresh || m_phases->on_device() != m_solver->on_device()) {
+    if (m_phases && m_phases->pending()) m_phases->take();
+    m_phases = std::make_unique<PhaseTimer>(m_solver->on_device());
+  }
+  m_solver->set_phases(m_phases.get());
+}
+
+void Simulation::set_solver(std::unique_ptr<Solver> solver) {
+  check_precision(*solver, m_params);
+  if (solver->on_device() != m_backend->on_device()) {
+    std::unique_ptr<Backend> next = make_backend(solver->on_device());
+    if (m_own.n > 0) {
+      const BodyState s = m_backend->fetch(m_own);
+      m_own = next->hold(s);
+    }
+    m_backend = std::move(next);
+    if (m_double && m_double_held) {  // the double state moves too
+      std::vector<Vec4d> pos, vel;
+      m_double->download(pos, vel);
+      m_double = make_double_backend(m_backend->on_device());
+      m_double->upload(pos.data(), vel.data(), static_cast<int>(pos.size()));
+    }
+  }
+  m_solver = std::move(solver);
+  forget_forces();
+  attach_phases(false);
+}
+
+void Simulation::set_integrator(Integrator integrator) {
+  check(integrator, m_params, m_reversed);
+  m_scheme = make_scheme(integrator);
+  m_integrator = integrator;
+  m_acc_valid = false;
+}
+
+void Simulation::set_params(const SimParams& params) {
+  check(m_integrator, params, m_reversed);
+  if (params.softening != m_params.softening || params.gravity != m_params.gravity ||
+      params.theta != m_params.theta || params.precision != m_params.precision)
+    forget_forces();
+  // From single: the double state is widened from the float view at the next step.
+  if (params.precision != m_params.precision) m_double_held = false;
+  if (params.adaptive && !m_params.adaptive) m_dt_next = 0.0;  // estimated at the next step
+  m_dt_next = std::min(m_dt_next, static_cast<double>(params.dt));
+  m_params = params;
+}
+
+void Simulation::set_time_reversed(bool reversed) {
+  if (reversed) check_reversible(m_integrator, m_params);
+  m_reversed = reversed;
+}
+
+void Simulation::mark_rows(int n) {
+  m_keep_rows = true;
+  m_rows.resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) m_rows[static_cast<std::size_t>(i)] = i;
+  if (m_collider) m_collider->set_rows(&m_rows);
+}
+
+void Simulation::set_labels(std::vector<std::uint8_t> types, std::vector<std::uint64_t> ids) {
+  if (types.size() != ids.size())
+    throw std::invalid_argument("Simulation::set_labels: " + std::to_string(types.size()) +
+                                " types and " + std::to_string(ids.size()) + " IDs");
+  const int n = static_cast<int>(types.size());
+  m_types = std::move(types), m_ids = std::move(ids);
+  if (n > 0) mark_rows(n);
+}
+
+std::vector<std::uint8_t> Simulation::types() const { return follow_rows(m_types); }
+std::vector<std::uint64_t> Simulation::ids() const { return follow_rows(m_ids); }
+
+void Simulation::state_changed() {
+  forget_forces();
+  m_double_held = false;
+  m_dt_next = 0.0;
+  m_total_mass = -1.0;
+}
+
+void Simulation::state_changed(const Clock& clock) {
+  state_changed();
+  m_floor_hits = 0;
+  m_time = clock.time;
+  m_steps = clock.steps;
+}
+
+Collider& Simulation::collider() {
+  const bool dev = m_backend->on_device();
+  if (!m_collider || m_collider->on_device() != dev) {
+    if (m_collider) m_totals_before.add(m_collider->totals());  // this run's, across the change
+    m_collider = m_backend->make_collider();
+  }
+  m_collider->set_phases(m_phases.get());
+  m_collider->set_rows(m_keep_rows ? &m_rows : nullptr);
+  return *m_collider;
+}
+
+// One step, in -> out (out != in), velocities in place; n shrinks with merges.
+void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
+  Passes passes(*this, in, out, vel, n);
+  m_last_evals = 0;
+  // The float passes step by float(h): the time and the evaluations' times count that.
+  const double planned = static_cast<float>(begin_step(passes, in, vel, n));
+  const double h = static_cast<float>(until_stop(planned));
+  const float dt = static_cast<float>(m_reversed ? -h : h);
+  if (!m_params.gravity) {  // no forces: the integrator's coast
+    m_scheme->coast(passes, dt, m_params);
+    passes.collide();
+    m_acc_valid = false;
+  } else {
+    m_acc_valid = m_scheme->step(passes, dt, m_params);
+  }
+  end_step(planned, h, n);
+}
+
+void Simulation::step(int k, Bodies& b) {
+  if (k < 1) return;
+  if (b.n < 1) throw std::invalid_argument("the simulation has no bodies");
+  if (b.on_device != m_backend->on_device())
+    throw std::logic_error("Simulation::step: the arrays are not on the solver's side");
+  m_backend->reserve(b.n);
+  const double fixed_time =
+      m_time + static_cast<double>(k) * (m_reversed ? -m_params.dt : m_params.dt);
+  int done = 0;
+  if (is_double()) {
+    DoubleBackend& d = hold_double(b);
+    for (; done < k && !at_stop(); ++done) step_once_double();
+    m_phases->begin(Phase::integrate);  // the float view
+    d.narrow(b.next, b.vel);
+    b.flip();
+  } else {
+    for (; done < k && !at_stop(); ++done) {
+      step_once(b.pos, b.next, b.vel, b.n);
+      b.flip();
+    }
+  }
+  m_phases->end();
+  m_steps += done;
+  // Fixed steps: k dt at once, as always (the adaptive ones add their own as they go).
+  if (!m_params.adaptive) m_time = fixed_time;
+}
+
+namespace {
+// The solver's own phase marks (tree codes) stay out of the step's while it works for
+// something other than a step.
+struct PhasesOff {
+  Solver& g;
+  PhaseTimer* timer;
+  PhasesOff(Solver& solver, PhaseTimer* t) : g(solver), timer(t) { g.set_phases(nullptr); }
+  ~PhasesOff() { g.set_phases(timer); }
+};
+}  // namespace
+
+void Simulation::quantity(Quantity q, const Bodies& b, float* out) {
+  const int n = b.n;
+  if (n <= 0) return;
+  m_backend->reserve(n);
+  Backend& be = *m_backend;
+  switch (q) {
+    case Quantity::speed:
+      return be.speeds(b.vel, n, out);
+    case Quantity::mass:
+      return be.masses(b.pos, n, out);
+    case Quantity::density:
+      return be.density(b.pos, n, out);
+    case Quantity::acceleration:
+    case Quantity::potential: {
+      PhasesOff off(*m_solver, m_phases.get());
+      if (q == Quantity::potential) {
+        m_solver->potentials(b.pos, be.pot(), n, m_params);
+        be.depths(be.pot(), n, out);
+      } else if (!m_params.gravity) {
+        be.zero(be.pot(), n);
+        be.magnitudes(be.pot(), n, out);
+      } else if (m_acc_valid) {
+        be.magnitudes(be.acc(), n, out);
+      } else {
+        m_solver->accelerations(b.pos, be.pot(), n, m_params);
+        be.magnitudes(be.pot(), n, out);
+      }
+      return;
+    }
+    case Quantity::origin:
+      break;
+  }
+  throw std::logic_error("Simulation::quantity: origin is a label the caller keeps");
+}
+
+void Simulation::quantity_to_host(Quantity q, const Bodies& b, float* out) {
+  if (b.n <= 0) return;
+  float* values = m_backend->float_scratch(b.n);
+  quantity(q, b, values);
+  m_backend->fetch(values, out, b.n);
+}
+
+std::vector<Vec4> Simulation::field_to_host(Field f, const Bodies& b) {
+  std::vector<Vec4> out(static_cast<std::size_t>(std::max(b.n, 0)), Vec4{0, 0, 0, 0});
+  if (b.n <= 0) return out;
+  m_backend->reserve(b.n);
+  Backend& be = *m_backend;
+  const Vec4* src = be.pot();
+  {
+    PhasesOff off(*m_solver, m_phases.get());
+    if (f == Field::potential) {
+      if (m_params.gravity)
+        m_solver->potentials(b.pos, be.pot(), b.n, m_params);
+      else
+        be.zero(be.pot(), b.n);
+    } else if (!m_params.gravity) {
+      be.zero(be.pot(), b.n);
+    } else if (m_acc_valid) {
+      src = be.acc();
+    } else {
+      m_solver->accelerations(b.pos, be.pot(), b.n, m_params);
+    }
+  }
+  be.fetch(reinterpret_cast<const float*>(src), reinterpret_cast<float*>(out.data()), 4 * b.n);
+  return out;
+}
+
+Simulation::BodyReading Simulation::read_body(const Bodies& b, int i) {
+  if (i < 0 || i >= b.n)
+    throw std::out_of_range("Simulation::read_body: no body " + std::to_string(i));
+  m_backend->reserve(b.n);
+  BodyReading r;
+  m_backend->read_body(b.pos, b.vel, i, r.pos, r.vel);
+  r.acc = m_backend->body_acceleration(b.pos, b.n, i, m_params.softening);
+  return r;
+}
+
+Vec3d Simulation::centre_of_mass(const Bodies& b) {
+  return centre(m_backend->sums(b.pos, b.vel, nullptr, b.n));
+}
+
+long long Simulation::first_nonfinite(const Bodies& b) {
+  return m_backend->first_nonfinite(b.pos, b.vel, b.n);
+}
+
+Diagnostics Simulation::measure(const Bodies& b) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int n = b.n;
+  const Vec4 *pos = b.pos, *vel = b.vel;
+  m_backend->reserve(n);
+  Backend& be = *m_backend;
+  m_phases->begin(Phase::diagnostics);
+  Sums s;
+  std::optional<double> pair;
+  if (m_params.gravity && m_solver->all_pairs() && !is_double())
+    pair = be.pair_potential_energy(pos, n, m_params.softening);
+  if (is_double()) {  // the run's own state, its energy summed in double
+    DoubleBackend& d = hold_double(b);
+    s = d.sums();
+    if (m_params.gravity) s.potential2 = 2.0 * d.potential_energy(m_params.softening);
+  } else if (!m_params.gravity) {  // no potential energy
+    s = be.sums(pos, vel, nullptr, n);
+  } else if (pair) {
+    s = be.sums(pos, vel, nullptr, n);
+    s.potential2 = 2.0 * *pair;
+  } else {
+    m_solver->potentials(pos, be.pot(), n, m_params);
+    s = be.sums(pos, vel, be.pot(), n);
+  }
+  m_phases->end();
+  Diagnostics d;
+  d.mass = s.mass;
+  d.kinetic = s.kinetic;
+  d.potential = 0.5 * s.potential2;
+  d.momentum = vec(s.p);
+  d.angular_momentum = vec(s.l);
+  d.centre_of_mass = centre(s);
+  d.momentum_scale = s.momentum_scale;
+  d.bodies = n;
+  d.energy_offset = collision_totals().energy_offset;
+  d.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return d;
+}
+
+RunState Simulation::run_state() {
+  RunState r;
+  r.time = m_time;
+  r.steps = m_steps;
+  r.solver = m_solver->name();
+  r.integrator = m_integrator;
+  r.params = m_params;
+  r.time_reversed = m_reversed;
+  r.totals = collision_totals();
+  r.next_dt = m_params.adaptive ? m_dt_next : 0.0;
+  return r;
+}
+
+void Simulation::resume(const RunState& r) {
+  m_time = r.time;
+  m_steps = r.steps;
+  m_reversed = r.time_reversed;
+  m_dt_next = r.next_dt > 0.0 ? std::min(r.next_dt, static_cast<double>(m_params.dt)) : 0.0;
+  if (m_collider) m_collider->reset_totals();
+  m_totals_before = r.totals;
+}
+
+CollisionTotals Simulation::collision_totals() {
+  CollisionTotals t = m_totals_before;
+  if (m_collider) t.add(m_collider->totals());
+  return t;
+}
+
+std::vector<Contact> Simulation::contacts(const Bodies& b) {
+  return collider().find_contacts(b.pos, b.vel, b.n);
+}
+
+double Simulation::interactions_per_step(int n) const {
+  if (!m_params.gravity) return 0.0;
+  const int evals = m_last_evals > 0 ? m_last_evals : force_evaluations(m_integrator);
+  return evals * m_solver->interactions(n);
+}
+
+}  // namespace orrery
