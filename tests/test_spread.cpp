@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../src/sim/spread/spread_solver.h"
+#include "../src/sim/gravity/spread_solver.h"
 #include "orrery/device.h"
 #include "orrery/input.h"
 #include "orrery/solver.h"

@@ -1,13 +1,27 @@
-// Bodies: the state's arrays as one call lends them to a Simulation - its own, or storage the
-// caller holds (the viewer's mapped GL buffers, a worker's host arrays). Nothing in sim/ knows who
-// lent them.
+// The bodies of a state: BodyState, the arrays a state is made of and handed around in (presets,
+// files, Python), and Bodies, the arrays as one call lends them to a Simulation - its own, or
+// storage the caller holds (the viewer's mapped GL buffers, a worker's host arrays). Nothing in
+// sim/ knows who lent them.
 #pragma once
 
 #include <utility>
+#include <vector>
 
 #include "orrery/physics.h"
 
 namespace orrery {
+
+struct BodyState {
+  std::vector<Vec4> pos;  // w = mass
+  std::vector<Vec4> vel;  // w = radius (collisions; orrery/collisions.h)
+  // The same in double, where a double-precision run or a file gave them (else empty): pos and vel
+  // are then their float rounding.
+  std::vector<Vec4d> pos64, vel64;
+  int size() const { return static_cast<int>(pos.size()); }
+};
+// pos64 and vel64 from the floats (widened), or the floats from pos64 and vel64 (rounded).
+void widen_to_doubles(BodyState& s);
+void round_to_floats(BodyState& s);
 
 struct Bodies {
   Vec4* pos = nullptr;   // the newest positions

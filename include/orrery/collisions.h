@@ -10,40 +10,15 @@
 #include <vector>
 
 #include "orrery/diagnostics.h"
+#include "orrery/params.h"
 #include "orrery/phases.h"
 #include "orrery/physics.h"
 
 namespace orrery {
 
-enum class CollisionMode { off, bounce, merge };
-
-const std::vector<std::string>& collision_mode_names();  // "off", "bounce", "merge"
-// Throws InputError naming the valid modes.
-CollisionMode parse_collision_mode(std::string_view name);
-const char* to_string(CollisionMode m);
-
-struct CollisionParams {
-  CollisionMode mode = CollisionMode::off;
-  float restitution = 1.0f;  // e in [0, 1]: normal relative speed after = e x before (walls too)
-  float box = 0.0f;          // side of the reflecting cube centred at the origin; 0: no walls
-};
-inline bool operator==(const CollisionParams& a, const CollisionParams& b) {
-  return a.mode == b.mode && a.restitution == b.restitution && a.box == b.box;
-}
-inline bool operator!=(const CollisionParams& a, const CollisionParams& b) { return !(a == b); }
-// Throws InputError with one line: restitution in [0, 1] and finite, box finite and >= 0.
-void validate(const CollisionParams& c);
 // Throws InputError when walls of side `box` (> 0) cannot hold the largest body (radius in vel.w):
 // a box smaller than a ball would pile every body at the origin.
 void check_box_fits(float box, const std::vector<Vec4>& vel);
-// "--collisions", "--restitution", "--box", "--gravity" and "--radius" as both programs read them
-// (parse_float's rules, then the ranges above; radius finite and >= 0; gravity on or off).
-// Each throws InputError naming the option and the text.
-CollisionMode parse_collisions_option(std::string_view text);
-float parse_restitution_option(std::string_view text);
-float parse_box_option(std::string_view text);
-float parse_radius_option(std::string_view text);
-bool parse_gravity_option(std::string_view text);
 
 // A body's radius is its velocity's w (so every copy, ping-pong and compaction of the state carries
 // it, and the renderer reads it from the velocity buffer).

@@ -2,7 +2,7 @@
 // damped Euler, leapfrog (kick-drift-kick) and Yoshida's fourth-order composition of leapfrog. Each
 // record says what the integrator is and accepts; its scheme steps over the passes a Simulation
 // (orrery/simulation.h) gives it, whatever the solver and wherever the arrays live. A new
-// integrator is its scheme's file in src/sim/integrate/ and one row in registry.cpp.
+// integrator is its scheme's file in src/sim/integrate/ and one row in integrators.cpp.
 #pragma once
 
 #include <memory>

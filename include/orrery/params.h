@@ -1,14 +1,42 @@
 // A run's parameters: the time step, softening, damping, the tree codes' opening angle, gravity on
-// or off, and the collision stage's settings; their bounds and their checks.
+// or off, and the collision stage's settings; their bounds and their checks (the numeric ones are
+// rows of orrery/param_table.h).
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include "orrery/collisions.h"
+#include <vector>
 
 namespace orrery {
+
+// The collision stage's settings (the stage itself: orrery/collisions.h).
+enum class CollisionMode { off, bounce, merge };
+
+const std::vector<std::string>& collision_mode_names();  // "off", "bounce", "merge"
+// Throws InputError naming the valid modes.
+CollisionMode parse_collision_mode(std::string_view name);
+const char* to_string(CollisionMode m);
+
+struct CollisionParams {
+  CollisionMode mode = CollisionMode::off;
+  float restitution = 1.0f;  // e in [0, 1]: normal relative speed after = e x before (walls too)
+  float box = 0.0f;          // side of the reflecting cube centred at the origin; 0: no walls
+};
+inline bool operator==(const CollisionParams& a, const CollisionParams& b) {
+  return a.mode == b.mode && a.restitution == b.restitution && a.box == b.box;
+}
+inline bool operator!=(const CollisionParams& a, const CollisionParams& b) { return !(a == b); }
+// Throws InputError with one line: restitution in [0, 1] and finite, box finite and >= 0.
+void validate(const CollisionParams& c);
+// "--collisions", "--restitution", "--box", "--gravity" and "--radius" as both programs read them
+// (parse_float's rules, then the ranges above; radius finite and >= 0; gravity on or off).
+// Each throws InputError naming the option and the text.
+CollisionMode parse_collisions_option(std::string_view text);
+float parse_restitution_option(std::string_view text);
+float parse_box_option(std::string_view text);
+float parse_radius_option(std::string_view text);
+bool parse_gravity_option(std::string_view text);
 
 // The smallest softening accepted. Every solver adds each body's own term with r = 0, where the
 // result is 0 only while m eps^-3 is finite in float: at eps = 1e-10, eps^2 = 1e-20 is a normal

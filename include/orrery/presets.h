@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "orrery/collisions.h"
-#include "orrery/physics.h"
+#include "orrery/bodies.h"
+#include "orrery/params.h"
 
 namespace orrery {
 
@@ -25,18 +25,6 @@ enum class Preset {
   clumps,
   plummer_halo
 };
-
-struct BodyState {
-  std::vector<Vec4> pos;  // w = mass
-  std::vector<Vec4> vel;  // w = radius (collisions; orrery/collisions.h)
-  // The same in double, where a double-precision run or a file gave them (else empty): pos and vel
-  // are then their float rounding.
-  std::vector<Vec4d> pos64, vel64;
-  int size() const { return static_cast<int>(pos.size()); }
-};
-// pos64 and vel64 from the floats (widened), or the floats from pos64 and vel64 (rounded).
-void widen_to_doubles(BodyState& s);
-void round_to_floats(BodyState& s);
 
 const std::vector<std::string>& preset_names();
 // Throws std::invalid_argument naming the valid presets.

@@ -16,7 +16,7 @@
 #include "orrery/integrators.h"
 #include "orrery/phases.h"
 #include "orrery/presets.h"
-#include "orrery/snapshot.h"
+#include "orrery/run_state.h"
 #include "orrery/solver.h"
 
 namespace orrery {

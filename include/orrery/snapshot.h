@@ -17,6 +17,7 @@
 #include "orrery/integrators.h"
 #include "orrery/output_file.h"
 #include "orrery/presets.h"
+#include "orrery/run_state.h"
 #include "orrery/solver.h"
 
 namespace orrery {
@@ -35,19 +36,6 @@ enum class SnapshotFormat { orrery, tipsy, gadget2, hdf5, csv };
 // extension no format writes.
 SnapshotFormat snapshot_format_for(const std::string& path);
 const char* to_string(SnapshotFormat f);
-
-// What shapes a run besides its bodies: everything an exact restart needs.
-struct RunState {
-  double time = 0;      // simulation time
-  long long steps = 0;  // steps taken
-  std::string solver;   // the solver's registry name; empty: not recorded
-  int block = 0;        // its block size (0: its default)
-  Integrator integrator = Integrator::euler;
-  SimParams params;
-  bool time_reversed = false;
-  CollisionTotals totals;  // the energy offset and the counts so far
-  double next_dt = 0;      // the adaptive step's next size (0: estimated from the state)
-};
 
 struct Snapshot {
   BodyState bodies;

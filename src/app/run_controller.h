@@ -18,6 +18,7 @@
 #include "orrery/presets.h"
 #include "orrery/runner.h"
 #include "orrery/simulation.h"
+#include "orrery/snapshot.h"
 #include "ui/settings.h"
 
 namespace orrery::app {

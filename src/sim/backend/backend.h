@@ -7,9 +7,7 @@
 #include <optional>
 
 #include "orrery/bodies.h"
-#include "orrery/collisions.h"
 #include "orrery/physics.h"
-#include "orrery/presets.h"
 #include "stage_ops.h"
 
 namespace orrery {
@@ -65,8 +63,6 @@ class Backend {
   // n floats of this side to the host (waits); and float scratch of this side, kept and grown.
   virtual void fetch(const float* src, float* host, int n) = 0;
   virtual float* float_scratch(int n) = 0;
-
-  virtual std::unique_ptr<Collider> make_collider() = 0;
 };
 
 std::unique_ptr<Backend> make_host_backend();

@@ -97,8 +97,6 @@ class CudaBackend final : public Backend {
     return m_floats.data();
   }
 
-  std::unique_ptr<Collider> make_collider() override { return make_device_collider(); }
-
  private:
   DeviceFields& fields() {
     if (!m_fields) m_fields = std::make_unique<DeviceFields>();

@@ -3,10 +3,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "../gravity/cpu_solvers.h"
 #include "backend.h"
+#include "device_passes.h"
 #include "double_backend.h"
-#include "orrery/collisions.h"
 #include "orrery/device.h"
 #include "stage_ops.h"
 
@@ -70,16 +69,12 @@ void GpuTimer::start() {}
 void GpuTimer::stop() {}
 float GpuTimer::elapsed_ms() { return 0.0f; }
 
-// The CUDA backend, the device collider and the device potentials: no GPU solver exists here.
+// The CUDA backend and the device potentials: no GPU solver exists here.
 std::unique_ptr<Backend> make_cuda_backend() {
   require_device();
   return nullptr;
 }
 std::unique_ptr<DoubleBackend> make_cuda_double_backend() {
-  require_device();
-  return nullptr;
-}
-std::unique_ptr<Collider> make_device_collider() {
   require_device();
   return nullptr;
 }

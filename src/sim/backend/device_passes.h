@@ -11,6 +11,10 @@
 
 namespace orrery {
 
+// Each body's softened potential on the device, out[i] = (0, 0, 0, phi_i), in float per pair (one
+// body per thread, tiles of bodies in shared memory); throws without a device.
+void device_potentials(const Vec4* pos, Vec4* out, int n, float softening);
+
 void device_kick(Vec4* vel, const Vec4* acc, int n, float h);
 void device_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
 void device_zero(Vec4* a, int n);

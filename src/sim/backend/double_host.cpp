@@ -2,8 +2,8 @@
 #include <cmath>
 #include <vector>
 
-#include "../integrate/step_rate.h"
 #include "double_backend.h"
+#include "step_rate.h"
 
 namespace orrery {
 namespace {

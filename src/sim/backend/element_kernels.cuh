@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "../integrate/step_rate.h"
 #include "orrery/cuda_check.cuh"
 #include "orrery/gpu_buffer.h"
 #include "orrery/physics.h"
+#include "step_rate.h"
 
 namespace orrery {
 

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <vector>
 
-#include "../integrate/step_rate.h"
 #include "backend.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
+#include "step_rate.h"
 
 namespace orrery {
 
@@ -101,8 +101,6 @@ class HostBackend final : public Backend {
     if (m_floats.size() < static_cast<std::size_t>(n)) m_floats.resize(static_cast<std::size_t>(n));
     return m_floats.data();
   }
-
-  std::unique_ptr<Collider> make_collider() override { return make_host_collider(); }
 
  private:
   std::vector<Vec4> m_acc, m_pot, m_prev, m_pos[2], m_vel;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "../gravity/cpu_solvers.h"
 #include "cuda_handles.cuh"
 #include "device_passes.h"
 #include "element_kernels.cuh"

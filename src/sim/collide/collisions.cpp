@@ -1,5 +1,5 @@
-// The collision stage's names, options and checks (the colliders are in collide_host.cpp and
-// collide_device.cu).
+// The collision stage's totals, rows and box check (the colliders are in collide_host.cpp and
+// collide_device.cu; the stage's settings and their options in core/params.cpp).
 #include "orrery/collisions.h"
 
 #include <algorithm>
@@ -9,65 +9,6 @@
 #include "orrery/input.h"
 
 namespace orrery {
-
-const std::vector<std::string>& collision_mode_names() {
-  static const std::vector<std::string> names = {"off", "bounce", "merge"};
-  return names;
-}
-
-CollisionMode parse_collision_mode(std::string_view name) {
-  const auto& n = collision_mode_names();
-  for (std::size_t i = 0; i < n.size(); ++i)
-    if (n[i] == name) return static_cast<CollisionMode>(i);
-  throw InputError("unknown collision mode '" + std::string(name) +
-                   "' (choose off, bounce or merge)");
-}
-
-const char* to_string(CollisionMode m) {
-  return collision_mode_names()[static_cast<std::size_t>(m)].c_str();
-}
-
-void validate(const CollisionParams& c) {
-  auto fail = [](const char* what, float v, const char* rule) {
-    std::ostringstream s;
-    s << "invalid " << what << " " << v << ": " << rule;
-    throw InputError(s.str());
-  };
-  if (!std::isfinite(c.restitution) || c.restitution < 0.0f || c.restitution > 1.0f)
-    fail("restitution", c.restitution, "must be in [0, 1]");
-  if (!std::isfinite(c.box) || c.box < 0.0f)
-    fail("box side", c.box, "must be a finite number > 0 (or 0: no walls)");
-}
-
-CollisionMode parse_collisions_option(std::string_view text) {
-  try {
-    return parse_collision_mode(text);
-  } catch (const InputError& e) {
-    throw InputError(std::string("--collisions: ") + e.what());
-  }
-}
-
-float parse_restitution_option(std::string_view text) {
-  return parse_float_in(text, "--restitution", 0.0f, 1.0f);
-}
-
-float parse_box_option(std::string_view text) {
-  const float v = parse_float(text, "--box");
-  if (!(v > 0.0f)) throw InputError("--box '" + std::string(text) + "': the side must be > 0");
-  return v;
-}
-
-float parse_radius_option(std::string_view text) {
-  const float v = parse_float(text, "--radius");
-  if (v < 0.0f) throw InputError("--radius '" + std::string(text) + "': must be >= 0");
-  return v;
-}
-
-bool parse_gravity_option(std::string_view text) {
-  if (text == "on") return true;
-  if (text == "off") return false;
-  throw InputError("--gravity '" + std::string(text) + "': choose on or off");
-}
 
 void CollisionTotals::add(const CollisionTotals& o) {
   energy_offset += o.energy_offset;

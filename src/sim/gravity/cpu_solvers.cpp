@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../backend/device_passes.h"
 #include "orrery/simd.h"
 #include "simd_sums.h"
 

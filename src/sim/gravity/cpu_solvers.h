@@ -28,9 +28,6 @@ inline Vec3 all_pairs_acceleration(const Vec4* pos, int n, int i, float eps2) {
 // Each body's softened potential, out[i] = (0, 0, 0, phi_i), summed in double on the host (OpenMP
 // over bodies). With a control: progress per body, and a cancelled run stops early.
 void host_potentials(const Vec4* pos, Vec4* out, int n, float softening, StepControl* control);
-// The same on the device, in float per pair (one body per thread, tiles of bodies in shared
-// memory); defined with the CUDA code.
-void device_potentials(const Vec4* pos, Vec4* out, int n, float softening);
 
 std::unique_ptr<Solver> make_cpu_solver(int block_size);
 std::unique_ptr<Solver> make_cpu_omp_solver(int block_size);

@@ -11,9 +11,9 @@
 #include "orrery/input.h"
 #include "orrery/solver.h"
 #ifdef ORRERY_HAVE_CUDA
-#include "../spread/spread_solver.h"
 #include "cuda_fast.h"
 #include "cuda_solvers.h"
+#include "spread_solver.h"
 #endif
 
 namespace orrery {

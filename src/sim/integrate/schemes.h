@@ -1,4 +1,4 @@
-// The integrators' schemes, one file each; registry.cpp puts each in its row.
+// The integrators' schemes, one file each; integrators.cpp puts each in its row.
 #pragma once
 
 #include <memory>

@@ -235,18 +235,6 @@ Preset parse_preset(const std::string& name) {
 
 const char* to_string(Preset p) { return preset_names()[static_cast<int>(p)].c_str(); }
 
-void widen_to_doubles(BodyState& s) {
-  s.pos64.clear(), s.vel64.clear();
-  for (const Vec4& p : s.pos) s.pos64.push_back(to_double(p));
-  for (const Vec4& v : s.vel) s.vel64.push_back(to_double(v));
-}
-
-void round_to_floats(BodyState& s) {
-  s.pos.clear(), s.vel.clear();
-  for (const Vec4d& p : s.pos64) s.pos.push_back(to_float(p));
-  for (const Vec4d& v : s.vel64) s.vel.push_back(to_float(v));
-}
-
 BodyState make_preset(Preset p, int n, std::uint64_t seed) {
   if (n < 1)
     throw std::invalid_argument("the number of bodies must be >= 1, got " + std::to_string(n));

@@ -251,7 +251,7 @@ Collider& Simulation::collider() {
   const bool dev = m_backend->on_device();
   if (!m_collider || m_collider->on_device() != dev) {
     if (m_collider) m_totals_before.add(m_collider->totals());  // this run's, across the change
-    m_collider = m_backend->make_collider();
+    m_collider = m_backend->on_device() ? make_device_collider() : make_host_collider();
   }
   m_collider->set_phases(m_phases.get());
   m_collider->set_rows(m_keep_rows ? &m_rows : nullptr);

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "../backend/cuda_handles.cuh"
-#include "../gravity/cuda_solvers.h"
+#include "cuda_solvers.h"
 #include "nccl_library.h"
 #include "orrery/cuda_check.cuh"
 #include "orrery/gpu_buffer.h"

@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "../backend/stage_ops.h"
 #include "orrery/physics.h"
+#include "stage_ops.h"
 
 namespace orrery {
 
