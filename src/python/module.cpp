@@ -56,6 +56,37 @@ const char* kept_text(std::string text) {
   return texts.emplace_back(std::move(text)).c_str();
 }
 
+// Simulation's docstring: its settings, the parameter rows' from the table.
+std::string class_doc() {
+  std::string rows;
+  for (const ParamRow& r : param_rows()) {
+    if (r.form == ParamForm::step) continue;
+    const std::string name = r.name;
+    rows += "  " + name + std::string(name.size() < 13 ? 13 - name.size() : 1, ' ') +
+            param_help(r) + "\n";
+  }
+  return R"(An N-body simulation: bodies, a solver, an integrator and the run's settings.
+
+Simulation(n=None, preset="plummer", seed=1, **settings) makes n bodies of a preset
+(orrery.presets()); n defaults to 16384 with a CUDA device and 2048 without. Settings, all
+optional:
+  solver       a name of orrery.solvers() (default: the first that runs here of cuda-fast,
+               cuda-static, cuda-dynamic, cpu-omp)
+  block        threads per block of a GPU solver (default: the solver's; cuda-fast autotunes)
+  gpus         GPUs to spread a solver over (default: every visible one where it spreads)
+  integrator   a name of orrery.integrators() (default euler)
+  precision    "single" (default) or "double" (the state and sums in double; float64 arrays)
+  dt           time step (0.016), or "auto": the adaptive step, with dt_max (its largest step,
+               0.016) and eta (its accuracy, 0.02)
+)" + rows + R"(  collisions   "off", "bounce", "merge" (default: the preset's)
+  radius       every body's radius, box (the side of reflecting walls), gravity (True/False)
+Each is checked as the command lines check it: a bad one raises ValueError with the reason;
+orrery.parameters() lists the numeric ones with their units and bounds.
+
+Units are G = 1. Every array property returns a new numpy array (a copy): it does not change
+when the simulation steps, and changing it changes nothing until assigned back.)";
+}
+
 // The settings keywords every constructor takes, from **kwargs; an unknown one is a TypeError, as
 // Python's own calls have it.
 Keywords keywords(const py::kwargs& kw) {
@@ -173,27 +204,7 @@ PYBIND11_MODULE(_orrery, m) {
   m.doc() = "Orrery's engine: gravitational N-body solvers on the GPU and the CPU.";
 
   py::class_<PySimulation> sim(
-      m, "Simulation",
-      R"(An N-body simulation: bodies, a solver, an integrator and the run's settings.
-
-Simulation(n=None, preset="plummer", seed=1, **settings) makes n bodies of a preset (random,
-shell, expand, disk, collision, plummer, box, accretion); n defaults to 16384 with a CUDA device
-and 2048 without. Settings, all optional:
-  solver       "cpu", "cpu-omp", "cpu-bh", "cuda-dynamic", "cuda-static", "cuda-fast", "cuda-bh"
-               (default: the first that runs here of cuda-fast, cuda-static, cuda-dynamic, cpu-omp)
-  block        threads per block of a GPU solver (default: the solver's; cuda-fast autotunes)
-  gpus         GPUs to spread a solver over (default: every visible one where it spreads)
-  integrator   "euler" (default), "leapfrog", "yoshida4"
-  precision    "single" (default) or "double" (the state and sums in double; float64 arrays)
-  dt           time step (0.016), or "auto": the adaptive step, with dt_max (its largest step,
-               0.016) and eta (its accuracy, 0.02); softening (0.1), damping (1; euler only),
-               theta (0.5; trees)
-  collisions   "off", "bounce", "merge" (default: the preset's), restitution (1),
-  radius       every body's radius, box (the side of reflecting walls), gravity (True/False)
-Each is checked as the command lines check it: a bad one raises ValueError with the reason.
-
-Units are G = 1. Every array property returns a new numpy array (a copy): it does not change
-when the simulation steps, and changing it changes nothing until assigned back.)");
+      m, "Simulation", kept_text(class_doc()));
   sim.def(py::init([](std::optional<int> n, const std::string& preset, std::uint64_t seed,
                       const py::kwargs& kw) {
             return PySimulation::from_preset(n.value_or(default_n()), preset, seed, keywords(kw));

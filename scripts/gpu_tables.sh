@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Issue 41's checks and figures on the GPU machine, from the repo root after `. .gpu/prelude.sh`:
+# the GPU and GL tests, the viewer checks (tests/viewer/gpu_check.sh), compute-sanitizer on the
+# paths the change touched (colour by each quantity, the collider the Simulation now chooses, the
+# gravity-off coast), then the before/after figures the issue names, interleaved twice in one run:
+# cuda-fast at 65,536 and 1,048,576, cuda-bh at 1,048,576 and 16,777,216 (plummer), cpu-bh at
+# 65,536, and the viewer's headless frame at 1,048,576 under cuda-bh.
+#   scripts/gpu_tables.sh NEW_SLIM OLD_SLIM OUT_DIR   (slims from scripts/gpu_slim.sh; OLD_SLIM
+#   needs only src/bench/orrery-bench, src/app/orrery and src/app/shaders)
+set -u
+new=$(cd "$1" && pwd)
+old=$(cd "$2" && pwd)
+out=$(mkdir -p "$3" && cd "$3" && pwd)
+table=()
+row() { table+=("$(printf '%-40s %s' "$1" "$2")"); }
+"$new/tests/orrery_gpu_tests" >"$out/gpu-tests.log" 2>&1
+row "orrery_gpu_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) ' "$out/gpu-tests.log" | tr '\n' ' ')"
+ORRERY_SHADER_DIR=$new/src/app/shaders "$new/tests/orrery_gfx_tests" >"$out/gfx-tests.log" 2>&1
+row "orrery_gfx_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) ' "$out/gfx-tests.log" | tr '\n' ' ')"
+tests/viewer/gpu_check.sh "$new" "$out/viewer" >"$out/viewer-check.log" 2>&1
+row "viewer checks (exit $?)" "$(grep -c '^PASS' "$out/viewer-check.log") PASS, $(grep -c '^FAIL' "$out/viewer-check.log") FAIL"
+timeout 300 compute-sanitizer --tool memcheck --leak-check full "$new/tests/orrery_gpu_tests" \
+  --gtest_filter='Cuda/GpuSystem.*:*GpuCollisions*:GpuViewTools.Simulation*:GpuViewTools.OneBody*' \
+  >"$out/memcheck.log" 2>&1
+row "memcheck (exit $?)" "$(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED) ' "$out/memcheck.log" | tr '\n' ' ')"
+summary() { grep -o 'mean [0-9.]* FPS ([0-9.]* ms/frame)' "$1"; }
+for rep in 1 2; do
+  for v in old new; do
+    d=$old
+    [ $v = new ] && d=$new
+    b=$d/src/bench/orrery-bench
+    "$b" --solver cuda-fast --n 65536,1048576 --steps 10 --warmup 2 >"$out/fast-$v-$rep.txt" 2>&1
+    while read -r s n blk ms rest; do
+      row "$v #$rep $s N=$n" "$ms ms/step"
+    done < <(grep -E '^cuda-fast ' "$out/fast-$v-$rep.txt")
+    "$b" --solver cuda-bh --preset plummer --n 1048576,16777216 --steps 10 --warmup 2 \
+      >"$out/bh-$v-$rep.txt" 2>&1
+    while read -r s n blk ms rest; do
+      row "$v #$rep $s plummer N=$n" "$ms ms/step"
+    done < <(grep -E '^cuda-bh ' "$out/bh-$v-$rep.txt")
+    "$b" --solver cpu-bh --preset plummer --n 65536 --steps 10 --warmup 2 \
+      >"$out/cpubh-$v-$rep.txt" 2>&1
+    row "$v #$rep cpu-bh plummer N=65536" "$(grep -E '^cpu-bh ' "$out/cpubh-$v-$rep.txt" | awk '{print $4 " ms/step"}')"
+    env -u DISPLAY "$d/src/app/orrery" --headless --solver cuda-bh --n 1048576 --frames 300 \
+      >"$out/frame-$v-$rep.log" 2>&1
+    row "$v #$rep viewer 1M cuda-bh" "$(summary "$out/frame-$v-$rep.log")"
+  done
+done
+grep -E '^(PASS|FAIL|SKIP)' "$out/viewer-check.log"
+printf '%s\n' "${table[@]}"
