@@ -18,6 +18,9 @@ namespace orrery::python {
 
 namespace py = pybind11;
 
+// Refuses a state the solver's side cannot hold (names the memory needed).
+void check_fits(const SolverInfo& info, long long n);
+
 class PySimulation {
  public:
   // The bodies with the settings chosen (python/settings.h); `run` continues a saved run (its

@@ -1,0 +1,134 @@
+// Reading HDF5 files from memory: the caller's bytes lent to libhdf5's core driver (never copied),
+// a Reader for the file's attributes, and Rows for a dataset read a block of rows at a time, each
+// check failing with one SnapshotError line that names the file.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "hdf5_id.h"
+#include "hdf5_snapshot.h"
+
+namespace orrery::hdf5 {
+
+// The bytes an image lends.
+struct Image {
+  void* bytes;
+  size_t size;
+};
+// Opens the image read-only; a negative id where libhdf5 refuses it.
+hid_t open_image(Image& image);
+
+class Reader {
+ public:
+  explicit Reader(const File& f) : Reader(f.name, f.bytes) {}
+  Reader(const std::string& name, const std::vector<std::uint8_t>& bytes)
+      : m_name(name), m_image{const_cast<std::uint8_t*>(bytes.data()), bytes.size()} {
+    quiet();
+    m_file = open_image(m_image);
+    if (m_file < 0) fail("not a readable HDF5 file");
+  }
+  ~Reader() {
+    if (m_file >= 0) H5Fclose(m_file);
+  }
+  [[noreturn]] void fail(const std::string& why) const { throw SnapshotError(m_name + ": " + why); }
+
+  bool has(const std::string& path) const {
+    return H5Lexists(m_file, path.c_str(), H5P_DEFAULT) > 0;
+  }
+  bool has_attr(const std::string& group, const std::string& attr) const {
+    return has(group) && H5Aexists_by_name(m_file, group.c_str(), attr.c_str(), H5P_DEFAULT) > 0;
+  }
+  // A numeric attribute's values (as double), `count` of them (0: any number).
+  std::vector<double> attr(const std::string& group, const std::string& name,
+                           std::size_t count) const {
+    const std::string what = group + "/" + name;
+    if (!has_attr(group, name)) fail("no attribute " + what);
+    Id a(H5Aopen_by_name(m_file, group.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    Id type(H5Aget_type(a), H5Tclose);
+    const H5T_class_t c = H5Tget_class(type);
+    if (c != H5T_INTEGER && c != H5T_FLOAT) fail(what + ": not a number");
+    Id space(H5Aget_space(a), H5Sclose);
+    const hssize_t n = H5Sget_simple_extent_npoints(space);
+    if (n < 1 || (count > 0 && static_cast<std::size_t>(n) != count))
+      fail(what + ": " + std::to_string(n) + " values, expected " + std::to_string(count));
+    std::vector<double> v(static_cast<std::size_t>(n));
+    if (H5Aread(a, H5T_NATIVE_DOUBLE, v.data()) < 0) fail(what + ": cannot be read");
+    for (double x : v)
+      if (!std::isfinite(x)) fail(what + ": not finite");
+    return v;
+  }
+  // The first number of an attribute, which must lie in [lo, hi] (NaN never does).
+  double attr1(const std::string& group, const std::string& name, double fallback, double lo,
+               double hi) const {
+    if (!has_attr(group, name)) return fallback;
+    const double v = attr(group, name, 0)[0];
+    if (!(v >= lo && v <= hi)) fail(group + "/" + name + " out of range");
+    return v;
+  }
+  std::string text(const std::string& group, const std::string& name) const {
+    if (!has_attr(group, name)) return "";
+    Id a(H5Aopen_by_name(m_file, group.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    Id type(H5Aget_type(a), H5Tclose);
+    if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) > 0) return "";
+    const std::size_t size = H5Tget_size(type);
+    if (size == 0 || size > 4096) return "";
+    std::string s(size, '\0');
+    if (H5Aread(a, type, s.data()) < 0) return "";
+    s.resize(std::strlen(s.c_str()));
+    return s;
+  }
+  hid_t file() const { return m_file; }
+
+ private:
+  std::string m_name;
+  Image m_image;  // lent to libhdf5 while the file is open
+  hid_t m_file = -1;
+};
+
+// A dataset of n rows of `cols` numbers (cols 1: shape (n,) or (n, 1)), its class and shape
+// checked when it opens, read a block of rows at a time: the rows go from libhdf5 into a small
+// buffer that stays in cache and from there into place, never through a whole-dataset copy.
+class Rows {
+ public:
+  Rows(const Reader& r, const std::string& path, std::size_t n, int cols)
+      : m_d(H5Dopen2(r.file(), path.c_str(), H5P_DEFAULT), H5Dclose),
+        m_space(m_d.ok() ? H5Dget_space(m_d) : -1, H5Sclose),
+        m_cols(static_cast<hsize_t>(cols)) {
+    if (!r.has(path)) r.fail("no dataset " + path);
+    if (!m_d.ok() || !m_space.ok()) r.fail(path + ": not a dataset");
+    Id type(H5Dget_type(m_d), H5Tclose);
+    const H5T_class_t c = H5Tget_class(type);
+    if (c != H5T_INTEGER && c != H5T_FLOAT) r.fail(path + ": not numbers");
+    const int ndims = H5Sget_simple_extent_ndims(m_space);
+    hsize_t dims[4] = {};
+    if (ndims < 1 || ndims > 2) r.fail(path + ": " + std::to_string(ndims) + " dimensions");
+    H5Sget_simple_extent_dims(m_space, dims, nullptr);
+    m_ndims = ndims;
+    const bool ok = dims[0] == n && (ndims == 1 ? cols == 1 : dims[1] == m_cols);
+    if (!ok)
+      r.fail(path + ": shape (" + std::to_string(dims[0]) +
+             (ndims == 2 ? ", " + std::to_string(dims[1]) : std::string(",")) + "), expected (" +
+             std::to_string(n) + (cols == 1 ? ",)" : ", " + std::to_string(cols) + ")"));
+  }
+  // Rows [first, first + count) into `into`, converted to `mem_type`. False when libhdf5 fails.
+  bool read(std::size_t first, std::size_t count, hid_t mem_type, void* into) const {
+    const hsize_t start[2] = {first, 0}, size[2] = {count, m_cols};
+    Id mem(H5Screate_simple(m_ndims, size, nullptr), H5Sclose);
+    return mem.ok() &&
+           H5Sselect_hyperslab(m_space, H5S_SELECT_SET, start, nullptr, size, nullptr) >= 0 &&
+           H5Dread(m_d, mem_type, mem, m_space, H5P_DEFAULT, into) >= 0;
+  }
+
+ private:
+  Id m_d, m_space;
+  hsize_t m_cols;
+  int m_ndims = 1;
+};
+
+}  // namespace orrery::hdf5
