@@ -132,6 +132,40 @@ TEST(ParamTable, EveryRowTravelsThroughASceneFile) {
   }
 }
 
+// The view's rows: their defaults pass, their bounds hold, and a scene carries the ones it gives,
+// and only those.
+TEST(ParamTable, TheViewRowsHoldTheirBoundsAndTravelThroughASceneFile) {
+  validate(ViewParams{});
+  SceneFile s;
+  s.name = "camera";
+  for (const ParamRow& r : view_rows()) {
+    SCOPED_TRACE(r.name);
+    EXPECT_EQ(find_param(r.name), &r);
+    EXPECT_EQ(r.form, ParamForm::view);
+    check_param(r, r.default_value());
+    ViewParams v;
+    r.set(v, r.lo_open ? r.lo : std::nextafter(r.lo, -1e30f));
+    EXPECT_THROW(validate(v), InputError);
+  }
+  EXPECT_EQ(param_row("camera_distance").option(), "--camera-distance");
+  const SceneFile none = parse_scene(scene_json(s), "none.json");
+  EXPECT_TRUE(none.view_given.empty());
+  EXPECT_EQ(scene_json(s).find("camera_"), std::string::npos);  // not given: not written
+  s.view.camera_distance = 12.5f, s.view.fov = 30.0f;
+  s.view_given = {"camera_distance", "fov"};
+  const SceneFile back = parse_scene(scene_json(s), "camera.json");
+  EXPECT_EQ(back.view_given, s.view_given);
+  EXPECT_EQ(back.view.camera_distance, 12.5f);
+  EXPECT_EQ(back.view.fov, 30.0f);
+  try {
+    parse_scene(R"({"initial": {"preset": "plummer"}, "camera_elevation": 90})", "bad.json");
+    FAIL();
+  } catch (const SnapshotError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json: camera_elevation:"), std::string::npos)
+        << e.what();
+  }
+}
+
 // An Orrery snapshot and an HDF5 file keep every row's value for a restart.
 TEST(ParamTable, EveryRowTravelsThroughTheRunRecords) {
   Snapshot s;

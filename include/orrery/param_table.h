@@ -13,16 +13,25 @@
 
 namespace orrery {
 
-// Which part of the engine reads the parameter (the panel greys a row whose owner does not take
-// it).
-enum class ParamOwner { core, integrator, solver, collider };
+// Where the viewer's camera starts (Python's render() and show() pass them on): the view's rows
+// (view_rows()). The camera looks at the origin, or at a loaded file's centre.
+struct ViewParams {
+  float camera_distance = 50.0f;  // from the point looked at
+  float camera_azimuth = 0.0f;    // degrees about +y, 0 looking down -z
+  float camera_elevation = 0.0f;  // degrees above the x-z plane
+  float fov = 45.0f;              // vertical field of view, degrees
+};
+
+// Which part reads the parameter (the panel greys a row whose owner does not take it).
+enum class ParamOwner { core, integrator, solver, collider, view };
 const char* to_string(ParamOwner o);
 
 // How the surfaces take a row. plain: one number, read and written alike everywhere. step: the
 // time step's own grammar ("auto", dt_max: parse_step_options and each file's reader), with the
 // row's bounds and help. scene: a collider setting that the scene overrides carry over a preset's
-// (orrery/scene.h).
-enum class ParamForm { plain, step, scene };
+// (orrery/scene.h). view: a ViewParams field (view_rows()), taken by the viewer, scenes and
+// Python's render() alike.
+enum class ParamForm { plain, step, scene, view };
 
 struct ParamRow {
   const char* name;   // --name on both command lines, name= in Python, "name" in scenes and HDF5
@@ -44,18 +53,28 @@ struct ParamRow {
   bool panel_log;
   const char* panel_format;
   const char* unused_help;
+  // A view row's field (field is then null).
+  float& (*view_field)(ViewParams&);
 
   float get(const SimParams& p) const { return field(const_cast<SimParams&>(p)); }
   void set(SimParams& p, float v) const { field(p) = v; }
-  float default_value() const { return get(SimParams{}); }
-  std::string option() const { return std::string("--") + name; }
+  float get(const ViewParams& v) const { return view_field(const_cast<ViewParams&>(v)); }
+  void set(ViewParams& p, float v) const { view_field(p) = v; }
+  float default_value() const { return view_field ? get(ViewParams{}) : get(SimParams{}); }
+  // "--name", its underscores as dashes ("--camera-distance").
+  std::string option() const;
 };
 
-// Every row, in the order the checks, the help and the files list them.
+// Every row of the run's parameters (SimParams), in the order the checks, the help and the files
+// list them.
 const std::vector<ParamRow>& param_rows();
+// The view's rows (ViewParams), likewise.
+const std::vector<ParamRow>& view_rows();
+// Throws InputError for the first view row out of its bounds.
+void validate(const ViewParams& v);
 // The rows of one form.
 std::vector<const ParamRow*> param_rows(ParamForm form);
-// The row of that name; nullptr where there is none.
+// The row of that name, of either table; nullptr where there is none.
 const ParamRow* find_param(std::string_view name);
 // The row of that name; throws std::logic_error where there is none (a caller's mistake).
 const ParamRow& param_row(std::string_view name);

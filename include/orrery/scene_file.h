@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "orrery/input.h"
 #include "orrery/integrators.h"
+#include "orrery/param_table.h"
 #include "orrery/presets.h"
 #include "orrery/snapshot.h"
 #include "orrery/solver.h"
@@ -32,8 +34,11 @@ struct SceneFile {
   std::string solver;  // empty: the program's default
   int block = 0;       // 0: the solver's default
   Integrator integrator = Integrator::euler;
-  SimParams params;  // dt, softening, damping, theta, gravity, collisions, box
+  SimParams params;  // the run's parameters (their rows' keys)
   int steps_per_frame = 1;
+  // Where the camera starts (the view rows' keys), for the rows the scene gives.
+  ViewParams view;
+  std::set<std::string> view_given;
 };
 
 // Parses a scene's JSON text. Throws SnapshotError "<name>: <key>: <what>" (an InputError).

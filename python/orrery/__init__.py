@@ -62,6 +62,8 @@ def viewer_path():
 _FLAGS = {"width", "height", "color", "palette", "color_scale", "color_range", "trails",
           "trail_bodies", "point_radius", "hide_panel", "steps_per_frame", "frames", "vsync",
           "draw", "record", "record_fps", "keys", "screenshot"}
+# The camera: the view's rows of the parameter table (camera_distance, fov, ...).
+_FLAGS |= {row["name"] for row in _orrery.parameters() if row["owner"] == "view"}
 
 
 def _view_args(options):
@@ -103,7 +105,8 @@ def _show(self, **view_options):
     chosen in the panel) as the viewer left it. view_options are the viewer's flags without the
     dashes: width, height, color, palette, color_scale, color_range=(lo, hi), trails,
     trail_bodies, point_radius, hide_panel, steps_per_frame, frames, vsync, draw, record,
-    record_fps, keys, screenshot. Needs a display (DISPLAY or WAYLAND_DISPLAY)."""
+    record_fps, keys, screenshot, and the camera's camera_distance, camera_azimuth,
+    camera_elevation and fov (degrees). Needs a display (DISPLAY or WAYLAND_DISPLAY)."""
     with tempfile.TemporaryDirectory(prefix="orrery-show-") as tmp:
         start, end = os.path.join(tmp, "start.orrery"), os.path.join(tmp, "end.orrery")
         self._snapshot_to(start)

@@ -114,6 +114,7 @@ App::App(const Options& options, OutputFile screenshot)
     m_run->reset(m_settings.preset, m_settings.n, m_settings.seed,
                  m_opts.scene.radius);
   }
+  if (!m_loaded) camera_from(m_opts.view, m_opts.view_given);  // a file framed itself
   m_state_epoch = m_run->epoch();
   init_view_tools();
   say("orrery: solver " +

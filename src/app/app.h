@@ -7,6 +7,7 @@
 #include <future>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -135,6 +136,13 @@ class App {
   void reload_types(int mask);
   // Points the camera at a loaded file's bodies (its home view: Home comes back to it).
   void frame_bodies(const BodyState& s);
+  // The camera's home view from the view's rows: angles and field of view always, the distance
+  // where `given` names it (a framed file keeps its own otherwise); then goes there.
+  void camera_from(const ViewParams& v, const std::set<std::string>& given);
+  // The view's rows as the camera stands now (the panel, Save scene).
+  ViewParams camera_view() const;
+  // The camera where the panel moved it (a value that fails its row is refused with a line).
+  void keep_view_valid(const ViewParams& shown);
   void write_run_outputs();  // --save, --export-csv
   // Scenes (app_files.cpp): a scene file's bodies and settings (the solver too, where it runs
   // here); the current settings as a new scene file in the working folder.

@@ -2,6 +2,7 @@
 // (through the constructor), --save / --export-csv after the last frame, scenes, and recording.
 // A failed load keeps the running simulation untouched and says why in the panel.
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 #include "gfx/screenshot.h"
 #include "orrery/device.h"
 #include "orrery/formats.h"
+#include "orrery/param_table.h"
 #include "orrery/run_settings.h"
 
 namespace orrery::app {
@@ -143,8 +145,10 @@ void App::frame_bodies(const BodyState& s) {
   // The radius holding 95% of the bodies: a few far strays do not shrink the picture.
   const std::size_t k = r.size() * 95 / 100;
   std::nth_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(k), r.end());
+  camera_from(m_opts.view, {});  // the field of view the framing uses
   m_camera.frame({static_cast<float>(c[0]), static_cast<float>(c[1]), static_cast<float>(c[2])},
                  r[k]);
+  if (!m_opts.view_given.empty()) camera_from(m_opts.view, m_opts.view_given);
   // Sprites in proportion (0.2 for a preset's extent of about 20), unless --point-radius was given.
   if (!m_opts.point_radius_given)
     m_settings.point_radius = std::clamp(0.01f * r[k], k_min_point_radius, k_max_point_radius);
@@ -266,6 +270,42 @@ void App::start_recording(const std::string& path) {
       std::to_string(m_recorder->height()) + ", " + std::to_string(m_opts.record_fps) + " fps)");
 }
 
+void App::camera_from(const ViewParams& v, const std::set<std::string>& given) {
+  constexpr float k_rad = 3.14159265f / 180.0f;
+  const bool distance = given.count("camera_distance") > 0;
+  m_camera.set_home(v.camera_azimuth * k_rad, v.camera_elevation * k_rad, v.fov * k_rad,
+                    distance ? v.camera_distance : 0.0f);
+}
+
+ViewParams App::camera_view() const {
+  // Degrees to 1e-4 (a scene says 20, not the 19.999998 of a float's trip through radians).
+  const auto degrees = [](float rad) {
+    return std::round(rad * (180.0f / 3.14159265f) * 1e4f) / 1e4f;
+  };
+  ViewParams v;
+  v.camera_distance = m_camera.distance();
+  v.camera_azimuth = std::remainder(degrees(m_camera.yaw()), 360.0f);  // orbiting winds it on
+  v.camera_elevation = degrees(m_camera.pitch());
+  v.fov = degrees(m_camera.fov_y());
+  return v;
+}
+
+void App::keep_view_valid(const ViewParams& shown) {
+  const ViewParams& v = m_settings.view;
+  bool moved = false;
+  for (const ParamRow& row : view_rows()) moved |= row.get(v) != row.get(shown);
+  if (!moved) return;
+  try {
+    validate(v);
+  } catch (const std::exception& e) {
+    say(std::string("orrery: refused: ") + e.what());
+    return;
+  }
+  constexpr float k_rad = 3.14159265f / 180.0f;
+  m_camera.set_view(v.camera_distance, v.camera_azimuth * k_rad, v.camera_elevation * k_rad,
+                    v.fov * k_rad);
+}
+
 void App::record_frame() {
   int w = 0, h = 0;
   target_size(w, h);
@@ -348,6 +388,7 @@ void App::open_scene(const std::string& path) {
     m_settings.preset = sc.preset;
     m_settings.seed = sc.seed;
   }
+  if (!sc.view_given.empty()) camera_from(sc.view, sc.view_given);
   note_file("scene " + (sc.name.empty() ? path : sc.name) + " (" +
                 std::to_string(snap->bodies.size()) + " bodies)",
             false);
@@ -366,6 +407,8 @@ void App::save_current_scene() {
   sc.integrator = m_run->integrator();
   sc.params = m_run->params();
   sc.steps_per_frame = m_valid_steps;
+  sc.view = camera_view();
+  for (const ParamRow& row : view_rows()) sc.view_given.insert(row.name);
   const std::string path = timestamped_name(".json", "orrery-scene");
   try {
     save_scene(path, sc);

@@ -70,10 +70,12 @@ App::FrameView App::new_frame() {
 void App::build_ui(long long index, FrameView& v) {
   const auto start = std::chrono::steady_clock::now();
   fill_readouts(index);
+  const ViewParams shown = m_settings.view = camera_view();
   if (m_settings.show_panel)
     m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
   else
     ui::draw_overlay(m_settings, m_readouts, m_catalog);
+  keep_view_valid(shown);
   keep_params_valid();
   v.ui_ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
 }

@@ -198,6 +198,9 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
     o.note += ", with " + std::to_string(o.n) + " bodies instead of the scene's " +
               std::to_string(sc.n) + " (--n sets it)";
   if (!t.steps_per_frame) o.steps_per_frame = sc.steps_per_frame;
+  for (const ParamRow& row : view_rows())  // its camera, under the rows typed
+    if (sc.view_given.count(row.name) && o.view_given.insert(row.name).second)
+      row.set(o.view, row.get(sc.view));
   // Its bodies start the run as a loaded state: R comes back to them.
   o.loaded = std::make_shared<const Snapshot>(std::move(snap));
   o.loaded_path = path;
@@ -322,6 +325,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "GPU for those solvers; panel: GPUs");
   orrery::cli::RunTexts run;
   orrery::cli::add_run_options(cli, run, o.preset);
+  orrery::cli::ViewTexts view;
+  orrery::cli::add_view_options(cli, view);
   cli.add_option("--steps-per-frame", t.steps_per_frame,
                  "simulation steps per drawn frame, 1 to 1000 (default 1)");
   cli.add_option("--width", t.width, "window or image width, 64 to 16384 (default 1280)");
@@ -397,6 +402,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     const std::string scene = run.scene.value_or(""), load = run.load.value_or("");
     o.vsync = vsync == "on";
     parse_numbers(t, o);
+    orrery::cli::parse_view_options(view, o.view, o.view_given);
     if (o.color_range && o.color_scale == "log" && !(o.color_range->first > 0.0f))
       throw InputError("--color-range with --color-scale log: LO must be above 0");
     if (!load.empty() && !scene.empty()) throw InputError("--scene and --load: give one of them");

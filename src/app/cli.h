@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "orrery/param_table.h"
 #include "orrery/scene.h"
 #include "orrery/scene_file.h"
 #include "orrery/snapshot.h"
@@ -39,6 +41,10 @@ struct Options {
   bool paused = false;  // --paused: no steps until Space
   float point_radius = 0.2f;
   bool point_radius_given = false;  // else a loaded file's sprites scale with its extent
+  // Where the camera starts (the view's rows: orrery/param_table.h); the rows typed or given by
+  // a scene (a loaded file's framing keeps the others).
+  ViewParams view;
+  std::set<std::string> view_given;
   std::string draw = "auto";       // auto (cuda on the zero-copy path, else gl), gl or cuda
   std::vector<ui::Action> script;  // --keys: applied one per frame from the second frame
   // --load: the bodies to start from instead of the preset (an Orrery snapshot also gave the

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,23 @@ inline ParamValues typed_param_values(const RunTexts& t) {
   for (const auto& [name, text] : t.params)
     if (text) v[name] = param_row(name).get(p);
   return v;
+}
+
+// The view's rows, one option each (the viewer's; scenes and Python's render() take the same).
+using ViewTexts = std::map<std::string, std::optional<std::string>>;
+inline void add_view_options(CLI::App& app, ViewTexts& t) {
+  for (const ParamRow& r : view_rows())
+    app.add_option(r.option(), t[r.name], param_help(r))->type_name("NUMBER");
+}
+// The view's rows typed, checked by their rows, into v; their names into `typed`. Throws
+// InputError naming the option.
+inline void parse_view_options(const ViewTexts& t, ViewParams& v, std::set<std::string>& typed) {
+  for (const auto& [name, text] : t)
+    if (text) {
+      const ParamRow& r = *find_param(name);
+      r.set(v, parse_param_text(r, *text, r.option()));
+      typed.insert(name);
+    }
 }
 
 // default_preset: the program's preset when none is given (named in the help). sweeps: as for

@@ -7,6 +7,10 @@
 
 namespace orrery::gfx {
 
+// The pitch stops short of the poles, where the view's up vector would flip (88.8 degrees; the
+// view rows' elevation stops at 88).
+constexpr float k_max_pitch = 1.55f;
+
 void OrbitCamera::frame(const glm::vec3& centre, float radius) {
   if (!(radius > 0.0f) || !std::isfinite(radius)) return;
   m_home_target = centre;
@@ -17,14 +21,29 @@ void OrbitCamera::frame(const glm::vec3& centre, float radius) {
 void OrbitCamera::reset() {
   m_target = m_home_target;
   m_distance = m_home_distance;
-  m_yaw = 0.0f;
-  m_pitch = 0.0f;
+  m_yaw = m_home_yaw;
+  m_pitch = m_home_pitch;
+}
+
+void OrbitCamera::set_home(float yaw, float pitch, float fov_y, float distance) {
+  m_home_yaw = yaw;
+  m_home_pitch = std::clamp(pitch, -k_max_pitch, k_max_pitch);
+  m_fov_y = fov_y;
+  if (distance > 0.0f && std::isfinite(distance)) m_home_distance = distance;
+  reset();
+}
+
+void OrbitCamera::set_view(float distance, float yaw, float pitch, float fov_y) {
+  if (distance > 0.0f && std::isfinite(distance)) m_distance = distance;
+  m_yaw = yaw;
+  m_pitch = std::clamp(pitch, -k_max_pitch, k_max_pitch);
+  m_fov_y = fov_y;
 }
 
 void OrbitCamera::orbit(float dx_px, float dy_px) {
   constexpr float k_rad_per_px = 0.005f;
   m_yaw -= dx_px * k_rad_per_px;
-  m_pitch = std::clamp(m_pitch + dy_px * k_rad_per_px, -1.55f, 1.55f);
+  m_pitch = std::clamp(m_pitch + dy_px * k_rad_per_px, -k_max_pitch, k_max_pitch);
 }
 
 void OrbitCamera::pan(float dx_px, float dy_px, int viewport_height) {

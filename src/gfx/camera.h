@@ -14,6 +14,13 @@ class OrbitCamera {
   // Makes the home view one that holds a sphere of this centre and radius, and goes there (a
   // loaded file's bodies, whatever their units).
   void frame(const glm::vec3& centre, float radius);
+  // The home view's angles (radians: yaw about +y, pitch above the x-z plane) and field of view,
+  // and its distance where one is given (> 0); then goes there.
+  void set_home(float yaw, float pitch, float fov_y, float distance);
+  // The view now, as the panel moves it: distance, angles (radians) and field of view.
+  void set_view(float distance, float yaw, float pitch, float fov_y);
+  float yaw() const { return m_yaw; }
+  float pitch() const { return m_pitch; }
   // Mouse deltas in pixels; the viewport height scales pan so the target follows the cursor.
   void orbit(float dx_px, float dy_px);
   void pan(float dx_px, float dy_px, int viewport_height);
@@ -31,6 +38,7 @@ class OrbitCamera {
  private:
   glm::vec3 m_home_target{0.0f};
   float m_home_distance = 50.0f;
+  float m_home_yaw = 0.0f, m_home_pitch = 0.0f;
   glm::vec3 m_target{0.0f};
   float m_distance = 50.0f;
   float m_yaw = 0.0f;    // radians about +y

@@ -34,7 +34,11 @@ std::string settings_names() {
 // The parameter table as Python sees it: a dict a row.
 py::list parameter_list() {
   py::list out;
-  for (const ParamRow& r : param_rows()) {
+  std::vector<const ParamRow*> rows;
+  for (const auto* table : {&param_rows(), &view_rows()})
+    for (const ParamRow& r : *table) rows.push_back(&r);
+  for (const ParamRow* row : rows) {
+    const ParamRow& r = *row;
     py::dict d;
     d["name"] = r.name;
     d["owner"] = to_string(r.owner);
@@ -44,7 +48,8 @@ py::list parameter_list() {
     d["min"] = r.lo;
     d["min_excluded"] = r.lo_open;
     d["max"] = r.hi;
-    d["keyword"] = r.form != ParamForm::step;  // the step's rows have the dt grammar
+    // The step's rows have the dt grammar; the view's are render()'s and show()'s, not the run's.
+    d["keyword"] = r.form != ParamForm::step && r.form != ParamForm::view;
     out.append(d);
   }
   return out;
@@ -144,7 +149,8 @@ Keywords keywords(const py::kwargs& kw) {
       k.dt_max = number();
     else if (key == "eta")
       k.eta = number();
-    else if (const ParamRow* row = find_param(key); row && row->form != ParamForm::step)
+    else if (const ParamRow* row = find_param(key);
+             row && row->form != ParamForm::step && row->form != ParamForm::view)
       k.params[key] = number();
     else if (key == "box")
       k.box = number();
@@ -398,6 +404,7 @@ approximate (a tree code), spreads (over several GPUs), description, available (
         R"(The run's parameters, one dict a row of the table the engine, both programs and this
 module share: name, owner (core, integrator, solver, collider), unit (G = 1 units; "" for a pure
 number), help, default, min, min_excluded, max, and keyword (False for dt and eta, which take the
-time step's grammar: dt="auto", dt_max, eta).)");
+time step's grammar: dt="auto", dt_max, eta, and for the view's rows, owner "view", which render()
+and show() take: camera_distance, camera_azimuth, camera_elevation, fov).)");
   m.attr("cuda_compiled") = cuda_compiled();
 }

@@ -30,9 +30,11 @@ bool takes(const ParamRow& row, const Settings& s, const SolverChoice& solver) {
   return true;
 }
 
-// A parameter row's slider over p: its range, scale and format from the row (Ctrl+click types any
-// value, which the run then checks); greyed, with the row's reason, where the run does not read it.
-void param_slider(const ParamRow& row, const char* label, SimParams& p, bool used) {
+// A parameter row's slider over p (a SimParams, or the view's ViewParams): its range, scale and
+// format from the row (Ctrl+click types any value, which the run then checks); greyed, with the
+// row's reason, where the run does not read it.
+template <class Params>
+void param_slider(const ParamRow& row, const char* label, Params& p, bool used) {
   ImGui::BeginDisabled(!used);
   float v = row.get(p);
   if (ImGui::SliderFloat(label, &v, row.panel_lo, row.panel_hi, row.panel_format,
@@ -242,6 +244,8 @@ void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) 
                                     "%d drawn"
                                   : "Only the tree codes (cpu-bh, cuda-bh) have cells to draw.",
                       r.tree_boxes);
+  // The camera, where the mouse leaves it (the view's rows; Ctrl+click types a value).
+  for (const ParamRow& row : view_rows()) param_slider(row, row.name, s.view, true);
   if (ImGui::Button("Reset camera")) actions.push_back({ActionKind::reset_camera});
 }
 

@@ -60,6 +60,9 @@ struct Settings {
   // hands them to the run, which checks them once. The walls' side is `box` below while `walls`.
   SimParams params;
   bool walls = false;  // a cube of reflecting walls of side `box`
+  // The camera as the panel shows and moves it (the view's rows): the app fills it from the
+  // camera before the panel and takes it back where the panel changed it.
+  ViewParams view;
   float box = 20.0f;
   int steps_per_frame = 1;
   bool paused = false;

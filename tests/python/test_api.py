@@ -289,6 +289,20 @@ def test_render_writes_a_png_of_the_state_without_stepping(tmp):
     assert sim.steps == 0
 
 
+def test_render_takes_the_camera_rows(tmp):
+    """The camera is the view's rows of the parameter table: render() passes them on, and the
+    viewer refuses one out of its row's bounds."""
+    names = {r["name"] for r in orrery.parameters() if r["owner"] == "view"}
+    assert {"camera_distance", "camera_azimuth", "camera_elevation", "fov"} <= names
+    sim = small()
+    far, near = (tmp / "far.png").as_posix(), (tmp / "near.png").as_posix()
+    render_or_skip(sim, far, width=160, height=100)
+    render_or_skip(sim, near, width=160, height=100, camera_distance=8, camera_elevation=60, fov=30)
+    assert open(far, "rb").read() != open(near, "rb").read()
+    with pytest.raises(ValueError, match="--camera-elevation"):
+        sim.render((tmp / "x.png").as_posix(), camera_elevation=100)
+
+
 def test_render_refuses_bad_options(tmp):
     sim = small()
     with pytest.raises(TypeError, match="unexpected view option"):
@@ -355,6 +369,8 @@ def test_every_parameter_row_is_a_keyword_and_a_checked_property():
 def test_the_stubs_list_every_parameter_row():
     stubs = open(os.path.join(os.path.dirname(orrery.__file__), "_orrery.pyi")).read()
     for row in orrery.parameters():
+        if row["owner"] == "view":
+            continue  # render()'s and show()'s, not the Simulation's
         assert f"    {row['name']}: " in stubs, row["name"]  # the property
         assert f"{row['name']}: Optional[float] = None" in stubs or row["name"] == "dt", row["name"]
 

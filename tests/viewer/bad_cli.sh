@@ -36,6 +36,11 @@ check --keys s,nope
 check --draw nope
 # Issue 8's defects: every one is refused in one line before anything runs.
 check --softening 1e-20
+# The camera's rows (issue 41): each out of its bounds, or not a number.
+check --camera-distance 0
+check --camera-elevation 89
+check --camera-azimuth nan
+check --fov 1
 check --softening 1e-13
 check --seed 18446744073709551616
 check --point-radius nan

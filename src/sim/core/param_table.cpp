@@ -21,7 +21,7 @@ std::vector<ParamRow> make_rows() {
       {"dt", "time step", O::integrator, F::step, "time",
        "time step (with the adaptive step: its largest)", "", 0.0f, k_no_top, true,
        "must be a finite number > 0", [](SimParams& p) -> float& { return p.dt; }, false, 0.0005f,
-       0.05f, true, "%.4g", ""},
+       0.05f, true, "%.4g", "", nullptr},
       {"eta", "eta", O::integrator, F::step, "",
        "the adaptive step's accuracy: smaller, smaller steps",
        "Each step is eta times the shortest time in which a body's acceleration changes by its "
@@ -29,17 +29,20 @@ std::vector<ParamRow> make_rows() {
        0.0f, k_max_eta, true,
        "must be in (0, 1] (the step is eta times the time a body's acceleration takes to change "
        "by its own size; 0.02 is usual)",
-       [](SimParams& p) -> float& { return p.eta; }, false, 0.001f, 0.2f, true, "%.3g", ""},
+       [](SimParams& p) -> float& { return p.eta; }, false, 0.001f, 0.2f, true, "%.3g", "",
+       nullptr},
       {"softening", "softening", O::core, F::plain, "length", "softening length eps", "",
        k_min_softening, k_no_top, false,
        "must be a finite number >= 1e-10 (below it a body's own term, m eps^-3 x 0, is no "
        "longer finite in float)",
-       [](SimParams& p) -> float& { return p.softening; }, false, 0.01f, 2.0f, true, "%.4g", ""},
+       [](SimParams& p) -> float& { return p.softening; }, false, 0.01f, 2.0f, true, "%.4g", "",
+       nullptr},
       {"damping", "damping", O::integrator, F::plain, "", "velocity damping per step (euler only)",
        "", 0.0f, 1.0f, false, "must be in [0, 1]", [](SimParams& p) -> float& { return p.damping; },
        false, 0.9f, 1.0f, false, "%.4f",
        "only euler takes damping: leapfrog and yoshida4 are symplectic and time-reversible only "
-       "without it"},
+       "without it",
+       nullptr},
       {"theta", "opening angle theta", O::solver, F::plain, "",
        "opening angle of the tree codes (cpu-bh, cuda-bh; 0 opens every cell: the exact sum)",
        "A cell is used whole when the body is farther than l/theta + s from its centre of mass. "
@@ -47,15 +50,54 @@ std::vector<ParamRow> make_rows() {
        0.0f, k_max_theta, false,
        "must be in [0, 2] (0 opens every cell: the exact sum; 0.5 is usual)",
        [](SimParams& p) -> float& { return p.theta; }, true, 0.1f, 1.5f, false, "%.2f",
-       "Only the tree codes (cpu-bh, cuda-bh) have an opening angle."},
+       "Only the tree codes (cpu-bh, cuda-bh) have an opening angle.", nullptr},
       {"restitution", "restitution", O::collider, F::scene, "",
        "bounce restitution e, for walls too (1: elastic)", "", 0.0f, 1.0f, false,
        "must be in [0, 1]", [](SimParams& p) -> float& { return p.collisions.restitution; }, false,
-       0.0f, 1.0f, false, "%.2f", ""},
+       0.0f, 1.0f, false, "%.2f", "", nullptr},
+  };
+}
+
+// The camera's rows: where the viewer starts looking from.
+std::vector<ParamRow> make_view_rows() {
+  using O = ParamOwner;
+  using F = ParamForm;
+  return {
+      {"camera_distance", "camera distance", O::view, F::view, "length",
+       "the camera's distance from the point it looks at (the origin, or a loaded file's centre)",
+       "", 0.0f, k_no_top, true, "must be a finite number > 0", nullptr, false, 0.5f, 5000.0f, true,
+       "%.3g", "", [](ViewParams& v) -> float& { return v.camera_distance; }},
+      {"camera_azimuth", "camera azimuth", O::view, F::view, "degrees",
+       "the camera's angle about the y axis (0: looking down -z)", "", -360.0f, 360.0f, false,
+       "must be in [-360, 360] degrees", nullptr, false, -180.0f, 180.0f, false, "%.0f", "",
+       [](ViewParams& v) -> float& { return v.camera_azimuth; }},
+      {"camera_elevation", "camera elevation", O::view, F::view, "degrees",
+       "the camera's angle above the x-z plane", "", -88.0f, 88.0f, false,
+       "must be in [-88, 88] degrees (the camera stops short of the poles)", nullptr, false, -88.0f,
+       88.0f, false, "%.0f", "", [](ViewParams& v) -> float& { return v.camera_elevation; }},
+      {"fov", "field of view", O::view, F::view, "degrees", "the camera's vertical field of view",
+       "", 5.0f, 120.0f, false, "must be in [5, 120] degrees", nullptr, false, 10.0f, 90.0f, false,
+       "%.0f", "", [](ViewParams& v) -> float& { return v.fov; }},
   };
 }
 
 }  // namespace
+
+std::string ParamRow::option() const {
+  std::string s = std::string("--") + name;
+  for (char& c : s)
+    if (c == '_') c = '-';
+  return s;
+}
+
+const std::vector<ParamRow>& view_rows() {
+  static const std::vector<ParamRow> rows = make_view_rows();
+  return rows;
+}
+
+void validate(const ViewParams& v) {
+  for (const ParamRow& r : view_rows()) check_param(r, r.get(v));
+}
 
 const char* to_string(ParamOwner o) {
   switch (o) {
@@ -67,6 +109,8 @@ const char* to_string(ParamOwner o) {
       return "solver";
     case ParamOwner::collider:
       return "collider";
+    case ParamOwner::view:
+      return "view";
   }
   return "?";
 }
@@ -84,8 +128,9 @@ std::vector<const ParamRow*> param_rows(ParamForm form) {
 }
 
 const ParamRow* find_param(std::string_view name) {
-  for (const ParamRow& r : param_rows())
-    if (name == r.name) return &r;
+  for (const auto* rows : {&param_rows(), &view_rows()})
+    for (const ParamRow& r : *rows)
+      if (name == r.name) return &r;
   return nullptr;
 }
 

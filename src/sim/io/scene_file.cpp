@@ -26,7 +26,8 @@ const std::set<std::string>& top_keys() {
     std::set<std::string> keys = {"name",    "description", "initial", "solver",
                                   "block",   "integrator",  "dt_max",  "precision",
                                   "gravity", "collisions",  "box",     "steps_per_frame"};
-    for (const ParamRow& r : param_rows()) keys.insert(r.name);
+    for (const auto* rows : {&param_rows(), &view_rows()})
+      for (const ParamRow& r : *rows) keys.insert(r.name);
     return keys;
   }();
   return k;
@@ -218,6 +219,17 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
   alone("eta", [&](SimParams& q) { q.eta = p.eta; });
   for (const ParamRow& row : param_rows())
     if (row.form != ParamForm::step) alone(row.name, [&](SimParams& q) { row.set(q, row.get(p)); });
+  for (const ParamRow& row : view_rows()) {
+    if (!j.contains(row.name)) continue;
+    const float v = static_cast<float>(r.number(j[row.name], row.name));
+    try {
+      check_param(row, v);
+    } catch (const InputError& e) {
+      r.fail(row.name, e.what());
+    }
+    row.set(s.view, v);
+    s.view_given.insert(row.name);
+  }
   alone("box", [&](SimParams& q) { q.collisions.box = p.collisions.box; });
   try {
     validate(p);
@@ -263,6 +275,8 @@ std::string scene_json(const SceneFile& s) {
   }
   for (const ParamRow& row : param_rows())
     if (row.form != ParamForm::step) j[row.name] = row.get(s.params);
+  for (const ParamRow& row : view_rows())
+    if (s.view_given.count(row.name)) j[row.name] = row.get(s.view);
   j["precision"] = to_string(s.params.precision);
   j["gravity"] = s.params.gravity;
   j["collisions"] = to_string(s.params.collisions.mode);
