@@ -73,6 +73,10 @@ class Simulation {
   void set_solver(std::unique_ptr<Solver> solver);
   void set_integrator(Integrator integrator);
   void set_params(const SimParams& params);
+  // The one set of rules both setters apply (the parameters' rows, the solver's precision, the
+  // integrator's rows, reversal): throws InputError naming the first broken, for callers that
+  // must check before they change anything (the viewer, while a worker steps this Simulation).
+  void check(Integrator integrator, const SimParams& params, bool reversed) const;
   // Time runs backwards while set: every step uses -dt (the parameters keep dt > 0). Throws
   // InputError for euler with damping < 1, merges and the adaptive step (check_reversible).
   void set_time_reversed(bool reversed);
@@ -190,7 +194,6 @@ class Simulation {
 
  private:
   class Passes;
-  void check(Integrator integrator, const SimParams& params, bool reversed) const;
   void attach_phases(bool fresh);
   void step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n);
   // The adaptive step: this step's planned size (the first estimated from the forces at `pos`,

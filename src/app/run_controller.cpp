@@ -203,9 +203,7 @@ void RunController::set_time_reversed(bool reversed) {
 bool RunController::time_reversed() const { return m_sim->time_reversed(); }
 
 void RunController::set_integrator(Integrator integrator) {
-  const SimParams p = params();
-  check_integrator(integrator, p);  // before cancelling anything
-  if (m_sim->time_reversed()) check_reversible(integrator, p);
+  m_sim->check(integrator, params(), m_sim->time_reversed());  // before cancelling anything
   cancel_job();
   collect_phases();
   apply_pending();
@@ -215,10 +213,7 @@ void RunController::set_integrator(Integrator integrator) {
 }
 
 void RunController::set_params(const SimParams& params) {
-  validate(params);
-  check_integrator(m_sim->integrator(), params);
-  check_precision(m_sim->solver(), params);
-  if (m_sim->time_reversed()) check_reversible(m_sim->integrator(), params);
+  m_sim->check(m_sim->integrator(), params, m_sim->time_reversed());
   // New walls (the panel's box) must hold the bodies, as at the start: smaller ones once
   // collapsed every body to the origin.
   if (params.collisions.box > 0.0f && params.collisions.box != this->params().collisions.box)
