@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "gfx/color_range.h"
 #include "gfx/colormap.h"
 #include "gfx/splat.h"
 #include "gfx/trails_picking.h"
@@ -133,23 +134,23 @@ TEST(Legend, RangeIsThePercentilesOfTheData) {
   v.push_back(NAN);  // ignored
   v.push_back(std::numeric_limits<float>::infinity());
   float lo = 0, hi = 0;
-  ASSERT_TRUE(percentile_range(v, 1.0f, 99.0f, false, lo, hi));
+  ASSERT_TRUE(gfx::percentile_range(v, 1.0f, 99.0f, false, lo, hi));
   // Sorted, the 1st percentile is element round(0.01 * 999) = 10 (value 11), the 99th 989 (990).
   EXPECT_FLOAT_EQ(lo, 11.0f);
   EXPECT_FLOAT_EQ(hi, 990.0f);
-  ASSERT_TRUE(percentile_range(v, 0.0f, 100.0f, false, lo, hi));
+  ASSERT_TRUE(gfx::percentile_range(v, 0.0f, 100.0f, false, lo, hi));
   EXPECT_FLOAT_EQ(lo, 1.0f);
   EXPECT_FLOAT_EQ(hi, 1000.0f);
   // Log: only values > 0 count.
   std::vector<float> w{-5.0f, 0.0f, 2.0f, 8.0f};
-  ASSERT_TRUE(percentile_range(w, 0.0f, 100.0f, true, lo, hi));
+  ASSERT_TRUE(gfx::percentile_range(w, 0.0f, 100.0f, true, lo, hi));
   EXPECT_FLOAT_EQ(lo, 2.0f);
   EXPECT_FLOAT_EQ(hi, 8.0f);
   // A constant gets a range around it; nothing to fit is said.
-  ASSERT_TRUE(percentile_range(std::vector<float>(10, 3.0f), 1.0f, 99.0f, false, lo, hi));
+  ASSERT_TRUE(gfx::percentile_range(std::vector<float>(10, 3.0f), 1.0f, 99.0f, false, lo, hi));
   EXPECT_LT(lo, 3.0f);
   EXPECT_GT(hi, 3.0f);
-  EXPECT_FALSE(percentile_range({-1.0f, 0.0f}, 1.0f, 99.0f, true, lo, hi));
+  EXPECT_FALSE(gfx::percentile_range({-1.0f, 0.0f}, 1.0f, 99.0f, true, lo, hi));
 }
 
 TEST(Quantities, SimulationGivesSpeedAccelerationPotentialAndMassOnTheHost) {

@@ -97,12 +97,6 @@ void host_density(const Vec4* pos, int n, float* out);
 void host_magnitudes(const Vec4* acc, int n, float* out);
 void host_depths(const Vec4* pot, int n, float* out);
 
-// The [lo_pct, hi_pct] percentiles (0..100) of the finite values (log: of those > 0 only).
-// Returns false, leaving lo and hi, when none qualify. hi > lo on success (a constant quantity
-// gets a range around its value).
-bool percentile_range(std::vector<float> values, float lo_pct, float hi_pct, bool log, float& lo,
-                      float& hi);
-
 // The acceleration of body i from every body, summed directly in double (softening eps), from
 // host arrays.
 Vec3 host_body_acceleration(const Vec4* pos, int n, int i, float softening);

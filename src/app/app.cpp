@@ -16,7 +16,7 @@
 #include "gfx/screenshot.h"
 #include "orrery/device.h"
 #include "orrery/param_table.h"
-#include "orrery/probe.h"
+#include "probe.h"
 #include "ui/panel.h"
 
 namespace orrery::app {

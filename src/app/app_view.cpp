@@ -1,10 +1,11 @@
 // The viewer's watching tools: colour by quantity (values on the device inside the frame's
 // mapping, or on the host), the legend's range from percentiles, trails, picking and following.
-#include <utility>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "app.h"
+#include "gfx/color_range.h"
 #include "gfx/colormap.h"
 #include "orrery/fields.h"
 
@@ -112,8 +113,8 @@ void App::fit_range_to(std::vector<float> values, bool have, bool announce) {
     for (std::size_t i = 0; i < k_fit_sample; ++i) values[i] = values[i * stride];
     values.resize(k_fit_sample);
   }
-  if (!have || !percentile_range(std::move(values), m_settings.color_lo_pct,
-                                 m_settings.color_hi_pct, m_settings.color_log, lo, hi)) {
+  if (!have || !gfx::percentile_range(std::move(values), m_settings.color_lo_pct,
+                                      m_settings.color_hi_pct, m_settings.color_log, lo, hi)) {
     if (announce) say("color: no range to fit now (a CPU step in flight, or no values > 0)");
     return;
   }

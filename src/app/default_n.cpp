@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "app.h"
-#include "orrery/probe.h"
+#include "probe.h"
 
 namespace orrery::app {
 

@@ -2,6 +2,7 @@
 # built with the simulation layer, whether or not the viewer is, and the tests link it alone.
 find_package(hwy REQUIRED)  # the CPU draw path's vectorised tone map
 add_library(orrery_splat STATIC ${CMAKE_CURRENT_LIST_DIR}/splat.cpp ${CMAKE_CURRENT_LIST_DIR}/trails_picking.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/color_range.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cpu_splat.cpp)
 if(ORRERY_HAVE_CUDA)
   target_sources(orrery_splat PRIVATE ${CMAKE_CURRENT_LIST_DIR}/splat.cu ${CMAKE_CURRENT_LIST_DIR}/trails_picking.cu)

@@ -1,6 +1,6 @@
 // Sizing the default N: steps timed at growing powers of two through a Simulation on the solver's
 // side.
-#include "orrery/probe.h"
+#include "probe.h"
 
 #include <chrono>
 #include <cmath>
