@@ -45,31 +45,63 @@ float as_float(double v, const char* keyword) {
   return static_cast<float>(v);
 }
 
-Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, const Keywords& k) {
-  Chosen c;
-  RunSettings& s = c.run;
-  s = base;
-  if (preset) {
-    const PresetSettings ps = preset_settings(*preset);
-    s.params.gravity = ps.gravity;
-    s.params.collisions = ps.collisions;
-  }
+namespace {
+
+// The keywords as the engine's typed settings (orrery/run_settings.h), each checked as it is read
+// so that a refusal names its keyword.
+TypedSettings typed_settings(const Keywords& k) {
+  TypedSettings t;
   if (k.solver) {
     blame("solver", *k.solver, [&] { solver_info(*k.solver); });
-    s.solver = *k.solver;
-    s.block = 0;  // the new solver's default unless a block is given
-  }
-  if (s.solver.empty()) s.solver = default_solver_name();
-  const SolverInfo& info = solver_info(s.solver);
-  if (info.gpu && !device_present()) {
-    // The file's solver gives way to the default here, as in both programs; one asked for fails.
-    if (k.solver)
-      throw InputError("solver=" + s.solver + ": needs a CUDA device, and there is none (" +
+    if (solver_info(*k.solver).gpu && !device_present())
+      throw InputError("solver=" + *k.solver + ": needs a CUDA device, and there is none (" +
                        device_info().reason + ")");
-    s.solver = default_solver_name();
-    s.block = 0;
+    t.solver = *k.solver;
   }
-  if (k.block) s.block = *k.block;
+  if (k.block) t.block = *k.block;
+  if (k.integrator)
+    blame("integrator", *k.integrator, [&] { t.integrator = parse_integrator(*k.integrator); });
+  if (k.collisions)
+    blame("collisions", *k.collisions,
+          [&] { t.scene.collisions = parse_collision_mode(*k.collisions); });
+  if (k.precision)
+    blame("precision", *k.precision, [&] { t.precision = parse_precision(*k.precision); });
+  if (k.dt) t.dt = as_float(*k.dt, "dt"), t.adaptive = false;
+  if (k.dt_auto) t.adaptive = true;
+  for (const auto& [given, keyword] : {std::pair{k.dt_max, "dt_max"}, std::pair{k.eta, "eta"}})
+    if (given && !k.dt_auto)
+      throw InputError(std::string(keyword) + "=" + number(*given) +
+                       ": sets the adaptive step, which needs dt='auto'");
+  if (k.dt_max) t.dt = as_float(*k.dt_max, "dt_max");
+  if (k.eta) t.eta = as_float(*k.eta, "eta");
+  for (const auto& [name, v] : k.params) t.params[name] = as_float(v, param_row(name).name);
+  if (k.box) {
+    t.scene.box = as_float(*k.box, "box");
+    if (!(*t.scene.box > 0.0f))
+      throw InputError("box=" + number(*k.box) + ": the side must be > 0 (None: no walls)");
+  }
+  if (k.gravity) t.scene.gravity = *k.gravity;
+  return t;
+}
+
+}  // namespace
+
+Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, const Keywords& k) {
+  RunSettings file = base;
+  if (preset) {  // a preset's gravity and collision stage under the file's other settings
+    const PresetSettings ps = preset_settings(*preset);
+    file.params.gravity = ps.gravity;
+    file.params.collisions = ps.collisions;
+  }
+  // The one rule both programs resolve by: the keywords over the file's settings, and the file's
+  // solver (with its block) only where it runs here.
+  const ResolvedSettings r = resolve_settings(file, typed_settings(k), "file", [](const auto& s) {
+    return !solver_info(s).gpu || device_present();
+  });
+  Chosen c;
+  RunSettings& s = c.run;
+  s = r.settings;
+  if (s.solver.empty()) s.solver = default_solver_name();  // none asked for, or none that runs here
   const SolverInfo& used = solver_info(s.solver);
   if (s.block != 0 && !used.gpu)
     throw InputError("block=" + std::to_string(s.block) + ": " + s.solver +
@@ -85,32 +117,6 @@ Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, cons
   }
   blame("gpus", std::to_string(k.gpus.value_or(0)),
         [&] { c.gpus = resolve_gpus(used, k.gpus.value_or(0)); });
-  if (k.integrator)
-    blame("integrator", *k.integrator, [&] { s.integrator = parse_integrator(*k.integrator); });
-  if (k.collisions)
-    blame("collisions", *k.collisions,
-          [&] { s.params.collisions.mode = parse_collision_mode(*k.collisions); });
-  SimParams& p = s.params;
-  if (k.precision)
-    blame("precision", *k.precision, [&] { p.precision = parse_precision(*k.precision); });
-  if (k.dt) p.dt = as_float(*k.dt, "dt"), p.adaptive = false;
-  if (k.dt_auto) p.adaptive = true;
-  for (const auto& [given, keyword] : {std::pair{k.dt_max, "dt_max"}, std::pair{k.eta, "eta"}})
-    if (given && !k.dt_auto)
-      throw InputError(std::string(keyword) + "=" + number(*given) +
-                       ": sets the adaptive step, which needs dt='auto'");
-  if (k.dt_max) p.dt = as_float(*k.dt_max, "dt_max");
-  if (k.eta) p.eta = as_float(*k.eta, "eta");
-  for (const auto& [name, v] : k.params) {
-    const ParamRow& row = param_row(name);
-    row.set(p, as_float(v, row.name));
-  }
-  if (k.box) {
-    p.collisions.box = as_float(*k.box, "box");
-    if (!(p.collisions.box > 0.0f))
-      throw InputError("box=" + number(*k.box) + ": the side must be > 0 (None: no walls)");
-  }
-  if (k.gravity) p.gravity = *k.gravity;
   check_settings(s);
   return c;
 }
