@@ -90,6 +90,12 @@ class App {
   int catalog_index(const std::string& name) const;  // -1 when not listed
   void handle_keys();
   void apply(const ui::Action& a);
+  // One row a panel or key action: what it does (app_actions.cpp).
+  struct Command {
+    ui::ActionKind kind;
+    void (*run)(App& app, const ui::Action& a);
+  };
+  static const std::vector<Command>& commands();
   // Returns false (the old solver kept, the reason printed) when the new one cannot be made.
   bool switch_solver(int index, int block);
   // The GPUs the current solver runs on (ui::gpus_in_use of the settings).

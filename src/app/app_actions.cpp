@@ -37,212 +37,248 @@ void App::handle_keys() {
     if (const auto a = ui::action_for_key(key, mods)) m_actions.push_back(*a);
 }
 
-void App::apply(const ui::Action& a) {
+// What each panel or key action does: one row an action (apply() finds it by its kind).
+const std::vector<App::Command>& App::commands() {
   using K = ui::ActionKind;
-  const int solvers = static_cast<int>(m_catalog.solvers.size());
-  switch (a.kind) {
-    case K::next_solver:
-      switch_solver((m_settings.solver + 1) % solvers, -1);
-      break;
-    case K::prev_solver:
-      switch_solver((m_settings.solver + solvers - 1) % solvers, -1);
-      break;
-    case K::set_solver:
-      switch_solver(a.value, -1);
-      break;
-    case K::next_block:
-      cycle_block(+1);
-      break;
-    case K::prev_block:
-      cycle_block(-1);
-      break;
-    case K::set_block:
-      switch_solver(m_settings.solver, a.value);
-      break;
-    case K::set_gpus: {
-      const int before = m_settings.gpus;
-      m_settings.gpus = a.value;
-      if (!switch_solver(m_settings.solver, m_settings.block)) m_settings.gpus = before;
-      break;
+  static const std::vector<Command> rows = {
+      {K::next_solver,
+       [](App& app, const ui::Action&) {
+         app.switch_solver(
+             (app.m_settings.solver + 1) % static_cast<int>(app.m_catalog.solvers.size()), -1);
+       }},
+      {K::prev_solver,
+       [](App& app, const ui::Action&) {
+         app.switch_solver(
+             (app.m_settings.solver + static_cast<int>(app.m_catalog.solvers.size()) - 1) %
+                 static_cast<int>(app.m_catalog.solvers.size()),
+             -1);
+       }},
+      {K::set_solver, [](App& app, const ui::Action& a) { app.switch_solver(a.value, -1); }},
+      {K::next_block, [](App& app, const ui::Action&) { app.cycle_block(+1); }},
+      {K::prev_block, [](App& app, const ui::Action&) { app.cycle_block(-1); }},
+      {K::set_block,
+       [](App& app, const ui::Action& a) { app.switch_solver(app.m_settings.solver, a.value); }},
+      {K::set_gpus,
+       [](App& app, const ui::Action& a) {
+         const int before = app.m_settings.gpus;
+         app.m_settings.gpus = a.value;
+         if (!app.switch_solver(app.m_settings.solver, app.m_settings.block))
+           app.m_settings.gpus = before;
+       }},
+      {K::toggle_pause,
+       [](App& app, const ui::Action&) {
+         app.m_settings.paused = !app.m_settings.paused;
+         app.say(app.m_settings.paused ? "paused" : "resumed");
+       }},
+      {K::single_step,
+       [](App& app, const ui::Action&) {
+         app.m_settings.paused = true;
+         app.m_step_once = true;
+         app.say("step");
+       }},
+      {K::reset,
+       [](App& app, const ui::Action&) {
+         if (app.m_loaded) {  // back to the loaded snapshot
+           try {
+             app.start_from(*app.m_loaded, app.m_file_path);
+             app.say("reset (to the loaded snapshot)");
+           } catch (const std::exception& e) {
+             app.note_file(std::string("cannot reset to the snapshot: ") + e.what(), true);
+           }
+           return;
+         }
+         app.restart(app.m_settings.preset, app.m_settings.n, "reset");
+       }},
+      {K::reverse_time,
+       [](App& app, const ui::Action&) {
+         try {
+           app.m_run->set_time_reversed(!app.m_run->time_reversed());
+         } catch (const std::exception& e) {
+           app.say(std::string("orrery: refused: ") + e.what());
+           return;
+         }
+         app.m_settings.time_reversed = app.m_run->time_reversed();
+         app.say(app.m_settings.time_reversed ? "time runs backwards" : "time runs forwards");
+       }},
+      {K::quick_save, [](App& app, const ui::Action&) { app.save_state(App::k_quick_file); }},
+      {K::quick_load, [](App& app, const ui::Action&) { app.load_state(App::k_quick_file); }},
+      {K::load_scene,
+       [](App& app, const ui::Action& a) {
+         if (a.value >= 0 && a.value < static_cast<int>(app.m_catalog.scene_paths.size()))
+           app.open_scene(app.m_catalog.scene_paths[static_cast<std::size_t>(a.value)]);
+         else
+           app.say("orrery: scene" + std::to_string(a.value + 1) + ": there are " +
+                   std::to_string(app.m_catalog.scene_paths.size()) + " scenes");
+       }},
+      {K::save_scene, [](App& app, const ui::Action&) { app.save_current_scene(); }},
+      {K::reload_types, [](App& app, const ui::Action& a) { app.reload_types(a.value); }},
+      {K::cancel_load,
+       [](App& app, const ui::Action&) {
+         if (app.m_pending_load) app.m_pending_load->progress.cancel = true;
+       }},
+      {K::toggle_record,
+       [](App& app, const ui::Action&) {
+         if (app.m_recorder)
+           app.stop_recording();
+         else
+           app.start_recording(timestamped_video_name());
+       }},
+      {K::set_preset,
+       [](App& app, const ui::Action& a) {
+         app.m_loaded.reset();
+         app.restart(static_cast<Preset>(a.value), app.m_settings.n, "preset");
+       }},
+      {K::set_integrator, [](App& app, const ui::Action& a) { app.switch_integrator(a.value); }},
+      {K::next_integrator,
+       [](App& app, const ui::Action&) {
+         app.switch_integrator((static_cast<int>(app.m_settings.integrator) + 1) %
+                               static_cast<int>(app.m_catalog.integrators.size()));
+       }},
+      {K::apply_n,
+       [](App& app, const ui::Action& a) {
+         app.m_loaded.reset();
+         app.restart(app.m_settings.preset, a.value, "n");
+       }},
+      {K::toggle_panel,
+       [](App& app, const ui::Action&) {
+         app.m_settings.show_panel = !app.m_settings.show_panel;
+         app.say(app.m_settings.show_panel ? "panel shown" : "panel hidden");
+       }},
+      {K::toggle_fullscreen,
+       [](App& app, const ui::Action&) {
+         if (!app.m_surface->toggle_fullscreen()) {
+           app.say("fullscreen: not available headless");
+           return;
+         }
+         app.say(app.m_surface->fullscreen() ? "fullscreen on" : "fullscreen off");
+       }},
+      {K::set_vsync,
+       [](App& app, const ui::Action& a) {
+         app.m_settings.vsync = a.value != 0;
+         app.m_surface->set_vsync(app.m_settings.vsync);
+         app.say(app.m_settings.vsync ? "vsync on" : "vsync off");
+       }},
+      {K::screenshot,
+       [](App& app, const ui::Action&) {
+         app.m_screenshot_now = true;  // announced once written
+       }},
+      {K::sweep_blocks, [](App& app, const ui::Action&) { app.run_sweep(); }},
+      {K::reset_camera,
+       [](App& app, const ui::Action&) {
+         app.m_camera.reset();
+         app.m_settings.follow = ui::Follow::nothing;
+         app.say("camera reset");
+       }},
+      {K::next_color,
+       [](App& app, const ui::Action& a) {
+         app.set_color(static_cast<int>(app.m_settings.color_quantity) + (a.value < 0 ? -1 : 1),
+                       true);
+       }},
+      {K::set_color, [](App& app, const ui::Action& a) { app.set_color(a.value, true); }},
+      {K::fit_color,
+       [](App& app, const ui::Action&) {
+         app.m_settings.color_auto = true;
+         app.fit_color_range(true);
+       }},
+      {K::toggle_trails,
+       [](App& app, const ui::Action&) {
+         app.m_settings.trail_length =
+             app.m_settings.trail_length > 0 ? 0 : app.m_settings.trail_length_on;
+         app.configure_trails();
+         app.say(app.m_trails ? "trails " + app.m_readouts.trails : std::string("trails off"));
+       }},
+      {K::apply_trails,
+       [](App& app, const ui::Action&) {
+         if (app.m_settings.trail_length > 0)
+           app.m_settings.trail_length_on = app.m_settings.trail_length;
+         app.configure_trails();
+         app.say(app.m_trails ? "trails " + app.m_readouts.trails : std::string("trails off"));
+       }},
+      {K::follow_picked,
+       [](App& app, const ui::Action&) {
+         if (app.m_settings.picked < 0) {
+           app.say("follow: pick a body first (click it)");
+           return;
+         }
+         app.m_settings.follow = app.m_settings.follow == ui::Follow::picked_body
+                                     ? ui::Follow::nothing
+                                     : ui::Follow::picked_body;
+         app.say(app.m_settings.follow != ui::Follow::nothing
+                     ? "follow body " + std::to_string(app.m_settings.picked)
+                     : std::string("follow off"));
+       }},
+      {K::follow_centre,
+       [](App& app, const ui::Action&) {
+         app.m_settings.follow = app.m_settings.follow == ui::Follow::centre_of_mass
+                                     ? ui::Follow::nothing
+                                     : ui::Follow::centre_of_mass;
+         app.say(app.m_settings.follow != ui::Follow::nothing ? "follow the centre of mass"
+                                                              : "follow off");
+       }},
+      {K::pick_centre,
+       [](App& app, const ui::Action&) {
+         int w = 0, h = 0;
+         app.target_size(w, h);
+         const gfx::SpriteParams sp = gfx::sprite_params(app.m_camera, app.style(), w, h);
+         // The middle of the view: the window's, moved right as the panel moves the scene.
+         app.pick_at(0.5f * static_cast<float>(w) + app.style().center_shift_px,
+                     0.5f * static_cast<float>(h), sp);
+       }},
+      // GL sprites and this machine's splat: CUDA's, else the CPU's
+      {K::toggle_draw,
+       [](App& app, const ui::Action&) {
+         app.m_settings.draw = app.m_settings.draw != ui::DrawMethod::gl_sprites
+                                   ? ui::DrawMethod::gl_sprites
+                               : app.m_splat_ok ? ui::DrawMethod::cuda_splat
+                                                : ui::DrawMethod::cpu_splat;
+         app.say(std::string("draw ") + app.draw_name());
+       }},
+      {K::set_draw,
+       [](App& app, const ui::Action& a) {
+         const auto method = static_cast<ui::DrawMethod>(a.value);
+         if (method == ui::DrawMethod::cuda_splat && !app.m_splat_ok) {
+           app.say("draw: the CUDA splat needs the zero-copy interop path");
+           return;
+         }
+         app.m_settings.draw = method;
+         app.say(std::string("draw ") + app.draw_name());
+       }},
+      {K::toggle_tree,
+       [](App& app, const ui::Action&) {
+         if (app.m_run->solver().all_pairs()) {
+           app.say("tree overlay: " + app.m_run->solver().name() +
+                   " has no tree (cpu-bh and cuda-bh do)");
+           return;
+         }
+         app.m_settings.tree_overlay = !app.m_settings.tree_overlay;
+         app.say(app.m_settings.tree_overlay
+                     ? "tree overlay on (depth " + std::to_string(app.m_settings.tree_depth) + ")"
+                     : "tree overlay off");
+       }},
+      {K::quit,
+       [](App& app, const ui::Action&) {
+         app.m_quit = true;
+         app.say("quit");
+       }},
+  };
+  // Every action has its row: a missing one is a mistake, found at the first action.
+  static const bool whole = [] {
+    for (int k = 0; k <= static_cast<int>(K::quit); ++k) {
+      bool found = false;
+      for (const Command& c : rows) found |= static_cast<int>(c.kind) == k;
+      if (!found) throw std::logic_error("App::commands: no row for action " + std::to_string(k));
     }
-    case K::toggle_pause:
-      m_settings.paused = !m_settings.paused;
-      say(m_settings.paused ? "paused" : "resumed");
-      break;
-    case K::single_step:
-      m_settings.paused = true;
-      m_step_once = true;
-      say("step");
-      break;
-    case K::reset:
-      if (m_loaded) {  // back to the loaded snapshot
-        try {
-          start_from(*m_loaded, m_file_path);
-          say("reset (to the loaded snapshot)");
-        } catch (const std::exception& e) {
-          note_file(std::string("cannot reset to the snapshot: ") + e.what(), true);
-        }
-        break;
-      }
-      restart(m_settings.preset, m_settings.n, "reset");
-      break;
-    case K::reverse_time:
-      try {
-        m_run->set_time_reversed(!m_run->time_reversed());
-      } catch (const std::exception& e) {
-        say(std::string("orrery: refused: ") + e.what());
-        break;
-      }
-      m_settings.time_reversed = m_run->time_reversed();
-      say(m_settings.time_reversed ? "time runs backwards" : "time runs forwards");
-      break;
-    case K::quick_save:
-      save_state(k_quick_file);
-      break;
-    case K::quick_load:
-      load_state(k_quick_file);
-      break;
-    case K::load_scene:
-      if (a.value >= 0 && a.value < static_cast<int>(m_catalog.scene_paths.size()))
-        open_scene(m_catalog.scene_paths[static_cast<std::size_t>(a.value)]);
-      else
-        say("orrery: scene" + std::to_string(a.value + 1) + ": there are " +
-            std::to_string(m_catalog.scene_paths.size()) + " scenes");
-      break;
-    case K::save_scene:
-      save_current_scene();
-      break;
-    case K::reload_types:
-      reload_types(a.value);
-      break;
-    case K::cancel_load:
-      if (m_pending_load) m_pending_load->progress.cancel = true;
-      break;
-    case K::toggle_record:
-      if (m_recorder)
-        stop_recording();
-      else
-        start_recording(timestamped_video_name());
-      break;
-    case K::set_preset:
-      m_loaded.reset();
-      restart(static_cast<Preset>(a.value), m_settings.n, "preset");
-      break;
-    case K::set_integrator:
-      switch_integrator(a.value);
-      break;
-    case K::next_integrator:
-      switch_integrator((static_cast<int>(m_settings.integrator) + 1) %
-                        static_cast<int>(m_catalog.integrators.size()));
-      break;
-    case K::apply_n:
-      m_loaded.reset();
-      restart(m_settings.preset, a.value, "n");
-      break;
-    case K::toggle_panel:
-      m_settings.show_panel = !m_settings.show_panel;
-      say(m_settings.show_panel ? "panel shown" : "panel hidden");
-      break;
-    case K::toggle_fullscreen:
-      if (!m_surface->toggle_fullscreen()) {
-        say("fullscreen: not available headless");
-        break;
-      }
-      say(m_surface->fullscreen() ? "fullscreen on" : "fullscreen off");
-      break;
-    case K::set_vsync:
-      m_settings.vsync = a.value != 0;
-      m_surface->set_vsync(m_settings.vsync);
-      say(m_settings.vsync ? "vsync on" : "vsync off");
-      break;
-    case K::screenshot:
-      m_screenshot_now = true;
-      break;  // announced once written
-    case K::sweep_blocks:
-      run_sweep();
-      break;
-    case K::reset_camera:
-      m_camera.reset();
-      m_settings.follow = ui::Follow::nothing;
-      say("camera reset");
-      break;
-    case K::next_color:
-      set_color(static_cast<int>(m_settings.color_quantity) + (a.value < 0 ? -1 : 1), true);
-      break;
-    case K::set_color:
-      set_color(a.value, true);
-      break;
-    case K::fit_color:
-      m_settings.color_auto = true;
-      fit_color_range(true);
-      break;
-    case K::toggle_trails:
-      m_settings.trail_length = m_settings.trail_length > 0 ? 0 : m_settings.trail_length_on;
-      configure_trails();
-      say(m_trails ? "trails " + m_readouts.trails : std::string("trails off"));
-      break;
-    case K::apply_trails:
-      if (m_settings.trail_length > 0) m_settings.trail_length_on = m_settings.trail_length;
-      configure_trails();
-      say(m_trails ? "trails " + m_readouts.trails : std::string("trails off"));
-      break;
-    case K::follow_picked:
-      if (m_settings.picked < 0) {
-        say("follow: pick a body first (click it)");
-        break;
-      }
-      m_settings.follow = m_settings.follow == ui::Follow::picked_body ? ui::Follow::nothing
-                                                                       : ui::Follow::picked_body;
-      say(m_settings.follow != ui::Follow::nothing
-              ? "follow body " + std::to_string(m_settings.picked)
-              : std::string("follow off"));
-      break;
-    case K::follow_centre:
-      m_settings.follow = m_settings.follow == ui::Follow::centre_of_mass
-                              ? ui::Follow::nothing
-                              : ui::Follow::centre_of_mass;
-      say(m_settings.follow != ui::Follow::nothing ? "follow the centre of mass" : "follow off");
-      break;
-    case K::pick_centre: {
-      int w = 0, h = 0;
-      target_size(w, h);
-      const gfx::SpriteParams sp = gfx::sprite_params(m_camera, style(), w, h);
-      // The middle of the view: the window's, moved right as the panel moves the scene.
-      pick_at(0.5f * static_cast<float>(w) + style().center_shift_px, 0.5f * static_cast<float>(h),
-              sp);
-      break;
-    }
-    case K::toggle_draw:  // GL sprites and this machine's splat: CUDA's, else the CPU's
-      m_settings.draw = m_settings.draw != ui::DrawMethod::gl_sprites ? ui::DrawMethod::gl_sprites
-                        : m_splat_ok                                  ? ui::DrawMethod::cuda_splat
-                                                                      : ui::DrawMethod::cpu_splat;
-      say(std::string("draw ") + draw_name());
-      break;
-    case K::set_draw: {
-      const auto method = static_cast<ui::DrawMethod>(a.value);
-      if (method == ui::DrawMethod::cuda_splat && !m_splat_ok) {
-        say("draw: the CUDA splat needs the zero-copy interop path");
-        break;
-      }
-      m_settings.draw = method;
-      say(std::string("draw ") + draw_name());
-      break;
-    }
-    case K::toggle_tree:
-      if (m_run->solver().all_pairs()) {
-        say("tree overlay: " + m_run->solver().name() + " has no tree (cpu-bh and cuda-bh do)");
-        break;
-      }
-      m_settings.tree_overlay = !m_settings.tree_overlay;
-      say(m_settings.tree_overlay
-              ? "tree overlay on (depth " + std::to_string(m_settings.tree_depth) + ")"
-              : "tree overlay off");
-      break;
-    case K::quit:
-      m_quit = true;
-      say("quit");
-      break;
-  }
+    return true;
+  }();
+  (void)whole;
+  return rows;
+}
+
+void App::apply(const ui::Action& a) {
+  for (const Command& c : commands())
+    if (c.kind == a.kind) return c.run(*this, a);
+  throw std::logic_error("App::apply: no command for action " +
+                         std::to_string(static_cast<int>(a.kind)));
 }
 
 // block < 0: keep the current block size when the new solver supports it, else its default.
