@@ -4,7 +4,8 @@
 # times stepping from Python against orrery-bench at N = 1,048,576 in the same run.
 # Usage (device, after `. .gpu/prelude.sh`): scripts/gpu_python.sh SLIM OUT
 #   SLIM: a scripts/gpu_slim.sh folder of a CUDA build (it holds src/sim/liborrery_sim.a), configured
-#   with -DORRERY_WITH_HDF5=OFF: the GPU machine has no libhdf5 (nor its 40 dependencies).
+#   with -DORRERY_WITH_HDF5=OFF: the GPU machine has no libhdf5 (nor its 40 dependencies). Unpack
+#   SLIM/lib.tar.xz into /tmp first (Highway's libhwy, which the CPU sums need).
 set -uo pipefail
 slim=$1 out=$2
 mkdir -p "$out"
@@ -17,6 +18,7 @@ suffix=$($py -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))
 echo "== build the module ($($py --version), pybind11 $($py -m pybind11 --version))"
 g++ -O2 -std=c++17 -shared -fPIC -fvisibility=hidden -DORRERY_HAVE_CUDA=1 -Iinclude \
   $($py -m pybind11 --includes) src/python/*.cpp "$slim/src/sim/liborrery_sim.a" \
+  $(ls /tmp/lib/libhwy.so* 2>/dev/null | head -1) \
   -L/usr/local/cuda/lib64 -lcudart_static -lgomp -ldl -lrt -lpthread \
   -o "$pkg/_orrery$suffix" 2>&1 | tail -20
 export PYTHONPATH=/tmp/orrery-py PYTHONUNBUFFERED=1

@@ -102,7 +102,9 @@ Keywords keywords(const py::kwargs& kw) {
     if (v.is_none()) continue;  // None: not given
     const std::string type_name = py::str(py::type::of(v).attr("__name__"));
     // Python's and numpy's real numbers (float, int, numpy.float32, numpy.int64), not bool.
-    const bool is_bool = py::isinstance<py::bool_>(v) || type_name == "bool_";
+    // numpy's bool is "bool_" before numpy 2 and "bool" from it (not a subclass of Python's).
+    const bool is_bool =
+        py::isinstance<py::bool_>(v) || type_name == "bool_" || type_name == "bool";
     auto number = [&]() -> double {
       if (is_bool || py::isinstance<py::str>(v) || !PyNumber_Check(v.ptr()) ||
           PyComplex_Check(v.ptr()) || !py::hasattr(v, "__float__"))
