@@ -250,12 +250,13 @@ step().)")
             s.save(py::module_::import("os").attr("fspath")(path).cast<std::string>());
           },
           py::arg("path"),
-          R"(Writes the state: TIPSY for a name ending in .tipsy, CSV (x,y,z,vx,vy,vz,mass,radius)
-for .csv, GADGET-4-style HDF5 for .hdf5, else Orrery's snapshot format, which keeps the run
-(solver, integrator, settings, time, steps) so that orrery.load(path) continues it bit for bit.
-Orrery's format and HDF5 keep a file's particle types and IDs. `path`: a str or os.PathLike. The
-file is written beside the target and renamed over it: a failed write (OSError) leaves the old
-file as it was.)")
+          R"(Writes the state in the format the name's extension asks for: .orrery (or no
+extension) Orrery's snapshot format, which keeps the run (solver, integrator, settings, time,
+steps) so that orrery.load(path) continues it bit for bit; .tipsy TIPSY; .hdf5 or .h5
+GADGET-4-style HDF5; .csv CSV (x,y,z,vx,vy,vz,mass,radius). Any other extension raises ValueError
+with the list, and nothing is written. Orrery's format and HDF5 keep a file's particle types and
+IDs. `path`: a str or os.PathLike. The file is written beside the target and renamed over it: a
+failed write (OSError) leaves the old file as it was.)")
       .def_property_readonly("n", &PySimulation::n, "Bodies in the simulation (merges lower it).")
       .def_property_readonly("time", &PySimulation::time, "Simulation time.")
       .def_property_readonly("steps", &PySimulation::steps, "Steps taken.")
