@@ -15,7 +15,6 @@
 #include "cli.h"
 #include "frame_stats.h"
 #include "gfx/body_buffers.h"
-#include "gfx/box_overlay.h"
 #include "gfx/camera.h"
 #include "gfx/gl_objects.h"
 #include "gfx/particle_renderer.h"
@@ -23,6 +22,7 @@
 #include "gfx/trails.h"
 #include "orrery/input.h"
 #include "orrery/output_file.h"
+#include "overlays.h"
 #include "recorder.h"
 #include "run_controller.h"
 #include "ui/imgui_layer.h"
@@ -109,9 +109,7 @@ class App {
   void fill_diagnostics();
   void record_phases(float ui_ms);
   void read_tree();
-  void draw_tree(GLuint target, const gfx::SpriteParams& sp);
-  void draw_walls(GLuint target, const gfx::SpriteParams& sp);
-  void draw_file_box(GLuint target, const gfx::SpriteParams& sp);
+  void draw_overlays(GLuint target, const gfx::SpriteParams& sp);
   void fill_collisions();
   void fill_step();  // the adaptive step's readout; says once when its floor first holds
   void keep_params_valid();
@@ -195,27 +193,13 @@ class App {
   std::string m_path_note;
   std::unique_ptr<ui::ImGuiLayer> m_imgui;
   std::unique_ptr<gfx::ParticleRenderer> m_renderer;
-  std::unique_ptr<gfx::BoxOverlay> m_overlay;  // made when first shown
-  std::vector<Aabb> m_boxes;
-  std::unique_ptr<gfx::BoxOverlay> m_walls;  // the box's walls, made when first shown
-  float m_walls_side = 0.0f;
-  std::unique_ptr<gfx::BoxOverlay> m_file_box;  // a loaded file's periodic box, made when shown
-  double m_file_box_side = 0.0;                 // its side (0: none)
-  double m_file_box_drawn = 0.0;                // the side m_file_box holds
+  Overlays m_overlays;                          // the tree's cells, the walls, a loaded file's box
+  double m_file_box_side = 0.0;                 // a loaded file's periodic box (0: none)
   std::string m_file_path;                      // the file the File section reads again
   struct PendingLoad;
   std::unique_ptr<PendingLoad> m_pending_load;                // a file being read in the background
   long long m_collision_steps = 0, m_collision_contacts = 0;  // at the last reading
   // What the overlay's boxes were read for.
-  struct TreeView {
-    std::uint64_t version = 0;
-    int depth = -1;
-    const Solver* solver = nullptr;
-    bool operator==(const TreeView& o) const {
-      return version == o.version && depth == o.depth && solver == o.solver;
-    }
-  };
-  TreeView m_tree_view;
   gfx::GlGpuTimer m_draw_timer;
   float m_panel_right = 0.0f;  // the panel's right edge in pixels, last frame
   std::unique_ptr<RunController> m_run;

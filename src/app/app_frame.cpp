@@ -166,9 +166,7 @@ void App::render(FrameView& v) {
     m_renderer->draw(m_run->buffers().vertex_array(), m_run->count(), v.sprites, v.style.exposure,
                      target, m_run->buffers().version(), m_trails ? &trails : nullptr);
   }
-  draw_tree(target, v.sprites);
-  draw_walls(target, v.sprites);
-  draw_file_box(target, v.sprites);
+  draw_overlays(target, v.sprites);
   const auto render_start = Clock::now();
   m_imgui->end_frame();
   v.ui_ms += std::chrono::duration<float, std::milli>(Clock::now() - render_start).count();
@@ -284,50 +282,14 @@ void App::read_tree() {
     m_settings.tree_overlay = false;
     return;
   }
-  if (!m_overlay) m_overlay = std::make_unique<gfx::BoxOverlay>();
-  // The boxes change only with a new pass (the buffers' version), the depth or the module: read
-  // them (a device copy for cuda-bh) and upload them only then, not every frame.
-  const TreeView view{m_run->buffers().version(), m_settings.tree_depth, &m_run->solver()};
-  if (!m_run->stepping() && !(view == m_tree_view)) {
-    m_run->tree_boxes(m_settings.tree_depth, m_boxes);
-    m_overlay->set_boxes(m_boxes);
-    m_tree_view = view;
-  }
+  m_overlays.read_tree(*m_run, m_settings.tree_depth);
 }
 
-// The tree overlay over the picture.
-void App::draw_tree(GLuint target, const gfx::SpriteParams& sp) {
-  m_readouts.tree_boxes = 0;
-  if (!m_settings.tree_overlay || !m_overlay) return;
-  m_overlay->draw(target, sp);
-  m_readouts.tree_boxes = m_overlay->count();
-}
-
-// The walls of the box, when there are some: the cube's edges over the picture.
-void App::draw_walls(GLuint target, const gfx::SpriteParams& sp) {
-  const float box = m_run->params().collisions.box;
-  if (!(box > 0.0f)) return;
-  if (!m_walls) m_walls = std::make_unique<gfx::BoxOverlay>();
-  if (box != m_walls_side) {
-    const float h = 0.5f * box;
-    m_walls->set_boxes({Aabb{{-h, -h, -h}, {h, h, h}}});
-    m_walls_side = box;
-  }
-  static constexpr float k_wall_color[4] = {0.85f, 0.80f, 0.60f, 0.55f};
-  m_walls->draw(target, sp, k_wall_color);
-}
-
-// A loaded file's periodic box: GADGET's runs [0, side) on each axis.
-void App::draw_file_box(GLuint target, const gfx::SpriteParams& sp) {
-  if (!(m_file_box_side > 0.0) || !m_settings.file_box) return;
-  if (!m_file_box) m_file_box = std::make_unique<gfx::BoxOverlay>();
-  if (m_file_box_drawn != m_file_box_side) {
-    const float b = static_cast<float>(m_file_box_side);
-    m_file_box->set_boxes({Aabb{{0.0f, 0.0f, 0.0f}, {b, b, b}}});
-    m_file_box_drawn = m_file_box_side;
-  }
-  static constexpr float k_file_box_color[4] = {0.55f, 0.70f, 0.95f, 0.50f};
-  m_file_box->draw(target, sp, k_file_box_color);
+// The tree, the walls and a loaded file's box over the picture.
+void App::draw_overlays(GLuint target, const gfx::SpriteParams& sp) {
+  m_readouts.tree_boxes = m_settings.tree_overlay ? m_overlays.draw_tree(target, sp) : 0;
+  m_overlays.draw_walls(m_run->params().collisions.box, target, sp);
+  if (m_settings.file_box) m_overlays.draw_file_box(m_file_box_side, target, sp);
 }
 
 void App::save_screenshot(OutputFile& file) {
