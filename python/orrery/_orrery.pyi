@@ -16,9 +16,14 @@ class Simulation:
                  gpus: Optional[int] = None, integrator: Optional[str] = None,
                  precision: Optional[str] = None,
                  dt: Union[float, str, None] = None, dt_max: Optional[float] = None,
-                 eta: Optional[float] = None, softening: Optional[float] = None,
-                 damping: Optional[float] = None, theta: Optional[float] = None,
-                 collisions: Optional[str] = None, restitution: Optional[float] = None,
+                 eta: Optional[float] = None,
+                 # parameter rows (scripts/gen_stubs.py writes these from orrery.parameters())
+                 softening: Optional[float] = None,
+                 damping: Optional[float] = None,
+                 theta: Optional[float] = None,
+                 restitution: Optional[float] = None,
+                 # end of the parameter rows
+                 collisions: Optional[str] = None,
                  radius: Optional[float] = None, box: Optional[float] = None,
                  gravity: Optional[bool] = None) -> None: ...
     @staticmethod
@@ -64,10 +69,12 @@ class Simulation:
     dt: Union[float, str]  # a step, or "auto": the adaptive step
     dt_max: Optional[float]  # the adaptive step's largest (None with a fixed dt)
     eta: float
+    # parameter rows (scripts/gen_stubs.py writes these from orrery.parameters())
     softening: float
     damping: float
     theta: float
     restitution: float
+    # end of the parameter rows
     box: Optional[float]
     gravity: bool
     collisions: str

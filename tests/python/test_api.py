@@ -366,13 +366,24 @@ def test_every_parameter_row_is_a_keyword_and_a_checked_property():
         assert row["help"][1:] in type(sim).__dict__[name].__doc__  # capitalised there
 
 
-def test_the_stubs_list_every_parameter_row():
-    stubs = open(os.path.join(os.path.dirname(orrery.__file__), "_orrery.pyi")).read()
-    for row in orrery.parameters():
-        if row["owner"] == "view":
-            continue  # render()'s and show()'s, not the Simulation's
-        assert f"    {row['name']}: " in stubs, row["name"]  # the property
-        assert f"{row['name']}: Optional[float] = None" in stubs or row["name"] == "dt", row["name"]
+def test_the_stubs_are_written_from_the_parameter_table():
+    """scripts/gen_stubs.py writes _orrery.pyi's keyword and property lines from the table: the
+    committed stubs are what it writes, and a new row would get its two lines."""
+    import importlib.util
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    spec = importlib.util.spec_from_file_location("gen_stubs",
+                                                  os.path.join(root, "scripts", "gen_stubs.py"))
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    stubs = open(gen.STUBS).read()
+    rows = orrery.parameters()
+    assert gen.stubs_from(stubs, rows) == stubs, "run scripts/gen_stubs.py"
+    for row in rows:
+        if row["keyword"]:
+            assert f"    {row['name']}: float" in stubs, row["name"]  # the property
+            assert f"{row['name']}: Optional[float] = None" in stubs, row["name"]  # the keyword
+    grown = gen.stubs_from(stubs, rows + [dict(name="zeta", keyword=True)])
+    assert "    zeta: float\n" in grown and "zeta: Optional[float] = None," in grown
 
 
 def test_save_takes_the_format_its_name_asks_for_and_refuses_others(tmp_path):
