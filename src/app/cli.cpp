@@ -385,6 +385,27 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
          "block-size sweep, scene1 to scene99 for its scene list, savescene for its Save "
          "scene): for scripts and headless runs")
       ->check(orrery::cli::non_empty());
+  orrery::cli::name_value_types(cli, {{"--n", "INT"},
+                                      {"--solver", "NAME"},
+                                      {"--block", "INT"},
+                                      {"--gpus", "INT"},
+                                      {"--steps-per-frame", "INT"},
+                                      {"--width", "INT"},
+                                      {"--height", "INT"},
+                                      {"--vsync", "NAME"},
+                                      {"--frames", "INT"},
+                                      {"--screenshot", "FILE"},
+                                      {"--point-radius", "NUMBER"},
+                                      {"--draw", "NAME"},
+                                      {"--record", "FILE"},
+                                      {"--color", "NAME"},
+                                      {"--palette", "NAME"},
+                                      {"--color-scale", "NAME"},
+                                      {"--color-range", "LO,HI"},
+                                      {"--trails", "INT"},
+                                      {"--trail-bodies", "INT"},
+                                      {"--record-fps", "INT"},
+                                      {"--keys", "LIST"}});
   cli.footer(
       "Keys:\n" + ui::key_help_text() +
       "\nEvery switch prints one line to stdout (e.g. 'solver cuda-static block 128'); on exit "

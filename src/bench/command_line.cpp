@@ -73,6 +73,19 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
       "--compare", raw.compare,
       "instead of timing, run each selected solver and cpu from the same state for 3 "
       "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
+  cli::name_value_types(app, {{"--solver", "LIST"},
+                              {"--n", "LIST"},
+                              {"--block", "LIST"},
+                              {"--gpus", "LIST"},
+                              {"--steps", "INT"},
+                              {"--warmup", "INT"},
+                              {"--csv", "FILE"},
+                              {"--json", "FILE"},
+                              {"--simd", "NAME"},
+                              {"--cpu-max-n", "INT"},
+                              {"--trace", "FILE"},
+                              {"--trace-every", "INT"},
+                              {"--max-n", "FPS"}});
   try {
     app.parse(argc, argv);
     raw.ns_given = app.count("--n") > 0;

@@ -130,6 +130,12 @@ inline void parse_view_options(const ViewTexts& t, ViewParams& v, std::set<std::
     }
 }
 
+// Real type names in --help instead of CLI11's TEXT: each option named here gets its type.
+inline void name_value_types(CLI::App& app, const std::map<std::string, std::string>& types) {
+  for (CLI::Option* o : app.get_options())
+    if (const auto it = types.find(o->get_name()); it != types.end()) o->type_name(it->second);
+}
+
 // default_preset: the program's preset when none is given (named in the help). sweeps: as for
 // add_param_options.
 inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& default_preset,
@@ -194,6 +200,21 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
   app.add_option("--export-csv", t.export_csv,
                  "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius")
       ->check(non_empty());
+  name_value_types(app, {{"--preset", "NAME"},
+                         {"--seed", "INT"},
+                         {"--dt", "NUMBER|auto"},
+                         {"--dt-max", "NUMBER"},
+                         {"--eta", "NUMBER"},
+                         {"--precision", "NAME"},
+                         {"--collisions", "NAME"},
+                         {"--restitution", "NUMBER"},
+                         {"--radius", "NUMBER"},
+                         {"--box", "NUMBER"},
+                         {"--gravity", "on|off"},
+                         {"--scene", "FILE"},
+                         {"--types", "LIST"},
+                         {"--gadget-g", "NUMBER"},
+                         {"--export-csv", "FILE"}});
 }
 
 }  // namespace orrery::cli
