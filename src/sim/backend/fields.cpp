@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "orrery/input.h"
+#include "orrery/registry.h"
 
 namespace orrery {
 
@@ -31,28 +32,18 @@ const std::vector<QuantityInfo>& quantity_table() {
 }
 
 const QuantityInfo& quantity_info(Quantity q) {
-  const auto& t = quantity_table();
-  const auto k = static_cast<std::size_t>(q);
-  if (k >= t.size() || t[k].id != q) throw std::logic_error("quantity_info: no such quantity");
-  return t[k];
+  return row_by_id(quantity_table(), q, "quantity_info");
 }
 
 const std::vector<std::string>& quantity_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const QuantityInfo& q : quantity_table()) n.push_back(q.name);
-    return n;
-  }();
+  static const std::vector<std::string> names = row_names(quantity_table());
   return names;
 }
 
 Quantity parse_quantity(const std::string& name) {
-  std::string list;
-  for (const QuantityInfo& q : quantity_table()) {
-    if (name == q.name) return q.id;
-    list += (list.empty() ? "" : ", ") + std::string(q.name);
-  }
-  throw InputError("unknown colour quantity '" + name + "' (choose " + list + ")");
+  if (const QuantityInfo* q = row_named(quantity_table(), name)) return q->id;
+  throw InputError("unknown colour quantity '" + name + "' (choose " + either(quantity_names()) +
+                   ")");
 }
 
 const char* to_string(Quantity q) { return quantity_info(q).name; }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "orrery/input.h"
+#include "orrery/registry.h"
 
 namespace orrery {
 namespace {
@@ -128,10 +129,8 @@ std::vector<const ParamRow*> param_rows(ParamForm form) {
 }
 
 const ParamRow* find_param(std::string_view name) {
-  for (const auto* rows : {&param_rows(), &view_rows()})
-    for (const ParamRow& r : *rows)
-      if (name == r.name) return &r;
-  return nullptr;
+  if (const ParamRow* r = row_named(param_rows(), name)) return r;
+  return row_named(view_rows(), name);
 }
 
 const ParamRow& param_row(std::string_view name) {

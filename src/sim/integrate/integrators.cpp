@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "orrery/input.h"
+#include "orrery/registry.h"
 #include "schemes.h"
 
 namespace orrery {
@@ -47,30 +48,15 @@ const std::vector<IntegratorInfo>& integrator_table() {
 }
 
 const IntegratorInfo& integrator_info(Integrator i) {
-  const auto& t = integrator_table();
-  const auto k = static_cast<std::size_t>(i);
-  if (k >= t.size() || t[k].id != i) throw std::logic_error("integrator_info: no such integrator");
-  return t[k];
+  return row_by_id(integrator_table(), i, "integrator_info");
 }
 
 const std::vector<std::string>& integrator_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n;
-    for (const IntegratorInfo& i : integrator_table()) n.push_back(i.name);
-    return n;
-  }();
+  static const std::vector<std::string> names = row_names(integrator_table());
   return names;
 }
 
 namespace {
-
-// "a, b or c".
-std::string either(const std::vector<std::string>& names) {
-  std::string s;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return s;
-}
 
 // The integrators that take a row, or that do not.
 std::vector<std::string> integrators_taking(const ParamRow& row, bool taking) {
@@ -83,8 +69,7 @@ std::vector<std::string> integrators_taking(const ParamRow& row, bool taking) {
 }  // namespace
 
 Integrator parse_integrator(const std::string& name) {
-  for (const IntegratorInfo& i : integrator_table())
-    if (name == i.name) return i.id;
+  if (const IntegratorInfo* i = row_named(integrator_table(), name)) return i->id;
   throw InputError("unknown integrator '" + name + "' (choose " + either(integrator_names()) + ")");
 }
 

@@ -14,6 +14,7 @@
 #include "gadget.h"
 #include "hdf5_snapshot.h"
 #include "orrery/output_file.h"
+#include "orrery/registry.h"
 #include "orrery_format.h"
 #include "tipsy.h"
 
@@ -151,9 +152,7 @@ const std::vector<FormatInfo>& format_table() {
 }
 
 const FormatInfo& format_info(SnapshotFormat f) {
-  for (const FormatInfo& i : format_table())
-    if (i.id == f) return i;
-  throw std::logic_error("format_info: no such format");
+  return row_by_id(format_table(), f, "format_info");
 }
 
 const FormatInfo* format_of(const std::uint8_t* data, std::size_t size) {
