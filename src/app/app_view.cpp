@@ -1,5 +1,6 @@
 // The viewer's watching tools: colour by quantity (values on the device inside the frame's
-// mapping, or on the host), the legend's range from percentiles, trails, picking and following.
+// mapping, or on the host), the legend's range from percentiles, trails, picking, following, and
+// the camera's view rows (where it starts, what the panel shows and moves).
 #include <cmath>
 #include <cstdio>
 #include <utility>
@@ -8,6 +9,7 @@
 #include "gfx/color_range.h"
 #include "gfx/colormap.h"
 #include "orrery/fields.h"
+#include "orrery/param_table.h"
 
 namespace orrery::app {
 namespace {
@@ -339,6 +341,42 @@ void App::fill_legend() {
   l.note = l.categorical && !m_run->origin_valid()
                ? "merges removed bodies: the labels no longer follow them"
                : "";
+}
+
+void App::camera_from(const ViewParams& v, const std::set<std::string>& given) {
+  constexpr float k_rad = 3.14159265f / 180.0f;
+  const bool distance = given.count("camera_distance") > 0;
+  m_camera.set_home(v.camera_azimuth * k_rad, v.camera_elevation * k_rad, v.fov * k_rad,
+                    distance ? v.camera_distance : 0.0f);
+}
+
+ViewParams App::camera_view() const {
+  // Degrees to 1e-4 (a scene says 20, not the 19.999998 of a float's trip through radians).
+  const auto degrees = [](float rad) {
+    return std::round(rad * (180.0f / 3.14159265f) * 1e4f) / 1e4f;
+  };
+  ViewParams v;
+  v.camera_distance = m_camera.distance();
+  v.camera_azimuth = std::remainder(degrees(m_camera.yaw()), 360.0f);  // orbiting winds it on
+  v.camera_elevation = degrees(m_camera.pitch());
+  v.fov = degrees(m_camera.fov_y());
+  return v;
+}
+
+void App::keep_view_valid(const ViewParams& shown) {
+  const ViewParams& v = m_settings.view;
+  bool moved = false;
+  for (const ParamRow& row : view_rows()) moved |= row.get(v) != row.get(shown);
+  if (!moved) return;
+  try {
+    validate(v);
+  } catch (const std::exception& e) {
+    say(std::string("orrery: refused: ") + e.what());
+    return;
+  }
+  constexpr float k_rad = 3.14159265f / 180.0f;
+  m_camera.set_view(v.camera_distance, v.camera_azimuth * k_rad, v.camera_elevation * k_rad,
+                    v.fov * k_rad);
 }
 
 }  // namespace orrery::app
