@@ -36,6 +36,8 @@ check --keys s,nope
 check --draw nope
 # Issue 8's defects: every one is refused in one line before anything runs.
 check --softening 1e-20
+# A --save name no format writes (issue 41): refused before the run, with the extensions.
+check --save run.out
 # The camera's rows (issue 41): each out of its bounds, or not a number.
 check --camera-distance 0
 check --camera-elevation 89
