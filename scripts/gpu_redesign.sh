@@ -10,19 +10,8 @@ set -u
 new=$(cd "$1" && pwd)
 old=$(cd "$2" && pwd)
 out=$(mkdir -p "$3" && cd "$3" && pwd)
-table=()
-row() { table+=("$(printf '%-44s %s' "$1" "$2")"); }
-"$new/tests/orrery_gpu_tests" >"$out/gpu-tests.log" 2>&1
-row "orrery_gpu_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) ' "$out/gpu-tests.log" | tr '\n' ' ')"
-ORRERY_SHADER_DIR=$new/src/app/shaders "$new/tests/orrery_gfx_tests" >"$out/gfx-tests.log" 2>&1
-row "orrery_gfx_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) ' "$out/gfx-tests.log" | tr '\n' ' ')"
-tests/viewer/gpu_check.sh "$new" "$out/viewer" >"$out/viewer-check.log" 2>&1
-row "viewer checks (exit $?)" "$(grep -c '^PASS' "$out/viewer-check.log") PASS, $(grep -c '^FAIL' "$out/viewer-check.log") FAIL"
-timeout 120 compute-sanitizer --tool memcheck --leak-check full "$new/tests/orrery_gpu_tests" \
-  --gtest_filter='Cuda/GpuSystem.*:*GpuCollisions*:GpuViewTools.Simulation*:GpuViewTools.OneBody*' \
-  >"$out/memcheck.log" 2>&1
-row "memcheck (exit $?)" "$(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED) ' "$out/memcheck.log" | tr '\n' ' ')"
-summary() { grep -o 'mean [0-9.]* FPS ([0-9.]* ms/frame), sim [0-9.]* ms/frame' "$1"; }
+. "$(dirname "$0")/gpu_checks.sh"
+gpu_checks "$new" "$out" 120
 for rep in 1 2; do
   for v in old new; do
     d=$old

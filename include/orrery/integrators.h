@@ -39,6 +39,8 @@ struct IntegratorInfo {
 
 // Every integrator, in the order of their numbers.
 const std::vector<IntegratorInfo>& integrator_table();
+// The names of the integrators that take an integrator-owned row (taking), or that refuse it.
+std::vector<std::string> integrators_taking(const ParamRow& row, bool taking);
 const IntegratorInfo& integrator_info(Integrator i);
 
 const std::vector<std::string>& integrator_names();

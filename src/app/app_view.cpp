@@ -3,6 +3,7 @@
 // the camera's view rows (where it starts, what the panel shows and moves).
 #include <cmath>
 #include <cstdio>
+#include <glm/trigonometric.hpp>
 #include <utility>
 
 #include "app.h"
@@ -344,17 +345,14 @@ void App::fill_legend() {
 }
 
 void App::camera_from(const ViewParams& v, const std::set<std::string>& given) {
-  constexpr float k_rad = 3.14159265f / 180.0f;
   const bool distance = given.count("camera_distance") > 0;
-  m_camera.set_home(v.camera_azimuth * k_rad, v.camera_elevation * k_rad, v.fov * k_rad,
-                    distance ? v.camera_distance : 0.0f);
+  m_camera.set_home(glm::radians(v.camera_azimuth), glm::radians(v.camera_elevation),
+                    glm::radians(v.fov), distance ? v.camera_distance : 0.0f);
 }
 
 ViewParams App::camera_view() const {
   // Degrees to 1e-4 (a scene says 20, not the 19.999998 of a float's trip through radians).
-  const auto degrees = [](float rad) {
-    return std::round(rad * (180.0f / 3.14159265f) * 1e4f) / 1e4f;
-  };
+  const auto degrees = [](float rad) { return std::round(glm::degrees(rad) * 1e4f) / 1e4f; };
   ViewParams v;
   v.camera_distance = m_camera.distance();
   v.camera_azimuth = std::remainder(degrees(m_camera.yaw()), 360.0f);  // orbiting winds it on
@@ -374,9 +372,8 @@ void App::keep_view_valid(const ViewParams& shown) {
     say(std::string("orrery: refused: ") + e.what());
     return;
   }
-  constexpr float k_rad = 3.14159265f / 180.0f;
-  m_camera.set_view(v.camera_distance, v.camera_azimuth * k_rad, v.camera_elevation * k_rad,
-                    v.fov * k_rad);
+  m_camera.set_view(v.camera_distance, glm::radians(v.camera_azimuth),
+                    glm::radians(v.camera_elevation), glm::radians(v.fov));
 }
 
 }  // namespace orrery::app

@@ -65,7 +65,7 @@ void integer(const std::optional<std::string>& text, const char* what, long long
 // --dt (--dt-max, --eta), the plain parameter rows and --precision as typed, over p.
 void typed_params(const Texts& t, SimParams& p) {
   parse_step_options(t.dt, t.dt_max, t.eta, p);
-  orrery::cli::parse_param_options(*t.run, p);
+  orrery::cli::parse_row_options(t.run->params, p);
   if (t.precision) {
     try {
       p.precision = parse_precision(*t.precision);
@@ -325,7 +325,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "GPU for those solvers; panel: GPUs");
   orrery::cli::RunTexts run;
   orrery::cli::add_run_options(cli, run, o.preset);
-  orrery::cli::ViewTexts view;
+  orrery::cli::RowTexts view;
   orrery::cli::add_view_options(cli, view);
   cli.add_option("--steps-per-frame", t.steps_per_frame,
                  "simulation steps per drawn frame, 1 to 1000 (default 1)");
@@ -423,7 +423,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     const std::string scene = run.scene.value_or(""), load = run.load.value_or("");
     o.vsync = vsync == "on";
     parse_numbers(t, o);
-    orrery::cli::parse_view_options(view, o.view, o.view_given);
+    orrery::cli::parse_row_options(view, o.view, &o.view_given);
     if (o.color_range && o.color_scale == "log" && !(o.color_range->first > 0.0f))
       throw InputError("--color-range with --color-scale log: LO must be above 0");
     if (!load.empty() && !scene.empty()) throw InputError("--scene and --load: give one of them");

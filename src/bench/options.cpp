@@ -283,7 +283,7 @@ void check_saves(const RawOptions& raw, Plan& plan) {
 SimParams parse_params(const RawOptions& raw) {
   SimParams p;
   parse_step_options(raw.run.dt, raw.run.dt_max, raw.run.eta, p);
-  cli::parse_param_options(raw.run, p);
+  cli::parse_row_options(raw.run.params, p);
   if (raw.run.precision) {
     try {
       p.precision = parse_precision(*raw.run.precision);

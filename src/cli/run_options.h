@@ -14,6 +14,7 @@
 #include "orrery/formats.h"
 #include "orrery/integrators.h"
 #include "orrery/param_table.h"
+#include "orrery/registry.h"
 #include "orrery/scene.h"
 
 namespace orrery::cli {
@@ -25,11 +26,14 @@ inline CLI::Validator non_empty() {
       "NOT EMPTY");
 }
 
+// Rows' options as typed, by the row's name (none: not typed).
+using RowTexts = std::map<std::string, std::optional<std::string>>;
+
 struct RunTexts {
   std::optional<std::string> preset, seed, dt, dt_max, eta, integrator, precision;
   // The plain parameter rows (orrery/param_table.h) by name, as typed; none: not typed. With
   // `sweeps`, a sweep row's values are in `sweeps` instead (every value of every --name given).
-  std::map<std::string, std::optional<std::string>> params;
+  RowTexts params;
   std::map<std::string, std::vector<std::string>> sweeps;
   std::optional<std::string> scene, load, save, export_csv;
   std::optional<std::string> types, gadget_g;  // how --load reads a GADGET file
@@ -39,22 +43,18 @@ struct RunTexts {
 // --integrator's help, from the integrators' registry: each with what it is, and the rows that
 // some refuse.
 inline std::string integrator_help() {
-  std::string s = "time integrator (default " + integrator_names().front() + "): ";
-  const auto& table = integrator_table();
-  for (std::size_t i = 0; i < table.size(); ++i)
-    s += std::string(i == 0                  ? ""
-                     : i + 1 == table.size() ? " or "
-                                             : ", ") +
-         table[i].name + " (" + table[i].description + ")";
+  std::vector<std::string> each;
+  for (const IntegratorInfo& info : integrator_table())
+    each.push_back(std::string(info.name) + " (" + info.description + ")");
+  std::string s = "time integrator (default " + integrator_names().front() + "): " + either(each);
   for (const ParamRow& row : param_rows()) {
     if (row.owner != ParamOwner::integrator || row.form != ParamForm::plain) continue;
-    std::vector<std::string> refusing;
-    for (const IntegratorInfo& info : table)
-      if (!info.takes_param(row.name)) refusing.push_back(info.name);
-    for (std::size_t i = 0; i < refusing.size(); ++i)
-      s += (i == 0 ? "; " : i + 1 == refusing.size() ? " and " : ", ") + refusing[i];
-    if (!refusing.empty())
-      s += std::string(refusing.size() == 1 ? " takes" : " take") + " no " + row.name;
+    const std::vector<std::string> refusing = integrators_taking(row, false);
+    if (refusing.empty()) continue;
+    std::string names = refusing.front();  // "a, b and c"
+    for (std::size_t i = 1; i < refusing.size(); ++i)
+      names += (i + 1 == refusing.size() ? " and " : ", ") + refusing[i];
+    s += "; " + names + (refusing.size() == 1 ? " takes" : " take") + " no " + row.name;
   }
   return s;
 }
@@ -93,20 +93,23 @@ inline void add_param_options(CLI::App& app, RunTexts& t, bool sweeps) {
   }
 }
 
-// The plain rows typed, parsed and checked by their rows, over p. Throws InputError naming the
-// option ("--softening '1e-20': invalid softening ...").
-inline void parse_param_options(const RunTexts& t, SimParams& p) {
-  for (const auto& [name, text] : t.params)
+// Rows' options as typed, parsed and checked by their rows over p (a SimParams, or the view's
+// ViewParams); their names into `typed` where one is given. Throws InputError naming the option
+// ("--softening '1e-20': invalid softening ...").
+template <class Params>
+void parse_row_options(const RowTexts& texts, Params& p, std::set<std::string>* typed = nullptr) {
+  for (const auto& [name, text] : texts)
     if (text) {
       const ParamRow& r = param_row(name);
       r.set(p, parse_param_text(r, *text, r.option()));
+      if (typed) typed->insert(name);
     }
 }
 
 // The plain rows typed, as values (for TypedSettings::params).
 inline ParamValues typed_param_values(const RunTexts& t) {
   SimParams p;
-  parse_param_options(t, p);
+  parse_row_options(t.params, p);
   ParamValues v;
   for (const auto& [name, text] : t.params)
     if (text) v[name] = param_row(name).get(p);
@@ -114,20 +117,9 @@ inline ParamValues typed_param_values(const RunTexts& t) {
 }
 
 // The view's rows, one option each (the viewer's; scenes and Python's render() take the same).
-using ViewTexts = std::map<std::string, std::optional<std::string>>;
-inline void add_view_options(CLI::App& app, ViewTexts& t) {
+inline void add_view_options(CLI::App& app, RowTexts& t) {
   for (const ParamRow& r : view_rows())
     app.add_option(r.option(), t[r.name], param_help(r))->type_name("NUMBER");
-}
-// The view's rows typed, checked by their rows, into v; their names into `typed`. Throws
-// InputError naming the option.
-inline void parse_view_options(const ViewTexts& t, ViewParams& v, std::set<std::string>& typed) {
-  for (const auto& [name, text] : t)
-    if (text) {
-      const ParamRow& r = *find_param(name);
-      r.set(v, parse_param_text(r, *text, r.option()));
-      typed.insert(name);
-    }
 }
 
 // Real type names in --help instead of CLI11's TEXT: each option named here gets its type.

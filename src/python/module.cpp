@@ -7,7 +7,6 @@
 
 #include <cctype>
 #include <cmath>
-#include <deque>
 
 #include "orrery/device.h"
 #include "orrery/input.h"
@@ -53,12 +52,6 @@ py::list parameter_list() {
     out.append(d);
   }
   return out;
-}
-
-// A docstring that lives as long as the module (pybind11 keeps the pointer).
-const char* kept_text(std::string text) {
-  static std::deque<std::string> texts;
-  return texts.emplace_back(std::move(text)).c_str();
 }
 
 // Simulation's docstring: its settings, the parameter rows' from the table.
@@ -211,8 +204,7 @@ py::list device_list() {
 PYBIND11_MODULE(_orrery, m) {
   m.doc() = "Orrery's engine: gravitational N-body solvers on the GPU and the CPU.";
 
-  py::class_<PySimulation> sim(
-      m, "Simulation", kept_text(class_doc()));
+  py::class_<PySimulation> sim(m, "Simulation", class_doc().c_str());  // pybind11 copies docstrings
   sim.def(py::init([](std::optional<int> n, const std::string& preset, std::uint64_t seed,
                       const py::kwargs& kw) {
             return PySimulation::from_preset(n.value_or(default_n()), preset, seed, keywords(kw));
@@ -374,7 +366,7 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
     if (*row.detail) doc += std::string(" ") + row.detail;
     sim.def_property(
         row.name, [r](const PySimulation& s) { return r->get(s.params()); },
-        [r](PySimulation& s, double v) { s.set_param(*r, v); }, kept_text(doc));
+        [r](PySimulation& s, double v) { s.set_param(*r, v); }, doc.c_str());
   }
 
   m.def(

@@ -74,7 +74,7 @@ TypedSettings typed_settings(const Keywords& k) {
                        ": sets the adaptive step, which needs dt='auto'");
   if (k.dt_max) t.dt = as_float(*k.dt_max, "dt_max");
   if (k.eta) t.eta = as_float(*k.eta, "eta");
-  for (const auto& [name, v] : k.params) t.params[name] = as_float(v, param_row(name).name);
+  for (const auto& [name, v] : k.params) t.params[name] = as_float(v, name.c_str());
   if (k.box) {
     t.scene.box = as_float(*k.box, "box");
     if (!(*t.scene.box > 0.0f))

@@ -56,17 +56,12 @@ const std::vector<std::string>& integrator_names() {
   return names;
 }
 
-namespace {
-
-// The integrators that take a row, or that do not.
 std::vector<std::string> integrators_taking(const ParamRow& row, bool taking) {
   std::vector<std::string> out;
   for (const IntegratorInfo& i : integrator_table())
     if (i.takes_param(row.name) == taking) out.push_back(i.name);
   return out;
 }
-
-}  // namespace
 
 Integrator parse_integrator(const std::string& name) {
   if (const IntegratorInfo* i = row_named(integrator_table(), name)) return i->id;
