@@ -61,6 +61,80 @@ TEST(Integrators, EachRecordMakesItsSchemeAndCostsWhatItSays) {
   }
 }
 
+// Issue 41: an integrator's scheme owns what it keeps between steps. Driven through passes that
+// count evaluations: leapfrog pays one evaluation more on its first step, on the first after a
+// reset, and on the first after bodies were added or removed; yoshida4 keeps nothing.
+class CountingPasses final : public StepPasses {
+ public:
+  int evaluations = 0;
+  void kick(double) override {}
+  void drift(Slot, Slot, double) override {}
+  void forces(Slot) override { ++evaluations; }
+  bool forces_kept() const override { return kept; }
+  void force_euler(double, float) override { ++evaluations; }
+  void collide() override {}
+  void coast(double, float) override {}
+  bool kept = false;  // what the Simulation says from the scheme
+};
+
+int evaluations_of(IntegratorScheme& scheme, CountingPasses& passes) {
+  passes.evaluations = 0;
+  passes.kept = scheme.forces_kept();
+  scheme.step(passes, 0.01, SimParams{});
+  return passes.evaluations;
+}
+
+TEST(Integrators, SchemesOwnWhatTheyKeepAndForgetItWhenBodiesChange) {
+  CountingPasses passes;
+  const auto leapfrog = make_scheme(Integrator::leapfrog);
+  EXPECT_FALSE(leapfrog->forces_kept());
+  EXPECT_EQ(evaluations_of(*leapfrog, passes), 2);
+  EXPECT_TRUE(leapfrog->forces_kept());
+  EXPECT_EQ(evaluations_of(*leapfrog, passes), 1);
+  leapfrog->bodies_changed(7);
+  EXPECT_FALSE(leapfrog->forces_kept());
+  EXPECT_EQ(evaluations_of(*leapfrog, passes), 2);
+  leapfrog->forget();
+  EXPECT_EQ(evaluations_of(*leapfrog, passes), 2);
+  EXPECT_EQ(evaluations_of(*leapfrog, passes), 1);
+  // Two Simulations' schemes are two objects: one's state is not the other's.
+  const auto other = make_scheme(Integrator::leapfrog);
+  EXPECT_FALSE(other->forces_kept());
+  const auto yoshida = make_scheme(Integrator::yoshida4);
+  EXPECT_EQ(evaluations_of(*yoshida, passes), 3);
+  EXPECT_FALSE(yoshida->forces_kept());
+}
+
+// Merges remove bodies inside a leapfrog step: the scheme is told, and the run matches, bit for
+// bit, one that forgets its forces before every step (what it keeps after a merge are the merged
+// bodies' forces, evaluated after the collision stage).
+TEST(Integrators, LeapfrogAfterMergesKeepsTheMergedStatesForces) {
+  SimParams p;
+  p.dt = 0.002f;
+  p.softening = 0.05f;
+  p.collisions.mode = CollisionMode::merge;
+  BodyState s;
+  for (int i = 0; i < 6; ++i) {  // three head-on pairs that merge within a few steps
+    const float x = 0.02f * (i % 2 == 0 ? -1.0f : 1.0f), y = 3.0f * (i / 2);
+    s.pos.push_back(Vec4{x, y, 0.0f, 1.0f});
+    s.vel.push_back(Vec4{-x * 10.0f, 0.0f, 0.0f, 0.05f});
+  }
+  auto kept = make_simulation("cpu", s, p, Integrator::leapfrog);
+  auto fresh = make_simulation("cpu", s, p, Integrator::leapfrog);
+  for (int k = 0; k < 20; ++k) {
+    kept->step(1);
+    fresh->step(1);
+    fresh->set_solver(make_solver("cpu"));  // a new module: the kept forces are forgotten
+  }
+  EXPECT_LT(kept->bodies().n, 6);
+  const BodyState a = kept->state(), b = fresh->state();
+  ASSERT_EQ(a.size(), b.size());
+  for (int i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a.pos[i].x, b.pos[i].x);
+    EXPECT_EQ(a.vel[i].x, b.vel[i].x);
+  }
+}
+
 // What an integrator refuses comes from its record: an integrator-owned row it does not take,
 // away from its default, is refused naming both; one it takes is accepted, and breaks reversal.
 TEST(Integrators, TheRulesComeFromTheRecords) {

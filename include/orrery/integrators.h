@@ -72,7 +72,8 @@ class StepPasses {
   virtual void drift(Slot from, Slot to, double h) = 0;
   // acc = the accelerations at the positions of `at` (one force evaluation).
   virtual void forces(Slot at) = 0;
-  // Whether acc holds the forces of the step's input positions (kept from the last step).
+  // Whether acc holds the forces of the step's input positions (the integrator kept them from the
+  // last step, or the adaptive step evaluated them for its estimate).
   virtual bool forces_kept() const = 0;
   // Forces and the seed's damped Euler in -> out: the module's fused launch where it has one.
   virtual void force_euler(double dt, float damping) = 0;
@@ -82,15 +83,27 @@ class StepPasses {
   virtual void coast(double dt, float damping) = 0;
 };
 
-// One integrator: a step in -> out of signed dt; returns whether acc ends holding the forces of
-// `out` (the next step's first kick may use them).
+// One integrator, made per Simulation (IntegratorInfo::make): a step in -> out of signed dt, and
+// the state it keeps between steps (leapfrog's: that its last kick's forces are the next step's
+// first), which the Simulation tells it to drop when the bodies, their forces or the precision
+// change, and when bodies are added or removed.
 class IntegratorScheme {
  public:
   virtual ~IntegratorScheme() = default;
   virtual Integrator kind() const = 0;
-  virtual bool step(StepPasses& s, double dt, const SimParams& p) const = 0;
-  // A step with gravity off: a drift (an integrator that damps damps it too).
-  virtual void coast(StepPasses& s, double dt, const SimParams&) const { s.coast(dt, 1.0f); }
+  virtual void step(StepPasses& s, double dt, const SimParams& p) = 0;
+  // A step with gravity off: a drift (an integrator that damps damps it too). No forces are left.
+  virtual void coast(StepPasses& s, double dt, const SimParams&) { s.coast(dt, 1.0f); }
+  // Whether the passes' accelerations hold the forces of the newest positions, kept for the next
+  // step.
+  virtual bool forces_kept() const { return false; }
+  // The reset: what it keeps is no longer true of the state.
+  virtual void forget() {}
+  // Bodies were added or removed (merges; a new state of another size): n are left.
+  virtual void bodies_changed(int n) {
+    (void)n;
+    forget();
+  }
 };
 std::unique_ptr<IntegratorScheme> make_scheme(Integrator i);
 

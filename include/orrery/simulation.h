@@ -23,6 +23,8 @@ namespace orrery {
 
 class Backend;
 class DoubleBackend;
+template <class V>
+class ElementPasses;
 
 // Throws InputError with one line when the run's precision cannot be had with this module and
 // these parameters: double needs a module with a double path and no collision stage or walls.
@@ -193,26 +195,40 @@ class Simulation {
   Collider& collider();
 
  private:
-  class Passes;
+  // The passes an integrator steps with, over one step's arrays in the run's precision
+  // (PassesOf<Vec4> or PassesOf<Vec4d>), and what the adaptive step measures through them: the
+  // rate at the start (forces against velocities) or between the last two evaluations
+  // (step_rate.h), the swap before an evaluation, the total mass.
+  class Passes : public StepPasses {
+   public:
+    virtual double rate(bool start) = 0;
+    virtual void swap_acc() = 0;
+    virtual double total_mass() = 0;
+  };
+  template <class V>
+  class PassesOf;
   void attach_phases(bool fresh);
-  void step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n);
-  // The adaptive step: this step's planned size (the first estimated from the forces at `pos`,
-  // which it keeps), shortened to land on the stop time, and after the step the next one's; a
-  // force evaluation about to run `offset` after the step's start (with the adaptive step: the
-  // last evaluation's forces kept, its time noted); the evaluations forgotten (new forces, a new
-  // state).
-  double begin_step(StepPasses& passes, const Vec4* pos, const Vec4* vel, int n);
+  // One step, in -> out (out != in), velocities in place, through the passes of the run's
+  // precision; n shrinks with merges.
+  template <class V>
+  void step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, int& n);
+  // The adaptive step: this step's planned size (the first estimated from the forces at the
+  // step's input, which it keeps), shortened to land on the stop time, and after the step the
+  // next one's; a force evaluation about to run `offset` after the step's start (with the
+  // adaptive step: the last evaluation's forces kept, its time noted); the evaluations forgotten
+  // (new forces, a new state).
+  double begin_step(Passes& passes);
   double until_stop(double planned) const;
-  void end_step(double planned, double h, int n);
-  double measured_rate(bool start, const Vec4* vel, int n);
+  void end_step(Passes& passes, double planned, double h);
   double bounded_step(double h);
-  void before_evaluation(double offset);
+  void before_evaluation(Passes& passes, double offset);
   void forget_forces();
+  // Whether the backend's float accelerations are the forces of the newest positions (the
+  // integrator kept them, in a single-precision run).
+  bool float_forces_kept() const;
   bool is_double() const { return m_params.precision == Precision::double_; }
   // The double state of the arrays `b` (widened from them unless held already).
   DoubleBackend& hold_double(const Bodies& b);
-  void step_once_double();
-  class DoublePasses;
 
   std::unique_ptr<Solver> m_solver;
   std::unique_ptr<Backend> m_backend;  // on the solver's side
@@ -226,10 +242,8 @@ class Simulation {
   double m_time = 0.0;
   long long m_steps = 0;
   bool m_reversed = false;
-  bool m_acc_valid = false;  // the backend's accelerations are those of the newest positions
   std::unique_ptr<DoubleBackend> m_double;  // the double state, on the module's side
   bool m_double_held = false;               // m_double holds the state stepped next
-  bool m_acc_double_valid = false;
   int m_last_evals = 0;
   // The adaptive step: the next step's size (0: to be estimated), the last one's, the floor's
   // count; the times of the last two force evaluations (acc and prev_acc) and how many are known.

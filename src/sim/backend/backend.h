@@ -6,41 +6,28 @@
 #include <memory>
 #include <optional>
 
+#include "element_passes.h"
 #include "orrery/bodies.h"
 #include "orrery/physics.h"
 #include "stage_ops.h"
 
 namespace orrery {
 
-class Backend {
+class Backend : public ElementPasses<Vec4> {
  public:
-  virtual ~Backend() = default;
-  virtual bool on_device() const = 0;
-
-  // Scratch for n bodies, kept and grown: the accelerations of the newest positions and the
-  // potentials (also the acceleration quantity's scratch). Their contents are lost when n grows.
+  // Scratch for n bodies, kept and grown: the accelerations of the newest positions (acc(),
+  // prev_acc(): element_passes.h) and the potentials (also the acceleration quantity's scratch).
+  // Their contents are lost when n grows.
   virtual void reserve(int n) = 0;
-  virtual Vec4* acc() = 0;
   virtual Vec4* pot() = 0;
-  // The adaptive step's: the accelerations of the evaluation before the last, kept by swapping
-  // them with acc() before each evaluation (made on first use, as large as acc()).
-  virtual Vec4* prev_acc() = 0;
-  virtual void swap_acc() = 0;
-  // step_rate.h's rate, max_i |a_i - b_i| / (|c_i| + mean |c|) (b may be null); waits.
-  virtual double relative_rate(const Vec4* a, const Vec4* b, const Vec4* c, int n) = 0;
-
-  // The integrators' passes: vel += acc h; out = in + vel h (out may be in); acc = 0; the seed's
-  // damped Euler from precomputed accelerations.
-  virtual void kick(Vec4* vel, const Vec4* acc, int n, float h) = 0;
-  virtual void drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) = 0;
-  virtual void zero(Vec4* a, int n) = 0;
-  virtual void euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
-                     float damping) = 0;
 
   // The diagnostics' sums (pot may be null), and the all-pairs potential energy where the backend
   // has a pass for it that is cheaper than per-body potentials (the device); else none.
   virtual Sums sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n) = 0;
   virtual std::optional<double> pair_potential_energy(const Vec4* pos, int n, float eps) = 0;
+  double total_mass(const Vec4* pos, const Vec4* vel, int n) final {
+    return sums(pos, vel, nullptr, n).mass;
+  }
 
   // Per-body quantities into out (n floats on this side).
   virtual void speeds(const Vec4* vel, int n, float* out) = 0;

@@ -12,10 +12,9 @@
 namespace orrery {
 namespace {
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public DevicePasses<Backend, Vec4> {
  public:
   CudaBackend() { require_device(); }
-  bool on_device() const override { return true; }
   void reserve(int n) override {
     const std::size_t count = static_cast<std::size_t>(n);
     if (m_acc.size() >= count) return;
@@ -32,19 +31,6 @@ class CudaBackend final : public Backend {
   void swap_acc() override {
     prev_acc();
     std::swap(m_acc, m_prev);
-  }
-  double relative_rate(const Vec4* a, const Vec4* b, const Vec4* c, int n) override {
-    return device_relative_rate(a, b, c, n, m_rate_scratch);
-  }
-
-  void kick(Vec4* vel, const Vec4* acc, int n, float h) override { device_kick(vel, acc, n, h); }
-  void drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) override {
-    device_drift(in, out, vel, n, h);
-  }
-  void zero(Vec4* a, int n) override { device_zero(a, n); }
-  void euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
-             float damping) override {
-    device_euler(in, out, vel, acc, n, dt, damping);
   }
 
   Sums sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n) override {
@@ -104,7 +90,6 @@ class CudaBackend final : public Backend {
   }
   GpuBuffer<Vec4> m_acc, m_pot, m_prev, m_pos[2], m_vel;
   GpuBuffer<float> m_floats;
-  GpuBuffer<double> m_rate_scratch;
   DeviceReducer m_reducer;
   std::unique_ptr<DeviceFields> m_fields;  // made on first use (density, one body's acceleration)
   std::unique_ptr<FiniteProbe> m_probe;

@@ -1,6 +1,5 @@
-// Private, CUDA builds only: the device passes behind the CUDA backend - the integrators' kicks and
-// drifts, the per-body quantities, the diagnostics' reductions and the fields that need scratch.
-// Device arrays, the default stream.
+// Private, CUDA builds only: the device passes behind the CUDA backend - the per-body quantities,
+// the diagnostics' reductions and the fields that need scratch. Device arrays, the default stream.
 #pragma once
 
 #include <cstddef>
@@ -14,12 +13,6 @@ namespace orrery {
 // Each body's softened potential on the device, out[i] = (0, 0, 0, phi_i), in float per pair (one
 // body per thread, tiles of bodies in shared memory); throws without a device.
 void device_potentials(const Vec4* pos, Vec4* out, int n, float softening);
-
-void device_kick(Vec4* vel, const Vec4* acc, int n, float h);
-void device_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
-void device_zero(Vec4* a, int n);
-void device_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
-                  float damping);
 
 void device_speeds(const Vec4* vel, int n, float* out);
 void device_masses(const Vec4* pos, int n, float* out);

@@ -8,26 +8,22 @@
 #include <utility>
 #include <vector>
 
+#include "element_passes.h"
 #include "orrery/physics.h"
 #include "stage_ops.h"
 
 namespace orrery {
 
-class DoubleBackend {
+class DoubleBackend : public ElementPasses<Vec4d> {
  public:
-  virtual ~DoubleBackend() = default;
-  virtual bool on_device() const = 0;
-
   // The held state: positions (and the buffer a step writes), velocities (w: the radius, kept),
-  // the accelerations of the newest positions; size() bodies.
+  // and the accelerations (element_passes.h's acc() and prev_acc()); size() bodies.
   Vec4d* pos() { return m_pos; }
   Vec4d* next() { return m_next; }
   Vec4d* vel() { return m_vel; }
-  Vec4d* acc() { return m_acc; }
-  // The adaptive step's: the accelerations of the evaluation before the last, swapped with acc()
-  // before each evaluation so both are kept.
-  Vec4d* prev_acc() { return m_prev; }
-  void swap_acc() { std::swap(m_acc, m_prev); }
+  Vec4d* acc() final { return m_acc; }
+  Vec4d* prev_acc() final { return m_prev; }
+  void swap_acc() final { std::swap(m_acc, m_prev); }
   int size() const { return m_n; }
   // After a step wrote next(): it holds the newest positions.
   void flip() { std::swap(m_pos, m_next); }
@@ -40,19 +36,11 @@ class DoubleBackend {
   // Host copies of the held state (waits).
   virtual void download(std::vector<Vec4d>& pos, std::vector<Vec4d>& vel) = 0;
 
-  // The integrators' passes on the held bodies: vel += acc h; out = in + vel h (out may be in);
-  // acc = 0; the seed's damped Euler in -> out from acc.
-  virtual void kick(double h) = 0;
-  virtual void drift(const Vec4d* in, Vec4d* out, double h) = 0;
-  virtual void zero_acc() = 0;
-  virtual void euler(const Vec4d* in, Vec4d* out, double dt, double damping) = 0;
-
   // The diagnostics of the held state (no potential), and its all-pairs potential energy
   // W = -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), summed in double.
   virtual Sums sums() = 0;
   virtual double potential_energy(double softening) = 0;
-  // step_rate.h's rate of arrays of this side (b may be null); waits.
-  virtual double relative_rate(const Vec4d* a, const Vec4d* b, const Vec4d* c) = 0;
+  double total_mass(const Vec4d*, const Vec4d*, int) final { return sums().mass; }
 
  protected:
   Vec4d *m_pos = nullptr, *m_next = nullptr, *m_vel = nullptr, *m_acc = nullptr, *m_prev = nullptr;

@@ -27,16 +27,6 @@ __global__ void narrow_kernel(const Vec4d* __restrict__ pos64, const Vec4d* __re
   vel[i] = to_float(vel64[i]);
 }
 
-__global__ void euler_kernel(const Vec4d* __restrict__ in, Vec4d* __restrict__ out,
-                             Vec4d* __restrict__ vel, const Vec4d* __restrict__ acc, int n,
-                             double dt, double damping) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  Vec4d v = vel[i];
-  integrate(in[i], out[i], v, acc[i], dt, damping);
-  vel[i] = v;
-}
-
 // Sums `value` over the block; thread 0 gets it.
 __device__ double block_sum(double value) { return block_reduce(value, AddOp{}); }
 
@@ -79,10 +69,9 @@ __global__ void __launch_bounds__(k_threads)
   if (t == 0) partial[row] = total;
 }
 
-class CudaDoubleBackend final : public DoubleBackend {
+class CudaDoubleBackend final : public DevicePasses<DoubleBackend, Vec4d> {
  public:
   CudaDoubleBackend() { require_device(); }
-  bool on_device() const override { return true; }
 
   void widen(const Vec4* pos, const Vec4* vel, int n) override {
     resize(n);
@@ -108,22 +97,6 @@ class CudaDoubleBackend final : public DoubleBackend {
     gpu_memory::download(vel.data(), m_vel, sizeof(Vec4d) * n);
   }
 
-  void kick(double h) override {
-    kick_kernel<Vec4d><<<blocks_for(m_n), k_threads>>>(m_vel, m_acc, m_n, h);
-    CUDA_CHECK_LAUNCH("kick_kernel");
-  }
-  void drift(const Vec4d* in, Vec4d* out, double h) override {
-    drift_kernel<Vec4d><<<blocks_for(m_n), k_threads>>>(in, out, m_vel, m_n, h);
-    CUDA_CHECK_LAUNCH("drift_kernel");
-  }
-  void zero_acc() override {
-    CUDA_CHECK_THROW(cudaMemsetAsync(m_acc, 0, sizeof(Vec4d) * static_cast<std::size_t>(m_n)));
-  }
-  void euler(const Vec4d* in, Vec4d* out, double dt, double damping) override {
-    euler_kernel<<<blocks_for(m_n), k_threads>>>(in, out, m_vel, m_acc, m_n, dt, damping);
-    CUDA_CHECK_LAUNCH("euler_kernel");
-  }
-
   Sums sums() override {
     const int blocks = std::max(1, std::min(blocks_for(m_n), 1024));
     const std::vector<double> part = reduce(blocks * k_sum_terms, [&](double* out) {
@@ -144,9 +117,6 @@ class CudaDoubleBackend final : public DoubleBackend {
     double w = 0.0;
     for (double v : part) w -= v;
     return w;
-  }
-  double relative_rate(const Vec4d* a, const Vec4d* b, const Vec4d* c) override {
-    return device_relative_rate(a, b, c, m_n, m_partial);
   }
 
  private:

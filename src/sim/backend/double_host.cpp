@@ -3,15 +3,13 @@
 #include <vector>
 
 #include "double_backend.h"
-#include "step_rate.h"
+#include "host_passes.h"
 
 namespace orrery {
 namespace {
 
-class HostDoubleBackend final : public DoubleBackend {
+class HostDoubleBackend final : public HostPasses<DoubleBackend, Vec4d> {
  public:
-  bool on_device() const override { return false; }
-
   void widen(const Vec4* pos, const Vec4* vel, int n) override {
     resize(n);
     for (int i = 0; i < n; ++i) m_pos[i] = to_double(pos[i]), m_vel[i] = to_double(vel[i]);
@@ -27,29 +25,6 @@ class HostDoubleBackend final : public DoubleBackend {
   void download(std::vector<Vec4d>& pos, std::vector<Vec4d>& vel) override {
     pos.assign(m_pos, m_pos + m_n);
     vel.assign(m_vel, m_vel + m_n);
-  }
-
-  void kick(double h) override {
-    const int n = m_n;
-#pragma omp parallel for schedule(static) if (n > 4096)
-    for (int i = 0; i < n; ++i) {
-      m_vel[i].x += m_acc[i].x * h;
-      m_vel[i].y += m_acc[i].y * h;
-      m_vel[i].z += m_acc[i].z * h;
-    }
-  }
-  void drift(const Vec4d* in, Vec4d* out, double h) override {
-    const int n = m_n;
-#pragma omp parallel for schedule(static) if (n > 4096)
-    for (int i = 0; i < n; ++i)
-      out[i] = Vec4d{in[i].x + m_vel[i].x * h, in[i].y + m_vel[i].y * h, in[i].z + m_vel[i].z * h,
-                     in[i].w};
-  }
-  void zero_acc() override { std::fill(m_acc, m_acc + m_n, Vec4d{0, 0, 0, 0}); }
-  void euler(const Vec4d* in, Vec4d* out, double dt, double damping) override {
-    const int n = m_n;
-#pragma omp parallel for schedule(static) if (n > 4096)
-    for (int i = 0; i < n; ++i) integrate(in[i], out[i], m_vel[i], m_acc[i], dt, damping);
   }
 
   Sums sums() override {
@@ -72,9 +47,6 @@ class HostDoubleBackend final : public DoubleBackend {
       w -= p[i].w * phi;
     }
     return w;
-  }
-  double relative_rate(const Vec4d* a, const Vec4d* b, const Vec4d* c) override {
-    return host_relative_rate(a, b, c, m_n);
   }
 
  private:

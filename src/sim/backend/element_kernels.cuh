@@ -1,10 +1,11 @@
 // Private CUDA kernels of the integrators' element-wise passes, for both body types (Vec4 in
-// stages.cu, Vec4d in double_device.cu): a thread a body.
+// cuda_backend.cu, Vec4d in double_device.cu): a thread a body.
 #pragma once
 
 #include <algorithm>
 #include <vector>
 
+#include "element_passes.h"
 #include "orrery/cuda_check.cuh"
 #include "orrery/gpu_buffer.h"
 #include "orrery/physics.h"
@@ -32,6 +33,40 @@ __global__ void drift_kernel(const V* in, V* out, const V* __restrict__ vel, int
   if (i >= n) return;
   const V p = in[i], v = vel[i];
   out[i] = V{p.x + v.x * h, p.y + v.y * h, p.z + v.z * h, p.w};
+}
+
+// The seed's damped Euler from precomputed accelerations, in -> out.
+template <class V>
+__global__ void euler_kernel(const V* __restrict__ in, V* __restrict__ out, V* __restrict__ vel,
+                             const V* __restrict__ acc, int n, RealOf<V> dt, RealOf<V> damping) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const V a = acc[i];
+  V v = vel[i];
+  integrate(in[i], out[i], v, a, dt, damping);
+  vel[i] = v;
+}
+
+// element_passes.h's passes on device arrays, on the default stream.
+template <class V>
+void device_kick(V* vel, const V* acc, int n, RealOf<V> h) {
+  kick_kernel<V><<<blocks_for(n), k_threads>>>(vel, acc, n, h);
+  CUDA_CHECK_LAUNCH("kick_kernel");
+}
+template <class V>
+void device_drift(const V* in, V* out, const V* vel, int n, RealOf<V> h) {
+  drift_kernel<V><<<blocks_for(n), k_threads>>>(in, out, vel, n, h);
+  CUDA_CHECK_LAUNCH("drift_kernel");
+}
+template <class V>
+void device_zero(V* a, int n) {
+  CUDA_CHECK_THROW(cudaMemsetAsync(a, 0, sizeof(V) * static_cast<std::size_t>(n)));
+}
+template <class V>
+void device_euler(const V* in, V* out, V* vel, const V* acc, int n, RealOf<V> dt,
+                  RealOf<V> damping) {
+  euler_kernel<V><<<blocks_for(n), k_threads>>>(in, out, vel, acc, n, dt, damping);
+  CUDA_CHECK_LAUNCH("euler_kernel");
 }
 
 // The adaptive step's rate (step_rate.h) on the device: per-block sums of |c| and then per-block
@@ -98,5 +133,28 @@ double device_relative_rate(const V* a, const V* b, const V* c, int n, GpuBuffer
   for (double v : part) rate = (rate != rate || v <= rate) ? rate : v;
   return rate;
 }
+
+// element_passes.h's passes as these kernels, for a CUDA backend Base of body type V (the rate's
+// scratch kept and grown).
+template <class Base, class V>
+class DevicePasses : public Base {
+ public:
+  using Real = RealOf<V>;
+  bool on_device() const final { return true; }
+  double relative_rate(const V* a, const V* b, const V* c, int n) final {
+    return device_relative_rate(a, b, c, n, m_rate_scratch);
+  }
+  void kick(V* vel, const V* acc, int n, Real h) final { device_kick(vel, acc, n, h); }
+  void drift(const V* in, V* out, const V* vel, int n, Real h) final {
+    device_drift(in, out, vel, n, h);
+  }
+  void zero(V* a, int n) final { device_zero(a, n); }
+  void euler(const V* in, V* out, V* vel, const V* acc, int n, Real dt, Real damping) final {
+    device_euler(in, out, vel, acc, n, dt, damping);
+  }
+
+ private:
+  GpuBuffer<double> m_rate_scratch;
+};
 
 }  // namespace orrery

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "backend.h"
+#include "host_passes.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
-#include "step_rate.h"
 
 namespace orrery {
 
@@ -30,9 +30,8 @@ Sums host_sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n) {
 
 namespace {
 
-class HostBackend final : public Backend {
+class HostBackend final : public HostPasses<Backend, Vec4> {
  public:
-  bool on_device() const override { return false; }
   void reserve(int n) override {
     const std::size_t count = static_cast<std::size_t>(n);
     if (m_acc.size() >= count) return;
@@ -49,19 +48,6 @@ class HostBackend final : public Backend {
   void swap_acc() override {
     prev_acc();
     std::swap(m_acc, m_prev);
-  }
-  double relative_rate(const Vec4* a, const Vec4* b, const Vec4* c, int n) override {
-    return host_relative_rate(a, b, c, n);
-  }
-
-  void kick(Vec4* vel, const Vec4* acc, int n, float h) override { host_kick(vel, acc, n, h); }
-  void drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) override {
-    host_drift(in, out, vel, n, h);
-  }
-  void zero(Vec4* a, int n) override { host_zero(a, n); }
-  void euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
-             float damping) override {
-    host_euler(in, out, vel, acc, n, dt, damping);
   }
 
   Sums sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n) override {
@@ -110,30 +96,5 @@ class HostBackend final : public Backend {
 }  // namespace
 
 std::unique_ptr<Backend> make_host_backend() { return std::make_unique<HostBackend>(); }
-
-// The element-wise passes on host arrays (stage_ops.h).
-void host_zero(Vec4* a, int n) { std::fill(a, a + n, Vec4{0.0f, 0.0f, 0.0f, 0.0f}); }
-
-void host_kick(Vec4* vel, const Vec4* acc, int n, float h) {
-#pragma omp parallel for schedule(static) if (n > 4096)
-  for (int i = 0; i < n; ++i) {
-    vel[i].x += acc[i].x * h;
-    vel[i].y += acc[i].y * h;
-    vel[i].z += acc[i].z * h;
-  }
-}
-
-void host_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) {
-#pragma omp parallel for schedule(static) if (n > 4096)
-  for (int i = 0; i < n; ++i)
-    out[i] = Vec4{in[i].x + vel[i].x * h, in[i].y + vel[i].y * h, in[i].z + vel[i].z * h, in[i].w};
-}
-
-void host_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
-                float damping) {
-#pragma omp parallel for schedule(static) if (n > 4096)
-  for (int i = 0; i < n; ++i)
-    integrate(in[i], out[i], vel[i], Vec3{acc[i].x, acc[i].y, acc[i].z}, dt, damping);
-}
 
 }  // namespace orrery

@@ -1,5 +1,5 @@
-// Private: the element-wise passes of the integrators and the sums of the diagnostics on host
-// arrays (device_passes.h has the device ones), and the event pool of the phase timer.
+// Private: the sums of the diagnostics on host arrays (device_passes.h has the device ones), and
+// the event pool of the phase timer.
 #pragma once
 
 #include <memory>
@@ -7,16 +7,6 @@
 #include "orrery/physics.h"
 
 namespace orrery {
-
-// vel += acc h.
-void host_kick(Vec4* vel, const Vec4* acc, int n, float h);
-// out = in + vel h (xyz; the mass in w is carried over); out may be in.
-void host_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h);
-// a[i] = 0 for i < n.
-void host_zero(Vec4* a, int n);
-// The seed's damped Euler from precomputed accelerations, in -> out (physics.h's integrate()).
-void host_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
-                float damping);
 
 // The diagnostics' sums over bodies, in double: pot holds each body's potential in w.
 struct Sums {

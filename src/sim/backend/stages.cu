@@ -18,17 +18,6 @@ __device__ __forceinline__ double warp_sum_double(double v) {
   return v;
 }
 
-__global__ void euler_kernel(const Vec4* __restrict__ in, Vec4* __restrict__ out,
-                             Vec4* __restrict__ vel, const Vec4* __restrict__ acc, int n, float dt,
-                             float damping) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  const Vec4 a = acc[i];
-  Vec4 v = vel[i];
-  integrate(in[i], out[i], v, Vec3{a.x, a.y, a.z}, dt, damping);
-  vel[i] = v;
-}
-
 // The sum over one shared-memory tile of m_j / sqrt(r^2 + eps^2) for each of a thread's R bodies.
 // Mask: the tile holds some of the block's own bodies, so the pair i == j is left out (by index:
 // two distinct bodies at one point still count); only those few tiles pay for the compare.
@@ -193,26 +182,6 @@ __global__ void __launch_bounds__(k_threads)
 }
 
 }  // namespace
-
-void device_kick(Vec4* vel, const Vec4* acc, int n, float h) {
-  kick_kernel<Vec4><<<blocks_for(n), k_threads>>>(vel, acc, n, h);
-  CUDA_CHECK_LAUNCH("kick_kernel");
-}
-
-void device_drift(const Vec4* in, Vec4* out, const Vec4* vel, int n, float h) {
-  drift_kernel<Vec4><<<blocks_for(n), k_threads>>>(in, out, vel, n, h);
-  CUDA_CHECK_LAUNCH("drift_kernel");
-}
-
-void device_zero(Vec4* a, int n) {
-  CUDA_CHECK_THROW(cudaMemsetAsync(a, 0, sizeof(Vec4) * static_cast<std::size_t>(n)));
-}
-
-void device_euler(const Vec4* in, Vec4* out, Vec4* vel, const Vec4* acc, int n, float dt,
-                  float damping) {
-  euler_kernel<<<blocks_for(n), k_threads>>>(in, out, vel, acc, n, dt, damping);
-  CUDA_CHECK_LAUNCH("euler_kernel");
-}
 
 void device_potentials(const Vec4* pos, Vec4* out, int n, float softening) {
   const float eps2 = softening * softening;

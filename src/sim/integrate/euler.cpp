@@ -8,15 +8,12 @@ namespace {
 class Euler final : public IntegratorScheme {
  public:
   Integrator kind() const override { return Integrator::euler; }
-  bool step(StepPasses& s, double dt, const SimParams& p) const override {
+  void step(StepPasses& s, double dt, const SimParams& p) override {
     s.force_euler(dt, p.damping);
     s.collide();
-    return false;
   }
   // With gravity off its damping still acts.
-  void coast(StepPasses& s, double dt, const SimParams& p) const override {
-    s.coast(dt, p.damping);
-  }
+  void coast(StepPasses& s, double dt, const SimParams& p) override { s.coast(dt, p.damping); }
 };
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace {
 class Yoshida4 final : public IntegratorScheme {
  public:
   Integrator kind() const override { return Integrator::yoshida4; }
-  bool step(StepPasses& s, double dt, const SimParams&) const override {
+  void step(StepPasses& s, double dt, const SimParams&) override {
     const double w1 = yoshida_w1(), w0 = yoshida_w0();
     const double d1 = 0.5 * w1 * dt, d2 = 0.5 * (w0 + w1) * dt;
     s.drift(Slot::in, Slot::out, d1);
@@ -24,7 +24,6 @@ class Yoshida4 final : public IntegratorScheme {
     s.kick(w1 * dt);
     s.drift(Slot::out, Slot::out, d1);
     s.collide();
-    return false;
   }
 };
 

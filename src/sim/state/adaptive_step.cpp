@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../backend/backend.h"
-#include "../backend/double_backend.h"
 #include "orrery/simulation.h"
 
 namespace orrery {
@@ -15,17 +13,15 @@ double Simulation::next_dt() const {
 }
 
 void Simulation::forget_forces() {
-  m_acc_valid = false;
-  m_acc_double_valid = false;
+  m_scheme->forget();
   m_known_evals = 0;
 }
 
-void Simulation::before_evaluation(double offset) {
+bool Simulation::float_forces_kept() const { return !is_double() && m_scheme->forces_kept(); }
+
+void Simulation::before_evaluation(Passes& passes, double offset) {
   if (!m_params.adaptive) return;
-  if (is_double())
-    m_double->swap_acc();
-  else
-    m_backend->swap_acc();
+  passes.swap_acc();
   m_prev_eval_time = m_eval_time;
   m_eval_time = m_time + offset;
   m_known_evals = std::min(m_known_evals + 1, 2);
@@ -33,17 +29,6 @@ void Simulation::before_evaluation(double offset) {
 
 double Simulation::until_stop(double planned) const {
   return m_params.adaptive && m_stop ? std::min(planned, *m_stop - m_time) : planned;
-}
-
-double Simulation::measured_rate(bool start, const Vec4* vel, int n) {
-  if (is_double()) {
-    DoubleBackend& d = *m_double;
-    return start ? d.relative_rate(d.acc(), nullptr, d.vel())
-                 : d.relative_rate(d.acc(), d.prev_acc(), d.acc());
-  }
-  Backend& b = *m_backend;
-  return start ? b.relative_rate(b.acc(), nullptr, vel, n)
-               : b.relative_rate(b.acc(), b.prev_acc(), b.acc(), n);
 }
 
 // The criterion's step within its bounds: at most the largest; at least eta over the fastest
@@ -61,20 +46,17 @@ double Simulation::bounded_step(double h) {
   return h;
 }
 
-double Simulation::begin_step(StepPasses& passes, const Vec4* pos, const Vec4* vel, int n) {
+double Simulation::begin_step(Passes& passes) {
   const double dt_max = m_params.dt;
   if (!m_params.adaptive) return dt_max;
   if (!m_params.gravity) return m_dt_next = dt_max;  // no forces to follow
   if (m_total_mass < 0.0)                            // merges keep the total: measured once a state
-    m_total_mass = is_double() ? m_double->sums().mass : m_backend->sums(pos, vel, nullptr, n).mass;
+    m_total_mass = passes.total_mass();
   if (m_dt_next > 0.0) return m_dt_next;
   // The first step: how soon the forces change the velocities by their own size (plus the mean),
   // from the forces at the start, which the step then keeps.
-  if (!passes.forces_kept()) {
-    passes.forces(Slot::in);
-    (is_double() ? m_acc_double_valid : m_acc_valid) = true;
-  }
-  const double rate = measured_rate(true, vel, n);
+  if (!passes.forces_kept()) passes.forces(Slot::in);
+  const double rate = passes.rate(true);
   double h = dt_max;
   if (std::isinf(rate))
     h = m_params.eta * dt_max;  // every body at rest: nothing yet says how fast things will go
@@ -85,7 +67,7 @@ double Simulation::begin_step(StepPasses& passes, const Vec4* pos, const Vec4* v
   return m_dt_next = bounded_step(h);
 }
 
-void Simulation::end_step(double planned, double h, int n) {
+void Simulation::end_step(Passes& passes, double planned, double h) {
   m_last_dt = h;
   if (!m_params.adaptive) return;
   m_time += m_reversed ? -h : h;
@@ -96,7 +78,7 @@ void Simulation::end_step(double planned, double h, int n) {
   // Without two evaluations at different times (euler's first step, a merge) the step stays.
   double next = planned;
   if (m_known_evals >= 2 && m_eval_time != m_prev_eval_time) {
-    const double rate = measured_rate(false, nullptr, n);
+    const double rate = passes.rate(false);
     const double gap = std::fabs(m_eval_time - m_prev_eval_time);
     if (std::isnan(rate))
       next = 0.0;  // a non-finite state: the finite checks report it

@@ -4,9 +4,34 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../backend/stage_ops.h"
 #include "orrery/device.h"
 
 namespace orrery {
+namespace {
+Vec3d minus(const Vec3d& a, const Vec3d& b) { return Vec3d{a.x - b.x, a.y - b.y, a.z - b.z}; }
+}  // namespace
+
+double Diagnostics::virial() const {
+  return potential != 0.0 ? 2.0 * kinetic / std::fabs(potential) : 0.0;
+}
+
+Drift drift(const Diagnostics& a, const Diagnostics& b) {
+  Drift d;
+  const double e0 = a.total();
+  d.energy = e0 != 0.0 ? (b.total() - e0) / std::fabs(e0) : b.total() - e0;
+  const double pscale = std::max(a.momentum_scale, 1e-300);
+  d.momentum = length(minus(b.momentum, a.momentum)) / pscale;
+  const double l0 = length(a.angular_momentum);
+  d.angular_momentum = length(minus(b.angular_momentum, a.angular_momentum)) / (l0 > 0 ? l0 : 1.0);
+  return d;
+}
+
+void Sums::add(const Sums& o) {
+  mass += o.mass, kinetic += o.kinetic, potential2 += o.potential2;
+  momentum_scale += o.momentum_scale;
+  for (int k = 0; k < 3; ++k) p[k] += o.p[k], l[k] += o.l[k], mr[k] += o.mr[k];
+}
 
 Vec3d total_momentum(const std::vector<Vec4>& pos, const std::vector<Vec4>& vel) {
   Vec3d p;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "../backend/backend.h"
@@ -19,93 +20,96 @@ Vec3d vec(const double (&v)[3]) { return Vec3d{v[0], v[1], v[2]}; }
 Vec3d centre(const Sums& s) {
   return s.mass > 0 ? Vec3d{s.mr[0] / s.mass, s.mr[1] / s.mass, s.mr[2] / s.mass} : Vec3d{};
 }
-Vec3d minus(const Vec3d& a, const Vec3d& b) { return Vec3d{a.x - b.x, a.y - b.y, a.z - b.z}; }
-
 }  // namespace
 
-double Diagnostics::virial() const {
-  return potential != 0.0 ? 2.0 * kinetic / std::fabs(potential) : 0.0;
-}
-
-Drift drift(const Diagnostics& a, const Diagnostics& b) {
-  Drift d;
-  const double e0 = a.total();
-  d.energy = e0 != 0.0 ? (b.total() - e0) / std::fabs(e0) : b.total() - e0;
-  const double pscale = std::max(a.momentum_scale, 1e-300);
-  d.momentum = length(minus(b.momentum, a.momentum)) / pscale;
-  const double l0 = length(a.angular_momentum);
-  d.angular_momentum = length(minus(b.angular_momentum, a.angular_momentum)) / (l0 > 0 ? l0 : 1.0);
-  return d;
-}
-
-void Sums::add(const Sums& o) {
-  mass += o.mass, kinetic += o.kinetic, potential2 += o.potential2;
-  momentum_scale += o.momentum_scale;
-  for (int k = 0; k < 3; ++k) p[k] += o.p[k], l[k] += o.l[k], mr[k] += o.mr[k];
-}
-
-// The passes an integrator steps with over one step's arrays; every stage a named phase.
-class Simulation::Passes final : public StepPasses {
+// The passes over one step's arrays of body type V (the run's precision); every stage a named
+// phase. The float arrays alone have the fused launch and the collision stage (check_precision
+// keeps a double run from asking for either).
+template <class V>
+class Simulation::PassesOf final : public Simulation::Passes {
  public:
-  Passes(Simulation& s, const Vec4* in, Vec4* out, Vec4* vel, int& n)
-      : m_s(s), m_b(*s.m_backend), m_in(in), m_out(out), m_vel(vel), m_n(n) {}
+  using Real = RealOf<V>;
+  PassesOf(Simulation& s, ElementPasses<V>& ops, const V* in, V* out, V* vel, int& n)
+      : m_s(s), m_b(ops), m_in(in), m_out(out), m_vel(vel), m_n(n) {}
   void kick(double h) override {
     m_s.m_phases->begin(Phase::integrate);
-    m_b.kick(m_vel, m_b.acc(), m_n, static_cast<float>(h));
+    m_b.kick(m_vel, m_b.acc(), m_n, static_cast<Real>(h));
   }
   void drift(Slot from, Slot to, double h) override {
     m_s.m_phases->begin(Phase::integrate);
-    m_b.drift(at(from), at(to), m_vel, m_n, static_cast<float>(h));
+    m_b.drift(at(from), at(to), m_vel, m_n, static_cast<Real>(h));
     m_t[int(to)] = m_t[int(from)] + h;
   }
   void forces(Slot at) override {
-    m_s.before_evaluation(m_t[int(at)]);
+    m_s.before_evaluation(*this, m_t[int(at)]);
     m_s.m_phases->begin(Phase::force);
-    m_s.m_solver->accelerations(this->at(at), m_b.acc(), m_n, m_s.m_params);
+    accelerations(this->at(at), m_b.acc());
     ++m_s.m_last_evals;
+    if (at == Slot::in) m_fresh_in = true;
   }
-  bool forces_kept() const override { return m_s.m_acc_valid; }
+  bool forces_kept() const override { return m_fresh_in || m_s.m_scheme->forces_kept(); }
   void force_euler(double dt, float damping) override {
-    Solver& g = *m_s.m_solver;
-    if (g.has_fused_step() && !m_s.m_params.adaptive) {  // the seed's single launch
-      m_s.m_phases->begin(Phase::force_integrate);
-      SimParams p = m_s.m_params;
-      p.dt = static_cast<float>(dt);
-      g.step(m_in, m_out, m_vel, m_n, p);
-      ++m_s.m_last_evals;
-      return;
+    if constexpr (std::is_same_v<V, Vec4>) {
+      Solver& g = *m_s.m_solver;
+      if (g.has_fused_step() && !m_s.m_params.adaptive) {  // the seed's single launch
+        m_s.m_phases->begin(Phase::force_integrate);
+        SimParams p = m_s.m_params;
+        p.dt = static_cast<float>(dt);
+        g.step(m_in, m_out, m_vel, m_n, p);
+        ++m_s.m_last_evals;
+        return;
+      }
     }
     forces(Slot::in);
     m_s.m_phases->begin(Phase::integrate);
-    m_b.euler(m_in, m_out, m_vel, m_b.acc(), m_n, static_cast<float>(dt), damping);
+    m_b.euler(m_in, m_out, m_vel, m_b.acc(), m_n, static_cast<Real>(dt), damping);
   }
   void coast(double dt, float damping) override {
     m_s.m_phases->begin(Phase::integrate);
     if (damping < 1.0f) {
       m_b.zero(m_b.acc(), m_n);
-      m_b.euler(m_in, m_out, m_vel, m_b.acc(), m_n, static_cast<float>(dt), damping);
+      m_b.euler(m_in, m_out, m_vel, m_b.acc(), m_n, static_cast<Real>(dt), damping);
     } else {
-      m_b.drift(m_in, m_out, m_vel, m_n, static_cast<float>(dt));
+      m_b.drift(m_in, m_out, m_vel, m_n, static_cast<Real>(dt));
     }
   }
   void collide() override {
-    const SimParams& p = m_s.m_params;
-    if (p.collisions.mode == CollisionMode::off && p.collisions.box == 0.0f) return;
-    const int before = m_n;
-    m_n = m_s.collider().resolve(m_out, m_vel, m_n, p.collisions, p.gravity ? p.softening : 0.0f);
-    if (m_n != before) m_s.m_known_evals = 0;  // merged rows: the kept forces are of other bodies
+    if constexpr (std::is_same_v<V, Vec4>) {
+      const SimParams& p = m_s.m_params;
+      if (p.collisions.mode == CollisionMode::off && p.collisions.box == 0.0f) return;
+      const int before = m_n;
+      m_n = m_s.collider().resolve(m_out, m_vel, m_n, p.collisions, p.gravity ? p.softening : 0.0f);
+      if (m_n != before) {  // merged rows: what was kept is of other bodies
+        m_s.m_known_evals = 0;
+        m_s.m_scheme->bodies_changed(m_n);
+      }
+    }
   }
 
+  double rate(bool start) override {
+    return start ? m_b.relative_rate(m_b.acc(), nullptr, m_vel, m_n)
+                 : m_b.relative_rate(m_b.acc(), m_b.prev_acc(), m_b.acc(), m_n);
+  }
+  void swap_acc() override { m_b.swap_acc(); }
+  double total_mass() override { return m_b.total_mass(m_in, m_vel, m_n); }
+
  private:
+  void accelerations(const V* pos, V* acc) {
+    if constexpr (std::is_same_v<V, Vec4>)
+      m_s.m_solver->accelerations(pos, acc, m_n, m_s.m_params);
+    else
+      m_s.m_solver->accelerations_double(pos, acc, m_n, m_s.m_params);
+  }
   // The step writes only `out`: `in` is read, never written.
-  Vec4* at(Slot s) const { return s == Slot::in ? const_cast<Vec4*>(m_in) : m_out; }
+  V* at(Slot s) const { return s == Slot::in ? const_cast<V*>(m_in) : m_out; }
   Simulation& m_s;
-  Backend& m_b;
-  const Vec4* m_in;
-  Vec4* m_out;
-  Vec4* m_vel;
+  ElementPasses<V>& m_b;
+  const V* m_in;
+  V* m_out;
+  V* m_vel;
   int& m_n;
   double m_t[2] = {0.0, 0.0};  // each slot's time from the step's start
+  bool m_fresh_in = false;     // acc holds the forces of `in`, evaluated this step
 };
 
 Simulation::Simulation(std::unique_ptr<Solver> solver, Integrator integrator,
@@ -137,7 +141,9 @@ void Simulation::check(Integrator integrator, const SimParams& params, bool reve
 }
 
 void Simulation::set_state(const BodyState& s) {
+  const int before = m_own.n;
   m_own = m_backend->hold(s);
+  if (s.size() != before) m_scheme->bodies_changed(s.size());
   m_double_held = false;
   if (!m_types.empty()) {  // the same bodies keep their labels, in their current order
     std::vector<std::uint8_t> types = this->types();
@@ -194,7 +200,6 @@ void Simulation::set_integrator(Integrator integrator) {
   check(integrator, m_params, m_reversed);
   m_scheme = make_scheme(integrator);
   m_integrator = integrator;
-  m_acc_valid = false;
 }
 
 void Simulation::set_params(const SimParams& params) {
@@ -258,22 +263,23 @@ Collider& Simulation::collider() {
   return *m_collider;
 }
 
-// One step, in -> out (out != in), velocities in place; n shrinks with merges.
-void Simulation::step_once(const Vec4* in, Vec4* out, Vec4* vel, int& n) {
-  Passes passes(*this, in, out, vel, n);
+template <class V>
+void Simulation::step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, int& n) {
+  using Real = RealOf<V>;
+  PassesOf<V> passes(*this, ops, in, out, vel, n);
   m_last_evals = 0;
-  // The float passes step by float(h): the time and the evaluations' times count that.
-  const double planned = static_cast<float>(begin_step(passes, in, vel, n));
-  const double h = static_cast<float>(until_stop(planned));
-  const float dt = static_cast<float>(m_reversed ? -h : h);
+  // The passes step by Real(h): the time and the evaluations' times count that.
+  const double planned = static_cast<Real>(begin_step(passes));
+  const double h = static_cast<Real>(until_stop(planned));
+  const Real dt = static_cast<Real>(m_reversed ? -h : h);
   if (!m_params.gravity) {  // no forces: the integrator's coast
     m_scheme->coast(passes, dt, m_params);
     passes.collide();
-    m_acc_valid = false;
+    m_scheme->forget();
   } else {
-    m_acc_valid = m_scheme->step(passes, dt, m_params);
+    m_scheme->step(passes, dt, m_params);
   }
-  end_step(planned, h, n);
+  end_step(passes, planned, h);
 }
 
 void Simulation::step(int k, Bodies& b) {
@@ -287,13 +293,17 @@ void Simulation::step(int k, Bodies& b) {
   int done = 0;
   if (is_double()) {
     DoubleBackend& d = hold_double(b);
-    for (; done < k && !at_stop(); ++done) step_once_double();
+    for (; done < k && !at_stop(); ++done) {
+      int n = d.size();
+      step_once(d, d.pos(), d.next(), d.vel(), n);
+      d.flip();
+    }
     m_phases->begin(Phase::integrate);  // the float view
     d.narrow(b.next, b.vel);
     b.flip();
   } else {
     for (; done < k && !at_stop(); ++done) {
-      step_once(b.pos, b.next, b.vel, b.n);
+      step_once(*m_backend, b.pos, b.next, b.vel, b.n);
       b.flip();
     }
   }
@@ -335,7 +345,7 @@ void Simulation::quantity(Quantity q, const Bodies& b, float* out) {
       } else if (!m_params.gravity) {
         be.zero(be.pot(), n);
         be.magnitudes(be.pot(), n, out);
-      } else if (m_acc_valid) {
+      } else if (float_forces_kept()) {
         be.magnitudes(be.acc(), n, out);
       } else {
         m_solver->accelerations(b.pos, be.pot(), n, m_params);
@@ -371,7 +381,7 @@ std::vector<Vec4> Simulation::field_to_host(Field f, const Bodies& b) {
         be.zero(be.pot(), b.n);
     } else if (!m_params.gravity) {
       be.zero(be.pot(), b.n);
-    } else if (m_acc_valid) {
+    } else if (float_forces_kept()) {
       src = be.acc();
     } else {
       m_solver->accelerations(b.pos, be.pot(), b.n, m_params);
