@@ -131,6 +131,13 @@ class Simulation {
   // collision totals. The solver, integrator and parameters are the caller's to set.
   void resume(const RunState& r);
 
+  // Takes another Simulation's progress through the same run: its clock, direction of time, the
+  // adaptive step's next size and floor count, the last step's size and evaluations, the
+  // collision totals, and the rows with the labels they carry. Not the state, the solver, the
+  // integrator or the parameters. The viewer steps a copy on a worker thread: the Simulation it
+  // reads follows the copy when a run is published, and the copy follows it when seeded.
+  void follow(Simulation& other);
+
   // What the collision stage has done since the state was set (waits for the device).
   CollisionTotals collision_totals();
   // The touching pairs of the given (or owned) state, through the collision stage's grid.

@@ -13,19 +13,18 @@ void App::fill_collisions() {
   out.bodies = m_run->count();
   const CollisionParams& c = m_run->params().collisions;
   if (c.mode == CollisionMode::off && c.box == 0.0f) return;
-  const std::optional<CollisionTotals> t = m_run->collision_totals();
-  if (!t) return;
+  const CollisionTotals t = m_run->collision_totals();
   const long long steps = m_run->step_count();
-  if (steps < m_collision_steps || t->contacts < m_collision_contacts)  // a reset since
+  if (steps < m_collision_steps || t.contacts < m_collision_contacts)  // a reset since
     m_collision_steps = 0, m_collision_contacts = 0;
   if (steps > m_collision_steps)
-    out.contacts_per_step = static_cast<double>(t->contacts - m_collision_contacts) /
+    out.contacts_per_step = static_cast<double>(t.contacts - m_collision_contacts) /
                             static_cast<double>(steps - m_collision_steps);
   m_collision_steps = steps;
-  m_collision_contacts = t->contacts;
-  out.merges = t->merges;
-  out.wall_hits = t->wall_hits;
-  out.energy_offset = t->energy_offset;
+  m_collision_contacts = t.contacts;
+  out.merges = t.merges;
+  out.wall_hits = t.wall_hits;
+  out.energy_offset = t.energy_offset;
 }
 
 // The newest diagnostics reading and the drifts since the first, for the panel.

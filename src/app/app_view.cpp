@@ -244,8 +244,7 @@ void App::values_and_trails_on_host(bool last) {
       m_values_version = version;
       m_values_quantity = m_settings.color_quantity;
     }
-  } else if (values_needed() && !values_on_device() && !m_run->stepping() && fresh &&
-             !m_value_job.active()) {
+  } else if (values_needed() && !values_on_device() && fresh && !m_value_job.active()) {
     if (m_run->buffers().host_current()) {
       const int n = m_run->count();
       BodyState s;
@@ -256,7 +255,7 @@ void App::values_and_trails_on_host(bool last) {
   }
   if (last) arrive();  // the last frame (its screenshot) waits for its colours
   if (m_trails && !m_trails->registration() && version != m_trail_version &&
-      m_run->buffers().host_current() && !m_run->stepping()) {
+      m_run->buffers().host_current()) {
     const bool values = values_needed() && m_values_host.size() >= std::size_t(m_run->count());
     m_trails->append_host(m_run->buffers().host_pos(), m_run->buffers().host_vel(),
                           values ? m_values_host.data() : nullptr, m_run->count(), color_map());

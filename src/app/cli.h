@@ -69,10 +69,11 @@ struct Options {
 
 constexpr long long k_headless_frames = 300;
 constexpr float k_min_point_radius = 0.01f, k_max_point_radius = 5.0f;
-// Host memory a body costs the viewer on the CPU path: its ping-pong positions and velocities,
-// the Simulation's scratch, the CPU run's backup and published copies, and GL's buffers (host
-// memory under Mesa): twelve Vec4.
-constexpr double k_viewer_host_bytes_per_body = 12.0 * 16;
+// Host memory a body costs the viewer on the CPU path: the published positions (two) and
+// velocities, the worker Simulation's own state (three) and scratch (accelerations, potentials),
+// the read Simulation's scratch, the values, and GL's buffers (host memory under Mesa): fifteen
+// Vec4.
+constexpr double k_viewer_host_bytes_per_body = 15.0 * 16;
 using ui::k_max_bodies;
 
 // Parsing outcome: run with `options`, or stop with `exit_code` (0 after --help, 2 after a bad

@@ -9,8 +9,7 @@ CpuJob::~CpuJob() {
   if (active()) cancel();
 }
 
-void CpuJob::start(Simulation& sim, int steps, const Bodies& b, bool measure_before,
-                   bool measure_after) {
+void CpuJob::start(Simulation& sim, int steps, bool measure_before, bool measure_after) {
   if (active()) throw std::logic_error("CpuJob::start: a run is in flight");
   m_done = false;
   m_error = nullptr;
@@ -18,14 +17,10 @@ void CpuJob::start(Simulation& sim, int steps, const Bodies& b, bool measure_bef
   // Body updates: each force evaluation and each measurement visits every body once.
   const int passes = steps * force_evaluations(sim.integrator()) + (measure_before ? 1 : 0) +
                      (measure_after ? 1 : 0);
-  m_total = static_cast<long long>(b.n) * std::max(passes, 1);
+  m_total = static_cast<long long>(sim.bodies().n) * std::max(passes, 1);
   m_control.bodies_done = 0;
   m_control.cancel = false;
-  m_start = m_bodies = b;
-  m_pos_backup.assign(b.pos, b.pos + b.n);  // a step after the first overwrites b.pos
-  m_vel_backup.assign(b.vel, b.vel + b.n);
   m_sim = &sim;
-  m_clock = sim.clock();
   m_started = std::chrono::steady_clock::now();
   sim.solver().set_control(&m_control);
   RunPlan plan;
@@ -37,7 +32,7 @@ void CpuJob::start(Simulation& sim, int steps, const Bodies& b, bool measure_bef
   plan.cancel = &m_control.cancel;
   m_thread = std::thread([this, plan] {
     try {
-      m_result = Runner::run(*m_sim, m_bodies, plan);
+      m_result = Runner::run(*m_sim, plan);
     } catch (...) {
       m_error = std::current_exception();
     }
@@ -65,10 +60,6 @@ void CpuJob::cancel() {
   m_control.cancel = true;
   m_thread.join();
   m_sim->solver().set_control(nullptr);
-  std::copy(m_pos_backup.begin(), m_pos_backup.end(), m_start.pos);
-  std::copy(m_vel_backup.begin(), m_vel_backup.end(), m_start.vel);
-  m_bodies = m_start;
-  m_sim->state_changed(m_clock);
   if (m_sim->phases().pending()) m_sim->phases().take();  // the cancelled run's marks
 }
 

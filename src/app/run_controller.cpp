@@ -34,8 +34,10 @@ void RunController::reset(Preset preset, int n, std::uint64_t seed, std::optiona
 
 void RunController::set_types(const std::vector<std::uint8_t>& types,
                               const std::vector<std::uint64_t>& ids) {
-  if (m_job.active() || static_cast<int>(types.size()) != count()) return;
+  if (static_cast<int>(types.size()) != count()) return;
+  cancel_job();  // the labels are the published bodies': a run in flight is of their rows before
   m_sim->set_labels(types, ids);
+  m_worker_current = false;
   m_origin.assign(types.begin(), types.end());
   m_origin_names = particle_type_names();
   refresh_labels(true);
@@ -48,7 +50,6 @@ void RunController::set_origin(const Preset* preset, const BodyState& s) {
 }
 
 void RunController::refresh_labels(bool force) {
-  if (m_job.active()) return;
   // Rows change only with merges (each drops one) or a new state (which forces this).
   if (!force && m_sim->rows().size() == m_labels_rows) return;
   m_labels_rows = m_sim->rows().size();
@@ -57,14 +58,12 @@ void RunController::refresh_labels(bool force) {
   m_ids_now = m_sim->ids();
 }
 
-// Reads the newest state where it is (host arrays, device arrays, or the VBOs mapped read-only),
-// outside the frame's mapping; not while a CPU run is in flight.
+// Reads the published state where it is (host arrays, device arrays, or the VBOs mapped
+// read-only), outside the frame's mapping. A CPU run in flight steps its own arrays.
 template <class F>
-bool RunController::with_state(F&& f) {
-  if (m_job.active()) return false;
+void RunController::with_state(F&& f) {
   gfx::Mapping m = m_buffers->map(0);
   f(m.bodies());
-  return true;
 }
 
 bool RunController::quantity_host(Quantity q, std::vector<float>& out) {
@@ -75,7 +74,8 @@ bool RunController::quantity_host(Quantity q, std::vector<float>& out) {
     return true;
   }
   out.resize(static_cast<std::size_t>(m_buffers->count()));
-  return with_state([&](const Bodies& b) { m_sim->quantity_to_host(q, b, out.data()); });
+  with_state([&](const Bodies& b) { m_sim->quantity_to_host(q, b, out.data()); });
+  return true;
 }
 
 bool RunController::quantity_mapped(Quantity q, gfx::Mapping& m) {
@@ -87,21 +87,11 @@ bool RunController::quantity_mapped(Quantity q, gfx::Mapping& m) {
 std::optional<RunController::BodyReading> RunController::read_body(int index) {
   std::optional<BodyReading> r;
   if (index < 0 || index >= m_buffers->count()) return r;
-  if (m_job.active()) {  // a CPU run in flight: the published body, the last acceleration read
-    BodyReading b;
-    m_buffers->read_published_body(index, b.pos, b.vel);
-    b.acc = index == m_acc_index ? m_acc_last : Vec3{NAN, NAN, NAN};
-    return b;
-  }
-  with_state([&](const Bodies& b) {
-    r = m_sim->read_body(b, index);
-    m_acc_index = index, m_acc_last = r->acc;
-  });
+  with_state([&](const Bodies& b) { r = m_sim->read_body(b, index); });
   return r;
 }
 
 std::optional<Vec3> RunController::centre_of_mass() {
-  if (m_job.active()) return m_published_com;  // a CPU run in flight: the published state's
   std::optional<Vec3> c;
   with_state([&](const Bodies& b) {
     const Vec3d d = m_sim->centre_of_mass(b);
@@ -112,11 +102,6 @@ std::optional<Vec3> RunController::centre_of_mass() {
 
 int RunController::pick(const gfx::SpriteParams& p, float x, float y, float radius_px) {
   int picked = -1;
-  if (m_job.active()) {  // a CPU run in flight: the published positions
-    std::vector<Vec4> pos;
-    m_buffers->read_published_positions(pos);
-    return gfx::pick_cpu(pos.data(), static_cast<int>(pos.size()), p, x, y, radius_px);
-  }
   with_state([&](const Bodies& b) {
     picked = b.on_device ? gfx::pick_device(b.pos, b.n, p, x, y, radius_px)
                          : gfx::pick_cpu(b.pos, b.n, p, x, y, radius_px);
@@ -155,8 +140,8 @@ void RunController::load(const BodyState& s, const RunState* run) {
     m_sim->set_params(run->params);
     m_sim->set_integrator(run->integrator);
     m_sim->resume(*run);
-    m_pending_params.reset();
   }
+  m_worker_current = false;
   m_sim->set_exact_state(s);  // a double-precision file's own values, not their float rounding
   restart_diagnostics();
   set_origin(nullptr, s);
@@ -166,9 +151,8 @@ void RunController::load(const BodyState& s, const RunState* run) {
 Snapshot RunController::snapshot(int block) {
   Snapshot s;
   s.bodies = m_buffers->download();
-  // While a CPU run is in flight the worker owns the Simulation: the run as it was published.
-  s.run = m_job.active() ? m_published : m_sim->run_state();
-  if (!m_job.active()) m_sim->exact_state(s.bodies);
+  s.run = m_sim->run_state();
+  m_sim->exact_state(s.bodies);
   s.run.block = block;
   refresh_labels();
   if (m_types_now.size() == s.bodies.pos.size()) s.types = m_types_now, s.ids = m_ids_now;
@@ -189,14 +173,16 @@ void RunController::set_solver(const std::string& name, int block, int gpus) {
   } else {
     m_sim->set_solver(std::move(next));
   }
+  m_solver_name = name, m_block = block, m_gpus = gpus;
+  m_worker.reset();  // made again with the new module at the next CPU run
 }
 
 void RunController::set_time_reversed(bool reversed) {
   if (reversed) check_reversible(m_sim->integrator(), params());
-  cancel_job();  // the state before the run in flight: the new direction starts from it
+  cancel_job();  // the published state: the new direction starts from it
   collect_phases();
-  apply_pending();
   m_sim->set_time_reversed(reversed);
+  m_worker_current = false;
   m_warming_up = true;
 }
 
@@ -206,8 +192,8 @@ void RunController::set_integrator(Integrator integrator) {
   m_sim->check(integrator, params(), m_sim->time_reversed());  // before cancelling anything
   cancel_job();
   collect_phases();
-  apply_pending();
   m_sim->set_integrator(integrator);
+  m_worker_current = false;
   m_warming_up = true;  // leapfrog's first step evaluates the forces twice
   restart_diagnostics();
 }
@@ -218,24 +204,28 @@ void RunController::set_params(const SimParams& params) {
   // collapsed every body to the origin.
   if (params.collisions.box > 0.0f && params.collisions.box != this->params().collisions.box)
     check_box_fits(params.collisions.box, m_buffers->download().vel);
-  if (m_job.active())
-    m_pending_params = params;  // the worker steps with the Simulation's: applied after it
-  else
-    m_sim->set_params(params);
-}
-
-const SimParams& RunController::params() const {
-  return m_pending_params ? *m_pending_params : m_sim->params();
-}
-
-void RunController::apply_pending() {
-  if (!m_pending_params || m_job.active()) return;
-  m_sim->set_params(*m_pending_params);
-  m_pending_params.reset();
+  m_sim->set_params(params);  // the worker's take them at its next run
 }
 
 void RunController::cancel_job() {
-  if (m_job.active()) m_job.cancel();
+  if (!m_job.active()) return;
+  m_job.cancel();
+  m_worker_current = false;  // part of a run: seeded again from the published one
+}
+
+Simulation& RunController::worker() {
+  if (m_worker && m_worker_current) {
+    m_worker->set_params(m_sim->params());  // what its integrator kept stays, where still true
+    return *m_worker;
+  }
+  BodyState s = m_buffers->download();
+  m_sim->exact_state(s);
+  m_worker = std::make_unique<Simulation>(s, make_solver(m_solver_name, m_block, m_gpus),
+                                          m_sim->integrator(), m_sim->params());
+  m_worker->set_time_reversed(m_sim->time_reversed());
+  m_worker->follow(*m_sim);
+  m_worker_current = true;
+  return *m_worker;
 }
 
 void RunController::restart_diagnostics() {
@@ -278,16 +268,10 @@ void RunController::start_next_host(int steps) {
 }
 
 void RunController::start_job(int steps) {
-  apply_pending();
-  // What the frames read of the published state while the run is in flight.
-  m_published_com = centre_of_mass();
-  if (m_acc_index >= 0) read_body(m_acc_index);  // the followed or picked body's acceleration
-  m_published = m_sim->run_state();
-  m_published_next_dt = m_sim->next_dt();
-  m_published_floor_hits = m_sim->floor_hits();
+  Simulation& w = worker();
   const bool want_start = m_diag_every > 0 && !m_diag_start;
   const bool want_end = diagnostics_due();
-  m_job.start(*m_sim, steps, m_buffers->host_bodies(), want_start, want_end);
+  m_job.start(w, steps, want_start, want_end);
   m_job_readings = int(want_start) + int(want_end);
 }
 
@@ -296,7 +280,6 @@ void RunController::step_mapped(int steps, gfx::Mapping& m) {
   m_last_phases.reset();
   collect_phases();  // the previous frame's steps: finished by now, or nearly
   collect_probe();
-  apply_pending();
   const bool check = !m_blown && ++m_frames_since_check >= k_finite_check_frames;
   RunPlan plan;
   plan.steps = steps;
@@ -319,7 +302,7 @@ void RunController::step_mapped(int steps, gfx::Mapping& m) {
 void RunController::idle() {
   m_last_ms = -1.0f;
   m_last_phases.reset();
-  if (m_job.active()) publish_finished_run(0.0);
+  publish_finished_run(0.0);
   if (m_sim->on_device()) {
     collect_phases();
     collect_probe();
@@ -329,10 +312,16 @@ void RunController::idle() {
 // Publishes a CPU run that has ended within `wait_ms`.
 void RunController::publish_finished_run(double wait_ms) {
   if (!m_job.wait_for(wait_ms)) return;
+  m_worker_current = false;  // until the run is known to have ended without an exception
   const RunResult& r = m_job.finish();
-  if (r.steps > 0) m_buffers->publish_host(m_job.bodies());
-  apply_pending();
-  const PhaseTimes t = m_sim->phases().take();
+  m_worker_current = true;
+  Simulation& w = *m_worker;
+  if (r.steps > 0) {
+    m_buffers->publish_host(w.bodies());
+    m_sim->follow(w);
+    if (w.params().precision == Precision::double_) m_sim->set_exact_state(w.state());
+  }
+  const PhaseTimes t = w.phases().take();
   record(r);
   const bool first = m_warming_up;
   m_warming_up = false;
@@ -374,15 +363,11 @@ void RunController::collect_probe() {
   }
 }
 
-std::optional<CollisionTotals> RunController::collision_totals() {
-  if (m_job.active()) return std::nullopt;
-  return m_sim->collision_totals();
-}
-
 void RunController::tree_boxes(int max_level, std::vector<Aabb>& out) {
   out.clear();
-  if (m_job.active()) return;  // the worker owns the tree while it steps
-  m_sim->solver().tree_cells(max_level, k_max_tree_boxes, out);
+  if (m_job.active()) return;                         // the worker's tree is its own while it steps
+  Simulation& built = m_worker ? *m_worker : *m_sim;  // the tree of the published state
+  built.solver().tree_cells(max_level, k_max_tree_boxes, out);
 }
 
 std::optional<Blowup> RunController::take_blowup() {
@@ -395,7 +380,6 @@ std::vector<ui::SweepPoint> RunController::sweep_blocks(const std::string& name,
                                                         const std::vector<int>& blocks) {
   cancel_job();
   collect_phases();
-  apply_pending();
   const BodyState state = m_buffers->download();
   std::vector<ui::SweepPoint> out;
   for (int block : blocks) {

@@ -1,7 +1,10 @@
 // The run controller: the viewer's hop between the frame and the Simulation. It owns the
-// Simulation and the body buffers, steps the arrays the frame lends it (GPU: the frame's mapping)
-// or runs CPU steps on a worker thread that publishes a copy, and keeps what the panel shows: the
-// non-finite check, the diagnostics every K frames and the per-phase timings.
+// Simulation the viewer reads and the body buffers. GPU solvers: it steps the arrays the frame
+// lends it (the frame's mapping). CPU solvers: a worker thread steps a second Simulation of its
+// own, and each finished run is published - its state into the buffers, its progress into the
+// Simulation the viewer reads (REBOUND's display works on a copy the same way) - so everything
+// the frame reads is the published state, whether or not a run is in flight. It keeps what the
+// panel shows: the non-finite check, the diagnostics every K frames and the per-phase timings.
 #pragma once
 
 #include <cstdint>
@@ -55,8 +58,8 @@ class RunController {
   // count and collision totals too (the solver stays). Throws InputError (bad parameters) or the
   // memory check's error, keeping the old state.
   void load(const BodyState& s, const RunState* run);
-  // The newest published state and the run's settings (a CPU run in flight is not in it: the
-  // state and the step count are those before it). `block`: the block the viewer asked for.
+  // The newest published state and the run's settings (a CPU run in flight is not in it).
+  // `block`: the block the viewer asked for.
   Snapshot snapshot(int block);
   // Builds the solver (throws the factory's exceptions, keeping the old one) and moves the state
   // to where it runs (a CPU run in flight is cancelled first: the state is the one before it).
@@ -68,9 +71,10 @@ class RunController {
   // euler with damping < 1 (not reversible); a CPU run in flight is cancelled first.
   void set_time_reversed(bool reversed);
   bool time_reversed() const;
-  // The run's parameters (those waiting for a CPU run in flight, when there are some).
-  const SimParams& params() const;
-  // Checked against the integrator now (throws InputError); applied from the next run of steps.
+  // The run's parameters.
+  const SimParams& params() const { return m_sim->params(); }
+  // Checked against the integrator now (throws InputError); a CPU run in flight finishes with the
+  // old ones, the next takes these.
   void set_params(const SimParams& params);
   // Diagnostics every `frames` frames of steps (0: off).
   void set_diagnostics_every(int frames) { m_diag_every = frames; }
@@ -82,9 +86,7 @@ class RunController {
   // milliseconds for them; a run that has ended is published to the buffers.
   void step_host(int steps);
   // CPU solvers: starts the next `steps` steps now when none is in flight, without waiting, so
-  // that they run while the frame draws the state just published. The frame calls it once it has
-  // read what it needs of that state (values, the tree, the readouts): while a run is in flight
-  // the state is the worker's.
+  // that they run while the frame draws the state just published.
   void start_next_host(int steps);
   // Paused: publishes a CPU run that has ended and starts none; collects the GPU's readings.
   void idle();
@@ -92,9 +94,10 @@ class RunController {
   std::vector<ui::SweepPoint> sweep_blocks(const std::string& name, const std::vector<int>& blocks);
 
   const Solver& solver() const { return m_sim->solver(); }
-  // What the collision stage has done since the reset (none while a CPU step runs; GPU: waits).
-  std::optional<CollisionTotals> collision_totals();
-  // A tree code's cells down to `max_level` (none while a CPU step runs, or for exact solvers).
+  // What the collision stage has done since the reset, as published (GPU: waits).
+  CollisionTotals collision_totals() { return m_sim->collision_totals(); }
+  // The cells of the tree a tree code built for the published state, down to `max_level` (none
+  // for exact solvers, and none while a CPU run in flight rebuilds it).
   void tree_boxes(int max_level, std::vector<Aabb>& out);
   Integrator integrator() const { return m_sim ? m_sim->integrator() : m_pending_integrator; }
   const gfx::BodyBuffers& buffers() const { return *m_buffers; }
@@ -116,14 +119,12 @@ class RunController {
   long long steps_taken() const { return m_steps_taken; }
   float step_progress() const { return m_job.progress(); }
   double step_running_s() const { return m_job.running_s(); }
-  // Steps and simulation time since the last reset (while a CPU run is in flight: before it).
-  long long step_count() const { return m_job.active() ? m_published.steps : m_sim->step_count(); }
-  double sim_time() const { return m_job.active() ? m_published.time : m_sim->time(); }
-  // The adaptive step's next size and its floor's count (while a CPU run is in flight: before it).
-  double next_dt() const { return m_job.active() ? m_published_next_dt : m_sim->next_dt(); }
-  long long floor_hits() const {
-    return m_job.active() ? m_published_floor_hits : m_sim->floor_hits();
-  }
+  // Steps and simulation time since the last reset, the adaptive step's next size and its
+  // floor's count, as published.
+  long long step_count() const { return m_sim->step_count(); }
+  double sim_time() const { return m_sim->time(); }
+  double next_dt() const { return m_sim->next_dt(); }
+  long long floor_hits() const { return m_sim->floor_hits(); }
   // The first reading after a reset or integrator change (the reference of the drifts), and every
   // reading since (at most k_diag_history, oldest dropped).
   const std::optional<DiagnosticsSample>& diagnostics_start() const { return m_diag_start; }
@@ -131,29 +132,27 @@ class RunController {
   // A non-finite state found since the last call (CPU: checked after every step; GPU: on the
   // device every k_finite_check_frames frames), once.
   std::optional<Blowup> take_blowup();
-  // Per-body quantities (orrery/fields.h) of the newest state. Not while a CPU run is in flight
-  // (returns false). quantity_host: on the host, wherever the state is (the device's are copied
-  // back); origin from the labels. quantity_mapped: into the mapping's values buffer, on the
-  // device (false when the solver runs on the host or the mapping has no values buffer).
+  // Per-body quantities (orrery/fields.h) of the published state. quantity_host: on the host,
+  // wherever the state is (the device's are copied back); origin from the labels (false when they
+  // do not cover the bodies). quantity_mapped: into the mapping's values buffer, on the device
+  // (false when the solver runs on the host or the mapping has no values buffer).
   bool quantity_host(Quantity q, std::vector<float>& out);
   bool quantity_mapped(Quantity q, gfx::Mapping& m);
   // Changes with every new state (reset, load): what was drawn from the old one is stale.
   std::uint64_t epoch() const { return m_epoch; }
   // The origin labels' names. The labels (quantity_host) are those of the bodies left (merges
-  // drop the lighter body's); while a CPU run is in flight, those from before it (invalid when it
-  // merged bodies).
+  // drop the lighter body's).
   const std::vector<std::string>& origin_names() const { return m_origin_names; }
   bool origin_valid() const {
     return !m_origin_now.empty() && static_cast<int>(m_origin_now.size()) == count();
   }
-  // One body's position and velocity and its direct-sum acceleration (while a CPU run is in
-  // flight: the published body and the last acceleration read, NaN if none), and the centre of
-  // mass (none while a CPU run is in flight), of the newest state.
+  // One body's position and velocity and its direct-sum acceleration, and the centre of mass, of
+  // the published state.
   using BodyReading = Simulation::BodyReading;
   std::optional<BodyReading> read_body(int index);
   std::optional<Vec3> centre_of_mass();
   // The body nearest window pixel (x, y) (origin bottom-left) within radius_px under these sprite
-  // parameters: -1 when none (while a CPU run is in flight: among the published positions).
+  // parameters: -1 when none.
   int pick(const gfx::SpriteParams& p, float x, float y, float radius_px);
 
   // The mean body mass.
@@ -175,22 +174,26 @@ class RunController {
   void start_job(int steps);
   void publish_finished_run(double wait_ms);
   void cancel_job();
+  // The CPU path's worker Simulation, seeded from the published run where it is not that run's
+  // (a new state, solver, integrator, direction or labels; a cancelled run); new parameters
+  // reach it as parameters, keeping what its integrator kept.
+  Simulation& worker();
   void record_diagnostics(const Diagnostics& d, long long step, double time);
   void record(const RunResult& r);
   void restart_diagnostics();
   bool diagnostics_due();
-  void apply_pending();
 
   std::unique_ptr<gfx::BodyBuffers> m_buffers;
   std::unique_ptr<Simulation> m_sim;  // made by the first set_solver()
-  // Waiting to be applied: before the Simulation exists, and the panel's parameters while a CPU
-  // run is in flight (applied before the next run).
+  // Waiting for the first set_solver(), which makes the Simulation.
   Integrator m_pending_integrator;
   std::optional<SimParams> m_pending_params;
-  // The published state's run, taken as a CPU run starts: the worker owns the Simulation then.
-  RunState m_published;
-  double m_published_next_dt = 0;
-  long long m_published_floor_hits = 0;
+  // The CPU path: the worker's Simulation, the module it was made with, and whether it holds the
+  // published run (its parameters apart).
+  std::unique_ptr<Simulation> m_worker;
+  std::string m_solver_name;
+  int m_block = 0, m_gpus = 1;
+  bool m_worker_current = false;
   std::unique_ptr<FiniteProbe> m_probe;
   CpuJob m_job;
   long long m_steps_taken = 0;
@@ -214,19 +217,16 @@ class RunController {
   float m_mass_ref = 1.0f;
   std::uint64_t m_epoch = 0;
   // The labels as loaded, and those of the bodies left (through the Simulation's rows), made
-  // again when no CPU run is in flight and merges changed the rows (or `force`).
+  // again when merges changed the rows (or `force`).
   void refresh_labels(bool force = false);
   std::size_t m_labels_rows = 0;  // the rows' count they were made for
   std::vector<float> m_origin, m_origin_now;
   std::vector<std::uint8_t> m_types_now;
   std::vector<std::uint64_t> m_ids_now;
   std::vector<std::string> m_origin_names;
-  int m_acc_index = -1;  // read_body's last direct-sum acceleration, refreshed at each run's start
-  Vec3 m_acc_last{0, 0, 0};
-  std::optional<Vec3> m_published_com;  // the centre of mass of the state the run started from
-  // Reads the newest state where it is (host or device pointers), outside any mapping.
+  // Reads the published state where it is (host or device pointers), outside any mapping.
   template <class F>
-  bool with_state(F&& f);
+  void with_state(F&& f);
 };
 
 }  // namespace orrery::app

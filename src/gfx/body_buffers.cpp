@@ -1,6 +1,7 @@
 // Body buffers: creation, residency moves, per-frame stepping through the chosen path.
 #include "body_buffers.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "orrery/gpu_buffer.h"
@@ -208,7 +209,12 @@ void BodyBuffers::publish_host(const Bodies& b) {
   ++m_version;
   if (b.n < 1 || b.n > m_count) throw std::logic_error("BodyBuffers: only fewer bodies");
   m_count = b.n;
-  if (b.pos != m_host_pos[m_cur].data()) m_cur = 1 - m_cur;
+  if (b.pos == m_host_pos[1 - m_cur].data()) {
+    m_cur = 1 - m_cur;  // stepped in place: the newest positions are in the other buffer
+  } else if (b.pos != m_host_pos[m_cur].data()) {  // another owner's arrays (a worker's copy)
+    std::copy(b.pos, b.pos + b.n, m_host_pos[m_cur].begin());
+    std::copy(b.vel, b.vel + b.n, m_host_vel.begin());
+  }
   upload_to_gl(m_host_pos[m_cur], m_host_vel);
 }
 
@@ -223,21 +229,6 @@ void BodyBuffers::download_values(std::vector<float>& out) const {
   glBindBuffer(GL_ARRAY_BUFFER, m_value_vbo.id());
   glGetBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(sizeof(float) * m_count),
                      out.data());
-  glBindBuffer(GL_ARRAY_BUFFER, 0);
-}
-
-void BodyBuffers::read_published_positions(std::vector<Vec4>& pos) const {
-  pos.resize(m_count);
-  glBindBuffer(GL_ARRAY_BUFFER, m_pos_vbo[m_cur].id());
-  glGetBufferSubData(GL_ARRAY_BUFFER, 0, k_stride * m_count, pos.data());
-  glBindBuffer(GL_ARRAY_BUFFER, 0);
-}
-
-void BodyBuffers::read_published_body(int i, Vec4& pos, Vec4& vel) const {
-  glBindBuffer(GL_ARRAY_BUFFER, m_pos_vbo[m_cur].id());
-  glGetBufferSubData(GL_ARRAY_BUFFER, k_stride * i, k_stride, &pos);
-  glBindBuffer(GL_ARRAY_BUFFER, m_vel_vbo.id());
-  glGetBufferSubData(GL_ARRAY_BUFFER, k_stride * i, k_stride, &vel);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 

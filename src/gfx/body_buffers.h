@@ -68,9 +68,9 @@ class BodyBuffers final {
   // Interop path only: the VBOs mapped read-only for CUDA with `extra`, whichever side the solver
   // runs (the CUDA splat of a CPU run's published state).
   Mapping map_for_drawing(const CudaGlBuffers::Group& extra);
-  // The host path in two halves, so CPU steps can run on another thread while the frame loop goes
-  // on drawing the published state: the arrays to step, then, after steps on them, publish the
-  // newest state (b.pos) to GL. Nothing else may touch the buffers in between.
+  // The host path: the host arrays (stepped in place, or read), and the newest state published
+  // to GL - the arrays host_bodies() gave, stepped, or another owner's arrays (a CPU run's own
+  // state on its worker), copied in.
   Bodies host_bodies();
   void publish_host(const Bodies& b);
   // Copies the current state to the host.
@@ -81,10 +81,6 @@ class BodyBuffers final {
   // GL (a Mapping's values() on the interop path).
   void upload_values(const float* values, int n);
   void download_values(std::vector<float>& out) const;
-  // The published state as GL holds it (the VBOs; safe while a CPU run writes the host arrays):
-  // every position, or one body.
-  void read_published_positions(std::vector<Vec4>& pos) const;
-  void read_published_body(int i, Vec4& pos, Vec4& vel) const;
   // Whether host_pos() and host_vel() hold the newest state (CPU solvers; the staged path's copy).
   bool host_current() const;
   const Vec4* host_pos() const { return m_host_pos[m_cur].data(); }

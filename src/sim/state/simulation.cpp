@@ -448,34 +448,6 @@ Diagnostics Simulation::measure(const Bodies& b) {
   return d;
 }
 
-RunState Simulation::run_state() {
-  RunState r;
-  r.time = m_time;
-  r.steps = m_steps;
-  r.solver = m_solver->name();
-  r.integrator = m_integrator;
-  r.params = m_params;
-  r.time_reversed = m_reversed;
-  r.totals = collision_totals();
-  r.next_dt = m_params.adaptive ? m_dt_next : 0.0;
-  return r;
-}
-
-void Simulation::resume(const RunState& r) {
-  m_time = r.time;
-  m_steps = r.steps;
-  m_reversed = r.time_reversed;
-  m_dt_next = r.next_dt > 0.0 ? std::min(r.next_dt, static_cast<double>(m_params.dt)) : 0.0;
-  if (m_collider) m_collider->reset_totals();
-  m_totals_before = r.totals;
-}
-
-CollisionTotals Simulation::collision_totals() {
-  CollisionTotals t = m_totals_before;
-  if (m_collider) t.add(m_collider->totals());
-  return t;
-}
-
 std::vector<Contact> Simulation::contacts(const Bodies& b) {
   return collider().find_contacts(b.pos, b.vel, b.n);
 }
