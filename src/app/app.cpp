@@ -28,23 +28,23 @@ std::string seconds_text(double s) {
 }
 }  // namespace
 
-App::App(const Options& options, OutputFile screenshot)
-    : m_opts(options), m_screenshot(std::move(screenshot)) {
+App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
+  m_capture.screenshot = std::move(screenshot);
   const gfx::SurfaceConfig surface{m_opts.width, m_opts.height, m_opts.vsync, "Orrery"};
-  m_surface = m_opts.headless ? gfx::make_headless_surface(surface)
-                              : gfx::make_window_surface(surface);
-  if (m_opts.headless) say("orrery: " + m_surface->description());
-  if (GLFWwindow* w = m_surface->window()) {
+  m_display.surface =
+      m_opts.headless ? gfx::make_headless_surface(surface) : gfx::make_window_surface(surface);
+  if (m_opts.headless) say("orrery: " + m_display.surface->description());
+  if (GLFWwindow* w = m_display.surface->window()) {
     // Ours first: ImGui's GLFW backend chains to the callbacks installed before it.
     glfwSetWindowUserPointer(w, this);
     glfwSetKeyCallback(w, &App::on_key);
   }
-  m_gl_description = gfx::gl_description();
-  say("orrery: OpenGL: " + m_gl_description);
+  m_display.gl_description = gfx::gl_description();
+  say("orrery: OpenGL: " + m_display.gl_description);
   gfx::require_offscreen_size(m_opts.width, m_opts.height);  // before anything runs
   choose_path();
-  m_imgui = std::make_unique<ui::ImGuiLayer>(m_surface->window());
-  m_renderer = std::make_unique<gfx::ParticleRenderer>();
+  m_display.imgui = std::make_unique<ui::ImGuiLayer>(m_display.surface->window());
+  m_display.renderer = std::make_unique<gfx::ParticleRenderer>();
   build_catalog();
 
   m_settings.vsync = m_opts.vsync;
@@ -58,7 +58,7 @@ App::App(const Options& options, OutputFile screenshot)
   m_settings.steps_per_frame = m_opts.steps_per_frame;
   m_settings.preset = parse_preset(m_opts.preset);
   m_settings.integrator = parse_integrator(m_opts.integrator);
-  const bool gpu = m_path != gfx::DevicePath::none;
+  const bool gpu = m_display.path != gfx::DevicePath::none;
   m_settings.n = m_opts.n > 0 ? m_opts.n : (gpu ? 16384 : 2048);
   std::string n_note = gpu ? " (default with a CUDA device; --n changes it)"
                            : " (default for CPU solvers; --n changes it)";
@@ -77,7 +77,8 @@ App::App(const Options& options, OutputFile screenshot)
   if (m_opts.n == 0 && !m_opts.loaded)
     n_note = m_catalog.solvers[static_cast<std::size_t>(index)].gpu ? size_for_gpu(n_note)
                                                                     : size_for_cpu(n_note);
-  m_run = std::make_unique<RunController>(m_path, parse_integrator(m_opts.integrator), m_opts.params);
+  m_run = std::make_unique<RunController>(m_display.path, parse_integrator(m_opts.integrator),
+                                          m_opts.params);
   m_run->set_diagnostics_every(m_settings.diagnostics ? m_settings.diag_every : 0);
   m_run->set_solver(m_opts.solver, m_settings.block, gpus_in_use());
   if (!m_opts.note.empty()) say(m_opts.note);
@@ -96,13 +97,13 @@ App::App(const Options& options, OutputFile screenshot)
     m_run->load(bodies, &run);
     take_types(*m_opts.loaded, m_opts.loaded_scene ? "" : m_opts.loaded_path);
     frame_bodies(bodies);
-    m_loaded = m_opts.loaded;
+    m_files.loaded = m_opts.loaded;
     const std::string& p = m_opts.loaded_path;
-    m_loaded_preset = m_opts.loaded_scene;
-    if (m_loaded_preset)
+    m_files.loaded_preset = m_opts.loaded_scene;
+    if (m_files.loaded_preset)
       say("orrery: scene " + p + " (" + std::to_string(bodies.size()) + " bodies)");
     else
-      say("orrery: loaded " + p + " (" + to_string(m_loaded->format) + ", " +
+      say("orrery: loaded " + p + " (" + to_string(m_files.loaded->format) + ", " +
           std::to_string(bodies.size()) + " bodies, step " + std::to_string(run.steps) + ", time " +
           std::to_string(run.time) + "; read in " + seconds_text(m_opts.load_seconds) +
           ", on the " + (m_run->solver().on_device() ? "GPU" : "CPU") + " in " +
@@ -114,13 +115,13 @@ App::App(const Options& options, OutputFile screenshot)
     m_run->reset(m_settings.preset, m_settings.n, m_settings.seed,
                  m_opts.scene.radius);
   }
-  if (!m_loaded) camera_from(m_opts.view, m_opts.view_given);  // a file framed itself
-  m_state_epoch = m_run->epoch();
+  if (!m_files.loaded) camera_from(m_opts.view, m_opts.view_given);  // a file framed itself
+  m_colour.state_epoch = m_run->epoch();
   init_view_tools();
   say("orrery: solver " +
       ui::solver_label(m_catalog, m_settings.solver, m_settings.block, gpus_in_use()) + ", n " +
       std::to_string(m_settings.n) + (m_opts.n > 0 || m_opts.loaded ? "" : n_note) + ", preset " +
-      (m_loaded ? std::string("(from the file)") : m_opts.preset) + ", integrator " +
+      (m_files.loaded ? std::string("(from the file)") : m_opts.preset) + ", integrator " +
       m_opts.integrator + ", " + params_text(m_run->params()));
 }
 
@@ -172,42 +173,43 @@ std::string params_text(const SimParams& p) {
 
 void App::choose_path() {
   if (!cuda_compiled()) {
-    m_path = gfx::DevicePath::none;
-    m_path_note = "this build has no CUDA: CPU solvers only";
+    m_display.path = gfx::DevicePath::none;
+    m_display.path_note = "this build has no CUDA: CPU solvers only";
   } else if (!device_present()) {
-    m_path = gfx::DevicePath::none;
-    m_path_note = device_info().reason + ": CPU solvers only";
+    m_display.path = gfx::DevicePath::none;
+    m_display.path_note = device_info().reason + ": CPU solvers only";
   } else {
-    m_path_note = gfx::cuda_gl_probe();
-    m_path = m_path_note.empty() ? gfx::DevicePath::interop : gfx::DevicePath::staged;
-    if (!m_path_note.empty())
-      m_path_note = "the GL context is not on the CUDA device (" + m_path_note +
-                    "): device buffers copied into the VBOs";
+    m_display.path_note = gfx::cuda_gl_probe();
+    m_display.path =
+        m_display.path_note.empty() ? gfx::DevicePath::interop : gfx::DevicePath::staged;
+    if (!m_display.path_note.empty())
+      m_display.path_note = "the GL context is not on the CUDA device (" + m_display.path_note +
+                            "): device buffers copied into the VBOs";
   }
-  if (m_path == gfx::DevicePath::staged) {
+  if (m_display.path == gfx::DevicePath::staged) {
     try {  // a failed registration must not have left CUDA unusable
       GpuBuffer<Vec4> check(16);
       device_synchronize();
     } catch (const std::exception& e) {
-      m_path = gfx::DevicePath::none;
-      m_path_note +=
+      m_display.path = gfx::DevicePath::none;
+      m_display.path_note +=
           "; CUDA is unusable after that (" + std::string(e.what()) + "): CPU solvers only";
     }
   }
-  say(std::string("orrery: render path: ") + gfx::to_string(m_path) +
-      (m_path_note.empty() ? "" : " (" + m_path_note + ")"));
+  say(std::string("orrery: render path: ") + gfx::to_string(m_display.path) +
+      (m_display.path_note.empty() ? "" : " (" + m_display.path_note + ")"));
 }
 
 // auto: the CUDA splat where the zero-copy path runs; else, where OpenGL itself runs on the CPU
 // (Mesa's llvmpipe), the CPU splat, which costs that CPU far less than rasterising point sprites
 // (docs/benchmarks.md); else GL point sprites.
 void App::choose_draw() {
-  m_splat_ok = m_path == gfx::DevicePath::interop;
+  m_display.splat_ok = m_display.path == gfx::DevicePath::interop;
   const bool software_gl = gfx::software_renderer();
-  if (m_opts.draw == "cuda" && !m_splat_ok)
+  if (m_opts.draw == "cuda" && !m_display.splat_ok)
     throw std::runtime_error(std::string("--draw cuda needs the zero-copy interop path, and the "
                                          "render path here is ") +
-                             gfx::to_string(m_path) + " (use --draw gl, cpu or auto)");
+                             gfx::to_string(m_display.path) + " (use --draw gl, cpu or auto)");
   using ui::DrawMethod;
   if (m_opts.draw == "gl")
     m_settings.draw = DrawMethod::gl_sprites;
@@ -216,10 +218,10 @@ void App::choose_draw() {
   else if (m_opts.draw == "cpu")
     m_settings.draw = DrawMethod::cpu_splat;
   else
-    m_settings.draw = m_splat_ok    ? DrawMethod::cuda_splat
-                      : software_gl ? DrawMethod::cpu_splat
-                                    : DrawMethod::gl_sprites;
-  const char* why = m_splat_ok ? " (D or --draw switches)"
+    m_settings.draw = m_display.splat_ok ? DrawMethod::cuda_splat
+                      : software_gl      ? DrawMethod::cpu_splat
+                                         : DrawMethod::gl_sprites;
+  const char* why = m_display.splat_ok ? " (D or --draw switches)"
                     : software_gl
                         ? " (OpenGL runs on the CPU here: D or --draw switches; the CUDA splat "
                           "needs the zero-copy path)"
@@ -240,11 +242,11 @@ const char* App::draw_name() const {
 
 void App::build_catalog() {
   for (const SolverInfo& s : available_solvers()) {
-    if (s.gpu && m_path == gfx::DevicePath::none) continue;
+    if (s.gpu && m_display.path == gfx::DevicePath::none) continue;
     m_catalog.solvers.push_back({s.name, s.gpu, s.block_sizes, s.gpu && s.default_block == 0,
                                  s.approximate, s.spreads, s.description});
   }
-  m_catalog.gpu_count = m_path == gfx::DevicePath::none ? 0 : device_count();
+  m_catalog.gpu_count = m_display.path == gfx::DevicePath::none ? 0 : device_count();
   m_catalog.presets = preset_names();
   m_catalog.integrators = integrator_names();
   m_catalog.quantities = quantity_names();
@@ -271,7 +273,7 @@ int App::run() {
       m_opts.frames > 0 ? m_opts.frames : (m_opts.headless ? k_headless_frames : 0);
   if (m_opts.headless && m_opts.frames == 0)
     say("orrery: headless: " + std::to_string(limit) + " frames (--frames changes it)");
-  m_stats.start();
+  m_shown.stats.start();
   int stopped_by = 0;
   for (long long f = 0;; ++f) {
     stopped_by = g_stop_signal;
@@ -279,26 +281,28 @@ int App::run() {
       say("orrery: signal " + std::to_string(stopped_by) + ": finishing the run's files, then exit");
     const bool last = (limit > 0 && f + 1 >= limit) || stopped_by;
     frame(f, last);
-    if (last || m_quit) break;
+    if (last || m_input.quit) break;
   }
   glFinish();
   // Scripted keys the run ended before (one is applied a frame, from the second).
-  const long long applied = std::max(0LL, m_stats.frames() - 1);
-  if (static_cast<long long>(m_opts.script.size()) > applied && !stopped_by && !m_quit)
+  const long long applied = std::max(0LL, m_shown.stats.frames() - 1);
+  if (static_cast<long long>(m_opts.script.size()) > applied && !stopped_by && !m_input.quit)
     say("orrery: --keys: " + std::to_string(m_opts.script.size() - applied) + " of the " +
         std::to_string(m_opts.script.size()) + " keys were not applied: the run ended after " +
-        std::to_string(m_stats.frames()) + " frames (one key a frame, from the second)");
+        std::to_string(m_shown.stats.frames()) + " frames (one key a frame, from the second)");
   char draw[96] = "n/a";
-  if (m_stats.mean_splat_ms() >= 0.0)
-    std::snprintf(draw, sizeof draw, "%.3f ms/frame (%s %.3f, GL %.3f)", m_stats.mean_draw_ms(),
+  if (m_shown.stats.mean_splat_ms() >= 0.0)
+    std::snprintf(draw, sizeof draw, "%.3f ms/frame (%s %.3f, GL %.3f)",
+                  m_shown.stats.mean_draw_ms(),
                   m_settings.draw == ui::DrawMethod::cpu_splat ? "CPU splat" : "CUDA splat",
-                  m_stats.mean_splat_ms(), m_stats.mean_draw_ms() - m_stats.mean_splat_ms());
-  else if (m_stats.mean_draw_ms() >= 0.0)
-    std::snprintf(draw, sizeof draw, "%.3f ms/frame", m_stats.mean_draw_ms());
+                  m_shown.stats.mean_splat_ms(),
+                  m_shown.stats.mean_draw_ms() - m_shown.stats.mean_splat_ms());
+  else if (m_shown.stats.mean_draw_ms() >= 0.0)
+    std::snprintf(draw, sizeof draw, "%.3f ms/frame", m_shown.stats.mean_draw_ms());
   char diag[96] = "off";
-  if (m_diag_readings > 0)
-    std::snprintf(diag, sizeof diag, "%lld readings, mean %.3f ms each (%s)", m_diag_readings,
-                  m_diag_total_ms / static_cast<double>(m_diag_readings),
+  if (m_shown.diag_readings > 0)
+    std::snprintf(diag, sizeof diag, "%lld readings, mean %.3f ms each (%s)", m_shown.diag_readings,
+                  m_shown.diag_total_ms / static_cast<double>(m_shown.diag_readings),
                   m_run->timed_with_events() ? "CUDA events" : "CPU clock");
   else if (m_settings.diagnostics)
     std::snprintf(diag, sizeof diag, "no reading");
@@ -308,17 +312,18 @@ int App::run() {
       "orrery: summary: %lld frames in %.2f s, mean %.1f FPS (%.3f ms/frame), %lld steps (%.1f "
       "a second), sim %.3f ms/frame, draw %s (means after the first frame), solver %s, n %d, "
       "path %s, drawing %s, integrator %s, diagnostics %s",
-      m_stats.frames(), m_stats.elapsed_s(), m_stats.mean_fps(),
-      m_stats.mean_fps() > 0 ? 1000.0 / m_stats.mean_fps() : 0.0, m_run->steps_taken(),
-      m_stats.elapsed_s() > 0 ? static_cast<double>(m_run->steps_taken()) / m_stats.elapsed_s()
-                              : 0.0,
-      m_stats.mean_sim_ms(), draw,
+      m_shown.stats.frames(), m_shown.stats.elapsed_s(), m_shown.stats.mean_fps(),
+      m_shown.stats.mean_fps() > 0 ? 1000.0 / m_shown.stats.mean_fps() : 0.0, m_run->steps_taken(),
+      m_shown.stats.elapsed_s() > 0
+          ? static_cast<double>(m_run->steps_taken()) / m_shown.stats.elapsed_s()
+          : 0.0,
+      m_shown.stats.mean_sim_ms(), draw,
       ui::solver_label(m_catalog, m_settings.solver, m_settings.block, gpus_in_use()).c_str(),
       m_run->count(), m_run->buffers().path_name(), draw_name(), to_string(m_run->integrator()),
       diag);
   say(line);
-  if (!m_output_error.empty()) {  // after the summary: nothing the run measured is lost
-    std::fprintf(stderr, "orrery: error: %s\n", m_output_error.c_str());
+  if (!m_capture.output_error.empty()) {  // after the summary: nothing the run measured is lost
+    std::fprintf(stderr, "orrery: error: %s\n", m_capture.output_error.c_str());
     return 1;
   }
   return stopped_by ? 128 + stopped_by : 0;
@@ -335,9 +340,10 @@ void App::check_blowup() {
   std::string parts;
   if (const auto r = m_run->read_body(static_cast<int>(b->body)))
     parts = nonfinite_parts(r->pos, r->vel);
-  m_readouts.alert = "non-finite state " + at + " (body " + std::to_string(b->body) +
-                     (parts.empty() ? "" : ": " + parts) + "): paused; R or Reset starts again";
-  say("orrery: " + m_readouts.alert);
+  m_shown.readouts.alert = "non-finite state " + at + " (body " + std::to_string(b->body) +
+                           (parts.empty() ? "" : ": " + parts) +
+                           "): paused; R or Reset starts again";
+  say("orrery: " + m_shown.readouts.alert);
 }
 
 // The panel's sliders keep their ranges, but Ctrl+click types any value: one that fails the
@@ -370,7 +376,7 @@ gfx::RenderStyle App::style() const {
   st.mass_ref = m_run->mass_reference();
   st.spheres = m_run->params().collisions.mode != CollisionMode::off;
   // Centre the scene in the space right of the panel (half the panel's width), while it shows.
-  st.center_shift_px = m_settings.show_panel ? 0.5f * m_panel_right : 0.0f;
+  st.center_shift_px = m_settings.show_panel ? 0.5f * m_display.panel_right : 0.0f;
   // Fewer bodies draw brighter so the picture reads the same at any N: as 1/sqrt(N) up to 65536,
   // then as N^-0.75, since past that the disks' centres, where sprites pile up, saturate first
   // (a 4M-body collision was white).

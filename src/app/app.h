@@ -1,4 +1,7 @@
 // The viewer application: owns the context, renderer, UI and simulation, and runs the frame loop.
+// Its state is in parts (app_parts.h: what draws, the file, the colour values and trails, capture,
+// what the panel reads, the input), the run in the RunController, the view in the camera; a
+// panel or key action is a row of its command table (app_actions.cpp).
 #pragma once
 
 #include <chrono>
@@ -12,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "app_parts.h"
 #include "cli.h"
 #include "frame_stats.h"
 #include "gfx/body_buffers.h"
@@ -187,69 +191,19 @@ class App {
 
   Options m_opts;
   // Declaration order is destruction order reversed: GL and CUDA objects go before the context.
-  std::unique_ptr<gfx::Surface> m_surface;  // a window, or headless: EGL and a render target
-  std::string m_gl_description;
-  gfx::DevicePath m_path = gfx::DevicePath::none;
-  std::string m_path_note;
-  std::unique_ptr<ui::ImGuiLayer> m_imgui;
-  std::unique_ptr<gfx::ParticleRenderer> m_renderer;
-  Overlays m_overlays;                          // the tree's cells, the walls, a loaded file's box
-  double m_file_box_side = 0.0;                 // a loaded file's periodic box (0: none)
-  std::string m_file_path;                      // the file the File section reads again
-  struct PendingLoad;
-  std::unique_ptr<PendingLoad> m_pending_load;                // a file being read in the background
-  long long m_collision_steps = 0, m_collision_contacts = 0;  // at the last reading
-  // What the overlay's boxes were read for.
-  gfx::GlGpuTimer m_draw_timer;
-  float m_panel_right = 0.0f;  // the panel's right edge in pixels, last frame
+  Display m_display;
+  Overlays m_overlays;  // the tree's cells, the walls, a loaded file's box
+  FileState m_files;
   std::unique_ptr<RunController> m_run;
   gfx::OrbitCamera m_camera;
   ui::Catalog m_catalog;
   ui::Settings m_settings;
-  long long m_dt_steps_seen = -1;  // the step count of the adaptive step's last history entry
-  long long m_floor_said = 0;      // floor hits already told about
-  ui::Readouts m_readouts;
-  FrameStats m_stats;
-  std::vector<ui::Action> m_actions;
-  std::vector<std::pair<int, int>> m_keys;  // (key, mods) pressed since the last frame
-  bool m_quit = false;
-  bool m_step_once = false;
-  bool m_screenshot_now = false;
-  bool m_splat_ok = false;  // the CUDA splat can draw here (zero-copy path, and it has not failed)
-  OutputFile m_screenshot;  // --screenshot, written after the last frame
-  // The snapshot the run started from (--load, F9): R goes back to it; a preset or N forgets it.
-  std::shared_ptr<const Snapshot> m_loaded;
-  bool m_loaded_preset = false;  // m_loaded came from a preset scene (Save scene can name it)
-  std::unique_ptr<gfx::Trails> m_trails;      // while trails are on
-  std::uint64_t m_trail_version = 0;          // the buffers' version last appended
-  std::uint64_t m_values_version = 0;         // the buffers' version the values were made from
-  std::optional<Quantity> m_values_quantity;  // the quantity they hold (none yet)
-  std::vector<float> m_values_host;           // the host path's values
-  ValueJob m_value_job;                       // makes them off the UI thread
-  bool m_trail_bodies_said = false;  // --trail-bodies above N was said once
-  bool m_fit_pending = false;     // fit the colour range once the job's values arrive
-  bool m_fit_announce = false;    // and say the range then
-  std::uint64_t m_state_epoch = 0;            // the simulation's state the tools were set for
-  std::unique_ptr<Recorder> m_recorder;
-  std::vector<unsigned char> m_frame_rgb;
-  std::chrono::steady_clock::time_point m_record_said;  // the last progress line
-  std::string m_output_error;  // why it could not be written (the run still ends with its summary)
-  int m_valid_steps = 1;       // the last valid steps per frame
+  int m_valid_steps = 1;  // the last valid steps per frame
+  Shown m_shown;
+  Input m_input;
+  Capture m_capture;
+  ColourState m_colour;
   static constexpr std::size_t k_phase_frames = 120;
-  long long m_diag_readings = 0;  // for the summary: diagnostics readings and their cost
-  double m_diag_total_ms = 0.0;
-};
-
-// A file read on a worker thread. Going away cancels it and waits for the worker.
-struct App::PendingLoad {
-  std::string path, what;  // what: the note's words ("loaded", "read types 1,2 of")
-  bool frame = false;      // point the camera at the bodies when they arrive
-  LoadProgress progress;
-  std::future<Snapshot> result;
-  ~PendingLoad() {
-    progress.cancel = true;
-    if (result.valid()) result.wait();
-  }
 };
 
 }  // namespace orrery::app

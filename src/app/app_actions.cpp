@@ -26,15 +26,15 @@ void App::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int 
   const bool repeat_ok = key == GLFW_KEY_PERIOD;  // hold '.' to keep stepping
   if (action != GLFW_PRESS && !(action == GLFW_REPEAT && repeat_ok)) return;
   if (auto* app = static_cast<App*>(glfwGetWindowUserPointer(window)))
-    app->m_keys.emplace_back(key, mods);
+    app->m_input.keys.emplace_back(key, mods);
 }
 
 void App::handle_keys() {
   std::vector<std::pair<int, int>> keys;
-  keys.swap(m_keys);
-  if (m_imgui->wants_keyboard()) return;  // typing into a panel field
+  keys.swap(m_input.keys);
+  if (m_display.imgui->wants_keyboard()) return;  // typing into a panel field
   for (const auto& [key, mods] : keys)
-    if (const auto a = ui::action_for_key(key, mods)) m_actions.push_back(*a);
+    if (const auto a = ui::action_for_key(key, mods)) m_input.actions.push_back(*a);
 }
 
 // What each panel or key action does: one row an action (apply() finds it by its kind).
@@ -73,14 +73,14 @@ const std::vector<App::Command>& App::commands() {
       {K::single_step,
        [](App& app, const ui::Action&) {
          app.m_settings.paused = true;
-         app.m_step_once = true;
+         app.m_input.step_once = true;
          app.say("step");
        }},
       {K::reset,
        [](App& app, const ui::Action&) {
-         if (app.m_loaded) {  // back to the loaded snapshot
+         if (app.m_files.loaded) {  // back to the loaded snapshot
            try {
-             app.start_from(*app.m_loaded, app.m_file_path);
+             app.start_from(*app.m_files.loaded, app.m_files.path);
              app.say("reset (to the loaded snapshot)");
            } catch (const std::exception& e) {
              app.note_file(std::string("cannot reset to the snapshot: ") + e.what(), true);
@@ -114,18 +114,18 @@ const std::vector<App::Command>& App::commands() {
       {K::reload_types, [](App& app, const ui::Action& a) { app.reload_types(a.value); }},
       {K::cancel_load,
        [](App& app, const ui::Action&) {
-         if (app.m_pending_load) app.m_pending_load->progress.cancel = true;
+         if (app.m_files.pending) app.m_files.pending->progress.cancel = true;
        }},
       {K::toggle_record,
        [](App& app, const ui::Action&) {
-         if (app.m_recorder)
+         if (app.m_capture.recorder)
            app.stop_recording();
          else
            app.start_recording(timestamped_video_name());
        }},
       {K::set_preset,
        [](App& app, const ui::Action& a) {
-         app.m_loaded.reset();
+         app.m_files.loaded.reset();
          app.restart(static_cast<Preset>(a.value), app.m_settings.n, "preset");
        }},
       {K::set_integrator, [](App& app, const ui::Action& a) { app.switch_integrator(a.value); }},
@@ -136,7 +136,7 @@ const std::vector<App::Command>& App::commands() {
        }},
       {K::apply_n,
        [](App& app, const ui::Action& a) {
-         app.m_loaded.reset();
+         app.m_files.loaded.reset();
          app.restart(app.m_settings.preset, a.value, "n");
        }},
       {K::toggle_panel,
@@ -146,21 +146,21 @@ const std::vector<App::Command>& App::commands() {
        }},
       {K::toggle_fullscreen,
        [](App& app, const ui::Action&) {
-         if (!app.m_surface->toggle_fullscreen()) {
+         if (!app.m_display.surface->toggle_fullscreen()) {
            app.say("fullscreen: not available headless");
            return;
          }
-         app.say(app.m_surface->fullscreen() ? "fullscreen on" : "fullscreen off");
+         app.say(app.m_display.surface->fullscreen() ? "fullscreen on" : "fullscreen off");
        }},
       {K::set_vsync,
        [](App& app, const ui::Action& a) {
          app.m_settings.vsync = a.value != 0;
-         app.m_surface->set_vsync(app.m_settings.vsync);
+         app.m_display.surface->set_vsync(app.m_settings.vsync);
          app.say(app.m_settings.vsync ? "vsync on" : "vsync off");
        }},
       {K::screenshot,
        [](App& app, const ui::Action&) {
-         app.m_screenshot_now = true;  // announced once written
+         app.m_capture.screenshot_now = true;  // announced once written
        }},
       {K::sweep_blocks, [](App& app, const ui::Action&) { app.run_sweep(); }},
       {K::reset_camera,
@@ -185,14 +185,16 @@ const std::vector<App::Command>& App::commands() {
          app.m_settings.trail_length =
              app.m_settings.trail_length > 0 ? 0 : app.m_settings.trail_length_on;
          app.configure_trails();
-         app.say(app.m_trails ? "trails " + app.m_readouts.trails : std::string("trails off"));
+         app.say(app.m_colour.trails ? "trails " + app.m_shown.readouts.trails
+                                     : std::string("trails off"));
        }},
       {K::apply_trails,
        [](App& app, const ui::Action&) {
          if (app.m_settings.trail_length > 0)
            app.m_settings.trail_length_on = app.m_settings.trail_length;
          app.configure_trails();
-         app.say(app.m_trails ? "trails " + app.m_readouts.trails : std::string("trails off"));
+         app.say(app.m_colour.trails ? "trails " + app.m_shown.readouts.trails
+                                     : std::string("trails off"));
        }},
       {K::follow_picked,
        [](App& app, const ui::Action&) {
@@ -229,14 +231,14 @@ const std::vector<App::Command>& App::commands() {
        [](App& app, const ui::Action&) {
          app.m_settings.draw = app.m_settings.draw != ui::DrawMethod::gl_sprites
                                    ? ui::DrawMethod::gl_sprites
-                               : app.m_splat_ok ? ui::DrawMethod::cuda_splat
-                                                : ui::DrawMethod::cpu_splat;
+                               : app.m_display.splat_ok ? ui::DrawMethod::cuda_splat
+                                                        : ui::DrawMethod::cpu_splat;
          app.say(std::string("draw ") + app.draw_name());
        }},
       {K::set_draw,
        [](App& app, const ui::Action& a) {
          const auto method = static_cast<ui::DrawMethod>(a.value);
-         if (method == ui::DrawMethod::cuda_splat && !app.m_splat_ok) {
+         if (method == ui::DrawMethod::cuda_splat && !app.m_display.splat_ok) {
            app.say("draw: the CUDA splat needs the zero-copy interop path");
            return;
          }
@@ -257,7 +259,7 @@ const std::vector<App::Command>& App::commands() {
        }},
       {K::quit,
        [](App& app, const ui::Action&) {
-         app.m_quit = true;
+         app.m_input.quit = true;
          app.say("quit");
        }},
   };
@@ -357,8 +359,8 @@ void App::restart(Preset preset, int n, const char* what) {
   m_settings.n = n;
   m_settings.n_edit = n;
   forget_file();                    // a preset: no file now
-  if (!m_readouts.alert.empty()) {  // the paused, non-finite state is gone: run the new one
-    m_readouts.alert.clear();
+  if (!m_shown.readouts.alert.empty()) {  // the paused, non-finite state is gone: run the new one
+    m_shown.readouts.alert.clear();
     m_settings.paused = false;
   }
   const std::string w = what;
@@ -383,9 +385,9 @@ void App::run_sweep() {
     std::fprintf(stderr, "orrery: block-size sweep failed: %s\n", e.what());
     return;
   }
-  m_stats.restart_window();  // the sweep's own time is no frame rate
-  m_readouts.sweep = points;
-  m_readouts.sweep_label = c.name + ", N = " + std::to_string(m_run->count());
+  m_shown.stats.restart_window();  // the sweep's own time is no frame rate
+  m_shown.readouts.sweep = points;
+  m_shown.readouts.sweep_label = c.name + ", N = " + std::to_string(m_run->count());
   std::string line = "sweep " + c.name + " n " + std::to_string(m_run->count()) + ":";
   const ui::SweepPoint* best = nullptr;
   for (const ui::SweepPoint& p : points) {

@@ -17,8 +17,8 @@
 namespace orrery::app {
 
 void App::note_file(const std::string& line, bool error) {
-  m_readouts.file_note = line;
-  m_readouts.file_note_error = error;
+  m_shown.readouts.file_note = line;
+  m_shown.readouts.file_note_error = error;
   if (error)
     std::fprintf(stderr, "orrery: %s\n", line.c_str());
   else
@@ -29,8 +29,8 @@ bool App::save_state(const std::string& path) {
   try {
     return save_state(path, m_run->snapshot(m_settings.block));
   } catch (const std::exception& e) {
-    m_output_error = std::string("cannot save: ") + e.what();  // a lost save is exit 1
-    note_file(m_output_error, true);
+    m_capture.output_error = std::string("cannot save: ") + e.what();  // a lost save is exit 1
+    note_file(m_capture.output_error, true);
     return false;
   }
 }
@@ -58,8 +58,8 @@ bool App::save_state(const std::string& path, const Snapshot& s) {
               false);
     return true;
   } catch (const std::exception& e) {
-    m_output_error = std::string("cannot save: ") + e.what();  // a lost save is exit 1
-    note_file(m_output_error, true);
+    m_capture.output_error = std::string("cannot save: ") + e.what();  // a lost save is exit 1
+    note_file(m_capture.output_error, true);
     return false;
   }
 }
@@ -70,8 +70,8 @@ void App::load_state(const std::string& path) {
 
 void App::start_load(const std::string& path, const LoadOptions& o, const std::string& what,
                      bool frame) {
-  if (m_pending_load) {
-    note_file("still reading " + m_pending_load->path + ": wait for it or cancel it", true);
+  if (m_files.pending) {
+    note_file("still reading " + m_files.pending->path + ": wait for it or cancel it", true);
     return;
   }
   auto p = std::make_unique<PendingLoad>();
@@ -79,25 +79,25 @@ void App::start_load(const std::string& path, const LoadOptions& o, const std::s
   LoadOptions lo = o;
   lo.progress = &p->progress;  // the PendingLoad outlives the worker (its destructor waits)
   p->result = std::async(std::launch::async, [path, lo] { return load_snapshot(path, lo); });
-  m_pending_load = std::move(p);
+  m_files.pending = std::move(p);
 }
 
 void App::poll_load() {
-  m_readouts.loading = -1.0f;
-  if (!m_pending_load) return;
-  PendingLoad& p = *m_pending_load;
+  m_shown.readouts.loading = -1.0f;
+  if (!m_files.pending) return;
+  PendingLoad& p = *m_files.pending;
   if (p.result.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
     const long long total = p.progress.total.load();
     const bool decoding = p.progress.decoding.load() || total <= 0;
-    m_readouts.loading =
+    m_shown.readouts.loading =
         decoding ? 1.0f : static_cast<float>(static_cast<double>(p.progress.read.load()) / total);
     char line[200];
     std::snprintf(line, sizeof line, "%s %s (%.0f MB)", decoding ? "decoding" : "reading",
                   p.path.c_str(), static_cast<double>(total) / 1e6);
-    m_readouts.activity = line;
+    m_shown.readouts.activity = line;
     return;
   }
-  const std::unique_ptr<PendingLoad> done = std::move(m_pending_load);
+  const std::unique_ptr<PendingLoad> done = std::move(m_files.pending);
   std::shared_ptr<const Snapshot> snap;
   try {
     snap = std::make_shared<const Snapshot>(done->result.get());
@@ -113,8 +113,8 @@ void App::poll_load() {
     note_file(std::string("cannot load: ") + e.what() + " (the run goes on unchanged)", true);
     return;
   }
-  m_loaded = snap;
-  m_loaded_preset = false;
+  m_files.loaded = snap;
+  m_files.loaded_preset = false;
   note_file(done->what + " " + done->path + " (" + to_string(snap->format) + ", " +
                 std::to_string(snap->bodies.size()) + " bodies, step " +
                 std::to_string(snap->run.steps) + ")",
@@ -155,10 +155,10 @@ void App::frame_bodies(const BodyState& s) {
 }
 
 void App::take_types(const Snapshot& snap, const std::string& from) {
-  const std::string path = from;  // `from` may be m_file_path itself, cleared here
+  const std::string path = from;  // `from` may be m_files.path itself, cleared here
   forget_file();
   if (snap.types.empty()) return;
-  ui::FileReadout& f = m_readouts.file;
+  ui::FileReadout& f = m_shown.readouts.file;
   m_run->set_types(snap.types, snap.ids);  // colour by origin shows the particle types
   f.shown = true;
   f.name = path.empty() ? std::string("a scene's file") : path;
@@ -171,8 +171,8 @@ void App::take_types(const Snapshot& snap, const std::string& from) {
     m_settings.types_edit |= 1 << t;
   }
   f.reloadable = !path.empty();
-  m_file_path = path;
-  m_file_box_side = snap.box_size;
+  m_files.path = path;
+  m_files.box_side = snap.box_size;
   if (snap.units.empty()) return;  // Orrery's own file: no file units to tell
   char line[400];
   std::snprintf(line, sizeof line, "orrery: %s; the file's time %g, redshift %g%s",
@@ -182,9 +182,9 @@ void App::take_types(const Snapshot& snap, const std::string& from) {
 }
 
 void App::forget_file() {
-  m_readouts.file = ui::FileReadout{};
-  m_file_box_side = 0.0;
-  m_file_path.clear();
+  m_shown.readouts.file = ui::FileReadout{};
+  m_files.box_side = 0.0;
+  m_files.path.clear();
 }
 
 void App::start_from(const Snapshot& snap, const std::string& path) {
@@ -198,14 +198,14 @@ void App::start_from(const Snapshot& snap, const std::string& path) {
     show_params(run->params);
     m_settings.integrator = run->integrator;
   }
-  if (!m_readouts.alert.empty()) {  // a paused, non-finite state is gone
-    m_readouts.alert.clear();
+  if (!m_shown.readouts.alert.empty()) {  // a paused, non-finite state is gone
+    m_shown.readouts.alert.clear();
     m_settings.paused = false;
   }
 }
 
 void App::reload_types(int mask) {
-  if (m_file_path.empty() || mask <= 0 || mask > 0x3f) return;
+  if (m_files.path.empty() || mask <= 0 || mask > 0x3f) return;
   LoadOptions o = m_opts.load_options;
   o.types.clear();
   std::string list;
@@ -214,7 +214,7 @@ void App::reload_types(int mask) {
       o.types.push_back(t);
       list += (list.empty() ? "" : ",") + std::to_string(t);
     }
-  start_load(m_file_path, o, "read types " + list + " of", false);
+  start_load(m_files.path, o, "read types " + list + " of", false);
 }
 
 void App::write_run_outputs() {
@@ -223,17 +223,17 @@ void App::write_run_outputs() {
   try {
     s = m_run->snapshot(m_settings.block);
   } catch (const std::exception& e) {
-    m_output_error = e.what();
+    m_capture.output_error = e.what();
     return;
   }
-  // Failures are printed once, as the run's last line (m_output_error), not here as well.
+  // Failures are printed once, as the run's last line (m_capture.output_error), not here as well.
   const std::string why = unsavable(s);
   if (!why.empty()) {  // one line for both files
     std::string names;
     if (!m_opts.save.empty()) names = "--save " + m_opts.save;
     if (!m_opts.export_csv.empty())
       names += (names.empty() ? "" : ", ") + std::string("--export-csv ") + m_opts.export_csv;
-    m_output_error = names + ": " + why;
+    m_capture.output_error = names + ": " + why;
     return;
   }
   if (!m_opts.save.empty()) {
@@ -242,7 +242,7 @@ void App::write_run_outputs() {
       say("saved " + m_opts.save + " (" + to_string(snapshot_format_for(m_opts.save)) + ", " +
           std::to_string(s.bodies.size()) + " bodies, step " + std::to_string(s.run.steps) + ")");
     } catch (const std::exception& e) {
-      m_output_error = e.what();
+      m_capture.output_error = e.what();
     }
   }
   if (!m_opts.export_csv.empty()) {
@@ -250,7 +250,7 @@ void App::write_run_outputs() {
       save_snapshot(m_opts.export_csv, s, SnapshotFormat::csv);
       say("wrote " + m_opts.export_csv + " (" + std::to_string(s.bodies.size()) + " bodies)");
     } catch (const std::exception& e) {
-      m_output_error = e.what();
+      m_capture.output_error = e.what();
     }
   }
 }
@@ -259,15 +259,16 @@ void App::start_recording(const std::string& path) {
   int w = 0, h = 0;
   target_size(w, h);
   try {
-    m_recorder = std::make_unique<Recorder>(path, w & ~1, h & ~1, m_opts.record_fps);
+    m_capture.recorder = std::make_unique<Recorder>(path, w & ~1, h & ~1, m_opts.record_fps);
   } catch (const std::exception& e) {
     note_file(std::string("cannot record: ") + e.what(), true);
-    m_output_error = e.what();
+    m_capture.output_error = e.what();
     return;
   }
-  m_record_said = std::chrono::steady_clock::now();
-  say("recording started " + path + " (" + std::to_string(m_recorder->width()) + "x" +
-      std::to_string(m_recorder->height()) + ", " + std::to_string(m_opts.record_fps) + " fps)");
+  m_capture.record_said = std::chrono::steady_clock::now();
+  say("recording started " + path + " (" + std::to_string(m_capture.recorder->width()) + "x" +
+      std::to_string(m_capture.recorder->height()) + ", " + std::to_string(m_opts.record_fps) +
+      " fps)");
 }
 
 void App::record_frame() {
@@ -276,13 +277,13 @@ void App::record_frame() {
   try {
     // A resized window keeps recording, fitted to the recording's size (it once stopped it).
     w &= ~1, h &= ~1;
-    gfx::read_rgb(target_framebuffer(), w, h, m_frame_rgb);
-    m_recorder->add_fitted(m_frame_rgb.data(), w, h);
+    gfx::read_rgb(target_framebuffer(), w, h, m_capture.frame_rgb);
+    m_capture.recorder->add_fitted(m_capture.frame_rgb.data(), w, h);
   } catch (const std::exception& e) {
     // The frames so far are kept where the file can still be closed; the run ends with exit 1.
-    m_output_error = std::string("recording stopped: ") + e.what();
-    note_file(m_output_error, true);
-    std::unique_ptr<Recorder> r = std::move(m_recorder);
+    m_capture.output_error = std::string("recording stopped: ") + e.what();
+    note_file(m_capture.output_error, true);
+    std::unique_ptr<Recorder> r = std::move(m_capture.recorder);
     try {
       r->finish();
     } catch (const std::exception&) {  // the same cause, already said
@@ -290,20 +291,20 @@ void App::record_frame() {
     return;
   }
   const auto now = std::chrono::steady_clock::now();
-  if (now - m_record_said >= std::chrono::seconds(2)) {
-    m_record_said = now;
-    say("orrery: " + m_recorder->progress());
+  if (now - m_capture.record_said >= std::chrono::seconds(2)) {
+    m_capture.record_said = now;
+    say("orrery: " + m_capture.recorder->progress());
   }
 }
 
 void App::stop_recording() {
-  if (!m_recorder) return;
-  std::unique_ptr<Recorder> r = std::move(m_recorder);
+  if (!m_capture.recorder) return;
+  std::unique_ptr<Recorder> r = std::move(m_capture.recorder);
   try {
     r->finish();
   } catch (const std::exception& e) {
     note_file(e.what(), true);
-    m_output_error = e.what();  // any recording's, the V key's too: a lost video is exit 1
+    m_capture.output_error = e.what();  // any recording's, the V key's too: a lost video is exit 1
     return;
   }
   std::string line = r->progress();  // "recording FILE: N frames, ..."
@@ -345,8 +346,8 @@ void App::open_scene(const std::string& path) {
               true);
     return;
   }
-  m_loaded = snap;
-  m_loaded_preset = sc.snapshot.empty();
+  m_files.loaded = snap;
+  m_files.loaded_preset = sc.snapshot.empty();
   m_settings.steps_per_frame = m_valid_steps = sc.steps_per_frame;
   if (sc.snapshot.empty()) {  // what R's preset, N and seed are, and Save scene writes
     m_settings.preset = sc.preset;
@@ -377,14 +378,15 @@ void App::save_current_scene() {
   try {
     save_scene(path, sc);
   } catch (const std::exception& e) {
-    m_output_error = std::string("cannot save the scene: ") + e.what();
-    note_file(m_output_error, true);
+    m_capture.output_error = std::string("cannot save the scene: ") + e.what();
+    note_file(m_capture.output_error, true);
     return;
   }
-  note_file(
-      "scene saved to " + path +
-          (m_loaded && !m_loaded_preset ? " (its bodies: the preset, not the loaded state)" : ""),
-      false);
+  note_file("scene saved to " + path +
+                (m_files.loaded && !m_files.loaded_preset
+                     ? " (its bodies: the preset, not the loaded state)"
+                     : ""),
+            false);
 }
 
 }  // namespace orrery::app

@@ -26,7 +26,7 @@ void App::frame(long long index, bool last) {
   // The CPU path's next steps run while this frame draws: what the frame reads of the state is
   // read by now. (On 2 cores with Mesa's llvmpipe: 29.5-31.4 steps a second at the default N
   // against 25.8-28.1 waiting, docs/benchmarks.md.)
-  if (!m_run->solver().on_device() && !m_settings.paused && !last && !m_quit)
+  if (!m_run->solver().on_device() && !m_settings.paused && !last && !m_input.quit)
     m_run->start_next_host(m_settings.steps_per_frame);
   render(v);
   finish_frame(index, last, v);
@@ -34,13 +34,14 @@ void App::frame(long long index, bool last) {
 
 // Window events, keys, the scripted keys (--keys: one a frame from the second) and the actions.
 void App::poll(long long index) {
-  m_surface->poll_events();
-  if (m_surface->should_close()) m_quit = true;
+  m_display.surface->poll_events();
+  if (m_display.surface->should_close()) m_input.quit = true;
   handle_keys();
   const auto scripted = static_cast<std::size_t>(index - 1);
-  if (index >= 1 && scripted < m_opts.script.size()) m_actions.push_back(m_opts.script[scripted]);
+  if (index >= 1 && scripted < m_opts.script.size())
+    m_input.actions.push_back(m_opts.script[scripted]);
   std::vector<ui::Action> actions;
-  actions.swap(m_actions);
+  actions.swap(m_input.actions);
   for (const ui::Action& a : actions) apply(a);
 }
 
@@ -49,15 +50,15 @@ void App::poll(long long index) {
 App::FrameView App::new_frame() {
   FrameView v;
   target_size(v.w, v.h);
-  m_imgui->begin_frame(v.w, v.h, m_stats.last_frame_ms() * 1e-3f);
+  m_display.imgui->begin_frame(v.w, v.h, m_shown.stats.last_frame_ms() * 1e-3f);
   ui::CameraInput in;
-  if (m_surface->window()) {  // input only where there is a window
-    in = m_imgui->camera_input();
+  if (m_display.surface->window()) {  // input only where there is a window
+    in = m_display.imgui->camera_input();
     m_camera.orbit(in.orbit_dx, in.orbit_dy);
     m_camera.pan(in.pan_dx, in.pan_dy, v.h);
     m_camera.zoom(in.zoom);
   }
-  if (m_run->epoch() != m_state_epoch) on_new_state();
+  if (m_run->epoch() != m_colour.state_epoch) on_new_state();
   follow_and_read();  // the camera follows the body as it was after the last frame's steps
   v.style = style();
   v.sprites = gfx::sprite_params(m_camera, v.style, v.w, v.h);
@@ -72,65 +73,66 @@ void App::build_ui(long long index, FrameView& v) {
   fill_readouts(index);
   const ViewParams shown = m_settings.view = camera_view();
   if (m_settings.show_panel)
-    m_panel_right = ui::draw_panel(m_settings, m_readouts, m_catalog, m_actions);
+    m_display.panel_right =
+        ui::draw_panel(m_settings, m_shown.readouts, m_catalog, m_input.actions);
   else
-    ui::draw_overlay(m_settings, m_readouts, m_catalog);
+    ui::draw_overlay(m_settings, m_shown.readouts, m_catalog);
   keep_view_valid(shown);
   keep_params_valid();
   v.ui_ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 void App::fill_readouts(long long index) {
-  m_stats.fill(m_readouts);
-  m_readouts.solver_config = m_run->solver().config();
-  m_readouts.tree_code = !m_run->solver().all_pairs();
-  m_readouts.render_path = m_run->buffers().path_name();
-  m_readouts.path_note = m_path_note;
-  m_readouts.sim_ms_from_events = m_run->timed_with_events();
-  m_readouts.gpu_name =
+  m_shown.stats.fill(m_shown.readouts);
+  m_shown.readouts.solver_config = m_run->solver().config();
+  m_shown.readouts.tree_code = !m_run->solver().all_pairs();
+  m_shown.readouts.render_path = m_run->buffers().path_name();
+  m_shown.readouts.path_note = m_display.path_note;
+  m_shown.readouts.sim_ms_from_events = m_run->timed_with_events();
+  m_shown.readouts.gpu_name =
       device_present() ? device_info().name : "none (" + device_info().reason + ")";
-  m_readouts.gl_renderer = m_gl_description;
-  if (device_present() && (m_readouts.gpu_memory.empty() || index % 60 == 0)) {
+  m_shown.readouts.gl_renderer = m_display.gl_description;
+  if (device_present() && (m_shown.readouts.gpu_memory.empty() || index % 60 == 0)) {
     const double total = static_cast<double>(device_info().total_mem) / 1073741824.0;
     const double used = total - static_cast<double>(device_free_memory()) / 1073741824.0;
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.1f of %.1f GiB in use", used, total);
-    m_readouts.gpu_memory = buf;
+    m_shown.readouts.gpu_memory = buf;
   }
-  m_readouts.splat_available = m_splat_ok;
-  m_readouts.draw_method = draw_name();
-  m_readouts.activity.clear();
+  m_shown.readouts.splat_available = m_display.splat_ok;
+  m_shown.readouts.draw_method = draw_name();
+  m_shown.readouts.activity.clear();
   if (m_run->stepping())
-    m_readouts.activity = activity_text(m_run->step_progress(), m_run->step_running_s());
+    m_shown.readouts.activity = activity_text(m_run->step_progress(), m_run->step_running_s());
   poll_load();
   fill_diagnostics();
   // An auto range follows the state: refitted about twice a second of frames.
   if (m_settings.color_auto && index % k_refit_frames == k_refit_frames - 1) fit_color_range(false);
   fill_legend();
-  if (index % 10 == 0 || m_readouts.collisions.bodies == 0) fill_collisions();
+  if (index % 10 == 0 || m_shown.readouts.collisions.bodies == 0) fill_collisions();
   fill_step();
 }
 
 void App::fill_step() {
-  ui::StepReadout& r = m_readouts.step;
+  ui::StepReadout& r = m_shown.readouts.step;
   const SimParams& p = m_run->params();
   r.adaptive = p.adaptive;
   if (!p.adaptive) {
     r.history.clear();
-    m_dt_steps_seen = -1;
+    m_shown.dt_steps_seen = -1;
     return;
   }
   r.dt = m_run->next_dt();
   r.floor_hits = m_run->floor_hits();
   const long long steps = m_run->step_count();
-  if (steps != m_dt_steps_seen && r.dt > 0) {
-    if (steps < m_dt_steps_seen) r.history.clear();  // a new run
-    m_dt_steps_seen = steps;
+  if (steps != m_shown.dt_steps_seen && r.dt > 0) {
+    if (steps < m_shown.dt_steps_seen) r.history.clear();  // a new run
+    m_shown.dt_steps_seen = steps;
     if (r.history.size() >= 240) r.history.erase(r.history.begin());
     r.history.push_back(static_cast<float>(std::log10(r.dt)));
   }
-  if (r.floor_hits < m_floor_said) m_floor_said = 0;  // a new run counts again
-  if (m_floor_said == 0 && r.floor_hits > 0) {
+  if (r.floor_hits < m_shown.floor_said) m_shown.floor_said = 0;  // a new run counts again
+  if (m_shown.floor_said == 0 && r.floor_hits > 0) {
     char line[200];
     std::snprintf(line, sizeof line,
                   "orrery: the adaptive step reached its floor (%g, a millionth of the largest "
@@ -139,44 +141,45 @@ void App::fill_step() {
                   k_min_dt_fraction * p.dt, m_run->sim_time());
     say(line);
   }
-  m_floor_said = r.floor_hits;
+  m_shown.floor_said = r.floor_hits;
 }
 
 // GL: copy the CUDA picture, or draw GL sprites and tone-map; the overlays; then the panel.
 void App::render(FrameView& v) {
   using Clock = std::chrono::steady_clock;
   const GLuint target = target_framebuffer();
-  m_draw_timer.begin();
+  m_display.draw_timer.begin();
   if (v.splatted) {
-    m_renderer->draw_splatted(target, v.w, v.h);
+    m_display.renderer->draw_splatted(target, v.w, v.h);
   } else if (m_settings.draw == ui::DrawMethod::cpu_splat) {
     gfx::ParticleRenderer::CpuTrails trails;
-    if (m_trails)
-      trails = {m_trails->buffer(), m_trails->bodies(), m_trails->length(),
-                m_trails->head(),   m_trails->filled(), trail_intensity(v.style)};
+    if (m_colour.trails)
+      trails = {m_colour.trails->buffer(), m_colour.trails->bodies(), m_colour.trails->length(),
+                m_colour.trails->head(),   m_colour.trails->filled(), trail_intensity(v.style)};
     const gfx::BodyBuffers& b = m_run->buffers();
-    m_renderer->draw_cpu(b.position_buffer(), b.velocity_buffer(), b.value_buffer(), m_run->count(),
-                         v.sprites, v.style.exposure, target, b.version(),
-                         m_trails ? &trails : nullptr);
+    m_display.renderer->draw_cpu(b.position_buffer(), b.velocity_buffer(), b.value_buffer(),
+                                 m_run->count(), v.sprites, v.style.exposure, target, b.version(),
+                                 m_colour.trails ? &trails : nullptr);
   } else {
     gfx::TrailDraw trails;
-    if (m_trails)
-      trails = {m_trails->texture(), m_trails->bodies(), m_trails->length(),
-                m_trails->head(),    m_trails->filled(), trail_intensity(v.style)};
-    m_renderer->draw(m_run->buffers().vertex_array(), m_run->count(), v.sprites, v.style.exposure,
-                     target, m_run->buffers().version(), m_trails ? &trails : nullptr);
+    if (m_colour.trails)
+      trails = {m_colour.trails->texture(), m_colour.trails->bodies(), m_colour.trails->length(),
+                m_colour.trails->head(),    m_colour.trails->filled(), trail_intensity(v.style)};
+    m_display.renderer->draw(m_run->buffers().vertex_array(), m_run->count(), v.sprites,
+                             v.style.exposure, target, m_run->buffers().version(),
+                             m_colour.trails ? &trails : nullptr);
   }
   draw_overlays(target, v.sprites);
   const auto render_start = Clock::now();
-  m_imgui->end_frame();
+  m_display.imgui->end_frame();
   v.ui_ms += std::chrono::duration<float, std::milli>(Clock::now() - render_start).count();
-  m_draw_timer.end();
+  m_display.draw_timer.end();
   // The splat runs on CUDA's stream, before and outside the GL timer: its time adds to GL's.
-  m_readouts.splat_ms = v.splatted ? m_renderer->last_splat_ms()
-                        : m_settings.draw == ui::DrawMethod::cpu_splat
-                            ? m_renderer->last_cpu_splat_ms()
-                            : -1.0f;
-  m_stats.record_draw(m_draw_timer.last_ms(), m_readouts.splat_ms);
+  m_shown.readouts.splat_ms = v.splatted ? m_display.renderer->last_splat_ms()
+                              : m_settings.draw == ui::DrawMethod::cpu_splat
+                                  ? m_display.renderer->last_cpu_splat_ms()
+                                  : -1.0f;
+  m_shown.stats.record_draw(m_display.draw_timer.last_ms(), m_shown.readouts.splat_ms);
   gfx::check_gl("drawing a frame");
   record_phases(v.ui_ms);
 }
@@ -184,30 +187,30 @@ void App::render(FrameView& v) {
 // Recording, the run's outputs after the last frame, screenshots, then the swap.
 void App::finish_frame(long long index, bool last, const FrameView& v) {
   if (index == 0 && !m_opts.record.empty()) start_recording(m_opts.record);
-  if (m_recorder) record_frame();
-  if (last || m_quit) {
+  if (m_capture.recorder) record_frame();
+  if (last || m_input.quit) {
     write_run_outputs();
     stop_recording();
   }
-  if ((last || m_quit) && m_screenshot.is_open()) {
+  if ((last || m_input.quit) && m_capture.screenshot.is_open()) {
     try {
-      save_screenshot(m_screenshot);
+      save_screenshot(m_capture.screenshot);
     } catch (const std::exception& e) {
-      m_output_error = e.what();
+      m_capture.output_error = e.what();
     }
   }
-  if (m_screenshot_now) {
-    m_screenshot_now = false;
+  if (m_capture.screenshot_now) {
+    m_capture.screenshot_now = false;
     try {
       OutputFile file = OutputFile::open(timestamped_name(".png"), "screenshot");
       save_screenshot(file);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "orrery: %s\n", e.what());
-      m_output_error = e.what();  // F12's lost screenshot is exit 1, as --screenshot's is
+      m_capture.output_error = e.what();  // F12's lost screenshot is exit 1, as --screenshot's is
     }
   }
-  m_surface->present();
-  m_stats.record(v.sim_ms, m_run->last_interactions());
+  m_display.surface->present();
+  m_shown.stats.record(v.sim_ms, m_run->last_interactions());
 }
 
 // The frame's steps (unless paused) and, with the CUDA splat, its picture, in one mapping of the
@@ -223,23 +226,23 @@ float App::device_work(FrameView& v) {
   gfx::CudaGlBuffers::Group extra;
   gfx::CudaGlBuffers* image = splat_image(sp.width, sp.height);
   if (image) extra.push_back({image, {gfx::MapAccess::write_discard}});
-  gfx::CudaGlBuffers* ring = m_trails ? m_trails->registration() : nullptr;
+  gfx::CudaGlBuffers* ring = m_colour.trails ? m_colour.trails->registration() : nullptr;
   if (ring) extra.push_back({ring, {gfx::MapAccess::read_write}});
   const bool values = values_needed();
-  const bool interop = m_path == gfx::DevicePath::interop;
+  const bool interop = m_display.path == gfx::DevicePath::interop;
   const bool extras = interop && (image || ring || (values && values_on_device()));
   const auto draw_extras = [&](gfx::Mapping& m) {
     values_and_trails_on_device(m);
     if (!image) return;
     gfx::TrailRing trail;
-    if (ring) trail = m_trails->device_ring();
-    m_renderer->splat(m.bodies().pos, m.bodies().vel, values ? m.values() : nullptr,
-                      m_run->count(), sp, st.exposure, ring ? &trail : nullptr,
-                      trail_intensity(st));
+    if (ring) trail = m_colour.trails->device_ring();
+    m_display.renderer->splat(m.bodies().pos, m.bodies().vel, values ? m.values() : nullptr,
+                              m_run->count(), sp, st.exposure, ring ? &trail : nullptr,
+                              trail_intensity(st));
   };
   v.splatted = image != nullptr;
-  const bool stepping = !m_settings.paused || m_step_once;
-  m_step_once = false;
+  const bool stepping = !m_settings.paused || m_input.step_once;
+  m_input.step_once = false;
   if (m_run->solver().on_device() && (stepping || extras)) {  // map, step, draw overlays, unmap
     gfx::Mapping m = m_run->buffers().map(stepping ? steps : 0,
                                           extras ? extra : gfx::CudaGlBuffers::Group{});
@@ -265,11 +268,11 @@ gfx::CudaGlBuffers* App::splat_image(int w, int h) {
   if (m_settings.draw != ui::DrawMethod::cuda_splat || w <= 0 || h <= 0) return nullptr;
   try {
     // Headless, CUDA writes the offscreen image itself; a window's framebuffer gets a blit.
-    return &m_renderer->splat_image(w, h, m_surface->direct_texture());
+    return &m_display.renderer->splat_image(w, h, m_display.surface->direct_texture());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: the CUDA splat cannot draw (%s); drawing GL sprites\n", e.what());
     m_settings.draw = ui::DrawMethod::gl_sprites;
-    m_splat_ok = false;
+    m_display.splat_ok = false;
     say(std::string("draw ") + draw_name());
     return nullptr;
   }
@@ -287,9 +290,9 @@ void App::read_tree() {
 
 // The tree, the walls and a loaded file's box over the picture.
 void App::draw_overlays(GLuint target, const gfx::SpriteParams& sp) {
-  m_readouts.tree_boxes = m_settings.tree_overlay ? m_overlays.draw_tree(target, sp) : 0;
+  m_shown.readouts.tree_boxes = m_settings.tree_overlay ? m_overlays.draw_tree(target, sp) : 0;
   m_overlays.draw_walls(m_run->params().collisions.box, target, sp);
-  if (m_settings.file_box) m_overlays.draw_file_box(m_file_box_side, target, sp);
+  if (m_settings.file_box) m_overlays.draw_file_box(m_files.box_side, target, sp);
 }
 
 void App::save_screenshot(OutputFile& file) {
@@ -299,8 +302,8 @@ void App::save_screenshot(OutputFile& file) {
   say("screenshot " + file.path());
 }
 
-void App::target_size(int& w, int& h) const { m_surface->size(w, h); }
+void App::target_size(int& w, int& h) const { m_display.surface->size(w, h); }
 
-GLuint App::target_framebuffer() const { return m_surface->framebuffer(); }
+GLuint App::target_framebuffer() const { return m_display.surface->framebuffer(); }
 
 }  // namespace orrery::app

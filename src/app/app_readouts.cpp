@@ -9,19 +9,19 @@
 namespace orrery::app {
 
 void App::fill_collisions() {
-  ui::CollisionReadout& out = m_readouts.collisions;
+  ui::CollisionReadout& out = m_shown.readouts.collisions;
   out.bodies = m_run->count();
   const CollisionParams& c = m_run->params().collisions;
   if (c.mode == CollisionMode::off && c.box == 0.0f) return;
   const CollisionTotals t = m_run->collision_totals();
   const long long steps = m_run->step_count();
-  if (steps < m_collision_steps || t.contacts < m_collision_contacts)  // a reset since
-    m_collision_steps = 0, m_collision_contacts = 0;
-  if (steps > m_collision_steps)
-    out.contacts_per_step = static_cast<double>(t.contacts - m_collision_contacts) /
-                            static_cast<double>(steps - m_collision_steps);
-  m_collision_steps = steps;
-  m_collision_contacts = t.contacts;
+  if (steps < m_shown.collision_steps || t.contacts < m_shown.collision_contacts)  // a reset since
+    m_shown.collision_steps = 0, m_shown.collision_contacts = 0;
+  if (steps > m_shown.collision_steps)
+    out.contacts_per_step = static_cast<double>(t.contacts - m_shown.collision_contacts) /
+                            static_cast<double>(steps - m_shown.collision_steps);
+  m_shown.collision_steps = steps;
+  m_shown.collision_contacts = t.contacts;
   out.merges = t.merges;
   out.wall_hits = t.wall_hits;
   out.energy_offset = t.energy_offset;
@@ -29,7 +29,7 @@ void App::fill_collisions() {
 
 // The newest diagnostics reading and the drifts since the first, for the panel.
 void App::fill_diagnostics() {
-  ui::DiagnosticsReadout& out = m_readouts.diagnostics;
+  ui::DiagnosticsReadout& out = m_shown.readouts.diagnostics;
   const auto& history = m_run->diagnostics_history();
   const auto& start = m_run->diagnostics_start();
   out.available = start.has_value() && !history.empty();
@@ -72,8 +72,8 @@ void App::fill_diagnostics() {
   out.cost_from_events = m_run->timed_with_events();
   if (!out.cost_from_events) {
     out.cost_ms = d.ms;
-    m_diag_total_ms += d.ms;
-    ++m_diag_readings;
+    m_shown.diag_total_ms += d.ms;
+    ++m_shown.diag_readings;
   }
 }
 
@@ -93,15 +93,16 @@ void App::record_phases(float ui_ms) {
     f.collide =
         static_cast<float>((*t)[Phase::grid] + (*t)[Phase::contacts] + (*t)[Phase::resolve]);
     if (f.diagnostics > 0.0f && m_run->timed_with_events()) {
-      m_readouts.diagnostics.cost_ms = f.diagnostics;
-      m_diag_total_ms += f.diagnostics;
-      ++m_diag_readings;
+      m_shown.readouts.diagnostics.cost_ms = f.diagnostics;
+      m_shown.diag_total_ms += f.diagnostics;
+      ++m_shown.diag_readings;
     }
   }
-  f.draw = std::max(m_draw_timer.last_ms(), 0.0f) + std::max(m_readouts.splat_ms, 0.0f);
+  f.draw =
+      std::max(m_display.draw_timer.last_ms(), 0.0f) + std::max(m_shown.readouts.splat_ms, 0.0f);
   f.ui = ui_ms;
-  m_readouts.phases_from_events = m_run->timed_with_events();
-  std::vector<ui::PhaseFrame>& h = m_readouts.phases;
+  m_shown.readouts.phases_from_events = m_run->timed_with_events();
+  std::vector<ui::PhaseFrame>& h = m_shown.readouts.phases;
   if (h.size() >= k_phase_frames) h.erase(h.begin());
   h.push_back(f);
 }

@@ -53,8 +53,8 @@ void App::set_color(int quantity, bool announce) {
   const QuantityInfo& info = quantity_info(m_settings.color_quantity);
   m_settings.palette = gfx::palette_index(info.palette);  // the palette and scale it starts with
   m_settings.color_log = info.log_scale;
-  m_values_quantity.reset();  // values to compute
-  m_value_job.cancel();        // of the quantity before
+  m_colour.values_quantity.reset();  // values to compute
+  m_colour.value_job.cancel();       // of the quantity before
   if (m_settings.color_auto) fit_color_range(false);
   if (announce) {
     char buf[160];
@@ -71,7 +71,8 @@ void App::fit_color_range(bool announce) {
   if (quantity_info(q).label) return;  // labels: no range
   std::vector<float> values;
   bool have = false;
-  if (quantity_stored(q) && m_values_quantity == m_settings.color_quantity && !m_run->stepping()) {
+  if (quantity_stored(q) && m_colour.values_quantity == m_settings.color_quantity &&
+      !m_run->stepping()) {
     m_run->buffers().download_values(values);  // made this frame already: no second evaluation
     have = true;
   }
@@ -80,8 +81,8 @@ void App::fit_color_range(bool announce) {
     // Read by the sprite from the state itself (speed, mass): from the published host arrays, or
     // once the first state is published. (Without this the CPU path never fitted speed.)
     if (!m_run->buffers().host_current()) {
-      m_fit_pending = true;
-      m_fit_announce = m_fit_announce || announce;
+      m_colour.fit_pending = true;
+      m_colour.fit_announce = m_colour.fit_announce || announce;
       return;
     }
     const int n = m_run->count();
@@ -95,13 +96,13 @@ void App::fit_color_range(bool announce) {
   if (!have && !values_on_device()) {
     // The host path: the values the worker made for this state, else a fit once they arrive (a
     // force pass here would hold the window).
-    if (m_values_quantity == q && m_values_version == m_run->buffers().version() &&
-        m_values_host.size() >= static_cast<std::size_t>(m_run->count())) {
-      values.assign(m_values_host.begin(), m_values_host.begin() + m_run->count());
+    if (m_colour.values_quantity == q && m_colour.values_version == m_run->buffers().version() &&
+        m_colour.values_host.size() >= static_cast<std::size_t>(m_run->count())) {
+      values.assign(m_colour.values_host.begin(), m_colour.values_host.begin() + m_run->count());
       have = true;
     } else {
-      m_fit_pending = true;
-      m_fit_announce = m_fit_announce || announce;
+      m_colour.fit_pending = true;
+      m_colour.fit_announce = m_colour.fit_announce || announce;
       return;
     }
   }
@@ -135,39 +136,41 @@ void App::fit_range_to(std::vector<float> values, bool have, bool announce) {
 
 void App::configure_trails() {
   if (m_settings.trail_length < 2) {
-    m_trails.reset();
-    m_readouts.trails.clear();
+    m_colour.trails.reset();
+    m_shown.readouts.trails.clear();
     return;
   }
   try {
-    if (!m_trails) m_trails = std::make_unique<gfx::Trails>(m_path == gfx::DevicePath::interop);
-    m_trails->configure(m_settings.trail_length, m_settings.trail_bodies, m_run->count());
-    if (m_settings.trail_bodies > m_run->count() && !m_trail_bodies_said) {
+    if (!m_colour.trails)
+      m_colour.trails = std::make_unique<gfx::Trails>(m_display.path == gfx::DevicePath::interop);
+    m_colour.trails->configure(m_settings.trail_length, m_settings.trail_bodies, m_run->count());
+    if (m_settings.trail_bodies > m_run->count() && !m_colour.trail_bodies_said) {
       say("orrery: --trail-bodies " + std::to_string(m_settings.trail_bodies) + " is more than the " +
           std::to_string(m_run->count()) + " bodies: every body has a trail");
-      m_trail_bodies_said = true;
+      m_colour.trail_bodies_said = true;
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot keep trails: %s\n", e.what());
-    m_trails.reset();
+    m_colour.trails.reset();
     m_settings.trail_length = 0;
-    m_readouts.trails.clear();
+    m_shown.readouts.trails.clear();
     return;
   }
-  m_trail_version = 0;
+  m_colour.trail_version = 0;
   char mib[32];
-  std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(m_trails->bytes()) / 1048576.0);
-  m_readouts.trails = std::to_string(m_trails->length()) + " positions of " +
-                      std::to_string(m_trails->bodies()) + " bodies (" + mib + ")";
+  std::snprintf(mib, sizeof mib, "%.1f MiB",
+                static_cast<double>(m_colour.trails->bytes()) / 1048576.0);
+  m_shown.readouts.trails = std::to_string(m_colour.trails->length()) + " positions of " +
+                            std::to_string(m_colour.trails->bodies()) + " bodies (" + mib + ")";
 }
 
 void App::on_new_state() {
-  m_state_epoch = m_run->epoch();
-  m_values_quantity.reset();
-  m_value_job.cancel();  // of the state before
-  if (m_trails) configure_trails();
+  m_colour.state_epoch = m_run->epoch();
+  m_colour.values_quantity.reset();
+  m_colour.value_job.cancel();  // of the state before
+  if (m_colour.trails) configure_trails();
   m_settings.picked = -1;
-  m_readouts.pick = ui::PickReadout{};
+  m_shown.readouts.pick = ui::PickReadout{};
   if (m_settings.follow == ui::Follow::picked_body) m_settings.follow = ui::Follow::nothing;
   if (m_settings.color_auto) fit_color_range(false);
 }
@@ -178,7 +181,7 @@ bool App::values_needed() const {
 }
 
 bool App::values_on_device() const {
-  return m_path == gfx::DevicePath::interop && m_run->solver().on_device() &&
+  return m_display.path == gfx::DevicePath::interop && m_run->solver().on_device() &&
          !quantity_info(m_settings.color_quantity).label;
 }
 
@@ -186,15 +189,17 @@ void App::values_and_trails_on_device(gfx::Mapping& m) {
   const std::uint64_t version = m_run->buffers().version();
   const auto q = m_settings.color_quantity;
   if (values_needed() && values_on_device() &&
-      (version != m_values_version || m_values_quantity != m_settings.color_quantity)) {
+      (version != m_colour.values_version ||
+       m_colour.values_quantity != m_settings.color_quantity)) {
     m_run->quantity_mapped(q, m);
-    m_values_version = version;
-    m_values_quantity = m_settings.color_quantity;
+    m_colour.values_version = version;
+    m_colour.values_quantity = m_settings.color_quantity;
   }
-  if (m_trails && m_trails->registration() && version != m_trail_version) {
+  if (m_colour.trails && m_colour.trails->registration() && version != m_colour.trail_version) {
     const float* values = values_needed() ? m.values() : nullptr;
-    m_trails->append_device(m.bodies().pos, m.bodies().vel, values, m_run->count(), color_map());
-    m_trail_version = version;
+    m_colour.trails->append_device(m.bodies().pos, m.bodies().vel, values, m_run->count(),
+                                   color_map());
+    m_colour.trail_version = version;
   }
 }
 
@@ -202,24 +207,24 @@ void App::values_and_trails_on_host(bool last) {
   const std::uint64_t version = m_run->buffers().version();
   const auto q = m_settings.color_quantity;
   const bool label = quantity_info(q).label;
-  const bool fresh =
-      label ? m_values_quantity != m_settings.color_quantity
-            : version != m_values_version || m_values_quantity != m_settings.color_quantity;
+  const bool fresh = label ? m_colour.values_quantity != m_settings.color_quantity
+                           : version != m_colour.values_version ||
+                                 m_colour.values_quantity != m_settings.color_quantity;
   auto arrive = [&] {
-    if (!m_value_job.active() || !(m_value_job.done() || last)) return;
+    if (!m_colour.value_job.active() || !(m_colour.value_job.done() || last)) return;
     Quantity made = q;
     std::uint64_t made_from = 0;
     try {
-      std::vector<float> v = m_value_job.take(made, made_from);
+      std::vector<float> v = m_colour.value_job.take(made, made_from);
       // Values of a state a few steps old still colour the newest one (same bodies, same N).
       if (made == q && v.size() == static_cast<std::size_t>(m_run->count())) {
-        m_values_host = std::move(v);
-        m_run->buffers().upload_values(m_values_host.data(), m_run->count());
-        m_values_version = made_from;
-        m_values_quantity = made;
-        if (m_fit_pending) {
-          m_fit_pending = false;
-          fit_range_to(m_values_host, true, std::exchange(m_fit_announce, false));
+        m_colour.values_host = std::move(v);
+        m_run->buffers().upload_values(m_colour.values_host.data(), m_run->count());
+        m_colour.values_version = made_from;
+        m_colour.values_quantity = made;
+        if (m_colour.fit_pending) {
+          m_colour.fit_pending = false;
+          fit_range_to(m_colour.values_host, true, std::exchange(m_colour.fit_announce, false));
         }
       }
     } catch (const std::exception& e) {
@@ -233,33 +238,35 @@ void App::values_and_trails_on_host(bool last) {
   };
   arrive();
   // A fit that waited for the first published state, of a quantity the state itself holds.
-  if (m_fit_pending && !quantity_stored(q) && m_run->buffers().host_current()) {
-    m_fit_pending = false;
-    fit_color_range(std::exchange(m_fit_announce, false));
+  if (m_colour.fit_pending && !quantity_stored(q) && m_run->buffers().host_current()) {
+    m_colour.fit_pending = false;
+    fit_color_range(std::exchange(m_colour.fit_announce, false));
   }
   // Origin labels are kept by the controller, apart from the state: no need to wait for a run.
   if (values_needed() && !values_on_device() && fresh && label) {
-    if (m_run->quantity_host(q, m_values_host)) {
-      m_run->buffers().upload_values(m_values_host.data(), m_run->count());
-      m_values_version = version;
-      m_values_quantity = m_settings.color_quantity;
+    if (m_run->quantity_host(q, m_colour.values_host)) {
+      m_run->buffers().upload_values(m_colour.values_host.data(), m_run->count());
+      m_colour.values_version = version;
+      m_colour.values_quantity = m_settings.color_quantity;
     }
-  } else if (values_needed() && !values_on_device() && fresh && !m_value_job.active()) {
+  } else if (values_needed() && !values_on_device() && fresh && !m_colour.value_job.active()) {
     if (m_run->buffers().host_current()) {
       const int n = m_run->count();
       BodyState s;
       s.pos.assign(m_run->buffers().host_pos(), m_run->buffers().host_pos() + n);
       s.vel.assign(m_run->buffers().host_vel(), m_run->buffers().host_vel() + n);
-      m_value_job.start(m_run->solver().name(), m_run->params(), std::move(s), q, version);
+      m_colour.value_job.start(m_run->solver().name(), m_run->params(), std::move(s), q, version);
     }
   }
   if (last) arrive();  // the last frame (its screenshot) waits for its colours
-  if (m_trails && !m_trails->registration() && version != m_trail_version &&
+  if (m_colour.trails && !m_colour.trails->registration() && version != m_colour.trail_version &&
       m_run->buffers().host_current()) {
-    const bool values = values_needed() && m_values_host.size() >= std::size_t(m_run->count());
-    m_trails->append_host(m_run->buffers().host_pos(), m_run->buffers().host_vel(),
-                          values ? m_values_host.data() : nullptr, m_run->count(), color_map());
-    m_trail_version = version;
+    const bool values =
+        values_needed() && m_colour.values_host.size() >= std::size_t(m_run->count());
+    m_colour.trails->append_host(m_run->buffers().host_pos(), m_run->buffers().host_vel(),
+                                 values ? m_colour.values_host.data() : nullptr, m_run->count(),
+                                 color_map());
+    m_colour.trail_version = version;
   }
 }
 
@@ -274,7 +281,7 @@ void App::pick_at(float x, float y_from_top, const gfx::SpriteParams& sp) {
       m_run->pick(sp, x, static_cast<float>(sp.height) - y_from_top, k_pick_radius_px);
   m_settings.picked = found;
   if (found < 0) {
-    m_readouts.pick = ui::PickReadout{};
+    m_shown.readouts.pick = ui::PickReadout{};
     if (m_settings.follow == ui::Follow::picked_body) m_settings.follow = ui::Follow::nothing;
     say("pick: no body within " + std::to_string(static_cast<int>(k_pick_radius_px)) + " px");
     return;
@@ -291,7 +298,7 @@ void App::follow_and_read() {
   } else if (m_settings.follow == ui::Follow::centre_of_mass) {
     if (const auto c = m_run->centre_of_mass()) m_camera.set_target({c->x, c->y, c->z});
   }
-  ui::PickReadout& r = m_readouts.pick;
+  ui::PickReadout& r = m_shown.readouts.pick;
   if (!body) {
     if (m_settings.picked < 0) r = ui::PickReadout{};
     return;
@@ -308,7 +315,7 @@ void App::follow_and_read() {
 }
 
 void App::mark_pick(const gfx::SpriteParams& sp) {
-  ui::PickReadout& r = m_readouts.pick;
+  ui::PickReadout& r = m_shown.readouts.pick;
   if (!r.valid) return;
   float sx = 0, sy = 0, depth = 0;
   r.on_screen = gfx::project_point(sp, r.pos[0], r.pos[1], r.pos[2], sx, sy, depth);
@@ -317,7 +324,7 @@ void App::mark_pick(const gfx::SpriteParams& sp) {
 }
 
 void App::fill_legend() {
-  ui::LegendReadout& l = m_readouts.legend;
+  ui::LegendReadout& l = m_shown.readouts.legend;
   const auto q = m_settings.color_quantity;
   l.categorical = quantity_info(q).label;
   l.label = l.categorical && m_run->origin_names() == particle_type_names()

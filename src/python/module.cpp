@@ -162,8 +162,6 @@ Keywords keywords(const py::kwargs& kw) {
   return k;
 }
 
-int default_n() { return device_present() ? 16384 : 2048; }
-
 py::list solver_list() {
   py::list out;
   for (const SolverInfo& s : all_solvers()) {
@@ -207,7 +205,8 @@ PYBIND11_MODULE(_orrery, m) {
   py::class_<PySimulation> sim(m, "Simulation", class_doc().c_str());  // pybind11 copies docstrings
   sim.def(py::init([](std::optional<int> n, const std::string& preset, std::uint64_t seed,
                       const py::kwargs& kw) {
-            return PySimulation::from_preset(n.value_or(default_n()), preset, seed, keywords(kw));
+            return PySimulation::from_preset(n.value_or(python::default_bodies()), preset, seed,
+                                             keywords(kw));
           }),
           py::arg("n") = py::none(), py::arg("preset") = "plummer", py::arg("seed") = 1)
       .def_static(

@@ -21,8 +21,6 @@ namespace {
 // Host memory a body costs here: the state and the Simulation's scratch (positions twice,
 // velocities, accelerations, potentials), a host copy while reading, and the arrays handed out.
 constexpr double k_host_bytes_per_body = 8.0 * sizeof(Vec4);
-// Bodies when a scene gives no N: the viewer's defaults.
-constexpr int k_default_n_gpu = 16384, k_default_n_cpu = 2048;
 // A call steps in runs of about this long between looks at Ctrl-C.
 constexpr double k_chunk_s = 0.05;
 
@@ -196,7 +194,7 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
   if (ext == ".json" || ext == ".JSON") {
     const SceneFile sc = load_scene(path);
     const Chosen c = choose(settings_of(sc), std::nullopt, k);
-    const int n = sc.n > 0 ? sc.n : device_present() ? k_default_n_gpu : k_default_n_cpu;
+    const int n = sc.n > 0 ? sc.n : default_bodies();
     if (sc.snapshot.empty()) check_fits(solver_info(c.run.solver), n);
     s = scene_snapshot(sc, n, o);
     apply_radius(s.bodies, k);

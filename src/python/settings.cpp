@@ -31,6 +31,8 @@ void blame(const std::string& keyword, const std::string& value, F&& f) {
 
 }  // namespace
 
+int default_bodies() { return device_present() ? 16384 : 2048; }
+
 std::string number_text(double v) {
   std::ostringstream s;
   s << v;

@@ -36,6 +36,10 @@ Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, cons
 // Checks every setting by the core's rules, naming the keyword (a setter's whole check).
 void check_settings(const RunSettings& s);
 
+// Bodies when neither n= nor a scene gives a number: 16,384 with a CUDA device, 2,048 without
+// (the viewer probes its own; a script gets the same number on every machine of a kind).
+int default_bodies();
+
 // A number as the messages show it (%g: 1e+39, 0.5).
 std::string number_text(double v);
 
