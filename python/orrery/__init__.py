@@ -18,6 +18,20 @@ import tempfile
 from . import _orrery
 from ._orrery import Simulation, devices, integrators, parameters, presets, solvers
 
+_native_init = Simulation.__init__
+
+
+def _init_once(self, *args, **kwargs):
+    # A second __init__ on a live Simulation would replace it silently, or not at all.
+    if Simulation._made(self):
+        raise RuntimeError("Simulation.__init__: this simulation exists already; make another "
+                           "with orrery.Simulation(...)")
+    _native_init(self, *args, **kwargs)
+
+
+_init_once.__doc__ = _native_init.__doc__
+Simulation.__init__ = _init_once
+
 __all__ = ["Simulation", "load", "solvers", "devices", "presets", "integrators", "parameters",
            "viewer_path"]
 

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "guard.h"
 #include "orrery/device.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
@@ -18,6 +19,7 @@
 
 namespace py = pybind11;
 using namespace orrery;
+using orrery::python::guarded;
 using orrery::python::Keywords;
 using orrery::python::PySimulation;
 
@@ -222,11 +224,11 @@ may be None (at rest). Raises TypeError for a dtype that is not a real number an
 a wrong shape, a value that is not finite as float32, or a negative mass or radius. Settings as
 for Simulation().)")
       .def(
-          "step", &PySimulation::step, py::arg("k") = 1,
+          "step", guarded(&PySimulation::step), py::arg("k") = 1,
           R"(Takes k steps of dt (k >= 0). The GIL is released while stepping; Ctrl-C stops the call
 between two steps with KeyboardInterrupt, leaving the state of the last whole step. Raises
 RuntimeError when the state became non-finite (checked once, after the steps).)")
-      .def("integrate", &PySimulation::integrate, py::arg("t"), py::arg("exact") = true,
+      .def("integrate", guarded(&PySimulation::integrate), py::arg("t"), py::arg("exact") = true,
            R"(Steps until the time is t. The steps are of dt while a whole one fits; then, with
 exact=True (the default), one shorter step of the remaining time, so that time equals t up to
 the rounding of that step's length to float32 (about 6e-8 of it); dt itself is kept. With
@@ -235,74 +237,77 @@ remainder below 1e-6 dt counts as none. Time runs backwards while time_reversed 
 then lie before the current time. With dt='auto' the adaptive steps run until the time reaches
 t, the last one shortened to land on it (exact=True) or whole (exact=False). Ctrl-C as for
 step().)")
-      .def(
-          "save",
-          [](PySimulation& s, const py::object& path) {
-            s.save(py::module_::import("os").attr("fspath")(path).cast<std::string>());
-          },
-          py::arg("path"),
-          R"(Writes the state in the format the name's extension asks for: .orrery (or no
+      .def("save", guarded([](PySimulation& s, const py::object& path) {
+             s.save(py::module_::import("os").attr("fspath")(path).cast<std::string>());
+           }),
+           py::arg("path"),
+           R"(Writes the state in the format the name's extension asks for: .orrery (or no
 extension) Orrery's snapshot format, which keeps the run (solver, integrator, settings, time,
 steps) so that orrery.load(path) continues it bit for bit; .tipsy TIPSY; .hdf5 or .h5
 GADGET-4-style HDF5; .csv CSV (x,y,z,vx,vy,vz,mass,radius). Any other extension raises ValueError
 with the list, and nothing is written. Orrery's format and HDF5 keep a file's particle types and
 IDs. `path`: a str or os.PathLike. The file is written beside the target and renamed over it: a
 failed write (OSError) leaves the old file as it was.)")
-      .def_property_readonly("n", &PySimulation::n, "Bodies in the simulation (merges lower it).")
-      .def_property_readonly("time", &PySimulation::time, "Simulation time.")
-      .def_property_readonly("steps", &PySimulation::steps, "Steps taken.")
-      .def_property("positions", &PySimulation::positions, &PySimulation::set_positions,
+      .def_property_readonly("n", guarded(&PySimulation::n),
+                             "Bodies in the simulation (merges lower it).")
+      .def_property_readonly("time", guarded(&PySimulation::time), "Simulation time.")
+      .def_property_readonly("steps", guarded(&PySimulation::steps), "Steps taken.")
+      .def_property("positions", guarded(&PySimulation::positions),
+                    guarded(&PySimulation::set_positions),
                     "Positions, (N, 3) float32: a copy. Assigning checks shape, dtype and "
                     "finiteness and keeps the time and step count.")
-      .def_property("velocities", &PySimulation::velocities, &PySimulation::set_velocities,
+      .def_property("velocities", guarded(&PySimulation::velocities),
+                    guarded(&PySimulation::set_velocities),
                     "Velocities, (N, 3) float32: a copy. Assigning as for positions.")
-      .def_property("masses", &PySimulation::masses, &PySimulation::set_masses,
+      .def_property("masses", guarded(&PySimulation::masses), guarded(&PySimulation::set_masses),
                     "Masses, (N,) float32: a copy. Assigning refuses negative or non-finite "
                     "values; one number sets all.")
-      .def_property("radii", &PySimulation::radii, &PySimulation::set_radii,
+      .def_property("radii", guarded(&PySimulation::radii), guarded(&PySimulation::set_radii),
                     "Radii (the collision stage's), (N,) float32: a copy. Assigning as for "
                     "masses; walls must stay at least twice the largest radius.")
-      .def("accelerations", &PySimulation::accelerations,
+      .def("accelerations", guarded(&PySimulation::accelerations),
            "Each body's acceleration from the solver at the current positions, (N, 3) float32 "
            "(the last step's own where it kept them; else one more force pass, not a step).")
-      .def("potentials", &PySimulation::potentials,
+      .def("potentials", guarded(&PySimulation::potentials),
            "Each body's softened potential phi_i = -sum_j m_j / sqrt(r_ij^2 + eps^2) from the "
            "solver, (N,) float32 (tree codes: from the tree).")
-      .def("diagnostics", &PySimulation::diagnostics,
+      .def("diagnostics", guarded(&PySimulation::diagnostics),
            R"(The state's conserved quantities, summed in double (on the device for GPU solvers):
 a dict of kinetic, potential and energy (kinetic + potential + collision_energy, the energy the
 collisions removed), mass, bodies, momentum, angular_momentum and centre_of_mass (3-tuples about
 the origin), virial_ratio (2K/|W|), time and steps.)")
-      .def("phases", &PySimulation::phases,
+      .def("phases", guarded(&PySimulation::phases),
            "Milliseconds a step spent in each phase (force, integrate, walk, contacts, ...) over "
            "the last step() or integrate() call, a mean per step; phases it did not run are left "
            "out.")
-      .def_property_readonly("interactions_per_second", &PySimulation::interactions_per_second,
+      .def_property_readonly("interactions_per_second",
+                             guarded(&PySimulation::interactions_per_second),
                              "Body-body interactions per second of the last step() or "
                              "integrate() call (all-pairs: N^2 a force pass), by the wall clock.")
-      .def_property("solver", &PySimulation::solver, &PySimulation::set_solver,
+      .def_property("solver", guarded(&PySimulation::solver), guarded(&PySimulation::set_solver),
                     "The solver's name; assigning switches to another (its default block), the "
                     "state moving to its side.")
-      .def_property("block", &PySimulation::block, &PySimulation::set_block,
+      .def_property("block", guarded(&PySimulation::block), guarded(&PySimulation::set_block),
                     "Threads per block of a GPU solver (0 for CPU solvers).")
-      .def_property("gpus", &PySimulation::gpus, &PySimulation::set_gpus,
+      .def_property("gpus", guarded(&PySimulation::gpus), guarded(&PySimulation::set_gpus),
                     "GPUs the solver is spread over (1: one GPU or the CPU).")
-      .def_property("integrator", &PySimulation::integrator, &PySimulation::set_integrator,
+      .def_property("integrator", guarded(&PySimulation::integrator),
+                    guarded(&PySimulation::set_integrator),
                     "\"euler\", \"leapfrog\" or \"yoshida4\".")
       .def_property(
-          "precision",
-          [](const PySimulation& s) { return std::string(to_string(s.params().precision)); },
-          &PySimulation::set_precision,
+          "precision", guarded([](const PySimulation& s) {
+            return std::string(to_string(s.params().precision));
+          }),
+          guarded(&PySimulation::set_precision),
           "\"single\" or \"double\": a double run keeps its state and sums in double "
           "(cpu, cpu-omp, cuda-static, cuda-dynamic, cuda-fast; no collisions), and its arrays "
           "are float64.")
       .def_property(
-          "dt",
-          [](const PySimulation& s) -> py::object {
+          "dt", guarded([](const PySimulation& s) -> py::object {
             if (s.params().adaptive) return py::str("auto");
             return py::float_(s.params().dt);
-          },
-          [](PySimulation& s, const py::object& v) {
+          }),
+          guarded([](PySimulation& s, const py::object& v) {
             if (py::isinstance<py::str>(v)) {
               const std::string text = v.cast<std::string>();
               if (text != "auto")
@@ -313,48 +318,54 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                 throw py::type_error("dt: expected a number or 'auto'");
               s.set_dt(v.cast<double>());
             }
-          },
+          }),
           "Time step; 'auto': the adaptive step (each step's size from how fast the forces "
           "change; dt_max and eta set it).")
-      .def_property(
-          "dt_max",
-          [](const PySimulation& s) -> std::optional<float> {
-            if (!s.params().adaptive) return std::nullopt;
-            return s.params().dt;
-          },
-          [](PySimulation& s, double v) { s.set_adaptive_float("dt_max", &SimParams::dt, v); },
-          "The adaptive step's largest step (None with a fixed dt).")
-      .def_property(
-          "eta", [](const PySimulation& s) { return s.params().eta; },
-          [](PySimulation& s, double v) { s.set_adaptive_float("eta", &SimParams::eta, v); },
-          "The adaptive step's accuracy in (0, 1]: smaller, smaller steps (0.02).")
-      .def_property_readonly("next_dt", &PySimulation::next_dt,
+      .def_property("dt_max", guarded([](const PySimulation& s) -> std::optional<float> {
+                      if (!s.params().adaptive) return std::nullopt;
+                      return s.params().dt;
+                    }),
+                    guarded([](PySimulation& s, double v) {
+                      s.set_adaptive_float("dt_max", &SimParams::dt, v);
+                    }),
+                    "The adaptive step's largest step (None with a fixed dt).")
+      .def_property("eta", guarded([](const PySimulation& s) { return s.params().eta; }),
+                    guarded([](PySimulation& s, double v) {
+                      s.set_adaptive_float("eta", &SimParams::eta, v);
+                    }),
+                    "The adaptive step's accuracy in (0, 1]: smaller, smaller steps (0.02).")
+      .def_property_readonly("next_dt", guarded(&PySimulation::next_dt),
                              "The size of the next step (dt with a fixed step).")
-      .def_property_readonly("floor_hits", &PySimulation::floor_hits,
+      .def_property_readonly("floor_hits", guarded(&PySimulation::floor_hits),
                              "Steps where the adaptive step's floor (1e-6 dt_max) held.")
-      .def_property("box", &PySimulation::box, &PySimulation::set_box,
+      .def_property("box", guarded(&PySimulation::box), guarded(&PySimulation::set_box),
                     "Side of the cube of reflecting walls centred at the origin; None: no walls.")
-      .def_property(
-          "gravity", [](const PySimulation& s) { return s.params().gravity; },
-          &PySimulation::set_gravity, "Whether gravity acts.")
-      .def_property("collisions", &PySimulation::collisions, &PySimulation::set_collisions,
-                    "\"off\", \"bounce\" or \"merge\".")
-      .def_property("time_reversed", &PySimulation::time_reversed, &PySimulation::set_time_reversed,
+      .def_property("gravity", guarded([](const PySimulation& s) { return s.params().gravity; }),
+                    guarded(&PySimulation::set_gravity), "Whether gravity acts.")
+      .def_property("collisions", guarded(&PySimulation::collisions),
+                    guarded(&PySimulation::set_collisions), "\"off\", \"bounce\" or \"merge\".")
+      .def_property("time_reversed", guarded(&PySimulation::time_reversed),
+                    guarded(&PySimulation::set_time_reversed),
                     "Time runs backwards while set (leapfrog and yoshida4 retrace their past).")
-      .def_property_readonly("types", &PySimulation::types,
+      .def_property_readonly("types", guarded(&PySimulation::types),
                              "A GADGET or HDF5 file's particle types (0 gas, 1 halo, 2 disk, 3 "
                              "bulge, 4 stars, 5 boundary), (N,) uint8, a copy; None when the "
                              "bodies came from elsewhere. A merge keeps the heavier body's.")
-      .def_property_readonly("ids", &PySimulation::ids,
+      .def_property_readonly("ids", guarded(&PySimulation::ids),
                              "A GADGET or HDF5 file's particle IDs, (N,) uint64, a copy; None "
                              "as for types. A merge keeps the heavier body's.")
-      .def_property_readonly("config", &PySimulation::config,
+      .def_property_readonly("config", guarded(&PySimulation::config),
                              "The solver's configuration in use (cuda-fast: its tuned tiles).")
-      .def("__repr__", &PySimulation::repr)
-      .def("_snapshot_to",
-           [](PySimulation& s, const std::string& path) { save_snapshot(path, s.snapshot()); })
-      .def("_restore_from",
-           [](PySimulation& s, const std::string& path) { s.restore(load_snapshot(path)); });
+      .def("__repr__", guarded(&PySimulation::repr))
+      .def_static(
+          "_made", [](const py::object& o) { return orrery::python::made(o); },
+          "Whether __init__ made this object (the Python layer refuses a second __init__).")
+      .def("_snapshot_to", guarded([](PySimulation& s, const std::string& path) {
+             save_snapshot(path, s.snapshot());
+           }))
+      .def("_restore_from", guarded([](PySimulation& s, const std::string& path) {
+             s.restore(load_snapshot(path));
+           }));
 
   // A property for each parameter row but the step's (dt, dt_max and eta have their grammar).
   for (const ParamRow& row : param_rows()) {
@@ -363,9 +374,8 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
     std::string doc = param_help(row) + ".";
     doc[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(doc[0])));
     if (*row.detail) doc += std::string(" ") + row.detail;
-    sim.def_property(
-        row.name, [r](const PySimulation& s) { return r->get(s.params()); },
-        [r](PySimulation& s, double v) { s.set_param(*r, v); }, doc.c_str());
+    sim.def_property(row.name, guarded([r](const PySimulation& s) { return r->get(s.params()); }),
+                     guarded([r](PySimulation& s, double v) { s.set_param(*r, v); }), doc.c_str());
   }
 
   m.def(

@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -99,6 +100,8 @@ class PySimulation {
   Snapshot snapshot();
   // Replaces the state and the settings with a snapshot's (show() brings the viewer's back).
   void restore(const Snapshot& s);
+  // What guard.h's bindings hold through every call.
+  std::recursive_mutex& lock() { return m_lock; }
 
  private:
   void rebuild_solver(const std::string& name, int block, int gpus);
@@ -113,6 +116,7 @@ class PySimulation {
   void run_steps(long long k, std::optional<double> until = std::nullopt);
   void check_finite();
 
+  std::recursive_mutex m_lock;
   std::unique_ptr<Simulation> m_sim;
   std::string m_solver;
   int m_block_asked = 0, m_gpus = 1;
