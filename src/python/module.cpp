@@ -10,6 +10,7 @@
 
 #include "guard.h"
 #include "orrery/device.h"
+#include "orrery/host_threads.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
 #include "orrery/param_table.h"
@@ -203,6 +204,8 @@ py::list device_list() {
 
 PYBIND11_MODULE(_orrery, m) {
   m.doc() = "Orrery's engine: gravitational N-body solvers on the GPU and the CPU.";
+  guard_threads_across_fork();  // a forked child (multiprocessing's 'fork') steps instead of
+                                // hanging
 
   py::class_<PySimulation> sim(m, "Simulation", class_doc().c_str());  // pybind11 copies docstrings
   sim.def(py::init([](std::optional<int> n, const std::string& preset, std::uint64_t seed,
