@@ -65,7 +65,8 @@ class Simulation {
 
   // k steps (k >= 0) of the owned state, or of arrays a caller lends (on the solver's
   // side): b.pos ends holding the newest positions, b.n the bodies left (merges). Counts the steps
-  // and the time.
+  // and the time. Throws std::runtime_error, after the steps that did advance it, where a step
+  // would leave the time unchanged (a time so large that the step is below its rounding).
   void step(int k = 1) { step(k, m_own); }
   void step(int k, Bodies& b);
 
@@ -217,8 +218,11 @@ class Simulation {
   void attach_phases(bool fresh);
   // One step, in -> out (out != in), velocities in place, through the passes of the run's
   // precision; n shrinks with merges.
+  // Returns false, stepping nothing, when the step would leave the time unchanged (its size below
+  // the time's rounding: a time of ~1e17 with dt 0.01); step() then throws, naming both.
   template <class V>
-  void step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, int& n);
+  bool step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, int& n);
+  [[noreturn]] void throw_clock_stopped(int done) const;
   // The adaptive step: this step's planned size (the first estimated from the forces at the
   // step's input, which it keeps), shortened to land on the stop time, and after the step the
   // next one's; a force evaluation about to run `offset` after the step's start (with the

@@ -237,3 +237,19 @@ def test_types_and_ids_follow_merges_and_are_saved(tmp_path):
     with h5py.File(tmp_path / "merged.hdf5", "r") as f:
         assert list(f["PartType0/ParticleIDs"][:]) == [12, 13]
         assert list(f["PartType1/ParticleIDs"][:]) == [21]
+
+
+def test_a_file_time_where_the_step_cannot_move_the_clock_is_refused(tmp_path):
+    """Issue 42: at Time 1e17 a step of 0.01 leaves time + dt == time; integrate() with dt='auto'
+    never returned, and a fixed step ran millions of steps that left the time unchanged."""
+    path = tmp_path / "late.hdf5"
+    orrery.Simulation(n=50, preset="plummer", solver="cpu", dt=0.01).save(path)
+    with h5py.File(path, "a") as f:
+        del f["Orrery"]  # the file's own Header/Time, as another code writes it
+        f["Header"].attrs["Time"] = 1e17
+    for settings in ({"dt": "auto"}, {"dt": 0.01}):
+        sim = orrery.load(path, gadget_g=1, solver="cpu", **settings)
+        assert sim.time == 1e17
+        with pytest.raises(RuntimeError, match="the clock cannot advance: at t = 1e\\+17"):
+            sim.integrate(sim.time + 1e3)
+        assert sim.steps == 0 and sim.time == 1e17

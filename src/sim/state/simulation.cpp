@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -264,7 +265,7 @@ Collider& Simulation::collider() {
 }
 
 template <class V>
-void Simulation::step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, int& n) {
+bool Simulation::step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, int& n) {
   using Real = RealOf<V>;
   PassesOf<V> passes(*this, ops, in, out, vel, n);
   m_last_evals = 0;
@@ -272,6 +273,7 @@ void Simulation::step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, i
   const double planned = static_cast<Real>(begin_step(passes));
   const double h = static_cast<Real>(until_stop(planned));
   const Real dt = static_cast<Real>(m_reversed ? -h : h);
+  if (h > 0.0 && m_time + dt == m_time) return false;  // step() says why
   if (!m_params.gravity) {  // no forces: the integrator's coast
     m_scheme->coast(passes, dt, m_params);
     passes.collide();
@@ -280,6 +282,7 @@ void Simulation::step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, i
     m_scheme->step(passes, dt, m_params);
   }
   end_step(passes, planned, h);
+  return true;
 }
 
 void Simulation::step(int k, Bodies& b) {
@@ -291,11 +294,12 @@ void Simulation::step(int k, Bodies& b) {
   const double fixed_time =
       m_time + static_cast<double>(k) * (m_reversed ? -m_params.dt : m_params.dt);
   int done = 0;
+  bool moves = true;  // the clock still moves by a step
   if (is_double()) {
     DoubleBackend& d = hold_double(b);
     for (; done < k && !at_stop(); ++done) {
       int n = d.size();
-      step_once(d, d.pos(), d.next(), d.vel(), n);
+      if (!(moves = step_once(d, d.pos(), d.next(), d.vel(), n))) break;
       d.flip();
     }
     m_phases->begin(Phase::integrate);  // the float view
@@ -303,14 +307,27 @@ void Simulation::step(int k, Bodies& b) {
     b.flip();
   } else {
     for (; done < k && !at_stop(); ++done) {
-      step_once(*m_backend, b.pos, b.next, b.vel, b.n);
+      if (!(moves = step_once(*m_backend, b.pos, b.next, b.vel, b.n))) break;
       b.flip();
     }
   }
   m_phases->end();
   m_steps += done;
-  // Fixed steps: k dt at once, as always (the adaptive ones add their own as they go).
-  if (!m_params.adaptive) m_time = fixed_time;
+  // Fixed steps: k dt at once, as always (the adaptive ones add their own as they go). A fixed
+  // step that cannot move the clock cannot from the first step on: none was taken then.
+  if (!m_params.adaptive && moves) m_time = fixed_time;
+  if (!moves) throw_clock_stopped(done);
+}
+
+void Simulation::throw_clock_stopped(int done) const {
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "the clock cannot advance: at t = %.17g a step of %g leaves the time unchanged "
+                "(a double holds about 16 digits), so the steps would not follow the dynamics; "
+                "stopped after %d step(s) of this call. Start the run from a smaller time, or "
+                "use a larger step",
+                m_time, next_dt(), done);
+  throw std::runtime_error(buf);
 }
 
 namespace {
