@@ -119,6 +119,8 @@ void read_run(const Reader& r, Snapshot& s) {
     if (!integrator.empty()) run.integrator = parse_integrator(integrator);
     const std::string mode = r.text("Orrery", "collisions");
     if (!mode.empty()) run.params.collisions.mode = parse_collision_mode(mode);
+    const std::string precision = r.text("Orrery", "precision");
+    if (!precision.empty()) run.params.precision = parse_precision(precision);
   } catch (const std::invalid_argument& e) {
     r.fail(std::string("Orrery: ") + e.what());
   }
@@ -200,11 +202,13 @@ struct WireHead {
   SimParams params;
   bool time_reversed;
   CollisionTotals totals;
+  double next_dt;
+  bool doubles;  // pos64 and vel64 follow (a double-precision run's own file)
 };
 static_assert(std::is_trivially_copyable_v<WireHead> && std::is_trivially_copyable_v<Vec4>);
 
 struct WireLayout {
-  std::size_t pos, vel, types, ids, solver, units, end;
+  std::size_t pos, vel, types, ids, pos64, vel64, solver, units, end;
 };
 WireLayout wire_layout(const WireHead& h) {
   const auto aligned = [](std::size_t at) { return (at + 63) / 64 * 64; };
@@ -213,7 +217,10 @@ WireLayout wire_layout(const WireHead& h) {
   l.vel = l.pos + h.n * sizeof(Vec4);
   l.types = l.vel + h.n * sizeof(Vec4);
   l.ids = aligned(l.types + h.types);
-  l.solver = l.ids + h.ids * sizeof(std::uint64_t);
+  const std::size_t wide = h.doubles ? h.n * sizeof(Vec4d) : 0;
+  l.pos64 = aligned(l.ids + h.ids * sizeof(std::uint64_t));
+  l.vel64 = l.pos64 + wide;
+  l.solver = l.vel64 + wide;
   l.units = l.solver + h.solver_chars;
   l.end = l.units + h.units_chars;
   return l;
@@ -238,11 +245,41 @@ struct TypeData {
   std::optional<Rows> m, rad, id;
 };
 
+// One particle type's rows [0, c) in double into pos64 and vel64 (each from its first row).
+void read_type_doubles(const Reader& r, const TypeData& d, std::size_t c, double mass,
+                       double vscale, Vec4d* pos64, Vec4d* vel64) {
+  std::vector<double> xb(3 * k_block_rows), vb(3 * k_block_rows), mb(k_block_rows),
+      rb(k_block_rows);
+  for (std::size_t first = 0; first < c; first += k_block_rows) {
+    const std::size_t k = std::min(k_block_rows, c - first);
+    const auto read = [&](const Rows& rows, const char* what, void* into) {
+      if (!rows.read(first, k, H5T_NATIVE_DOUBLE, into))
+        r.fail(d.group + "/" + what + ": cannot be read");
+    };
+    read(d.x, "Coordinates", xb.data());
+    read(d.v, "Velocities", vb.data());
+    if (d.m) read(*d.m, "Masses", mb.data());
+    if (d.rad) read(*d.rad, "Radii", rb.data());
+    for (std::size_t i = 0; i < k; ++i) {
+      pos64[first + i] = Vec4d{xb[3 * i], xb[3 * i + 1], xb[3 * i + 2], d.m ? mb[i] : mass};
+      vel64[first + i] = Vec4d{vb[3 * i] * vscale, vb[3 * i + 1] * vscale, vb[3 * i + 2] * vscale,
+                               d.rad ? rb[i] : 0.0};
+    }
+  }
+}
+
 // One particle type's rows [0, c) of a file into pos, vel, types and ids (at `at`), checked.
+// A double run's own file (pos64 and vel64 given): the doubles as written, the floats their
+// rounding.
 void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale, Vec4* pos,
                Vec4* vel, std::uint8_t* types, std::uint64_t* ids, std::size_t at,
-               const std::string& name) {
+               const std::string& name, Vec4d* pos64 = nullptr, Vec4d* vel64 = nullptr) {
   const TypeData d(r, t, c, mass);
+  if (pos64) {
+    read_type_doubles(r, d, c, mass, vscale, pos64 + at, vel64 + at);
+    for (std::size_t i = 0; i < c; ++i)
+      pos[at + i] = to_float(pos64[at + i]), vel[at + i] = to_float(vel64[at + i]);
+  }
   const std::optional<Rows>&m = d.m, &rad = d.rad, &id = d.id;
   std::vector<float> xb(3 * k_block_rows), vb(3 * k_block_rows), mb(k_block_rows), rb(k_block_rows);
   std::vector<std::uint64_t> ib(k_block_rows);
@@ -251,19 +288,21 @@ void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale
     const auto read = [&](const Rows& rows, const char* what, hid_t type, void* into) {
       if (!rows.read(first, k, type, into)) r.fail(d.group + "/" + what + ": cannot be read");
     };
-    read(d.x, "Coordinates", H5T_NATIVE_FLOAT, xb.data());
-    read(d.v, "Velocities", H5T_NATIVE_FLOAT, vb.data());
-    if (m) read(*m, "Masses", H5T_NATIVE_FLOAT, mb.data());
-    if (rad) read(*rad, "Radii", H5T_NATIVE_FLOAT, rb.data());
     if (id) read(*id, "ParticleIDs", H5T_NATIVE_UINT64, ib.data());
     const std::size_t to = at + first;
-    for (std::size_t i = 0; i < k; ++i) {
-      pos[to + i] =
-          Vec4{xb[3 * i], xb[3 * i + 1], xb[3 * i + 2], m ? mb[i] : static_cast<float>(mass)};
-      vel[to + i] =
-          Vec4{static_cast<float>(vb[3 * i] * vscale), static_cast<float>(vb[3 * i + 1] * vscale),
-               static_cast<float>(vb[3 * i + 2] * vscale), rad ? rb[i] : 0.0f};
-      ids[to + i] = id ? ib[i] : to + i;
+    for (std::size_t i = 0; i < k; ++i) ids[to + i] = id ? ib[i] : to + i;
+    if (!pos64) {
+      read(d.x, "Coordinates", H5T_NATIVE_FLOAT, xb.data());
+      read(d.v, "Velocities", H5T_NATIVE_FLOAT, vb.data());
+      if (m) read(*m, "Masses", H5T_NATIVE_FLOAT, mb.data());
+      if (rad) read(*rad, "Radii", H5T_NATIVE_FLOAT, rb.data());
+      for (std::size_t i = 0; i < k; ++i) {
+        pos[to + i] =
+            Vec4{xb[3 * i], xb[3 * i + 1], xb[3 * i + 2], m ? mb[i] : static_cast<float>(mass)};
+        vel[to + i] =
+            Vec4{static_cast<float>(vb[3 * i] * vscale), static_cast<float>(vb[3 * i + 1] * vscale),
+                 static_cast<float>(vb[3 * i + 2] * vscale), rad ? rb[i] : 0.0f};
+      }
     }
     std::memset(types + to, t, k);
     check_bodies(pos + to, vel + to, k, to, name);
@@ -327,6 +366,13 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
   h.time = meta.run_recorded ? run.time : first.time * std::sqrt(g);
   h.steps = run.steps, h.block = run.block, h.integrator = run.integrator;
   h.params = run.params, h.time_reversed = run.time_reversed, h.totals = run.totals;
+  h.next_dt = run.next_dt;
+  h.doubles = meta.run_recorded && run.params.precision == Precision::double_;
+  if (!std::isfinite(h.time))
+    throw SnapshotError(files[0].name + (meta.run_recorded
+                                             ? ": Orrery: time is not finite"
+                                             : ": Header: Time times sqrt(G) (the time in G = 1 "
+                                               "units) is not finite"));
   const WireLayout l = wire_layout(h);
   std::uint8_t* out = answer.resize(l.end);
   std::memcpy(out, &h, sizeof h);
@@ -343,7 +389,8 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
       const auto c = static_cast<std::size_t>(headers[k].here[t]);
       if (c == 0) continue;
       read_type(r, t, c, headers[k].mass[t], vscale, pos, vel, out + l.types, ids, at,
-                files[k].name);
+                files[k].name, h.doubles ? reinterpret_cast<Vec4d*>(out + l.pos64) : nullptr,
+                h.doubles ? reinterpret_cast<Vec4d*>(out + l.vel64) : nullptr);
       at += c;
     }
   }
@@ -367,6 +414,11 @@ Snapshot from_wire(const AnswerView& in, const std::string& name) {
   RunState& run = s.run;
   run.time = h.time, run.steps = h.steps, run.block = h.block, run.integrator = h.integrator;
   run.params = h.params, run.time_reversed = h.time_reversed, run.totals = h.totals;
+  run.next_dt = h.next_dt;
+  if (h.doubles) {
+    assign_bulk(s.bodies.pos64, reinterpret_cast<const Vec4d*>(p + l.pos64), h.n);
+    assign_bulk(s.bodies.vel64, reinterpret_cast<const Vec4d*>(p + l.vel64), h.n);
+  }
   const auto* pos = reinterpret_cast<const Vec4*>(p + l.pos);
   const auto* vel = reinterpret_cast<const Vec4*>(p + l.vel);
   const auto* ids = reinterpret_cast<const std::uint64_t*>(p + l.ids);

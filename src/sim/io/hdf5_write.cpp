@@ -43,6 +43,16 @@ void put_data(hid_t loc, const char* name, hid_t file_type, hid_t mem_type, cons
     throw SnapshotError(std::string("HDF5: cannot write the dataset ") + name);
 }
 
+// A body's columns (position, velocity, mass, radius) appended in its own precision.
+template <class V, class R>
+void append_body(const V& p, const V& u, std::vector<R>& x, std::vector<R>& v, std::vector<R>& m,
+                 std::vector<R>& r) {
+  x.insert(x.end(), {p.x, p.y, p.z});
+  v.insert(v.end(), {u.x, u.y, u.z});
+  m.push_back(p.w);
+  r.push_back(u.w);
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> encode(const Snapshot& s) {
@@ -50,6 +60,10 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
   const int n = s.bodies.size();
   const bool typed = static_cast<int>(s.types.size()) == n;
   const bool with_ids = static_cast<int>(s.ids.size()) == n;
+  // A double-precision run keeps its state in double (GADGET-4 writes doubles the same way).
+  const bool doubles = s.run.params.precision == Precision::double_ &&
+                       static_cast<int>(s.bodies.pos64.size()) == n &&
+                       static_cast<int>(s.bodies.vel64.size()) == n;
   Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_fapl_core(fapl, 1 << 20, 0);  // in memory only: the image is written by the caller
   Id file(H5Fcreate("orrery-image.hdf5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose);
@@ -77,23 +91,29 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
     const std::string name = "PartType" + std::to_string(t);
     Id g(H5Gcreate2(file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     std::vector<float> x, v, m, r;
+    std::vector<double> xd, vd, md, rd;  // a double run's own values
     std::vector<std::uint64_t> ids;
     for (int i = 0; i < n; ++i) {
       const auto k = static_cast<std::size_t>(i);
       if ((typed ? s.types[k] % k_types : 1) != t) continue;
-      const Vec4& p = s.bodies.pos[k];
-      const Vec4& u = s.bodies.vel[k];
-      x.insert(x.end(), {p.x, p.y, p.z});
-      v.insert(v.end(), {u.x, u.y, u.z});
-      m.push_back(p.w);
-      r.push_back(u.w);
+      if (doubles)
+        append_body(s.bodies.pos64[k], s.bodies.vel64[k], xd, vd, md, rd);
+      else
+        append_body(s.bodies.pos[k], s.bodies.vel[k], x, v, m, r);
       ids.push_back(with_ids ? s.ids[k] : static_cast<std::uint64_t>(i));
     }
-    put_data(g, "Coordinates", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, x, 3);
-    put_data(g, "Velocities", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, v, 3);
-    put_data(g, "Masses", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, m, 1);
+    const auto put_bodies = [&](hid_t file_type, hid_t mem_type, const auto& px, const auto& pv,
+                                const auto& pm, const auto& pr) {
+      put_data(g, "Coordinates", file_type, mem_type, px, 3);
+      put_data(g, "Velocities", file_type, mem_type, pv, 3);
+      put_data(g, "Masses", file_type, mem_type, pm, 1);
+      put_data(g, "Radii", file_type, mem_type, pr, 1);
+    };
+    if (doubles)
+      put_bodies(H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, xd, vd, md, rd);
+    else
+      put_bodies(H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, x, v, m, r);
     put_data(g, "ParticleIDs", H5T_STD_U64LE, H5T_NATIVE_UINT64, ids, 1);
-    put_data(g, "Radii", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, r, 1);
   }
   {
     Id o(H5Gcreate2(file, "Orrery", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
@@ -103,6 +123,7 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
     put_text(o, "solver", run.solver);
     put_double(o, "block", run.block);
     put_text(o, "integrator", to_string(run.integrator));
+    put_text(o, "precision", to_string(p.precision));
     put_double(o, "dt", p.dt);
     if (p.adaptive) {  // dt is then the largest step
       put_double(o, "adaptive", 1);
