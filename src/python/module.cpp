@@ -7,6 +7,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <limits>
 
 #include "guard.h"
 #include "orrery/device.h"
@@ -17,6 +18,7 @@
 #include "orrery/presets.h"
 #include "orrery/solver.h"
 #include "py_simulation.h"
+#include "values.h"
 
 namespace py = pybind11;
 using namespace orrery;
@@ -96,34 +98,8 @@ Keywords keywords(const py::kwargs& kw) {
     const std::string key = py::str(item.first);
     const py::handle v = item.second;
     if (v.is_none()) continue;  // None: not given
-    const std::string type_name = py::str(py::type::of(v).attr("__name__"));
-    // Python's and numpy's real numbers (float, int, numpy.float32, numpy.int64), not bool.
-    // numpy's bool is "bool_" before numpy 2 and "bool" from it (not a subclass of Python's).
-    const bool is_bool =
-        py::isinstance<py::bool_>(v) || type_name == "bool_" || type_name == "bool";
-    auto number = [&]() -> double {
-      if (is_bool || py::isinstance<py::str>(v) || !PyNumber_Check(v.ptr()) ||
-          PyComplex_Check(v.ptr()) || !py::hasattr(v, "__float__"))
-        throw py::type_error(key + ": expected a number, got " + type_name);
-      const double x = PyFloat_AsDouble(v.ptr());
-      if (x == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-      return x;
-    };
-    auto text = [&]() -> std::string {
-      if (!py::isinstance<py::str>(v)) throw py::type_error(key + ": expected a string");
-      return v.cast<std::string>();
-    };
-    auto integer = [&]() -> int {
-      if (is_bool || !PyIndex_Check(v.ptr()))
-        throw py::type_error(key + ": expected an integer, got " + type_name);
-      int overflow = 0;
-      const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
-      if (!index) throw py::error_already_set();
-      const long long x = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-      if (overflow != 0 || x < 0 || x > 1 << 20)
-        throw InputError(key + "=" + std::string(py::str(v)) + ": out of range");
-      return static_cast<int>(x);
-    };
+    auto number = [&] { return python::as_number(v, key); };
+    auto text = [&] { return python::as_text(v, key); };
     if (key == "solver")
       k.solver = text();
     else if (key == "integrator")
@@ -133,9 +109,9 @@ Keywords keywords(const py::kwargs& kw) {
     else if (key == "precision")
       k.precision = text();
     else if (key == "block")
-      k.block = integer();
-    else if (key == "gpus")
-      k.gpus = integer();
+      k.block = static_cast<int>(python::as_integer(v, key, 0, 1 << 20));
+    else if (key == "gpus")  // as the programs' --gpus: at least one
+      k.gpus = static_cast<int>(python::as_integer(v, key, 1, 1 << 10));
     else if (key == "dt" && py::isinstance<py::str>(v)) {
       if (text() != "auto")
         throw InputError("dt='" + text() +
@@ -155,8 +131,7 @@ Keywords keywords(const py::kwargs& kw) {
     else if (key == "radius")
       k.radius = number();
     else if (key == "gravity") {
-      if (!py::isinstance<py::bool_>(v)) throw py::type_error("gravity: expected True or False");
-      k.gravity = v.cast<bool>();
+      k.gravity = python::as_bool(v, key);
     } else {
       throw py::type_error("unexpected keyword argument '" + key +
                            "' (settings: " + settings_names() + ")");
@@ -208,10 +183,13 @@ PYBIND11_MODULE(_orrery, m) {
                                 // hanging
 
   py::class_<PySimulation> sim(m, "Simulation", class_doc().c_str());  // pybind11 copies docstrings
-  sim.def(py::init([](std::optional<int> n, const std::string& preset, std::uint64_t seed,
+  sim.def(py::init([](const py::object& n, const py::object& preset, const py::object& seed,
                       const py::kwargs& kw) {
-            return PySimulation::from_preset(n.value_or(python::default_bodies()), preset, seed,
-                                             keywords(kw));
+            const int bodies = n.is_none()
+                                   ? python::default_bodies()
+                                   : static_cast<int>(python::as_integer(n, "n", 1, 2147483647));
+            return PySimulation::from_preset(bodies, python::as_text(preset, "preset"),
+                                             python::as_seed(seed, "seed"), keywords(kw));
           }),
           py::arg("n") = py::none(), py::arg("preset") = "plummer", py::arg("seed") = 1)
       .def_static(
@@ -227,11 +205,17 @@ may be None (at rest). Raises TypeError for a dtype that is not a real number an
 a wrong shape, a value that is not finite as float32, or a negative mass or radius. Settings as
 for Simulation().)")
       .def(
-          "step", guarded(&PySimulation::step), py::arg("k") = 1,
+          "step", guarded([](PySimulation& s, const py::object& k) {
+            s.step(python::as_integer(k, "k", 0, std::numeric_limits<long long>::max()));
+          }),
+          py::arg("k") = 1,
           R"(Takes k steps of dt (k >= 0). The GIL is released while stepping; Ctrl-C stops the call
 between two steps with KeyboardInterrupt, leaving the state of the last whole step. Raises
 RuntimeError when the state became non-finite (checked once, after the steps).)")
-      .def("integrate", guarded(&PySimulation::integrate), py::arg("t"), py::arg("exact") = true,
+      .def("integrate", guarded([](PySimulation& s, const py::object& t, const py::object& exact) {
+             s.integrate(python::as_number(t, "t"), python::as_bool(exact, "exact"));
+           }),
+           py::arg("t"), py::arg("exact") = true,
            R"(Steps until the time is t. The steps are of dt while a whole one fits; then, with
 exact=True (the default), one shorter step of the remaining time, so that time equals t up to
 the rounding of that step's length to float32 (about 6e-8 of it); dt itself is kept. With
@@ -287,21 +271,34 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                              guarded(&PySimulation::interactions_per_second),
                              "Body-body interactions per second of the last step() or "
                              "integrate() call (all-pairs: N^2 a force pass), by the wall clock.")
-      .def_property("solver", guarded(&PySimulation::solver), guarded(&PySimulation::set_solver),
+      .def_property("solver", guarded(&PySimulation::solver),
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_solver(python::as_text(v, "solver"));
+                    }),
                     "The solver's name; assigning switches to another (its default block), the "
                     "state moving to its side.")
-      .def_property("block", guarded(&PySimulation::block), guarded(&PySimulation::set_block),
+      .def_property("block", guarded(&PySimulation::block),
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_block(static_cast<int>(python::as_integer(v, "block", 0, 1 << 20)));
+                    }),
                     "Threads per block of a GPU solver (0 for CPU solvers).")
-      .def_property("gpus", guarded(&PySimulation::gpus), guarded(&PySimulation::set_gpus),
+      .def_property("gpus", guarded(&PySimulation::gpus),
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_gpus(static_cast<int>(python::as_integer(v, "gpus", 1, 1 << 10)));
+                    }),
                     "GPUs the solver is spread over (1: one GPU or the CPU).")
       .def_property("integrator", guarded(&PySimulation::integrator),
-                    guarded(&PySimulation::set_integrator),
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_integrator(python::as_text(v, "integrator"));
+                    }),
                     "\"euler\", \"leapfrog\" or \"yoshida4\".")
       .def_property(
           "precision", guarded([](const PySimulation& s) {
             return std::string(to_string(s.params().precision));
           }),
-          guarded(&PySimulation::set_precision),
+          guarded([](PySimulation& s, const py::object& v) {
+            s.set_precision(python::as_text(v, "precision"));
+          }),
           "\"single\" or \"double\": a double run keeps its state and sums in double "
           "(cpu, cpu-omp, cuda-static, cuda-dynamic, cuda-fast; no collisions), and its arrays "
           "are float64.")
@@ -317,9 +314,7 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                 throw InputError("dt='" + text + "': expected a number > 0 or 'auto'");
               s.set_dt(std::nullopt);
             } else {
-              if (py::isinstance<py::bool_>(v) || !PyNumber_Check(v.ptr()))
-                throw py::type_error("dt: expected a number or 'auto'");
-              s.set_dt(v.cast<double>());
+              s.set_dt(python::as_number(v, "dt"));
             }
           }),
           "Time step; 'auto': the adaptive step (each step's size from how fast the forces "
@@ -328,27 +323,40 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                       if (!s.params().adaptive) return std::nullopt;
                       return s.params().dt;
                     }),
-                    guarded([](PySimulation& s, double v) {
-                      s.set_adaptive_float("dt_max", &SimParams::dt, v);
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_adaptive_float("dt_max", &SimParams::dt,
+                                           python::as_number(v, "dt_max"));
                     }),
                     "The adaptive step's largest step (None with a fixed dt).")
       .def_property("eta", guarded([](const PySimulation& s) { return s.params().eta; }),
-                    guarded([](PySimulation& s, double v) {
-                      s.set_adaptive_float("eta", &SimParams::eta, v);
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_adaptive_float("eta", &SimParams::eta, python::as_number(v, "eta"));
                     }),
                     "The adaptive step's accuracy in (0, 1]: smaller, smaller steps (0.02).")
       .def_property_readonly("next_dt", guarded(&PySimulation::next_dt),
                              "The size of the next step (dt with a fixed step).")
       .def_property_readonly("floor_hits", guarded(&PySimulation::floor_hits),
                              "Steps where the adaptive step's floor (1e-6 dt_max) held.")
-      .def_property("box", guarded(&PySimulation::box), guarded(&PySimulation::set_box),
+      .def_property("box", guarded(&PySimulation::box),
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_box(v.is_none() ? std::optional<double>()
+                                            : std::optional<double>(python::as_number(v, "box")));
+                    }),
                     "Side of the cube of reflecting walls centred at the origin; None: no walls.")
       .def_property("gravity", guarded([](const PySimulation& s) { return s.params().gravity; }),
-                    guarded(&PySimulation::set_gravity), "Whether gravity acts.")
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_gravity(python::as_bool(v, "gravity"));
+                    }),
+                    "Whether gravity acts.")
       .def_property("collisions", guarded(&PySimulation::collisions),
-                    guarded(&PySimulation::set_collisions), "\"off\", \"bounce\" or \"merge\".")
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_collisions(python::as_text(v, "collisions"));
+                    }),
+                    "\"off\", \"bounce\" or \"merge\".")
       .def_property("time_reversed", guarded(&PySimulation::time_reversed),
-                    guarded(&PySimulation::set_time_reversed),
+                    guarded([](PySimulation& s, const py::object& v) {
+                      s.set_time_reversed(python::as_bool(v, "time_reversed"));
+                    }),
                     "Time runs backwards while set (leapfrog and yoshida4 retrace their past).")
       .def_property_readonly("types", guarded(&PySimulation::types),
                              "A GADGET or HDF5 file's particle types (0 gas, 1 halo, 2 disk, 3 "
@@ -359,7 +367,12 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                              "as for types. A merge keeps the heavier body's.")
       .def_property_readonly("config", guarded(&PySimulation::config),
                              "The solver's configuration in use (cuda-fast: its tuned tiles).")
-      .def("__repr__", guarded(&PySimulation::repr))
+      .def("__repr__",
+           [](const py::object& self) {
+             // An object __init__ never made still has a repr (tracebacks show it).
+             return orrery::python::made(self) ? guarded(&PySimulation::repr)(self)
+                                               : std::string("<orrery.Simulation: never made>");
+           })
       .def_static(
           "_made", [](const py::object& o) { return orrery::python::made(o); },
           "Whether __init__ made this object (the Python layer refuses a second __init__).")
@@ -378,7 +391,10 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
     doc[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(doc[0])));
     if (*row.detail) doc += std::string(" ") + row.detail;
     sim.def_property(row.name, guarded([r](const PySimulation& s) { return r->get(s.params()); }),
-                     guarded([r](PySimulation& s, double v) { s.set_param(*r, v); }), doc.c_str());
+                     guarded([r](PySimulation& s, const py::object& v) {
+                       s.set_param(*r, python::as_number(v, r->name));
+                     }),
+                     doc.c_str());
   }
 
   m.def(
@@ -393,7 +409,7 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                              ": must be a finite number > 0");
           o.gadget_g = *gadget_g;
         }
-        return PySimulation::load(path, keywords(kw), o);
+        return PySimulation::load(path, keywords(kw), o, gadget_g.has_value());
       },
       py::arg("path"), py::arg("types") = py::none(), py::arg("gadget_g") = py::none());
   m.def("solvers", &solver_list,

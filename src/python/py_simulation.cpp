@@ -188,7 +188,7 @@ std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
 }
 
 std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const Keywords& k,
-                                                 const LoadOptions& o) {
+                                                 const LoadOptions& o, bool gadget_g_given) {
   const std::string ext = path.size() >= 5 ? path.substr(path.size() - 5) : "";
   std::unique_ptr<PySimulation> sim;
   Snapshot s;
@@ -202,6 +202,11 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
     sim = std::make_unique<PySimulation>(s.bodies, c);
   } else {
     s = load_snapshot(path, o);
+    if (gadget_g_given && s.format != SnapshotFormat::gadget2 && s.format != SnapshotFormat::hdf5)
+      throw InputError("gadget_g=" + number_text(o.gadget_g) + ": " + path + " is " +
+                       format_info(s.format).name +
+                       ", which keeps its own units; gadget_g is G in a GADGET-2 or HDF5 "
+                       "file's units");
     apply_radius(s.bodies, k);
     const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k);
     sim = std::make_unique<PySimulation>(s.bodies, c, &s.run);  // TIPSY: its time alone

@@ -34,8 +34,9 @@ class PySimulation {
                                                    const py::object& mass, const py::object& radius,
                                                    const Keywords& k);
   // An Orrery snapshot (its run settings under the keywords) or TIPSY file, or a scene file.
+  // gadget_g_given: o.gadget_g was asked for (refused for a file that keeps its own units).
   static std::unique_ptr<PySimulation> load(const std::string& path, const Keywords& k,
-                                            const LoadOptions& o);
+                                            const LoadOptions& o, bool gadget_g_given = false);
   // A GADGET file's particle types (uint8) and IDs (uint64), copies; None when the file had none
   // or merges changed the bodies (they do not follow merges yet).
   py::object types() const;

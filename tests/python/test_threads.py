@@ -94,7 +94,8 @@ def test_a_dt_set_during_integrate_waits_and_integrate_lands_on_its_time():
 def test_an_object_init_never_made_is_refused_and_init_runs_once():
     out = run_probe("""
         s = orrery.Simulation.__new__(orrery.Simulation)
-        for what in (lambda: s.n, lambda: s.step(1), lambda: s.positions, lambda: repr(s),
+        print(repr(s))
+        for what in (lambda: s.n, lambda: s.step(1), lambda: s.positions, lambda: s.diagnostics(),
                      lambda: setattr(s, "dt", 0.1)):
             try:
                 what()
@@ -108,4 +109,5 @@ def test_an_object_init_never_made_is_refused_and_init_runs_once():
         except RuntimeError:
             print("RuntimeError", live.n)
     """)
-    assert out == ["never-made"] * 5 + ["RuntimeError", "10"]
+    assert out == ["<orrery.Simulation:", "never", "made>"] + ["never-made"] * 5 + [
+        "RuntimeError", "10"]
