@@ -268,6 +268,13 @@ TEST(BenchCliSnapshots, SaveLoadRestartsExactly) {
   o = run_bench({"--load", tipsy, "--solver", "cpu", "--steps", "1", "--warmup", "0"});
   ASSERT_EQ(o.exit_code, 0) << o.err;
   EXPECT_NE(o.out.find("loaded: TIPSY snapshot, 300 bodies"), std::string::npos) << o.out;
+  // Issue 42: the bench kept a TIPSY (GADGET, HDF5) file's time only in its line, and saved the
+  // run from time 0. The file's time (0.06: six steps of 0.01) goes on by the step taken.
+  o = run_bench({"--load", tipsy, "--solver", "cpu", "--steps", "1", "--warmup", "0", "--dt",
+                 "0.01", "--save", b});
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const Snapshot again = load_snapshot(b);
+  EXPECT_NEAR(again.run.time, 0.07, 1e-6);
   for (const std::string& f : {a, b, c, csv, tipsy}) std::remove(f.c_str());
 }
 

@@ -36,7 +36,8 @@ Snapshot sample(int n = 37) {
   r.integrator = Integrator::yoshida4;
   r.params.dt = 0.003f, r.params.softening = 0.07f, r.params.damping = 1.0f;
   r.params.theta = 0.75f, r.params.gravity = true;
-  r.params.collisions = CollisionParams{CollisionMode::merge, 0.25f, 40.0f};
+  // Bounces: reversed time refuses merges, in a file as at the setters.
+  r.params.collisions = CollisionParams{CollisionMode::bounce, 0.25f, 40.0f};
   r.time_reversed = true;
   r.totals.energy_offset = -0.125;
   r.totals.wall_impulse = Vec3d{1.5, -2.0, 0.25};
@@ -91,6 +92,23 @@ TEST(Snapshot, OrreryFormatRoundTripsBitForBit) {
   EXPECT_EQ(t.run.totals.truncated, 1);
   // The same content gives the same bytes.
   EXPECT_EQ(encode_snapshot(t, SnapshotFormat::orrery), b);
+}
+
+// Issue 42: a file with the adaptive step and reversed time loaded and ran backwards, though every
+// setter refuses that pair; merges with reversed time likewise. Both are refused in one line.
+TEST(Snapshot, APairTheSettersRefuseIsRefusedInAFile) {
+  Snapshot adaptive = sample();
+  adaptive.run.params.adaptive = true;
+  adaptive.run.params.eta = 0.02f;
+  adaptive.run.next_dt = 0.001;
+  EXPECT_THAT(message_of(encode_snapshot(adaptive, SnapshotFormat::orrery)),
+              HasSubstr("f.orrery: header: time cannot run backwards with the adaptive step"));
+  Snapshot merging = sample();
+  merging.run.params.collisions.mode = CollisionMode::merge;
+  EXPECT_THAT(message_of(encode_snapshot(merging, SnapshotFormat::orrery)),
+              HasSubstr("f.orrery: header: "));
+  EXPECT_THAT(message_of(encode_snapshot(merging, SnapshotFormat::orrery)), HasSubstr("merge"));
+  EXPECT_EQ(message_of(encode_snapshot(sample(), SnapshotFormat::orrery)), "(no error)");
 }
 
 TEST(Snapshot, SavesThroughATemporaryFileAndLoads) {

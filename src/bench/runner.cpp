@@ -167,7 +167,11 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
                       int block, int gpus, int warmup, int steps, bool diagnostics) {
   const int n = initial.size();
   std::unique_ptr<Simulation> sim = make_run(initial, make_solver(name, block, gpus), plan);
-  if (plan.loaded && plan.loaded->run_recorded) sim->resume(plan.loaded->run);
+  if (plan.loaded) {
+    RunState from = plan.loaded->run;
+    if (!plan.loaded->run_recorded) from = RunState{}, from.time = plan.loaded->run.time;
+    sim->resume(from);  // another code's file: its time alone (its run is the command line's)
+  }
   // A file's types and IDs go to --save through merges (kept only when saving: no read-backs).
   if (plan.loaded && !plan.save.empty()) sim->set_labels(plan.loaded->types, plan.loaded->ids);
   const long long step0 = sim->step_count();

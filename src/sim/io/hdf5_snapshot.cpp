@@ -145,6 +145,7 @@ void read_run(const Reader& r, Snapshot& s) {
   try {
     validate(p);
     check_integrator(run.integrator, p);
+    if (run.time_reversed) check_reversible(run.integrator, p);
   } catch (const std::invalid_argument& e) {
     r.fail(std::string("Orrery: ") + e.what());
   }

@@ -203,6 +203,9 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   }
   try {
     validate(run.params);
+    // A pair every setter refuses (the adaptive step or damping with reversed time) is refused
+    // here too, not run backwards.
+    if (run.time_reversed) check_reversible(run.integrator, run.params);
   } catch (const InputError& e) {
     bad(name, std::string("header: ") + e.what());
   }
