@@ -253,3 +253,61 @@ def test_a_file_time_where_the_step_cannot_move_the_clock_is_refused(tmp_path):
         with pytest.raises(RuntimeError, match="the clock cannot advance: at t = 1e\\+17"):
             sim.integrate(sim.time + 1e3)
         assert sim.steps == 0 and sim.time == 1e17
+
+
+def _negative_ids(f):
+    del f["PartType1/ParticleIDs"]
+    f["PartType1/ParticleIDs"] = np.array([5, 6, -7, 8, 9, 10, 11], dtype=np.int64)
+
+
+def _masses_beside_the_table(f):
+    f["PartType1/Masses"] = np.full(7, 0.5, dtype=np.float32)  # the table says 0.25
+
+
+def _fractional_count(f):
+    for k in ["NumPart_ThisFile", "NumPart_Total"]:
+        f["Header"].attrs[k] = np.array([5, 7.5, 0, 0, 0, 0])
+
+
+def _external_link(f, other):
+    with h5py.File(other, "w") as o:
+        o["x"] = np.zeros((7, 3), dtype=np.float32)
+    del f["PartType1/Coordinates"]
+    f["PartType1/Coordinates"] = h5py.ExternalLink(str(other), "/x")
+
+
+def _never_written(f):
+    del f["PartType1/Velocities"]
+    f.create_dataset("PartType1/Velocities", shape=(7, 3), dtype=np.float32)  # fill value only
+
+
+@pytest.mark.parametrize("damage,says", [
+    (_negative_ids, r"PartType1/ParticleIDs: row 2 is negative \(-7\)"),
+    (_masses_beside_the_table, r"PartType1/Masses: row 0 is 0.5.* where Header/MassTable gives "
+                               r"0.25.* for type 1"),
+    (_fractional_count, "Header: a count of type 1 is not a whole number"),
+    (_external_link, "PartType1/Coordinates: a link to another file, not a dataset of this one"),
+    (_never_written, r"PartType1/Velocities: never written"),
+])
+def test_content_that_was_taken_without_a_word_is_refused(tmp_path, damage, says):
+    """Issue 42: negative int64 IDs became 0, a Masses dataset overrode a MassTable entry, a count
+    of 7.5 was read as 7, an external link read another file's coordinates, and datasets never
+    written loaded as bodies at rest at the origin."""
+    path = tmp_path / "bad.hdf5"
+    write_gadget4(path)
+    with h5py.File(path, "a") as f:
+        if damage is _external_link:
+            damage(f, tmp_path / "other.hdf5")
+        else:
+            damage(f)
+    with pytest.raises(ValueError, match=says) as e:
+        orrery.load(path, solver="cpu")
+    assert "\n" not in str(e.value)
+
+
+def test_a_set_whose_files_disagree_on_their_number_is_refused(tmp_path):
+    write_gadget4(tmp_path / "snap.0.hdf5", num_files=2, totals=[10, 14, 0, 0, 0, 0])
+    write_gadget4(tmp_path / "snap.1.hdf5", num_files=3, totals=[10, 14, 0, 0, 0, 0], offset=1.0)
+    with pytest.raises(ValueError, match="Header/NumFilesPerSnapshot is 3 where file 1 of the set "
+                                         "says 2"):
+        orrery.load(tmp_path / "snap.0.hdf5", solver="cpu")

@@ -41,6 +41,12 @@ class Reader {
   bool has(const std::string& path) const {
     return H5Lexists(m_file, path.c_str(), H5P_DEFAULT) > 0;
   }
+  // Whether the link at `path` (which has() found) stays in this file.
+  bool local(const std::string& path) const {
+    H5L_info_t info{};
+    return H5Lget_info(m_file, path.c_str(), &info, H5P_DEFAULT) >= 0 &&
+           info.type != H5L_TYPE_EXTERNAL;
+  }
   bool has_attr(const std::string& group, const std::string& attr) const {
     return has(group) && H5Aexists_by_name(m_file, group.c_str(), attr.c_str(), H5P_DEFAULT) > 0;
   }
@@ -97,10 +103,13 @@ class Reader {
 class Rows {
  public:
   Rows(const Reader& r, const std::string& path, std::size_t n, int cols)
-      : m_d(H5Dopen2(r.file(), path.c_str(), H5P_DEFAULT), H5Dclose),
+      : m_d(r.has(path) && r.local(path) ? H5Dopen2(r.file(), path.c_str(), H5P_DEFAULT) : -1,
+            H5Dclose),
         m_space(m_d.ok() ? H5Dget_space(m_d) : -1, H5Sclose),
         m_cols(static_cast<hsize_t>(cols)) {
     if (!r.has(path)) r.fail("no dataset " + path);
+    // A link to another file would read data the file only names (and that may change).
+    if (!r.local(path)) r.fail(path + ": a link to another file, not a dataset of this one");
     if (!m_d.ok() || !m_space.ok()) r.fail(path + ": not a dataset");
     Id type(H5Dget_type(m_d), H5Tclose);
     const H5T_class_t c = H5Tget_class(type);
@@ -115,7 +124,13 @@ class Rows {
       r.fail(path + ": shape (" + std::to_string(dims[0]) +
              (ndims == 2 ? ", " + std::to_string(dims[1]) : std::string(",")) + "), expected (" +
              std::to_string(n) + (cols == 1 ? ",)" : ", " + std::to_string(cols) + ")"));
+    // A dataset never written holds only its fill value: as many bodies at the origin at rest.
+    if (n > 0 && H5Dget_storage_size(m_d) == 0)
+      r.fail(path + ": never written (the file holds no values for it)");
+    m_signed = c == H5T_INTEGER && H5Tget_sign(type) == H5T_SGN_2;
   }
+  // An integer dataset of a signed type (IDs: negative ones would be read as 0).
+  bool is_signed() const { return m_signed; }
   // Rows [first, first + count) into `into`, converted to `mem_type`. False when libhdf5 fails.
   bool read(std::size_t first, std::size_t count, hid_t mem_type, void* into) const {
     const hsize_t start[2] = {first, 0}, size[2] = {count, m_cols};
@@ -129,6 +144,7 @@ class Rows {
   Id m_d, m_space;
   hsize_t m_cols;
   int m_ndims = 1;
+  bool m_signed = false;
 };
 
 }  // namespace orrery::hdf5

@@ -62,6 +62,9 @@ Header header(const Reader& r) {
       r.fail("Header: a count of type " + std::to_string(t) + " out of range");
     if (!(mass[t] >= 0 && mass[t] <= std::numeric_limits<float>::max()))
       r.fail("Header/MassTable: a mass that is negative or not a number");
+    if (here[t] != std::floor(here[t]) || total[t] != std::floor(total[t]) ||
+        high[t] != std::floor(high[t]))
+      r.fail("Header: a count of type " + std::to_string(t) + " is not a whole number");
     h.here[t] = static_cast<std::int64_t>(here[t]);
     h.total[t] = static_cast<std::int64_t>(total[t]) + (static_cast<std::int64_t>(high[t]) << 32);
     h.mass[t] = mass[t];
@@ -289,7 +292,18 @@ void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale
     const auto read = [&](const Rows& rows, const char* what, hid_t type, void* into) {
       if (!rows.read(first, k, type, into)) r.fail(d.group + "/" + what + ": cannot be read");
     };
-    if (id) read(*id, "ParticleIDs", H5T_NATIVE_UINT64, ib.data());
+    if (id && id->is_signed()) {  // converted to unsigned, a negative ID would read as 0
+      std::vector<std::int64_t> sb(k);
+      read(*id, "ParticleIDs", H5T_NATIVE_INT64, sb.data());
+      for (std::size_t i = 0; i < k; ++i) {
+        if (sb[i] < 0)
+          r.fail(d.group + "/ParticleIDs: row " + std::to_string(first + i) + " is negative (" +
+                 std::to_string(sb[i]) + ")");
+        ib[i] = static_cast<std::uint64_t>(sb[i]);
+      }
+    } else if (id) {
+      read(*id, "ParticleIDs", H5T_NATIVE_UINT64, ib.data());
+    }
     const std::size_t to = at + first;
     for (std::size_t i = 0; i < k; ++i) ids[to + i] = id ? ib[i] : to + i;
     if (!pos64) {
@@ -297,6 +311,13 @@ void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale
       read(d.v, "Velocities", H5T_NATIVE_FLOAT, vb.data());
       if (m) read(*m, "Masses", H5T_NATIVE_FLOAT, mb.data());
       if (rad) read(*rad, "Radii", H5T_NATIVE_FLOAT, rb.data());
+      // Both a MassTable entry and a Masses dataset: they must say the same, or which is meant?
+      if (m && mass != 0)
+        for (std::size_t i = 0; i < k; ++i)
+          if (mb[i] != static_cast<float>(mass))
+            r.fail(d.group + "/Masses: row " + std::to_string(first + i) + " is " +
+                   std::to_string(mb[i]) + " where Header/MassTable gives " + std::to_string(mass) +
+                   " for type " + std::to_string(t));
       for (std::size_t i = 0; i < k; ++i) {
         pos[to + i] =
             Vec4{xb[3 * i], xb[3 * i + 1], xb[3 * i + 2], m ? mb[i] : static_cast<float>(mass)};
@@ -331,6 +352,9 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
         r.fail("file 1 of a set of " + std::to_string(h.num_files) +
                ": open it by its name so the others are read too");
     }
+    if (k > 0 && h.num_files != first.num_files)
+      r.fail("Header/NumFilesPerSnapshot is " + std::to_string(h.num_files) + " where file 1 of " +
+             "the set says " + std::to_string(first.num_files));
     for (int t = 0; t < k_types; ++t) seen[t] += h.here[t], n += h.here[t];
     if (n > std::numeric_limits<std::int32_t>::max())
       r.fail("Header: more particles than Orrery holds (2^31 - 1)");
