@@ -311,3 +311,22 @@ def test_a_set_whose_files_disagree_on_their_number_is_refused(tmp_path):
     with pytest.raises(ValueError, match="Header/NumFilesPerSnapshot is 3 where file 1 of the set "
                                          "says 2"):
         orrery.load(tmp_path / "snap.0.hdf5", solver="cpu")
+
+
+def test_the_orrery_groups_text_as_h5py_writes_it(tmp_path):
+    """Issue 42: h5py writes a str attribute as variable-length text, which was skipped: an
+    edited integrator loaded as euler, and 'rk4' passed the same way."""
+    path = tmp_path / "run.hdf5"
+    orrery.Simulation(n=20, preset="plummer", solver="cpu", integrator="euler").save(path)
+    with h5py.File(path, "a") as f:
+        f["Orrery"].attrs["integrator"] = "leapfrog"  # h5py: variable-length
+        assert h5py.check_string_dtype(f["Orrery"].attrs.get_id("integrator").dtype).length is None
+    assert orrery.load(path).integrator == "leapfrog"
+    with h5py.File(path, "a") as f:
+        f["Orrery"].attrs["integrator"] = "rk4"
+    with pytest.raises(ValueError, match="run.hdf5: Orrery: .*rk4"):
+        orrery.load(path)
+    with h5py.File(path, "a") as f:
+        f["Orrery"].attrs["integrator"] = 3
+    with pytest.raises(ValueError, match="run.hdf5: Orrery/integrator: not text"):
+        orrery.load(path)

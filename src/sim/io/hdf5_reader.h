@@ -77,16 +77,33 @@ class Reader {
     if (!(v >= lo && v <= hi)) fail(group + "/" + name + " out of range");
     return v;
   }
+  // A text attribute, fixed-length (as Orrery writes it) or variable-length (as h5py writes a
+  // str); "" when absent. One that is not a single string of text is refused, not skipped.
   std::string text(const std::string& group, const std::string& name) const {
     if (!has_attr(group, name)) return "";
+    const std::string what = group + "/" + name;
     Id a(H5Aopen_by_name(m_file, group.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-    Id type(H5Aget_type(a), H5Tclose);
-    if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) > 0) return "";
-    const std::size_t size = H5Tget_size(type);
-    if (size == 0 || size > 4096) return "";
-    std::string s(size, '\0');
-    if (H5Aread(a, type, s.data()) < 0) return "";
-    s.resize(std::strlen(s.c_str()));
+    Id type(a.ok() ? H5Aget_type(a) : -1, H5Tclose);
+    Id space(a.ok() ? H5Aget_space(a) : -1, H5Sclose);
+    if (!type.ok() || !space.ok() || H5Tget_class(type) != H5T_STRING) fail(what + ": not text");
+    if (H5Sget_simple_extent_npoints(space) != 1) fail(what + ": not a single string");
+    std::string s;
+    if (H5Tis_variable_str(type) > 0) {
+      Id mem(H5Tcopy(H5T_C_S1), H5Tclose);
+      H5Tset_size(mem, H5T_VARIABLE);
+      H5Tset_cset(mem, H5Tget_cset(type));  // h5py's are UTF-8: no conversion from ASCII
+      char* v = nullptr;
+      if (H5Aread(a, mem, &v) < 0 || !v) fail(what + ": cannot be read");
+      s = std::string(v, strnlen(v, 4097));
+      H5free_memory(v);
+    } else {
+      const std::size_t size = H5Tget_size(type);
+      if (size == 0 || size > 4096) fail(what + ": text of " + std::to_string(size) + " bytes");
+      s.assign(size, '\0');
+      if (H5Aread(a, type, s.data()) < 0) fail(what + ": cannot be read");
+      s.resize(std::strlen(s.c_str()));
+    }
+    if (s.size() > 4096) fail(what + ": text of more than 4096 bytes");
     return s;
   }
   hid_t file() const { return m_file; }
