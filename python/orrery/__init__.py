@@ -131,13 +131,17 @@ def _show(self, **view_options):
 def _render(self, path, width=1280, height=720, **view_options):
     """Draws this state as one PNG frame, headless (EGL, as `orrery --headless`), without stepping
     it: for notebooks and papers. view_options as for show() (color="density", palette="magma",
-    point_radius=0.1, hide_panel=True, ...); the panel is hidden unless hide_panel=False. Raises
-    ValueError for a bad option, OSError when path cannot be written, RuntimeError when no EGL
-    context can be made."""
+    point_radius=0.1, hide_panel=True, ...) but frames, screenshot, record and paused, which
+    render() sets itself (TypeError); the panel is hidden unless hide_panel=False. Raises
+    ValueError for a bad option, OSError when path cannot be written (a full disk too),
+    RuntimeError when no EGL context can be made."""
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise FileNotFoundError(2, "no such folder", folder)
+    for own in ("frames", "screenshot", "record", "paused"):  # render() sets these itself
+        if own in view_options:
+            raise TypeError(f"render: {own}= is show()'s; render() draws one picture to path")
     view_options.setdefault("hide_panel", True)
     with tempfile.TemporaryDirectory(prefix="orrery-render-") as tmp:
         start = os.path.join(tmp, "start.orrery")
@@ -146,7 +150,14 @@ def _render(self, path, width=1280, height=720, **view_options):
         # solvers) has arrived by the last one, whose picture is kept.
         args = ["--headless", "--paused", "--frames", "3", "--load", start, "--width", str(width),
                 "--height", str(height), "--screenshot", path] + _view_args(view_options)
-        _run_viewer(args, "render")
+        try:
+            _run_viewer(args, "render")
+        except RuntimeError as e:
+            if "EGL" in str(e) or "context" in str(e):
+                raise
+            raise OSError(f"render: {path}: {e}") from e  # the picture is what failed
+    if not os.path.isfile(path):  # a path returned is a picture written
+        raise OSError(f"render: the viewer wrote no picture at {path}")
     return path
 
 

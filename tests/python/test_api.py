@@ -311,6 +311,12 @@ def test_render_refuses_bad_options(tmp):
         sim.render((tmp / "no" / "x.png").as_posix())
     with pytest.raises(ValueError, match="--color"):
         render_or_skip(sim, (tmp / "x.png").as_posix(), color="sparkle")
+    # Issue 42: its own frames= and screenshot= reached the viewer, and a path came back for a
+    # picture never written.
+    for own in ("frames", "screenshot"):
+        with pytest.raises(TypeError, match=f"render: {own}= is show\\(\\)'s"):
+            sim.render((tmp / "x.png").as_posix(), **{own: 3})
+    assert not (tmp / "x.png").exists()
 
 
 @needs_display
