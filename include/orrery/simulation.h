@@ -253,6 +253,9 @@ class Simulation {
   double m_time = 0.0;
   long long m_steps = 0;
   bool m_reversed = false;
+  // The velocities before the step in flight (host memory): a step that throws puts them back.
+  std::vector<Vec4> m_vel_kept;
+  std::vector<Vec4d> m_vel64_kept;
   std::unique_ptr<DoubleBackend> m_double;  // the double state, on the module's side
   bool m_double_held = false;               // m_double holds the state stepped next
   int m_last_evals = 0;

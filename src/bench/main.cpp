@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <new>
 #include <string>
 
 #include "options.h"
@@ -118,6 +119,11 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     print_error(e.what());
     return k_exit_usage;
+  } catch (const std::bad_alloc&) {  // a step's own allocations (a tree), past the first check
+    print_error(
+        "out of host memory during the run; fewer bodies, or a solver that needs less "
+        "(cpu-omp, or a GPU solver), may fit");
+    return k_exit_failure;
   } catch (const std::exception& e) {
     print_error(e.what());
     return k_exit_failure;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <sstream>
 
 #include "guard.h"
@@ -283,7 +284,18 @@ void PySimulation::run_steps(long long k, std::optional<double> until) {
       plan.steps = now;
       plan.phases = PhaseCollection::whole;
       plan.until = until;
-      r = Runner::run(*m_sim, plan);
+      try {
+        r = Runner::run(*m_sim, plan);
+      } catch (const std::bad_alloc&) {
+        py::gil_scoped_acquire held;
+        PyErr_SetString(PyExc_MemoryError,
+                        ("out of host memory in step " + std::to_string(m_sim->step_count() + 1) +
+                         " (" + std::to_string(n()) + " bodies, " + m_solver +
+                         "): the state is that of the last whole step; fewer bodies, or a "
+                         "solver that needs less (cpu-omp, or a GPU solver), may fit")
+                            .c_str());
+        throw py::error_already_set();
+      }
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     m_last_steps += r.steps;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../backend/stage_ops.h"
+#include "../core/region_errors.h"
 #include "cpu_solvers.h"
 #include "octree.h"
 
@@ -118,15 +119,16 @@ class CpuBhSolver final : public Solver {
     const std::vector<HostOctree::Group>& groups = m_tree.groups();
     StepControl* control = m_control;
     long long pp = 0, pc = 0;
+    RegionErrors errors;  // a list that cannot grow: thrown after the region
 #pragma omp parallel reduction(+ : pp, pc)
     {
       std::vector<int> stack;
-      stack.reserve(256);
+      errors.run([&] { stack.reserve(256); });
       InteractionList list;
       WalkCount count;
 #pragma omp for schedule(dynamic, 4)
       for (std::size_t g = 0; g < groups.size(); ++g) {
-        if (!proceed(control)) continue;
+        if (!proceed(control) || errors.failed()) continue;
         const HostOctree::Group& group = groups[g];
         float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
         float least = INFINITY;
@@ -139,7 +141,8 @@ class CpuBhSolver final : public Solver {
                              m_last[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])]);
         }
         const float scale = relative ? relative_scale(alpha, std::max(least, m_floor)) : 0.0f;
-        m_tree.gather(lo, hi, inv_theta, scale, eps2, stack, list);
+        errors.run([&] { m_tree.gather(lo, hi, inv_theta, scale, eps2, stack, list); });
+        if (errors.failed()) continue;
         const auto keep = [&](int k, const Vec4& f) {
           const std::size_t i = static_cast<std::size_t>(order[static_cast<std::size_t>(k)]);
           out[i] = potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
@@ -157,6 +160,7 @@ class CpuBhSolver final : public Solver {
       pp += count.body_body;
       pc += count.body_cell;
     }
+    errors.rethrow();
     m_interactions = static_cast<double>(pp + pc);
   }
 

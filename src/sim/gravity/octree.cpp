@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "../core/region_errors.h"
+
 namespace orrery {
 namespace {
 
@@ -258,6 +260,7 @@ void HostOctree::build_subtrees() {
   std::vector<Span> spans(static_cast<std::size_t>(count));
   m_thread_cells.resize(static_cast<std::size_t>(std::max(1, omp_get_max_threads())));
   int depth = m_depth;
+  RegionErrors errors;  // a cell array that cannot grow: thrown after the region
 #pragma omp parallel reduction(max : depth)
   {
     const int t = omp_get_thread_num();
@@ -266,15 +269,18 @@ void HostOctree::build_subtrees() {
     CellBuilder builder(m_keys, m_sorted, m_leaf_size, local);
 #pragma omp for schedule(dynamic, 1)
     for (int i = 0; i < count; ++i) {
-      const OctCell& root =
-          m_cells[static_cast<std::size_t>(m_deferred[static_cast<std::size_t>(i)])];
-      const int begin = static_cast<int>(local.size());
-      local.push_back({});
-      builder.cell(begin, root.begin, root.end, root.level, root.cx, root.cy, root.cz, root.half);
-      spans[static_cast<std::size_t>(i)] = {t, begin, static_cast<int>(local.size())};
+      errors.run([&] {
+        const OctCell& root =
+            m_cells[static_cast<std::size_t>(m_deferred[static_cast<std::size_t>(i)])];
+        const int begin = static_cast<int>(local.size());
+        local.push_back({});
+        builder.cell(begin, root.begin, root.end, root.level, root.cx, root.cy, root.cz, root.half);
+        spans[static_cast<std::size_t>(i)] = {t, begin, static_cast<int>(local.size())};
+      });
     }
     depth = std::max(depth, builder.depth());
   }
+  errors.rethrow();
   m_depth = depth;
   // Each subtree's cells below its root go to [offset, offset + size - 1).
   std::vector<int> offsets(static_cast<std::size_t>(count));

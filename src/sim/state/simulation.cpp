@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -14,14 +15,6 @@
 #include "../backend/double_backend.h"
 
 namespace orrery {
-namespace {
-
-Vec3d vec(const double (&v)[3]) { return Vec3d{v[0], v[1], v[2]}; }
-
-Vec3d centre(const Sums& s) {
-  return s.mass > 0 ? Vec3d{s.mr[0] / s.mass, s.mr[1] / s.mass, s.mr[2] / s.mass} : Vec3d{};
-}
-}  // namespace
 
 // The passes over one step's arrays of body type V (the run's precision); every stage a named
 // phase. The float arrays alone have the fused launch and the collision stage (check_precision
@@ -295,27 +288,55 @@ void Simulation::step(int k, Bodies& b) {
       m_time + static_cast<double>(k) * (m_reversed ? -m_params.dt : m_params.dt);
   int done = 0;
   bool moves = true;  // the clock still moves by a step
+  // A step that throws (out of memory in a tree build) leaves the state as it was before it: the
+  // positions it read are untouched, and the velocities it kicked in place come back from a copy
+  // (host memory only: the device's allocations are made before a step).
+  const bool host = !m_backend->on_device();
+  std::exception_ptr failed;
+  const auto guarded = [&](auto* vel, auto& kept, int& n, auto&& one_step) {
+    const int n_before = n;
+    try {
+      for (; done < k && !at_stop(); ++done) {
+        if (host) kept.assign(vel, vel + n);
+        if (!(moves = one_step())) break;
+      }
+    } catch (...) {
+      failed = std::current_exception();
+      if (host && static_cast<int>(kept.size()) == n_before) {
+        std::copy(kept.begin(), kept.end(), vel);
+        n = n_before;
+      }
+    }
+  };
   if (is_double()) {
     DoubleBackend& d = hold_double(b);
-    for (; done < k && !at_stop(); ++done) {
-      int n = d.size();
-      if (!(moves = step_once(d, d.pos(), d.next(), d.vel(), n))) break;
-      d.flip();
-    }
+    int n = d.size();
+    guarded(d.vel(), m_vel64_kept, n, [&] {
+      int m = d.size();
+      const bool moved = step_once(d, d.pos(), d.next(), d.vel(), m);
+      if (moved) d.flip();
+      return moved;
+    });
     m_phases->begin(Phase::integrate);  // the float view
     d.narrow(b.next, b.vel);
     b.flip();
   } else {
-    for (; done < k && !at_stop(); ++done) {
-      if (!(moves = step_once(*m_backend, b.pos, b.next, b.vel, b.n))) break;
-      b.flip();
-    }
+    guarded(b.vel, m_vel_kept, b.n, [&] {
+      const bool moved = step_once(*m_backend, b.pos, b.next, b.vel, b.n);
+      if (moved) b.flip();
+      return moved;
+    });
   }
   m_phases->end();
   m_steps += done;
   // Fixed steps: k dt at once, as always (the adaptive ones add their own as they go). A fixed
   // step that cannot move the clock cannot from the first step on: none was taken then.
-  if (!m_params.adaptive && moves) m_time = fixed_time;
+  if (!m_params.adaptive && moves && !failed) m_time = fixed_time;
+  if (!m_params.adaptive && failed) m_time += done * (m_reversed ? -m_params.dt : m_params.dt);
+  if (failed) {
+    forget_forces();  // the failed step's forces were of positions it did not keep
+    std::rethrow_exception(failed);
+  }
   if (!moves) throw_clock_stopped(done);
 }
 
@@ -328,141 +349,6 @@ void Simulation::throw_clock_stopped(int done) const {
                 "use a larger step",
                 m_time, next_dt(), done);
   throw std::runtime_error(buf);
-}
-
-namespace {
-// The solver's own phase marks (tree codes) stay out of the step's while it works for
-// something other than a step.
-struct PhasesOff {
-  Solver& g;
-  PhaseTimer* timer;
-  PhasesOff(Solver& solver, PhaseTimer* t) : g(solver), timer(t) { g.set_phases(nullptr); }
-  ~PhasesOff() { g.set_phases(timer); }
-};
-}  // namespace
-
-void Simulation::quantity(Quantity q, const Bodies& b, float* out) {
-  const int n = b.n;
-  if (n <= 0) return;
-  m_backend->reserve(n);
-  Backend& be = *m_backend;
-  switch (q) {
-    case Quantity::speed:
-      return be.speeds(b.vel, n, out);
-    case Quantity::mass:
-      return be.masses(b.pos, n, out);
-    case Quantity::density:
-      return be.density(b.pos, n, out);
-    case Quantity::acceleration:
-    case Quantity::potential: {
-      PhasesOff off(*m_solver, m_phases.get());
-      if (q == Quantity::potential) {
-        m_solver->potentials(b.pos, be.pot(), n, m_params);
-        be.depths(be.pot(), n, out);
-      } else if (!m_params.gravity) {
-        be.zero(be.pot(), n);
-        be.magnitudes(be.pot(), n, out);
-      } else if (float_forces_kept()) {
-        be.magnitudes(be.acc(), n, out);
-      } else {
-        m_solver->accelerations(b.pos, be.pot(), n, m_params);
-        be.magnitudes(be.pot(), n, out);
-      }
-      return;
-    }
-    case Quantity::origin:
-      break;
-  }
-  throw std::logic_error("Simulation::quantity: origin is a label the caller keeps");
-}
-
-void Simulation::quantity_to_host(Quantity q, const Bodies& b, float* out) {
-  if (b.n <= 0) return;
-  float* values = m_backend->float_scratch(b.n);
-  quantity(q, b, values);
-  m_backend->fetch(values, out, b.n);
-}
-
-std::vector<Vec4> Simulation::field_to_host(Field f, const Bodies& b) {
-  std::vector<Vec4> out(static_cast<std::size_t>(std::max(b.n, 0)), Vec4{0, 0, 0, 0});
-  if (b.n <= 0) return out;
-  m_backend->reserve(b.n);
-  Backend& be = *m_backend;
-  const Vec4* src = be.pot();
-  {
-    PhasesOff off(*m_solver, m_phases.get());
-    if (f == Field::potential) {
-      if (m_params.gravity)
-        m_solver->potentials(b.pos, be.pot(), b.n, m_params);
-      else
-        be.zero(be.pot(), b.n);
-    } else if (!m_params.gravity) {
-      be.zero(be.pot(), b.n);
-    } else if (float_forces_kept()) {
-      src = be.acc();
-    } else {
-      m_solver->accelerations(b.pos, be.pot(), b.n, m_params);
-    }
-  }
-  be.fetch(reinterpret_cast<const float*>(src), reinterpret_cast<float*>(out.data()), 4 * b.n);
-  return out;
-}
-
-Simulation::BodyReading Simulation::read_body(const Bodies& b, int i) {
-  if (i < 0 || i >= b.n)
-    throw std::out_of_range("Simulation::read_body: no body " + std::to_string(i));
-  m_backend->reserve(b.n);
-  BodyReading r;
-  m_backend->read_body(b.pos, b.vel, i, r.pos, r.vel);
-  r.acc = m_backend->body_acceleration(b.pos, b.n, i, m_params.softening);
-  return r;
-}
-
-Vec3d Simulation::centre_of_mass(const Bodies& b) {
-  return centre(m_backend->sums(b.pos, b.vel, nullptr, b.n));
-}
-
-long long Simulation::first_nonfinite(const Bodies& b) {
-  return m_backend->first_nonfinite(b.pos, b.vel, b.n);
-}
-
-Diagnostics Simulation::measure(const Bodies& b) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const int n = b.n;
-  const Vec4 *pos = b.pos, *vel = b.vel;
-  m_backend->reserve(n);
-  Backend& be = *m_backend;
-  m_phases->begin(Phase::diagnostics);
-  Sums s;
-  std::optional<double> pair;
-  if (m_params.gravity && m_solver->all_pairs() && !is_double())
-    pair = be.pair_potential_energy(pos, n, m_params.softening);
-  if (is_double()) {  // the run's own state, its energy summed in double
-    DoubleBackend& d = hold_double(b);
-    s = d.sums();
-    if (m_params.gravity) s.potential2 = 2.0 * d.potential_energy(m_params.softening);
-  } else if (!m_params.gravity) {  // no potential energy
-    s = be.sums(pos, vel, nullptr, n);
-  } else if (pair) {
-    s = be.sums(pos, vel, nullptr, n);
-    s.potential2 = 2.0 * *pair;
-  } else {
-    m_solver->potentials(pos, be.pot(), n, m_params);
-    s = be.sums(pos, vel, be.pot(), n);
-  }
-  m_phases->end();
-  Diagnostics d;
-  d.mass = s.mass;
-  d.kinetic = s.kinetic;
-  d.potential = 0.5 * s.potential2;
-  d.momentum = vec(s.p);
-  d.angular_momentum = vec(s.l);
-  d.centre_of_mass = centre(s);
-  d.momentum_scale = s.momentum_scale;
-  d.bodies = n;
-  d.energy_offset = collision_totals().energy_offset;
-  d.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  return d;
 }
 
 std::vector<Contact> Simulation::contacts(const Bodies& b) {
