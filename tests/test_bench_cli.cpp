@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,36 @@ TEST(BenchCli, NTooLargeForTheGpuIsRejectedBeforeAllocating) {
   // The tree costs more a body: refused naming what it needs.
   expect_usage_error({"--solver", "cuda-bh", "--n", std::to_string(n), "--steps", "1"},
                      "cuda-bh with N = 2147483647 needs about");
+}
+
+// Issue 42: --accuracy --precision double printed the float pass's errors under a "precision
+// double" header. A double run's pass sums in double: its errors are double rounding's.
+TEST(BenchCli, AccuracyInDoubleMeasuresTheDoublePass) {
+  REQUIRE_BENCH();
+  const auto median_of = [](const std::string& out) {
+    std::istringstream lines(out);
+    std::string line;
+    while (std::getline(lines, line))
+      if (line.rfind("cpu ", 0) == 0) {
+        std::istringstream f(line);
+        std::string solver, preset, n, theta, targets;
+        double median = -1;
+        f >> solver >> preset >> n >> theta >> targets >> median;
+        return median;
+      }
+    return -1.0;
+  };
+  const std::vector<std::string> run = {"--accuracy", "--solver", "cpu",    "--n",
+                                        "1500",       "--preset", "plummer"};
+  Outcome single = run_bench(run);
+  std::vector<std::string> twice = run;
+  twice.insert(twice.end(), {"--precision", "double"});
+  Outcome dbl = run_bench(twice);
+  ASSERT_EQ(single.exit_code, 0) << single.err;
+  ASSERT_EQ(dbl.exit_code, 0) << dbl.err;
+  EXPECT_GT(median_of(single.out), 1e-8) << single.out;
+  EXPECT_GT(median_of(dbl.out), 0.0) << dbl.out;
+  EXPECT_LT(median_of(dbl.out), 1e-13) << dbl.out;
 }
 
 TEST(BenchCli, HelpExitsZero) {
