@@ -290,13 +290,17 @@ int App::run() {
     say("orrery: --keys: " + std::to_string(m_opts.script.size() - applied) + " of the " +
         std::to_string(m_opts.script.size()) + " keys were not applied: the run ended after " +
         std::to_string(m_shown.stats.frames()) + " frames (one key a frame, from the second)");
-  char draw[96] = "n/a";
-  if (m_shown.stats.mean_splat_ms() >= 0.0)
+  char draw[160] = "n/a";
+  if (m_shown.stats.implausible_gl_readings() > 0)
+    std::snprintf(draw, sizeof draw,
+                  "n/a (%lld GL timer readings were longer than their frames: this driver's "
+                  "timer queries do not time)",
+                  m_shown.stats.implausible_gl_readings());
+  else if (m_shown.stats.mean_splat_ms() >= 0.0)
     std::snprintf(draw, sizeof draw, "%.3f ms/frame (%s %.3f, GL %.3f)",
                   m_shown.stats.mean_draw_ms(),
                   m_settings.draw == ui::DrawMethod::cpu_splat ? "CPU splat" : "CUDA splat",
-                  m_shown.stats.mean_splat_ms(),
-                  m_shown.stats.mean_draw_ms() - m_shown.stats.mean_splat_ms());
+                  m_shown.stats.mean_splat_ms(), m_shown.stats.mean_gl_ms());
   else if (m_shown.stats.mean_draw_ms() >= 0.0)
     std::snprintf(draw, sizeof draw, "%.3f ms/frame", m_shown.stats.mean_draw_ms());
   char diag[96] = "off";

@@ -54,6 +54,14 @@ void FrameStats::record_draw(float gl_ms, float splat_ms) {
     m_first_draw_seen = true;
     return;
   }
+  // A frame's GL work cannot take longer than the frames that followed it until it was read: a
+  // reading far longer (llvmpipe's headless queries gave 430,000 ms in a 0.06 s run) is the
+  // driver's, not a time, and the run's GL figure is then not given at all.
+  if (gl_ms > k_gl_read_frames * m_last_ms + 10.0f) {
+    ++m_gl_implausible;
+    return;
+  }
+  m_gl_total_ms += gl_ms;
   float draw_ms = gl_ms;
   if (splat_ms >= 0.0f) {
     draw_ms += splat_ms;
@@ -70,7 +78,13 @@ double FrameStats::mean_splat_ms() const {
 }
 
 double FrameStats::mean_draw_ms() const {
-  return m_draw_frames ? m_draw_total_ms / static_cast<double>(m_draw_frames) : -1.0;
+  return m_draw_frames && !m_gl_implausible ? m_draw_total_ms / static_cast<double>(m_draw_frames)
+                                            : -1.0;
+}
+
+double FrameStats::mean_gl_ms() const {
+  return m_draw_frames && !m_gl_implausible ? m_gl_total_ms / static_cast<double>(m_draw_frames)
+                                            : -1.0;
 }
 
 void FrameStats::fill(ui::Readouts& r) const {

@@ -33,7 +33,11 @@ class FrameStats {
   // warm-up, cuda-fast's autotuning); over the first alone when it is the only one.
   double mean_fps() const;
   double mean_sim_ms() const;
-  double mean_draw_ms() const;   // GL and splat together
+  // GL and splat together, and GL's part: negative when none was read, or when a GL reading
+  // was longer than the frames it could have taken (a driver's timer queries that do not time).
+  double mean_draw_ms() const;
+  double mean_gl_ms() const;
+  long long implausible_gl_readings() const { return m_gl_implausible; }
   double mean_splat_ms() const;  // the splat's part; negative when it never drew
   float last_frame_ms() const { return m_last_ms; }
 
@@ -43,7 +47,10 @@ class FrameStats {
   long long m_frames = 0, m_window_frames = 0, m_sim_frames = 0;
   double m_sim_total_ms = 0.0, m_first_sim_ms = 0.0, m_draw_total_ms = 0.0;
   long long m_draw_frames = 0, m_splat_frames = 0;
-  double m_splat_total_ms = 0.0;
+  double m_splat_total_ms = 0.0, m_gl_total_ms = 0.0;
+  long long m_gl_implausible = 0;
+  // A GL reading is read this many frames after its frame (gfx::GlGpuTimer's ring), plus one.
+  static constexpr float k_gl_read_frames = 5.0f;
   bool m_first_draw_seen = false;
   float m_draw_ms = -1.0f;
   float m_last_ms = 0.0f, m_fps = 0.0f, m_window_ms = 0.0f;
