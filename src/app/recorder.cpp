@@ -2,6 +2,7 @@
 // file renamed at the end, or the same planes piped to ffmpeg for H.264.
 #include "recorder.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <csignal>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -28,7 +30,7 @@ std::string lower_tail(const std::string& s, std::size_t n) {
 }
 
 // Single quotes for the shell: ' becomes '\''.
-std::string quoted(const std::string& s) {
+std::string shell_quoted(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
@@ -106,12 +108,46 @@ void rgb_to_yuv420(const std::uint8_t* rgb, int w, int h, std::vector<std::uint8
     }
 }
 
+namespace {
+
+// The file a name stands for: a symbolic link's target (followed to the end), so that a
+// recording onto a link writes through it instead of replacing it.
+std::string link_target(const std::string& path) {
+  std::error_code e;
+  std::filesystem::path p(path);
+  for (int hops = 0; hops < 40 && std::filesystem::is_symlink(p, e); ++hops) {
+    const std::filesystem::path to = std::filesystem::read_symlink(p, e);
+    if (e) break;
+    p = to.is_absolute() ? to : p.parent_path() / to;
+  }
+  return p.string();
+}
+
+// The first line of a file (ffmpeg's error log), "" when it is empty or cannot be read.
+std::string first_line(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) return "";
+  char buf[400] = "";
+  if (!std::fgets(buf, sizeof buf, f)) buf[0] = '\0';
+  std::fclose(f);
+  std::string line = buf;
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  return line;
+}
+
+}  // namespace
+
 Recorder::Recorder(const std::string& path, int w, int h, int fps)
-    : m_path(path), m_format(video_format_for(path, "recording")), m_w(w), m_h(h), m_fps(fps) {
+    : m_path(path),
+      m_target(link_target(path)),
+      m_format(video_format_for(path, "recording")),
+      m_w(w),
+      m_h(h),
+      m_fps(fps) {
   if (w <= 0 || h <= 0 || w % 2 || h % 2 || fps <= 0)
     throw std::runtime_error("recording " + path + ": needs an even size and a frame rate");
+  m_tmp = m_target + ".part";
   if (m_format == VideoFormat::y4m) {
-    m_tmp = path + ".part";
     m_out = std::fopen(m_tmp.c_str(), "wb");
     if (!m_out)
       throw std::runtime_error("recording " + path + ": cannot create " + m_tmp + ": " +
@@ -127,18 +163,29 @@ Recorder::Recorder(const std::string& path, int w, int h, int fps)
                              "to a .y4m file and encode it elsewhere");
   // A failing ffmpeg makes a write fail (EPIPE) instead of killing the viewer.
   std::signal(SIGPIPE, SIG_IGN);
-  // The same 4:2:0 planes as the Y4M path; ffmpeg only encodes them.
+  // ffmpeg's errors go to a log read at the end: on a full disk it can exit 0 having written a
+  // broken file, and its error line is then the only sign.
+  char log[] = "/tmp/orrery-ffmpeg-XXXXXX";
+  const int fd = ::mkstemp(log);
+  if (fd < 0)
+    throw std::runtime_error("recording " + path +
+                             ": cannot make ffmpeg's log: " + std::strerror(errno));
+  ::close(fd);
+  m_log = log;
+  // The same 4:2:0 planes as the Y4M path; ffmpeg only encodes them, into the temporary file.
   const std::string cmd =
       "ffmpeg -hide_banner -loglevel error -y -f rawvideo -pix_fmt yuv420p "
       "-s " +
       std::to_string(w) + "x" + std::to_string(h) + " -r " + std::to_string(fps) +
       " -i - -c:v libx264 -preset veryfast -crf 20 "
-      "-pix_fmt yuv420p -movflags +faststart " +
-      quoted(path);
+      "-pix_fmt yuv420p -movflags +faststart -f mp4 " +
+      shell_quoted(m_tmp) + " 2>" + shell_quoted(m_log);
   m_out = ::popen(cmd.c_str(), "w");
-  if (!m_out)
+  if (!m_out) {
+    std::remove(m_log.c_str());
     throw std::runtime_error("recording " + path +
                              ": cannot start ffmpeg: " + std::strerror(errno));
+  }
 }
 
 Recorder::~Recorder() {
@@ -151,8 +198,13 @@ Recorder::~Recorder() {
 }
 
 void Recorder::write(const void* data, std::size_t size) {
-  if (std::fwrite(data, 1, size, m_out) != size)
-    throw std::runtime_error("recording " + m_path + ": write failed: " + std::strerror(errno));
+  if (std::fwrite(data, 1, size, m_out) != size) {
+    const int e = errno;
+    // ffmpeg gone (a broken pipe): its own line says why.
+    const std::string said = m_log.empty() ? "" : first_line(m_log);
+    if (!said.empty()) throw std::runtime_error("recording " + m_path + ": ffmpeg failed: " + said);
+    throw std::runtime_error("recording " + m_path + ": write failed: " + std::strerror(e));
+  }
   m_bytes += static_cast<long long>(size);
 }
 
@@ -191,7 +243,7 @@ void Recorder::finish() {
     const int e = errno;
     std::fclose(m_out);
     m_out = nullptr;
-    if (!ok || std::rename(m_tmp.c_str(), m_path.c_str()) != 0) {
+    if (!ok || std::rename(m_tmp.c_str(), m_target.c_str()) != 0) {
       std::remove(m_tmp.c_str());
       throw std::runtime_error("recording " + m_path + ": cannot finish: " + std::strerror(e));
     }
@@ -199,9 +251,25 @@ void Recorder::finish() {
   }
   const int status = ::pclose(m_out);
   m_out = nullptr;
-  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("recording " + m_path + ": ffmpeg failed (exit status " +
-                             std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+  const std::string said = first_line(m_log);
+  std::remove(m_log.c_str());
+  bool ok = status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && said.empty();
+  int e = 0;
+  if (ok) {  // whole on the disk before it takes the name
+    const int fd = ::open(m_tmp.c_str(), O_RDONLY);
+    ok = fd >= 0 && ::fsync(fd) == 0;
+    e = errno;
+    if (fd >= 0) ::close(fd);
+    ok = ok && std::rename(m_tmp.c_str(), m_target.c_str()) == 0;
+    if (!ok && e == 0) e = errno;
+  }
+  if (ok) return;
+  std::remove(m_tmp.c_str());
+  if (!said.empty()) throw std::runtime_error("recording " + m_path + ": ffmpeg failed: " + said);
+  if (e != 0)
+    throw std::runtime_error("recording " + m_path + ": cannot finish: " + std::strerror(e));
+  throw std::runtime_error("recording " + m_path + ": ffmpeg failed (exit status " +
+                           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
 }
 
 std::string Recorder::progress() const {

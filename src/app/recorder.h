@@ -59,7 +59,9 @@ class Recorder {
 
  private:
   void write(const void* data, std::size_t size);
-  std::string m_path, m_tmp;
+  // The name asked for, the file it names (through symbolic links: the link stays a link), the
+  // temporary file renamed over it when the recording is whole, and ffmpeg's error log.
+  std::string m_path, m_target, m_tmp, m_log;
   VideoFormat m_format;
   int m_w, m_h, m_fps;
   std::FILE* m_out = nullptr;  // the Y4M temporary file, or ffmpeg's stdin

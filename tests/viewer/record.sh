@@ -83,6 +83,17 @@ if [ -w /dev/full ]; then
   expect_line full.out '^orrery: error: .*full.y4m.*No space left on device'
   rm -f full.y4m full.y4m.part
 fi
+# Issue 42: --record onto a symbolic link replaced the link with the video; it now writes through
+# the link, which stays a link.
+rm -f link.y4m real.y4m
+ln -s real.y4m link.y4m
+"$orrery" --solver cpu --preset disk --n 256 --frames 4 --width 160 --height 120 \
+  --record link.y4m >link.out 2>&1 || { cat link.out; fail "recording onto a link: exit $?"; }
+[ -L link.y4m ] || fail "the recording replaced the link link.y4m"
+[ "$(readlink link.y4m)" = real.y4m ] || fail "link.y4m now points at $(readlink link.y4m)"
+[ "$(stat -c %s real.y4m)" -eq $(( $(head -1 real.y4m | wc -c) + 4 * (6 + 160 * 120 * 3 / 2) )) ] ||
+  fail "real.y4m: $(stat -c %s real.y4m) bytes, not 4 frames"
+rm -f link.y4m real.y4m
 command -v ffprobe >/dev/null || skip "y4m checked; ffmpeg/ffprobe not installed for the MP4 part"
 probe() { ffprobe -v error -count_frames -select_streams v:0 \
             -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$1"; }
@@ -91,6 +102,20 @@ probe() { ffprobe -v error -count_frames -select_streams v:0 \
   --record rec.mp4 --record-fps 30 >rec_mp4.out 2>&1 || { cat rec_mp4.out; fail "mp4 run: exit $?"; }
 cat rec_mp4.out
 [ "$(probe rec.mp4)" = "320,180,24" ] || fail "ffprobe rec.mp4: $(probe rec.mp4)"
+# Issue 42: an MP4 onto a full disk ended with exit 0; ffmpeg's error now ends it with exit 1 and
+# one line, and no broken file takes the name.
+if [ -w /dev/full ]; then
+  rm -f full.mp4 full.mp4.part
+  ln -s /dev/full full.mp4.part
+  "$orrery" --solver cpu --preset disk --n 256 --frames 5 --width 160 --height 120 \
+    --record full.mp4 >full_mp4.out 2>&1
+  rc=$?
+  cat full_mp4.out
+  [ "$rc" -eq 1 ] || fail "an MP4 recording onto a full disk: exit $rc, expected 1"
+  expect_line full_mp4.out '^orrery: error: .*recording full.mp4: ffmpeg failed: .*No space left on device'
+  [ -e full.mp4 ] && fail "a broken full.mp4 was left"
+  rm -f full.mp4 full.mp4.part
+fi
 # V starts on frame 2 and stops on frame 5: frames 2, 3 and 4 are recorded.
 "$orrery" --solver cpu --preset disk --n 512 --frames 8 --width 320 --height 180 \
   --keys v,.,.,v >rec_v.out 2>&1 || { cat rec_v.out; fail "V run: exit $?"; }
