@@ -70,19 +70,23 @@ if command -v xdotool >/dev/null; then
   [ "$(stat -c %s resize.y4m)" -eq "$want" ] || fail "resize.y4m: $(stat -c %s resize.y4m) bytes, expected $want"
   rm -f resize.y4m
 fi
-# Issue 21: a recording whose writes fail (a full disk) ends the run with one error line and exit 1
-# (it was exit 0).
-if [ -w /dev/full ]; then
-  rm -f full.y4m full.y4m.part
-  ln -s /dev/full full.y4m.part
+# A recording onto a full disk (FILE.part links to /dev/full) ends the run with exit 1 and one
+# error line matching $2, and no broken file takes the name ($1: the extension).
+full_disk() {
+  local f=full.$1 rc
+  rm -f "$f" "$f.part"
+  ln -s /dev/full "$f.part"
   "$orrery" --solver cpu --preset disk --n 256 --frames 5 --width 160 --height 120 \
-    --record full.y4m >full.out 2>&1
+    --record "$f" >"$f.out" 2>&1
   rc=$?
-  cat full.out
-  [ "$rc" -eq 1 ] || fail "recording onto a full disk: exit $rc, expected 1"
-  expect_line full.out '^orrery: error: .*full.y4m.*No space left on device'
-  rm -f full.y4m full.y4m.part
-fi
+  cat "$f.out"
+  [ "$rc" -eq 1 ] || fail "recording $f onto a full disk: exit $rc, expected 1"
+  expect_line "$f.out" "$2"
+  [ -e "$f" ] && fail "a broken $f was left"
+  rm -f "$f" "$f.part" "$f.out"
+}
+# Issue 21: a recording whose writes fail ended with exit 0.
+[ -w /dev/full ] && full_disk y4m '^orrery: error: .*full.y4m.*No space left on device'
 # Issue 42: --record onto a symbolic link replaced the link with the video; it now writes through
 # the link, which stays a link.
 rm -f link.y4m real.y4m
@@ -102,20 +106,9 @@ probe() { ffprobe -v error -count_frames -select_streams v:0 \
   --record rec.mp4 --record-fps 30 >rec_mp4.out 2>&1 || { cat rec_mp4.out; fail "mp4 run: exit $?"; }
 cat rec_mp4.out
 [ "$(probe rec.mp4)" = "320,180,24" ] || fail "ffprobe rec.mp4: $(probe rec.mp4)"
-# Issue 42: an MP4 onto a full disk ended with exit 0; ffmpeg's error now ends it with exit 1 and
-# one line, and no broken file takes the name.
-if [ -w /dev/full ]; then
-  rm -f full.mp4 full.mp4.part
-  ln -s /dev/full full.mp4.part
-  "$orrery" --solver cpu --preset disk --n 256 --frames 5 --width 160 --height 120 \
-    --record full.mp4 >full_mp4.out 2>&1
-  rc=$?
-  cat full_mp4.out
-  [ "$rc" -eq 1 ] || fail "an MP4 recording onto a full disk: exit $rc, expected 1"
-  expect_line full_mp4.out '^orrery: error: .*recording full.mp4: ffmpeg failed: .*No space left on device'
-  [ -e full.mp4 ] && fail "a broken full.mp4 was left"
-  rm -f full.mp4 full.mp4.part
-fi
+# Issue 42: an MP4 onto a full disk ended with exit 0; ffmpeg's own line now says why.
+[ -w /dev/full ] &&
+  full_disk mp4 '^orrery: error: .*recording full.mp4: ffmpeg failed: .*No space left on device'
 # V starts on frame 2 and stops on frame 5: frames 2, 3 and 4 are recorded.
 "$orrery" --solver cpu --preset disk --n 512 --frames 8 --width 320 --height 180 \
   --keys v,.,.,v >rec_v.out 2>&1 || { cat rec_v.out; fail "V run: exit $?"; }
