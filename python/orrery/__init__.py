@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
 
 from . import _orrery
 from ._orrery import Simulation, devices, integrators, parameters, presets, solvers
@@ -36,6 +37,15 @@ __all__ = ["Simulation", "load", "solvers", "devices", "presets", "integrators",
            "viewer_path"]
 
 
+def _file_name(path, what):
+    """A path as str (bytes too, as the os module takes them), refused where the C++ side would
+    read it wrong: a NUL ends a C string, so "x\\0y" was the file "x"."""
+    path = os.fsdecode(os.fspath(path))
+    if "\0" in path:
+        raise ValueError(f"{what}: the path {path!r} holds a NUL character")
+    return path
+
+
 def load(path, types=None, gadget_g=None, **settings):
     """A Simulation from a file: an Orrery snapshot (which brings its solver, integrator, settings,
     time and step count, under the settings given here), a TIPSY or GADGET-2 file (told by their
@@ -45,7 +55,12 @@ def load(path, types=None, gadget_g=None, **settings):
     G = 1 units): velocities are divided by sqrt(gadget_g) so the run's G is 1. sim.types and
     sim.ids then hold the file's. Raises OSError when the file cannot be opened and ValueError when
     its content is bad."""
-    path = os.fspath(path)
+    path = _file_name(path, "load")
+    if os.path.islink(path) and not os.path.exists(path):
+        try:
+            os.stat(path)
+        except OSError as e:  # a loop of links is not "no such file"
+            raise OSError(e.errno, e.strerror, path) from None
     if not any(os.path.exists(path + s) for s in ("", ".0", ".0.hdf5")):
         raise FileNotFoundError(2, "no such file", path)
     if os.path.isdir(path):
@@ -163,3 +178,22 @@ def _render(self, path, width=1280, height=720, **view_options):
 
 Simulation.show = _show
 Simulation.render = _render
+
+
+_native_save = Simulation.save
+
+
+def _save(self, path):
+    path = _file_name(path, "save")
+    if os.path.isdir(path):  # was "Device or resource busy" (the rename over a folder)
+        raise IsADirectoryError(21, "is a folder", path)
+    return _native_save(self, path)
+
+
+_save.__doc__ = _native_save.__doc__
+Simulation.save = _save
+
+# A thread in integrate() would keep the interpreter from exiting (after Ctrl-C in the main
+# thread, too): threading runs these before it joins the threads.
+if hasattr(threading, "_register_atexit"):
+    threading._register_atexit(_orrery._stop_runs)

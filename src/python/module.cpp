@@ -412,6 +412,8 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
         return PySimulation::load(path, keywords(kw), o, gadget_g.has_value());
       },
       py::arg("path"), py::arg("types") = py::none(), py::arg("gadget_g") = py::none());
+  m.def("_stop_runs", &python::stop_runs,
+        "Stops the steps in flight on other threads at their next look (the interpreter exits).");
   m.def("solvers", &solver_list,
         R"(Every solver of this build: a list of dicts with name, gpu, block_sizes, default_block,
 approximate (a tree code), spreads (over several GPUs), description, available (here) and why_not

@@ -3,6 +3,7 @@
 #include "py_simulation.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -307,6 +308,11 @@ void PySimulation::run_steps(long long k, std::optional<double> until) {
     else if (seconds > 2 * k_chunk_s)
       chunk = std::max<long long>(chunk / 2, 1);
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // KeyboardInterrupt
+    if (stopping_runs()) {  // the interpreter is exiting: a worker thread's run ends here
+      PyErr_SetString(PyExc_SystemExit,
+                      "the interpreter is exiting: the run stopped between steps");
+      throw py::error_already_set();
+    }
   }
 }
 
@@ -491,6 +497,13 @@ std::string PySimulation::repr() const {
 }  // namespace orrery::python
 
 namespace orrery::python {
+
+namespace {
+std::atomic<bool> g_stop_runs{false};
+}  // namespace
+
+void stop_runs() { g_stop_runs = true; }
+bool stopping_runs() { return g_stop_runs.load(std::memory_order_relaxed); }
 
 bool made(const py::handle& self) {
   if (!py::isinstance<PySimulation>(self)) return false;

@@ -19,6 +19,12 @@ namespace orrery::python {
 
 namespace py = pybind11;
 
+// At the interpreter's exit (threading's atexit, before it joins the threads): a step() or
+// integrate() in flight on another thread stops at its next look between steps, with SystemExit
+// in that thread (which threading ends quietly), so the interpreter can exit.
+void stop_runs();
+bool stopping_runs();
+
 // Refuses a state the solver's side cannot hold (names the memory needed).
 void check_fits(const SolverInfo& info, long long n);
 

@@ -111,3 +111,21 @@ def test_an_object_init_never_made_is_refused_and_init_runs_once():
     """)
     assert out == ["<orrery.Simulation:", "never", "made>"] + ["never-made"] * 5 + [
         "RuntimeError", "10"]
+
+
+def test_the_interpreter_exits_while_another_thread_integrates():
+    """Issue 42: a thread in integrate() ignored the main thread's KeyboardInterrupt and the
+    interpreter could not exit. At exit the run in flight stops between two steps."""
+    for end in ("pass", "raise KeyboardInterrupt"):
+        code = PRELUDE + textwrap.dedent(f"""
+            s = orrery.Simulation(n=4000, preset="plummer", solver="cpu-omp", dt=0.001)
+            t = threading.Thread(target=lambda: s.integrate(1e9))
+            t.start()
+            time.sleep(0.3)
+            print("main done", flush=True)
+            {end}
+        """)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=60)
+        assert r.stdout.split() == ["main", "done"]
+        assert r.returncode in (0, 1, -2, 130), r.stderr

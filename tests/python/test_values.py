@@ -84,3 +84,22 @@ def test_gadget_g_on_a_file_that_keeps_its_own_units_is_refused(tmp_path):
     with pytest.raises(ValueError, match="gadget_g=5: .*run.orrery is Orrery, which keeps its own"):
         orrery.load(tmp_path / "run.orrery", gadget_g=5)
     assert orrery.load(tmp_path / "run.orrery").n == 10
+
+
+def test_file_names_as_the_os_module_takes_them(tmp_path):
+    """Issue 42: a NUL in a name gave OSError: x (the name cut at it), save('.') said "Device or
+    resource busy", a loop of links was "no such file", and load() refused the bytes save() took."""
+    sim = small()
+    with pytest.raises(ValueError, match="save: the path .* holds a NUL character"):
+        sim.save(str(tmp_path / "x\0y.orrery"))
+    with pytest.raises(ValueError, match="load: the path .* holds a NUL character"):
+        orrery.load(str(tmp_path / "x\0y.orrery"))
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        sim.save(tmp_path)
+    loop = tmp_path / "loop.orrery"
+    loop.symlink_to(loop)
+    with pytest.raises(OSError, match="Too many levels of symbolic links"):
+        orrery.load(loop)
+    target = bytes(tmp_path / "b.orrery")
+    sim.save(target)
+    assert orrery.load(target).n == 10
