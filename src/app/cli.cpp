@@ -266,7 +266,8 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
     try {
       resolve_gpus(solver_info(o.solver), o.gpus);
     } catch (const InputError& e) {
-      throw InputError("--gpus " + std::to_string(o.gpus) + ": " + e.what());
+      throw InputError("--gpus " + std::to_string(o.gpus) + ": " +
+                       (o.solver_default ? "the default solver here, " : "") + e.what());
     }
   }
   if (o.n > 0) {  // before anything is allocated

@@ -191,11 +191,13 @@ int resolve_gpus(const SolverInfo& info, int asked) {
   if (asked < 0) throw InputError("a GPU count must be 1 or more");
   if (asked == 0) return info.spreads && visible > 1 ? visible : 1;
   if (asked == 1) return 1;
-  if (!info.spreads)
-    throw InputError(info.name +
-                     " runs on one device; the solvers that spread over several "
-                     "GPUs are " +
-                     spreading_solver_names());
+  if (!info.spreads)  // and where there are too few GPUs anyway, that first
+    throw InputError(info.name + " runs on one device" +
+                     (asked > visible ? " (and this machine has " + std::to_string(visible) +
+                                            (visible == 1 ? " GPU" : " GPUs") +
+                                            (visible == 0 ? ": " + device_info().reason : "") + ")"
+                                      : std::string()) +
+                     "; the solvers that spread over several GPUs are " + spreading_solver_names());
   if (asked > visible)
     throw InputError("this machine has " + std::to_string(visible) +
                      (visible == 1 ? " GPU" : " GPUs") +
