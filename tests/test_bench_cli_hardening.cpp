@@ -193,6 +193,11 @@ TEST(BenchCliHardening, NonFiniteRunsNameTheSolverAndTheStep) {  // defect 8
   EXPECT_NE(o.err.find("cpu-omp at N=50: the state became non-finite at step 1 (body "),
             std::string::npos)
       << o.err;
+  // Issue 42: it said nothing of why; the step that did it is named, and what may hold it.
+  EXPECT_NE(o.err.find(") after a step of 1e+30; "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("a smaller --dt or --dt-max, or a larger --softening, may hold it"),
+            std::string::npos)
+      << o.err;
   // Issue 21: a merged radius that overflows (6e12 cubed, twice, is past float's range) is named
   // as the radius, not as "positions or velocities".
   const Outcome m = run_bench({"--solver", "cpu", "--n", "2", "--collisions", "merge", "--radius",

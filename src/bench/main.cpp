@@ -15,6 +15,15 @@
 #include "stop.h"
 
 namespace {
+// A step's size as the messages give it (%g).
+std::string step_text(double dt) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", dt);
+  return buf;
+}
+}  // namespace
+
+namespace {
 
 using namespace orrery::bench;
 
@@ -100,8 +109,10 @@ int run(int argc, char** argv) {
     print_error(bad->solver + " at N=" + std::to_string(bad->n) +
                 ": the state became non-finite at step " + std::to_string(bad->nonfinite_step) +
                 " (body " + std::to_string(bad->nonfinite_body) +
-                (bad->nonfinite_parts.empty() ? "" : ": " + bad->nonfinite_parts) +
-                "); the run stopped there and its timing is not of a real run");
+                (bad->nonfinite_parts.empty() ? "" : ": " + bad->nonfinite_parts) + ")" +
+                (bad->nonfinite_dt > 0 ? " after a step of " + step_text(bad->nonfinite_dt) : "") +
+                "; the run stopped there and its timing is not of a real run (a smaller --dt or "
+                "--dt-max, or a larger --softening, may hold it)");
     return k_exit_failure;
   }
   return written ? 0 : k_exit_failure;

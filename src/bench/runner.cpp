@@ -209,6 +209,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
     const Simulation::BodyReading b =
         sim->read_body(sim->bodies(), static_cast<int>(run.nonfinite_body));
     r.nonfinite_parts = nonfinite_parts(b.pos, b.vel);
+    r.nonfinite_dt = sim->last_dt();
   }
   r.output_error = keep_last_state(plan, *sim, block, run);
   std::vector<double> ms;

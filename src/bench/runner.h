@@ -35,6 +35,7 @@ struct TimingResult {
                                  // non-finite position or velocity; the run stopped there
   long long nonfinite_body = -1;
   std::string nonfinite_parts;  // what of that body: "its position and its velocity", "its radius"
+  double nonfinite_dt = 0;      // the size of the step that did it
   // With collisions or walls: touching pairs found per step (warm-ups counted), and the bodies
   // left at the end (merges remove some); contacts_per_step < 0 without them.
   double contacts_per_step = -1;
