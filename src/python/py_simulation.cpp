@@ -122,6 +122,23 @@ void check_fits(const SolverInfo& info, long long n) {
   check_device_memory(info, n);
 }
 
+// Bodies given outside the walls would be pushed onto them by the first step: refused, naming the
+// first (its centre must lie inside the box, a radius from each wall).
+void check_inside_walls(float box, const BodyState& s, const std::string& what) {
+  if (!(box > 0.0f)) return;
+  const float half = 0.5f * box;
+  for (int i = 0; i < s.size(); ++i) {
+    const Vec4& p = s.pos[static_cast<std::size_t>(i)];
+    const float r = s.vel[static_cast<std::size_t>(i)].w;
+    if (std::fabs(p.x) <= half - r && std::fabs(p.y) <= half - r && std::fabs(p.z) <= half - r)
+      continue;
+    throw InputError(what + ": body " + std::to_string(i) + " at (" + number_text(p.x) + ", " +
+                     number_text(p.y) + ", " + number_text(p.z) + ") with radius " +
+                     number_text(r) + " is outside the walls (box=" + number_text(box) +
+                     ": each coordinate within " + number_text(half) + " less the radius)");
+  }
+}
+
 PySimulation::PySimulation(const BodyState& bodies, const Chosen& c, const RunState* run) {
   if (bodies.size() < 1) throw InputError("a simulation needs at least one body");
   check_box_fits(c.run.params.collisions.box, bodies.vel);
@@ -186,6 +203,7 @@ std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
     }
     round_to_floats(s);
   }
+  check_inside_walls(c.run.params.collisions.box, s, "from_arrays");
   return std::make_unique<PySimulation>(s, c);
 }
 
@@ -211,6 +229,7 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
                        "file's units");
     apply_radius(s.bodies, k);
     const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k);
+    check_inside_walls(c.run.params.collisions.box, s.bodies, path);
     sim = std::make_unique<PySimulation>(s.bodies, c, &s.run);  // TIPSY: its time alone
   }
   sim->m_sim->set_labels(std::move(s.types), std::move(s.ids));
@@ -250,6 +269,13 @@ void PySimulation::save(const std::string& path) {
   const SnapshotFormat format = format_for_writing(path).id;  // a bad name: ValueError
   try {
     save_snapshot(path, s, format);
+  } catch (const std::bad_alloc&) {  // was OSError: std::bad_alloc
+    PyErr_SetString(
+        PyExc_MemoryError,
+        (path + ": not saved: out of host memory while encoding the file (the old file, "
+                "if any, is as it was)")
+            .c_str());
+    throw py::error_already_set();
   } catch (const std::exception& e) {  // the place, the disk: an OSError in Python
     PyErr_SetString(PyExc_OSError, e.what());
     throw py::error_already_set();
@@ -432,6 +458,7 @@ void PySimulation::set_columns(int which, int first, int cols, const char* name,
     put(which == 0 ? s.pos : s.vel, checked<float>(a, name, n(), cols, nonneg, scalar_ok));
   }
   if (which == 1 && first == 3) check_box_fits(m_sim->params().collisions.box, s.vel);
+  check_inside_walls(m_sim->params().collisions.box, s, name);
   replace_state(s);
 }
 

@@ -25,6 +25,9 @@ namespace py = pybind11;
 void stop_runs();
 bool stopping_runs();
 
+// Refuses bodies outside walls of side `box` (> 0), naming the first and `what` gave them.
+void check_inside_walls(float box, const BodyState& s, const std::string& what);
+
 // Refuses a state the solver's side cannot hold (names the memory needed).
 void check_fits(const SolverInfo& info, long long n);
 

@@ -103,3 +103,21 @@ def test_file_names_as_the_os_module_takes_them(tmp_path):
     target = bytes(tmp_path / "b.orrery")
     sim.save(target)
     assert orrery.load(target).n == 10
+
+
+def test_bodies_given_outside_the_walls_are_refused():
+    """Issue 42: bodies given outside box were accepted and landed on the walls."""
+    pos = np.zeros((3, 3))
+    pos[2] = [0.0, 30.0, 0.0]
+    with pytest.raises(ValueError, match=r"from_arrays: body 2 at \(0, 30, 0\) with radius 0.5 "
+                                         r"is outside the walls \(box=20"):
+        orrery.Simulation.from_arrays(pos, None, 1.0, radius=0.5, box=20, gravity=False,
+                                      solver="cpu")
+    pos[2] = [0.0, 9.0, 0.0]
+    sim = orrery.Simulation.from_arrays(pos, None, 1.0, radius=0.5, box=20, gravity=False,
+                                        solver="cpu")
+    moved = np.array(sim.positions)
+    moved[1] = [9.9, 0.0, 0.0]  # 9.9 + 0.5 is past the wall at 10
+    with pytest.raises(ValueError, match="positions: body 1 at .* is outside the walls"):
+        sim.positions = moved
+    assert sim.positions[1, 0] == 0.0

@@ -315,6 +315,9 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
   }
   finish(s, files[0].name, first.total, seen, first.time, first.redshift, first.box);
   s.run.time = first.time / vscale;
+  if (!std::isfinite(s.run.time))  // a finite file time times sqrt(G) can overflow
+    throw SnapshotError(files[0].name +
+                        ": header: time times sqrt(G) (the time in G = 1 units) is not finite");
   char line[200];
   std::snprintf(line, sizeof line,
                 "GADGET-2, G = %g in the file's units: velocities / %.6g and time x %.6g, so G = 1",
