@@ -1,3 +1,5 @@
+// The host thread pool across fork(): a child of a threaded process runs its parallel regions on
+// one thread (orrery/host_threads.h says why).
 #include "orrery/host_threads.h"
 
 #include <dirent.h>
