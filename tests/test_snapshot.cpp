@@ -111,6 +111,20 @@ TEST(Snapshot, APairTheSettersRefuseIsRefusedInAFile) {
   EXPECT_EQ(message_of(encode_snapshot(sample(), SnapshotFormat::orrery)), "(no error)");
 }
 
+// Issue 42: a double run naming a tree code was refused as "--precision double: ...", an option
+// nobody typed. The file is named, and what it says.
+TEST(Snapshot, ADoubleRunOfAModuleWithNoDoublePathIsNamedAsTheFiles) {
+  Snapshot s = sample();
+  s.run.params.collisions = CollisionParams{};
+  s.run.params.precision = Precision::double_;
+  widen_to_doubles(s.bodies);
+  EXPECT_THAT(message_of(encode_snapshot(s, SnapshotFormat::orrery)),
+              HasSubstr("f.orrery: header: a double-precision run of cpu-bh, which has no "
+                        "double-precision path"));
+  s.run.solver = "cpu";
+  EXPECT_EQ(message_of(encode_snapshot(s, SnapshotFormat::orrery)), "(no error)");
+}
+
 TEST(Snapshot, SavesThroughATemporaryFileAndLoads) {
   TempDir d;
   const std::string path = d.path + "/a.orrery";

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "byte_io.h"
+#include "orrery/solver.h"
 #include "orrery_format.h"
 #include "tipsy.h"
 
@@ -209,6 +210,12 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   } catch (const InputError& e) {
     bad(name, std::string("header: ") + e.what());
   }
+  // A double run of a module with no double path (no one typed --precision: the file says it).
+  if (doubles)
+    for (const SolverInfo& info : all_solvers())
+      if (info.name == run.solver && !info.doubles)
+        bad(name, "header: a double-precision run of " + run.solver +
+                      ", which has no double-precision path (" + double_solver_names() + " have)");
   r.seek(k_snapshot_header_bytes);
   const int count = static_cast<int>(n);
   s.bodies.pos.resize(static_cast<std::size_t>(count));
