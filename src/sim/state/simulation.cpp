@@ -294,17 +294,18 @@ void Simulation::step(int k, Bodies& b) {
   const bool host = !m_backend->on_device();
   std::exception_ptr failed;
   const auto guarded = [&](auto* vel, auto& kept, int& n, auto&& one_step) {
-    const int n_before = n;
+    int n_step = n;  // the bodies at the failing step's start (merges before it shrank them)
     try {
       for (; done < k && !at_stop(); ++done) {
+        n_step = n;
         if (host) kept.assign(vel, vel + n);
         if (!(moves = one_step())) break;
       }
     } catch (...) {
       failed = std::current_exception();
-      if (host && static_cast<int>(kept.size()) == n_before) {
+      if (host && static_cast<int>(kept.size()) == n_step) {
         std::copy(kept.begin(), kept.end(), vel);
-        n = n_before;
+        n = n_step;
       }
     }
   };
