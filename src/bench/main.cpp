@@ -9,19 +9,11 @@
 #include <string>
 
 #include "options.h"
+#include "orrery/param_table.h"
 #include "orrery/simd.h"
 #include "report.h"
 #include "runner.h"
 #include "stop.h"
-
-namespace {
-// A step's size as the messages give it (%g).
-std::string step_text(double dt) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", dt);
-  return buf;
-}
-}  // namespace
 
 namespace {
 
@@ -110,7 +102,7 @@ int run(int argc, char** argv) {
                 ": the state became non-finite at step " + std::to_string(bad->nonfinite_step) +
                 " (body " + std::to_string(bad->nonfinite_body) +
                 (bad->nonfinite_parts.empty() ? "" : ": " + bad->nonfinite_parts) + ")" +
-                (bad->nonfinite_dt > 0 ? " after a step of " + step_text(bad->nonfinite_dt) : "") +
+                (bad->nonfinite_dt > 0 ? " after a step of " + orrery::param_value_text(bad->nonfinite_dt) : "") +
                 "; the run stopped there and its timing is not of a real run (a smaller --dt or "
                 "--dt-max, or a larger --softening, may hold it)");
     return k_exit_failure;
