@@ -90,6 +90,15 @@ Units are G = 1. Every array property returns a new numpy array (a copy): it doe
 when the simulation steps, and changing it changes nothing until assigned back.)";
 }
 
+// A block size and a GPU count as the keywords and the properties take them (the GPU count at
+// least one, as the programs' --gpus).
+int block_value(const py::handle& v) {
+  return static_cast<int>(python::as_integer(v, "block", 0, 1 << 20));
+}
+int gpus_value(const py::handle& v) {
+  return static_cast<int>(python::as_integer(v, "gpus", 1, 1 << 10));
+}
+
 // The settings keywords every constructor takes, from **kwargs; an unknown one is a TypeError, as
 // Python's own calls have it.
 Keywords keywords(const py::kwargs& kw) {
@@ -109,9 +118,9 @@ Keywords keywords(const py::kwargs& kw) {
     else if (key == "precision")
       k.precision = text();
     else if (key == "block")
-      k.block = static_cast<int>(python::as_integer(v, key, 0, 1 << 20));
-    else if (key == "gpus")  // as the programs' --gpus: at least one
-      k.gpus = static_cast<int>(python::as_integer(v, key, 1, 1 << 10));
+      k.block = block_value(v);
+    else if (key == "gpus")
+      k.gpus = gpus_value(v);
     else if (key == "dt" && py::isinstance<py::str>(v)) {
       if (text() != "auto")
         throw InputError("dt='" + text() +
@@ -279,12 +288,12 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                     "state moving to its side.")
       .def_property("block", guarded(&PySimulation::block),
                     guarded([](PySimulation& s, const py::object& v) {
-                      s.set_block(static_cast<int>(python::as_integer(v, "block", 0, 1 << 20)));
+                      s.set_block(block_value(v));
                     }),
                     "Threads per block of a GPU solver (0 for CPU solvers).")
       .def_property("gpus", guarded(&PySimulation::gpus),
                     guarded([](PySimulation& s, const py::object& v) {
-                      s.set_gpus(static_cast<int>(python::as_integer(v, "gpus", 1, 1 << 10)));
+                      s.set_gpus(gpus_value(v));
                     }),
                     "GPUs the solver is spread over (1: one GPU or the CPU).")
       .def_property("integrator", guarded(&PySimulation::integrator),
