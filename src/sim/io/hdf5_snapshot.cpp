@@ -249,26 +249,41 @@ struct TypeData {
   std::optional<Rows> m, rad, id;
 };
 
-// One particle type's rows [0, c) in double into pos64 and vel64 (each from its first row).
-void read_type_doubles(const Reader& r, const TypeData& d, std::size_t c, double mass,
-                       double vscale, Vec4d* pos64, Vec4d* vel64) {
-  std::vector<double> xb(3 * k_block_rows), vb(3 * k_block_rows), mb(k_block_rows),
-      rb(k_block_rows);
-  for (std::size_t first = 0; first < c; first += k_block_rows) {
-    const std::size_t k = std::min(k_block_rows, c - first);
-    const auto read = [&](const Rows& rows, const char* what, void* into) {
-      if (!rows.read(first, k, H5T_NATIVE_DOUBLE, into))
-        r.fail(d.group + "/" + what + ": cannot be read");
-    };
-    read(d.x, "Coordinates", xb.data());
-    read(d.v, "Velocities", vb.data());
-    if (d.m) read(*d.m, "Masses", mb.data());
-    if (d.rad) read(*d.rad, "Radii", rb.data());
-    for (std::size_t i = 0; i < k; ++i) {
-      pos64[first + i] = Vec4d{xb[3 * i], xb[3 * i + 1], xb[3 * i + 2], d.m ? mb[i] : mass};
-      vel64[first + i] = Vec4d{vb[3 * i] * vscale, vb[3 * i + 1] * vscale, vb[3 * i + 2] * vscale,
-                               d.rad ? rb[i] : 0.0};
-    }
+// One block of a type's rows as read, in the precision of body type V (float, or a double run's
+// own doubles).
+template <class V>
+struct Block {
+  std::vector<RealOf<V>> x = std::vector<RealOf<V>>(3 * k_block_rows),
+                         v = std::vector<RealOf<V>>(3 * k_block_rows),
+                         m = std::vector<RealOf<V>>(k_block_rows),
+                         r = std::vector<RealOf<V>>(k_block_rows);
+};
+
+// Rows [first, first + k) of a type's positions and velocities (velocities times vscale) into
+// pos and vel, each from that block's first row; a Masses dataset must agree with a non-zero
+// MassTable entry (or which is meant?).
+template <class V>
+void read_bodies(const Reader& r, const TypeData& d, int t, std::size_t first, std::size_t k,
+                 double mass, double vscale, Block<V>& b, V* pos, V* vel) {
+  using R = RealOf<V>;
+  const hid_t type = std::is_same_v<R, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+  const auto read = [&](const Rows& rows, const char* what, void* into) {
+    if (!rows.read(first, k, type, into)) r.fail(d.group + "/" + what + ": cannot be read");
+  };
+  read(d.x, "Coordinates", b.x.data());
+  read(d.v, "Velocities", b.v.data());
+  if (d.m) read(*d.m, "Masses", b.m.data());
+  if (d.rad) read(*d.rad, "Radii", b.r.data());
+  if (d.m && mass != 0)
+    for (std::size_t i = 0; i < k; ++i)
+      if (b.m[i] != static_cast<R>(mass))
+        r.fail(d.group + "/Masses: row " + std::to_string(first + i) + " is " +
+               std::to_string(b.m[i]) + " where Header/MassTable gives " + std::to_string(mass) +
+               " for type " + std::to_string(t));
+  for (std::size_t i = 0; i < k; ++i) {
+    pos[i] = V{b.x[3 * i], b.x[3 * i + 1], b.x[3 * i + 2], d.m ? b.m[i] : static_cast<R>(mass)};
+    vel[i] = V{static_cast<R>(b.v[3 * i] * vscale), static_cast<R>(b.v[3 * i + 1] * vscale),
+               static_cast<R>(b.v[3 * i + 2] * vscale), d.rad ? b.r[i] : R(0)};
   }
 }
 
@@ -279,13 +294,13 @@ void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale
                Vec4* vel, std::uint8_t* types, std::uint64_t* ids, std::size_t at,
                const std::string& name, Vec4d* pos64 = nullptr, Vec4d* vel64 = nullptr) {
   const TypeData d(r, t, c, mass);
-  if (pos64) {
-    read_type_doubles(r, d, c, mass, vscale, pos64 + at, vel64 + at);
-    for (std::size_t i = 0; i < c; ++i)
-      pos[at + i] = to_float(pos64[at + i]), vel[at + i] = to_float(vel64[at + i]);
-  }
-  const std::optional<Rows>&m = d.m, &rad = d.rad, &id = d.id;
-  std::vector<float> xb(3 * k_block_rows), vb(3 * k_block_rows), mb(k_block_rows), rb(k_block_rows);
+  const std::optional<Rows>& id = d.id;
+  std::optional<Block<Vec4>> floats;  // one of the two, as the file is read
+  std::optional<Block<Vec4d>> doubles;
+  if (pos64)
+    doubles.emplace();
+  else
+    floats.emplace();
   std::vector<std::uint64_t> ib(k_block_rows);
   for (std::size_t first = 0; first < c; first += k_block_rows) {
     const std::size_t k = std::min(k_block_rows, c - first);
@@ -306,25 +321,12 @@ void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale
     }
     const std::size_t to = at + first;
     for (std::size_t i = 0; i < k; ++i) ids[to + i] = id ? ib[i] : to + i;
-    if (!pos64) {
-      read(d.x, "Coordinates", H5T_NATIVE_FLOAT, xb.data());
-      read(d.v, "Velocities", H5T_NATIVE_FLOAT, vb.data());
-      if (m) read(*m, "Masses", H5T_NATIVE_FLOAT, mb.data());
-      if (rad) read(*rad, "Radii", H5T_NATIVE_FLOAT, rb.data());
-      // Both a MassTable entry and a Masses dataset: they must say the same, or which is meant?
-      if (m && mass != 0)
-        for (std::size_t i = 0; i < k; ++i)
-          if (mb[i] != static_cast<float>(mass))
-            r.fail(d.group + "/Masses: row " + std::to_string(first + i) + " is " +
-                   std::to_string(mb[i]) + " where Header/MassTable gives " + std::to_string(mass) +
-                   " for type " + std::to_string(t));
-      for (std::size_t i = 0; i < k; ++i) {
-        pos[to + i] =
-            Vec4{xb[3 * i], xb[3 * i + 1], xb[3 * i + 2], m ? mb[i] : static_cast<float>(mass)};
-        vel[to + i] =
-            Vec4{static_cast<float>(vb[3 * i] * vscale), static_cast<float>(vb[3 * i + 1] * vscale),
-                 static_cast<float>(vb[3 * i + 2] * vscale), rad ? rb[i] : 0.0f};
-      }
+    if (pos64) {
+      read_bodies(r, d, t, first, k, mass, vscale, *doubles, pos64 + to, vel64 + to);
+      for (std::size_t i = to; i < to + k; ++i)
+        pos[i] = to_float(pos64[i]), vel[i] = to_float(vel64[i]);
+    } else {
+      read_bodies(r, d, t, first, k, mass, vscale, *floats, pos + to, vel + to);
     }
     std::memset(types + to, t, k);
     check_bodies(pos + to, vel + to, k, to, name);
