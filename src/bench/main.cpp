@@ -98,13 +98,14 @@ int run(int argc, char** argv) {
   const auto bad =
       std::find_if(results.begin(), results.end(), [](const TimingResult& r) { return !r.finite; });
   if (bad != results.end()) {
-    print_error(bad->solver + " at N=" + std::to_string(bad->n) +
-                ": the state became non-finite at step " + std::to_string(bad->nonfinite_step) +
-                " (body " + std::to_string(bad->nonfinite_body) +
-                (bad->nonfinite_parts.empty() ? "" : ": " + bad->nonfinite_parts) + ")" +
-                (bad->nonfinite_dt > 0 ? " after a step of " + orrery::param_value_text(bad->nonfinite_dt) : "") +
-                "; the run stopped there and its timing is not of a real run (a smaller --dt or "
-                "--dt-max, or a larger --softening, may hold it)");
+    print_error(
+        bad->solver + " at N=" + std::to_string(bad->n) + ": the state became non-finite at step " +
+        std::to_string(bad->nonfinite_step) + " (body " + std::to_string(bad->nonfinite_body) +
+        (bad->nonfinite_parts.empty() ? "" : ": " + bad->nonfinite_parts) + ")" +
+        (bad->nonfinite_dt > 0 ? " after a step of " + orrery::param_value_text(bad->nonfinite_dt)
+                               : "") +
+        "; the run stopped there and its timing is not of a real run (a smaller --dt or "
+        "--dt-max, or a larger --softening, may hold it)");
     return k_exit_failure;
   }
   return written ? 0 : k_exit_failure;

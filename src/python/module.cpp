@@ -286,16 +286,14 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                     }),
                     "The solver's name; assigning switches to another (its default block), the "
                     "state moving to its side.")
-      .def_property("block", guarded(&PySimulation::block),
-                    guarded([](PySimulation& s, const py::object& v) {
-                      s.set_block(block_value(v));
-                    }),
-                    "Threads per block of a GPU solver (0 for CPU solvers).")
-      .def_property("gpus", guarded(&PySimulation::gpus),
-                    guarded([](PySimulation& s, const py::object& v) {
-                      s.set_gpus(gpus_value(v));
-                    }),
-                    "GPUs the solver is spread over (1: one GPU or the CPU).")
+      .def_property(
+          "block", guarded(&PySimulation::block),
+          guarded([](PySimulation& s, const py::object& v) { s.set_block(block_value(v)); }),
+          "Threads per block of a GPU solver (0 for CPU solvers).")
+      .def_property(
+          "gpus", guarded(&PySimulation::gpus),
+          guarded([](PySimulation& s, const py::object& v) { s.set_gpus(gpus_value(v)); }),
+          "GPUs the solver is spread over (1: one GPU or the CPU).")
       .def_property("integrator", guarded(&PySimulation::integrator),
                     guarded([](PySimulation& s, const py::object& v) {
                       s.set_integrator(python::as_text(v, "integrator"));
