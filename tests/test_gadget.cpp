@@ -33,7 +33,7 @@ struct Spec {
   std::vector<double> mass_table = std::vector<double>(6, 0.0);
   std::vector<double> pos, vel, masses;  // masses: those of types whose table entry is 0
   std::vector<std::uint32_t> ids;
-  bool big = false, format2 = false, doubles = false;
+  bool big = false, format2 = false, doubles = false, id_block = true;
   int num_files = 1;
   std::vector<std::uint32_t> total = std::vector<std::uint32_t>(6, 0);
   double time = 0;
@@ -99,7 +99,7 @@ std::vector<std::uint8_t> gadget_file(const Spec& s) {
   block("VEL", reals(s.vel));
   Out id(s.big);
   for (std::uint32_t i : s.ids) id.u32(i);
-  block("ID", id.m_b);
+  if (s.id_block) block("ID", id.m_b);
   if (!s.masses.empty()) block("MASS", reals(s.masses));
   Out u(s.big);  // a gas block Orrery skips
   for (int k = 0; k < s.npart[0]; ++k) u.f32(1.0f);
@@ -278,6 +278,17 @@ TEST(Gadget, DamagedAndLyingFilesAreRefused) {
     s.masses.clear();
     s.format2 = true;
     cases.push_back({"no MASS block", "no MASS block", gadget_file(s)});
+  }
+  {
+    // SnapFormat 1 finds blocks by place: without MASS the gas's U (3 floats, as many as the
+    // masses) would sit in its place; without ID the MASS block would be read as the IDs.
+    Spec s = small_spec();
+    s.masses.clear();
+    cases.push_back({"format 1 with U but no MASS", "one is missing", gadget_file(s)});
+    Spec t = small_spec();
+    t.id_block = false;
+    cases.push_back(
+        {"format 1 with no ID block", "asks for POS, VEL, ID, MASS, U", gadget_file(t)});
   }
   {
     Spec s = small_spec();

@@ -200,6 +200,29 @@ Layout layout(const FileReader& f, const std::vector<Block>& blocks, bool mass_b
   return l;
 }
 
+// SnapFormat 1 has no labels: GADGET-2 writes and reads POS, VEL, ID, then MASS where a type's
+// MassTable entry is 0, then the gas's U. A file with fewer blocks lacks one of them, and their
+// sizes cannot say which (a missing MASS leaves U of the same size in its place; a missing ID
+// moves MASS into ID's): refused, naming what the header asks for and what the file holds. U is
+// asked for only behind a MASS block, where it could pass for one.
+void check_places(const FileReader& f, const std::vector<Block>& blocks, bool mass_block,
+                  bool gas) {
+  if (f.format2()) return;
+  std::vector<std::string> want = {"POS", "VEL", "ID"};
+  if (mass_block) want.push_back("MASS");
+  if (mass_block && gas) want.push_back("U");
+  const std::size_t have = blocks.empty() ? 0 : blocks.size() - 1;
+  if (have >= want.size()) return;
+  std::string asked, held;
+  for (const std::string& w : want) asked += (asked.empty() ? "" : ", ") + w;
+  for (std::size_t k = 1; k < blocks.size(); ++k)
+    held += (k > 1 ? ", " : "") + std::to_string(blocks[k].bytes);
+  f.fail("SnapFormat 1 finds blocks by their place: the header asks for " + asked + " (" +
+         std::to_string(want.size()) + " blocks) after it, but the file has " +
+         std::to_string(have) + (have ? " (of " + held + " bytes)" : "") +
+         "; one is missing, and without labels no block can be told from another");
+}
+
 }  // namespace
 
 bool looks_like(const std::uint8_t* data, std::size_t size) {
@@ -287,6 +310,7 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
       if (h.mass[t] == 0) with_mass += h.npart[t];
     const Layout l = layout(f, blocks, with_mass > 0);
     if (n == 0) continue;
+    check_places(f, blocks, with_mass > 0, h.npart[0] > 0);
     if (!l.pos) f.fail("no POS block");
     if (!l.vel) f.fail("no VEL block");
     if (with_mass > 0 && !l.mass)
