@@ -318,5 +318,67 @@ TEST(AdaptiveStep, RestartsExactlyFromVersion3) {
   }
 }
 
+// Euler evaluates once a step, so its adaptive step plans the next step from this step's forces
+// and the step before's: a restart carries that earlier evaluation (version 4) or the run forks.
+TEST(AdaptiveStep, EulerRestartsExactlyWithItsLastEvaluation) {
+  for (Precision precision : {Precision::single, Precision::double_}) {
+    SCOPED_TRACE(to_string(precision));
+    const BodyState s = make_preset(Preset::plummer, 203, 7);
+    SimParams p;
+    p.adaptive = true;
+    p.dt = 1.0f;  // large enough that the criterion, not the largest step, sets every step
+    p.eta = 0.03f;
+    p.precision = precision;
+    Simulation straight(s, make_solver("cpu"), Integrator::euler, p);
+    straight.step(24);
+    Simulation first(s, make_solver("cpu"), Integrator::euler, p);
+    first.step(12);
+    Snapshot snap;
+    snap.bodies = first.state();
+    snap.run = first.run_state();
+    ASSERT_TRUE(snap.run.has_memory());
+    EXPECT_EQ(
+        precision == Precision::double_ ? snap.run.last_acc64.size() : snap.run.last_acc.size(),
+        203u);
+    const std::vector<std::uint8_t> bytes = encode_snapshot(snap, SnapshotFormat::orrery);
+    EXPECT_EQ(bytes[8], 4);
+    const Snapshot back = decode_snapshot(bytes.data(), bytes.size(), "restart");
+    EXPECT_EQ(back.run.last_eval_time, snap.run.last_eval_time);
+    const auto resumed = [&](const RunState& run) {
+      auto sim =
+          std::make_unique<Simulation>(back.bodies, make_solver("cpu"), run.integrator, run.params);
+      sim->set_exact_state(back.bodies);
+      sim->resume(run);
+      sim->step(12);
+      return sim;
+    };
+    const auto second = resumed(back.run);
+    EXPECT_EQ(second->time(), straight.time());
+    EXPECT_EQ(second->next_dt(), straight.next_dt());
+    const BodyState want = straight.state(), got = second->state();
+    for (std::size_t i = 0; i < want.pos.size(); ++i) {
+      ASSERT_EQ(got.pos[i].x, want.pos[i].x) << i;
+      ASSERT_EQ(got.vel[i].z, want.vel[i].z) << i;
+    }
+    // Without the memory the first step after the restart keeps its plan: the runs part.
+    RunState forgot = back.run;
+    forgot.last_acc.clear(), forgot.last_acc64.clear();
+    EXPECT_NE(resumed(forgot)->time(), straight.time());
+    // A non-finite acceleration in the memory is refused, naming it.
+    Snapshot lie = snap;
+    if (precision == Precision::double_)
+      lie.run.last_acc64[5].y = NAN;
+    else
+      lie.run.last_acc[5].y = NAN;
+    const std::vector<std::uint8_t> lying = encode_snapshot(lie, SnapshotFormat::orrery);
+    try {
+      decode_snapshot(lying.data(), lying.size(), "lie.orrery");
+      FAIL() << "a non-finite memory loaded";
+    } catch (const SnapshotError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("memory holds a non-finite acceleration"));
+    }
+  }
+}
+
 }  // namespace
 }  // namespace orrery::test

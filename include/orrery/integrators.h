@@ -97,6 +97,9 @@ class IntegratorScheme {
   // Whether the passes' accelerations hold the forces of the newest positions, kept for the next
   // step.
   virtual bool forces_kept() const { return false; }
+  // Whether its adaptive step plans the next step from two steps' evaluations (one evaluation a
+  // step: euler), so that a restart needs the earlier one (RunState::last_acc).
+  virtual bool plans_across_steps() const { return false; }
   // The reset: what it keeps is no longer true of the state.
   virtual void forget() {}
   // Bodies were added or removed (merges; a new state of another size): n are left.

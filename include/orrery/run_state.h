@@ -4,10 +4,12 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "orrery/collisions.h"
 #include "orrery/integrators.h"
 #include "orrery/params.h"
+#include "orrery/physics.h"
 
 namespace orrery {
 
@@ -21,6 +23,14 @@ struct RunState {
   bool time_reversed = false;
   CollisionTotals totals;  // the energy offset and the counts so far
   double next_dt = 0;      // the adaptive step's next size (0: estimated from the state)
+  // The adaptive step's memory, where the integrator plans the next step by comparing a step's
+  // force evaluation with the step before's (euler): that earlier evaluation's time and
+  // accelerations, in the run's precision (last_acc, or last_acc64 for a double run). Empty: none
+  // kept (the first step after a restart then keeps its planned size).
+  double last_eval_time = 0;
+  std::vector<Vec4> last_acc;
+  std::vector<Vec4d> last_acc64;
+  bool has_memory() const { return !last_acc.empty() || !last_acc64.empty(); }
 };
 
 }  // namespace orrery

@@ -222,6 +222,9 @@ class Simulation {
   // the time's rounding: a time of ~1e17 with dt 0.01); step() then throws, naming both.
   template <class V>
   bool step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, int& n);
+  // A restart's memory into the accelerations, where it is of these n bodies.
+  template <class V>
+  void recall(ElementPasses<V>& ops, int n);
   [[noreturn]] void throw_clock_stopped(int done) const;
   // The adaptive step: this step's planned size (the first estimated from the forces at the
   // step's input, which it keeps), shortened to land on the stop time, and after the step the
@@ -264,7 +267,11 @@ class Simulation {
   double m_dt_next = 0.0, m_last_dt = 0.0;
   long long m_floor_hits = 0;
   double m_eval_time = 0.0, m_prev_eval_time = 0.0;
-  int m_known_evals = 0;
+  int m_known_evals = 0, m_eval_n = 0;  // m_eval_n: the bodies of the last evaluation
+  // A restart's memory (RunState::last_acc), put back into the accelerations at the next step.
+  double m_memory_time = 0.0;
+  std::vector<Vec4> m_memory;
+  std::vector<Vec4d> m_memory64;
   double m_total_mass = -1.0;  // the state's (merges keep it); < 0: not measured yet
   std::optional<double> m_stop;
   std::vector<int> m_rows;

@@ -431,7 +431,8 @@ py::array PySimulation::radii() {
 }
 
 void PySimulation::replace_state(const BodyState& s) {
-  const RunState run = m_sim->run_state();
+  RunState run = m_sim->run_state();
+  run.last_acc.clear(), run.last_acc64.clear();  // forces of the bodies before the edit
   m_sim->set_state(s);
   m_sim->resume(run);
 }

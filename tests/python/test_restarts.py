@@ -2,7 +2,9 @@
 load and 10 more, over cpu / cpu-omp / cpu-bh x single / double x a fixed dt / dt='auto' x the
 three integrators x Orrery's format / HDF5: the positions, velocities, time and step count must be
 equal to the bit. HDF5 of an adaptive run used to load with dt_max as its next step (every
-integrator diverged) and HDF5 of a double run stored float32 and loaded as single."""
+integrator diverged), HDF5 of a double run stored float32 and loaded as single, and euler's
+adaptive step, which plans each step from its evaluation and the step before's, restarted without
+that earlier evaluation."""
 import itertools
 
 import numpy as np
@@ -28,17 +30,7 @@ CASES = [c for c in itertools.product(["cpu", "cpu-omp", "cpu-bh"], ["single", "
          if not (c[0] == "cpu-bh" and c[1] == "double")]  # a tree code has no double path
 
 
-def _mark(case):
-    if case[2] == "auto" and case[3] == "euler":
-        # Its adaptive step measures the rate between its last two evaluations, and a file keeps
-        # only the state: the first step after a restart keeps the planned size.
-        return pytest.param(*case, marks=pytest.mark.xfail(
-            strict=True, reason="issue 42: euler's adaptive step restarts without its previous "
-            "evaluation"))
-    return pytest.param(*case)
-
-
-@pytest.mark.parametrize("solver,precision,dt,integrator,ext", [_mark(c) for c in CASES])
+@pytest.mark.parametrize("solver,precision,dt,integrator,ext", CASES)
 def test_a_restart_continues_the_run_bit_for_bit(tmp_path, tmp_path_factory, solver, precision,
                                                  dt, integrator, ext):
     if ext == ".hdf5" and not _hdf5_in_build(tmp_path_factory):
@@ -57,3 +49,42 @@ def test_a_restart_continues_the_run_bit_for_bit(tmp_path, tmp_path_factory, sol
     assert resumed.time == straight.time
     assert np.array_equal(resumed.positions, straight.positions)
     assert np.array_equal(resumed.velocities, straight.velocities)
+
+
+def test_hdf5_memory_that_is_missing_or_damaged_is_refused(tmp_path, tmp_path_factory):
+    if not _hdf5_in_build(tmp_path_factory):
+        pytest.skip("this build has no HDF5")
+    h5py = pytest.importorskip("h5py")
+    s = orrery.Simulation(n=50, preset="plummer", seed=1, solver="cpu", integrator="euler",
+                          dt="auto")
+    s.step(3)
+    s.save(tmp_path / "run.hdf5")
+    with h5py.File(tmp_path / "run.hdf5", "r") as f:
+        assert f["PartType1/OrreryLastAccelerations"].shape == (50, 4)
+        assert "last_eval_time" in f["Orrery"].attrs
+    with h5py.File(tmp_path / "run.hdf5", "r+") as f:
+        f["PartType1/OrreryLastAccelerations"][7, 1] = np.nan
+    with pytest.raises(ValueError, match="OrreryLastAccelerations: row 7 is not finite"):
+        orrery.load(tmp_path / "run.hdf5")
+    with h5py.File(tmp_path / "run.hdf5", "r+") as f:
+        del f["PartType1/OrreryLastAccelerations"]
+    with pytest.raises(ValueError, match="OrreryLastAccelerations: missing"):
+        orrery.load(tmp_path / "run.hdf5")
+
+
+def test_edited_positions_do_not_keep_the_memory(tmp_path):
+    """Forces kept from before an edit are of other positions: a save after the edit keeps no
+    memory (version 3), one after the next step does (version 4)."""
+    a = orrery.Simulation(n=80, preset="plummer", seed=3, solver="cpu", integrator="euler",
+                          dt="auto")
+    a.step(4)
+    a.save(tmp_path / "before.orrery")
+    assert (tmp_path / "before.orrery").read_bytes()[8] == 4
+    pos = a.positions
+    pos[0, 0] += 0.5
+    a.positions = pos
+    a.save(tmp_path / "edited.orrery")
+    assert (tmp_path / "edited.orrery").read_bytes()[8] == 3
+    a.step(1)
+    a.save(tmp_path / "after.orrery")
+    assert (tmp_path / "after.orrery").read_bytes()[8] == 4

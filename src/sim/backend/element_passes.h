@@ -4,6 +4,9 @@
 // element_kernels.cuh hold the one loop or kernel of each pass for both types.
 #pragma once
 
+#include <algorithm>
+
+#include "orrery/gpu_buffer.h"
 #include "orrery/physics.h"
 
 namespace orrery {
@@ -31,6 +34,20 @@ class ElementPasses {
   virtual void drift(const V* in, V* out, const V* vel, int n, Real h) = 0;
   virtual void zero(V* a, int n) = 0;
   virtual void euler(const V* in, V* out, V* vel, const V* acc, int n, Real dt, Real damping) = 0;
+
+  // n elements of this side to the host and back (wait).
+  void to_host(const V* src, V* host, int n) {
+    if (on_device())
+      gpu_memory::download(host, src, sizeof(V) * static_cast<std::size_t>(n));
+    else
+      std::copy(src, src + n, host);
+  }
+  void from_host(const V* host, V* dst, int n) {
+    if (on_device())
+      gpu_memory::upload(dst, host, sizeof(V) * static_cast<std::size_t>(n));
+    else
+      std::copy(host, host + n, dst);
+  }
 };
 
 }  // namespace orrery

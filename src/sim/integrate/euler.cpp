@@ -12,6 +12,7 @@ class Euler final : public IntegratorScheme {
     s.force_euler(dt, p.damping);
     s.collide();
   }
+  bool plans_across_steps() const override { return true; }
   // With gravity off its damping still acts.
   void coast(StepPasses& s, double dt, const SimParams& p) override { s.coast(dt, p.damping); }
 };

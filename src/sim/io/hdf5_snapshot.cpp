@@ -111,7 +111,8 @@ double units_g(const Reader& r, const LoadOptions& o, std::string& how) {
   return o.gadget_g;
 }
 
-void read_run(const Reader& r, Snapshot& s) {
+// `memory`: the file keeps the adaptive step's memory (k_memory_dataset).
+void read_run(const Reader& r, Snapshot& s, bool& memory) {
   if (!r.has("Orrery")) return;
   RunState& run = s.run;
   run.solver = r.text("Orrery", "solver");
@@ -137,6 +138,11 @@ void read_run(const Reader& r, Snapshot& s) {
   p.adaptive = setting("adaptive", 0) != 0;
   p.eta = setting("eta", p.eta);
   run.next_dt = r.attr1("Orrery", "next_dt", 0, 0, fmax);
+  if (r.has_attr("Orrery", "last_eval_time")) {
+    run.last_eval_time = r.attr1("Orrery", "last_eval_time", 0, -std::numeric_limits<double>::max(),
+                                 std::numeric_limits<double>::max());
+    memory = true;  // the rows are read with the bodies
+  }
   for (const ParamRow& row : param_rows())
     if (row.form != ParamForm::step) row.set(p, setting(row.name, row.get(p)));
   p.gravity = setting("gravity", 1) != 0;
@@ -208,11 +214,13 @@ struct WireHead {
   CollisionTotals totals;
   double next_dt;
   bool doubles;  // pos64 and vel64 follow (a double-precision run's own file)
+  bool memory;   // the adaptive step's memory follows (acc: Vec4, or Vec4d where doubles)
+  double last_eval_time;
 };
 static_assert(std::is_trivially_copyable_v<WireHead> && std::is_trivially_copyable_v<Vec4>);
 
 struct WireLayout {
-  std::size_t pos, vel, types, ids, pos64, vel64, solver, units, end;
+  std::size_t pos, vel, types, ids, pos64, vel64, acc, solver, units, end;
 };
 WireLayout wire_layout(const WireHead& h) {
   const auto aligned = [](std::size_t at) { return (at + 63) / 64 * 64; };
@@ -224,10 +232,16 @@ WireLayout wire_layout(const WireHead& h) {
   const std::size_t wide = h.doubles ? h.n * sizeof(Vec4d) : 0;
   l.pos64 = aligned(l.ids + h.ids * sizeof(std::uint64_t));
   l.vel64 = l.pos64 + wide;
-  l.solver = l.vel64 + wide;
+  l.acc = l.vel64 + wide;
+  l.solver = l.acc + (h.memory ? h.n * (h.doubles ? sizeof(Vec4d) : sizeof(Vec4)) : 0);
   l.units = l.solver + h.solver_chars;
   l.end = l.units + h.units_chars;
   return l;
+}
+
+template <class V>
+bool is_finite3(const V& v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
 // Rows read at a time: the five buffers of a block (2.5 MB) stay in cache.
@@ -292,8 +306,16 @@ void read_bodies(const Reader& r, const TypeData& d, int t, std::size_t first, s
 // rounding.
 void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale, Vec4* pos,
                Vec4* vel, std::uint8_t* types, std::uint64_t* ids, std::size_t at,
-               const std::string& name, Vec4d* pos64 = nullptr, Vec4d* vel64 = nullptr) {
+               const std::string& name, Vec4d* pos64, Vec4d* vel64, void* acc) {
   const TypeData d(r, t, c, mass);
+  std::optional<Rows> memory;
+  if (acc) {
+    if (!r.has(d.group + "/" + k_memory_dataset))
+      r.fail(d.group + "/" + k_memory_dataset +
+             ": missing, though Orrery@last_eval_time says the file keeps the adaptive step's "
+             "memory");
+    memory.emplace(r, d.group + "/" + k_memory_dataset, c, 4);
+  }
   const std::optional<Rows>& id = d.id;
   std::optional<Block<Vec4>> floats;  // one of the two, as the file is read
   std::optional<Block<Vec4d>> doubles;
@@ -330,6 +352,19 @@ void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale
     }
     std::memset(types + to, t, k);
     check_bodies(pos + to, vel + to, k, to, name);
+    if (memory) {
+      const hid_t type = pos64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+      const std::size_t wide = pos64 ? sizeof(Vec4d) : sizeof(Vec4);
+      auto* into = static_cast<std::uint8_t*>(acc) + to * wide;
+      read(*memory, k_memory_dataset, type, into);
+      for (std::size_t i = 0; i < k; ++i) {
+        const bool finite = pos64 ? is_finite3(reinterpret_cast<const Vec4d*>(into)[i])
+                                  : is_finite3(reinterpret_cast<const Vec4*>(into)[i]);
+        if (!finite)
+          r.fail(d.group + "/" + k_memory_dataset + ": row " + std::to_string(first + i) +
+                 " is not finite");
+      }
+    }
   }
 }
 
@@ -338,6 +373,7 @@ void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale
 void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& answer) {
   Snapshot meta;  // the run and the units: the bodies go into the answer
   meta.run_recorded = false;
+  bool memory = false;
   Header first;
   double g = o.gadget_g;
   std::int64_t seen[k_types] = {}, n = 0;
@@ -349,7 +385,7 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
       first = h;
       g = units_g(r, o, meta.units);
       if (!(g > 0) || !std::isfinite(g)) r.fail("G in the file's units is not a number > 0");
-      read_run(r, meta);
+      read_run(r, meta, memory);
       if (h.num_files > 1 && static_cast<std::size_t>(h.num_files) != files.size())
         r.fail("file 1 of a set of " + std::to_string(h.num_files) +
                ": open it by its name so the others are read too");
@@ -395,6 +431,8 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
   h.params = run.params, h.time_reversed = run.time_reversed, h.totals = run.totals;
   h.next_dt = run.next_dt;
   h.doubles = meta.run_recorded && run.params.precision == Precision::double_;
+  h.memory = meta.run_recorded && run.params.adaptive && memory;
+  h.last_eval_time = run.last_eval_time;
   if (!std::isfinite(h.time))
     throw SnapshotError(files[0].name + (meta.run_recorded
                                              ? ": Orrery: time is not finite"
@@ -417,7 +455,8 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
       if (c == 0) continue;
       read_type(r, t, c, headers[k].mass[t], vscale, pos, vel, out + l.types, ids, at,
                 files[k].name, h.doubles ? reinterpret_cast<Vec4d*>(out + l.pos64) : nullptr,
-                h.doubles ? reinterpret_cast<Vec4d*>(out + l.vel64) : nullptr);
+                h.doubles ? reinterpret_cast<Vec4d*>(out + l.vel64) : nullptr,
+                h.memory ? out + l.acc : nullptr);
       at += c;
     }
   }
@@ -442,6 +481,13 @@ Snapshot from_wire(const AnswerView& in, const std::string& name) {
   run.time = h.time, run.steps = h.steps, run.block = h.block, run.integrator = h.integrator;
   run.params = h.params, run.time_reversed = h.time_reversed, run.totals = h.totals;
   run.next_dt = h.next_dt;
+  if (h.memory) {
+    run.last_eval_time = h.last_eval_time;
+    if (h.doubles)
+      assign_bulk(run.last_acc64, reinterpret_cast<const Vec4d*>(p + l.acc), h.n);
+    else
+      assign_bulk(run.last_acc, reinterpret_cast<const Vec4*>(p + l.acc), h.n);
+  }
   if (h.doubles) {
     assign_bulk(s.bodies.pos64, reinterpret_cast<const Vec4d*>(p + l.pos64), h.n);
     assign_bulk(s.bodies.vel64, reinterpret_cast<const Vec4d*>(p + l.vel64), h.n);

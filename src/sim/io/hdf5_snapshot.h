@@ -36,4 +36,8 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o);
 // integrator, parameters, time, steps), in G = 1 units.
 std::vector<std::uint8_t> encode(const Snapshot& s);
 
+// An adaptive euler run's memory (RunState::last_acc): each PartTypeN group's rows of the last
+// evaluation's accelerations (x, y, z, w), beside Orrery@last_eval_time.
+constexpr const char* k_memory_dataset = "OrreryLastAccelerations";
+
 }  // namespace orrery::hdf5

@@ -66,6 +66,11 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
                        static_cast<int>(s.bodies.vel64.size()) == n;
   Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   H5Pset_fapl_core(fapl, 1 << 20, 0);  // in memory only: the image is written by the caller
+  // The adaptive step's memory (RunState::last_acc): each type's rows beside its bodies.
+  const bool memory =
+      s.run.params.adaptive &&
+      static_cast<int>(doubles ? s.run.last_acc64.size() : s.run.last_acc.size()) == n &&
+      (doubles || s.run.params.precision != Precision::double_);
   Id file(H5Fcreate("orrery-image.hdf5", H5F_ACC_TRUNC, H5P_DEFAULT, fapl), H5Fclose);
   if (!file.ok()) throw SnapshotError("HDF5: cannot make a file image");
   std::int32_t count[k_types] = {};
@@ -93,9 +98,18 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
     std::vector<float> x, v, m, r;
     std::vector<double> xd, vd, md, rd;  // a double run's own values
     std::vector<std::uint64_t> ids;
+    std::vector<float> acc;
+    std::vector<double> acc64;
     for (int i = 0; i < n; ++i) {
       const auto k = static_cast<std::size_t>(i);
       if ((typed ? s.types[k] % k_types : 1) != t) continue;
+      if (memory && doubles) {
+        const Vec4d& a = s.run.last_acc64[k];
+        acc64.insert(acc64.end(), {a.x, a.y, a.z, a.w});
+      } else if (memory) {
+        const Vec4& a = s.run.last_acc[k];
+        acc.insert(acc.end(), {a.x, a.y, a.z, a.w});
+      }
       if (doubles)
         append_body(s.bodies.pos64[k], s.bodies.vel64[k], xd, vd, md, rd);
       else
@@ -114,6 +128,10 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
     else
       put_bodies(H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, x, v, m, r);
     put_data(g, "ParticleIDs", H5T_STD_U64LE, H5T_NATIVE_UINT64, ids, 1);
+    if (memory && doubles)
+      put_data(g, k_memory_dataset, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, acc64, 4);
+    else if (memory)
+      put_data(g, k_memory_dataset, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, acc, 4);
   }
   {
     Id o(H5Gcreate2(file, "Orrery", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
@@ -129,6 +147,7 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
       put_double(o, "adaptive", 1);
       put_double(o, "eta", p.eta);
       put_double(o, "next_dt", run.next_dt);
+      if (memory) put_double(o, "last_eval_time", run.last_eval_time);
     }
     for (const ParamRow& row : param_rows())
       if (row.form != ParamForm::step) put_double(o, row.name, row.get(p));

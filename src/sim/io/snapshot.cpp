@@ -31,8 +31,11 @@ constexpr std::uint32_t k_order_mark = 0x01020304u;
 // k_flag_double (version 2): the run is in double precision and the bodies are stored as f64.
 // k_flag_adaptive (version 3): the run takes the adaptive step; eta and the next step's size
 // follow the collision totals.
+// k_flag_memory (version 4): the adaptive step's memory (RunState::last_acc): the time of the
+// evaluation follows the next step's size, and its accelerations (in the bodies' precision) the
+// labels.
 constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels = 4u,
-                        k_flag_double = 8u, k_flag_adaptive = 16u;
+                        k_flag_double = 8u, k_flag_adaptive = 16u, k_flag_memory = 32u;
 constexpr std::size_t k_solver_field = 32;
 
 void encode_orrery(const Snapshot& s, bytes::Writer& w) {
@@ -45,7 +48,9 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
       s.bodies.pos64.size() == s.bodies.pos.size() && s.bodies.vel64.size() == s.bodies.vel.size();
   w.raw(k_magic, sizeof k_magic);
   const bool adaptive = r.params.adaptive;
-  w.u32(adaptive ? 3u : doubles ? 2u : 1u);
+  const bool memory =
+      adaptive && (doubles ? r.last_acc64.size() : r.last_acc.size()) == s.bodies.pos.size();
+  w.u32(memory ? 4u : adaptive ? 3u : doubles ? 2u : 1u);
   w.u32(k_order_mark);
   w.u32(static_cast<std::uint32_t>(k_snapshot_header_bytes));
   const bool labels = !s.types.empty();
@@ -53,7 +58,7 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
     throw std::logic_error("encode_snapshot: types and IDs do not match the bodies");
   w.u32((r.time_reversed ? k_flag_reversed : 0u) | (r.params.gravity ? k_flag_gravity : 0u) |
         (labels ? k_flag_labels : 0u) | (doubles ? k_flag_double : 0u) |
-        (adaptive ? k_flag_adaptive : 0u));
+        (adaptive ? k_flag_adaptive : 0u) | (memory ? k_flag_memory : 0u));
   w.u64(static_cast<std::uint64_t>(s.bodies.size()));
   w.f64(r.time);
   w.i64(r.steps);
@@ -71,6 +76,7 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   w.f64(t.wall_impulse.x), w.f64(t.wall_impulse.y), w.f64(t.wall_impulse.z);
   w.i64(t.contacts), w.i64(t.merges), w.i64(t.wall_hits), w.i64(t.truncated);
   if (adaptive) w.f32(r.params.eta), w.u32(0), w.f64(r.next_dt);
+  if (memory) w.f64(r.last_eval_time);
   w.zeros(k_snapshot_header_bytes - w.size());
   if (!doubles) {
     for (const std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
@@ -86,6 +92,10 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
     w.raw(s.types.data(), s.types.size());
     for (std::uint64_t id : s.ids) w.u64(id);
   }
+  if (memory && doubles)
+    for (const Vec4d& v : r.last_acc64) w.f64(v.x), w.f64(v.y), w.f64(v.z), w.f64(v.w);
+  else if (memory)
+    for (const Vec4& v : r.last_acc) w.f32(v.x), w.f32(v.y), w.f32(v.z), w.f32(v.w);
   w.u64(bytes::fnv1a64(w.out().data(), w.size()));
 }
 
@@ -128,12 +138,16 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
                        : "a header (" + std::to_string(k_snapshot_header_bytes) +
                              " bytes) with no bodies and no checksum after it"));
   const std::uint32_t flags = r.u32();
-  const std::uint32_t known = k_flag_reversed | k_flag_gravity | k_flag_labels |
-                              (version >= 2 ? k_flag_double : 0u) |
-                              (version >= 3 ? k_flag_adaptive : 0u);
+  const std::uint32_t known =
+      k_flag_reversed | k_flag_gravity | k_flag_labels | (version >= 2 ? k_flag_double : 0u) |
+      (version >= 3 ? k_flag_adaptive : 0u) | (version >= 4 ? k_flag_memory : 0u);
   if (flags & ~known) bad(name, "header: unknown flags " + std::to_string(flags));
   const bool labels = flags & k_flag_labels, doubles = flags & k_flag_double;
-  const std::uint64_t per_body = (doubles ? 64 : 32) + (labels ? 1 + 8 : 0);
+  const bool memory = flags & k_flag_memory;
+  if (memory && !(flags & k_flag_adaptive))
+    bad(name, "header: the adaptive step's memory without the adaptive step");
+  const std::uint64_t per_body =
+      (doubles ? 64 : 32) + (labels ? 1 + 8 : 0) + (memory ? (doubles ? 32 : 16) : 0);
   const std::uint64_t n = r.u64();
   const std::uint64_t room = size - k_snapshot_header_bytes - 8;
   if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
@@ -201,6 +215,11 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
     run.next_dt = r.f64();
     if (!(run.next_dt >= 0.0 && run.next_dt <= run.params.dt))
       bad(name, "header: the adaptive step's next size is not in [0, dt]");
+    if (memory) {
+      run.last_eval_time = r.f64();
+      if (!std::isfinite(run.last_eval_time))
+        bad(name, "header: the last force evaluation's time is not finite");
+    }
   }
   try {
     validate(run.params);
@@ -238,6 +257,22 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
       if (t > 5) bad(name, "particle type " + std::to_string(t) + " (GADGET's are 0 to 5)");
     s.ids.resize(static_cast<std::size_t>(count));
     for (std::uint64_t& id : s.ids) id = r.u64();
+  }
+  if (memory) {
+    const auto finite = [](double x, double y, double z) {
+      return std::isfinite(x) && std::isfinite(y) && std::isfinite(z);
+    };
+    bool ok = true;
+    if (doubles) {
+      run.last_acc64.resize(static_cast<std::size_t>(count));
+      for (Vec4d& v : run.last_acc64)
+        v.x = r.f64(), v.y = r.f64(), v.z = r.f64(), v.w = r.f64(), ok &= finite(v.x, v.y, v.z);
+    } else {
+      run.last_acc.resize(static_cast<std::size_t>(count));
+      for (Vec4& v : run.last_acc)
+        v.x = r.f32(), v.y = r.f32(), v.z = r.f32(), v.w = r.f32(), ok &= finite(v.x, v.y, v.z);
+    }
+    if (!ok) bad(name, "the adaptive step's memory holds a non-finite acceleration");
   }
   check_bodies(s.bodies, name);
   return s;

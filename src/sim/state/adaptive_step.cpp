@@ -2,7 +2,10 @@
 // measured between the last two force evaluations. docs/physics.md says why this criterion.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
+#include "../backend/double_backend.h"
+#include "../backend/element_passes.h"
 #include "orrery/simulation.h"
 
 namespace orrery {
@@ -15,7 +18,28 @@ double Simulation::next_dt() const {
 void Simulation::forget_forces() {
   m_scheme->forget();
   m_known_evals = 0;
+  m_memory.clear(), m_memory64.clear();
 }
+
+template <class V>
+void Simulation::recall(ElementPasses<V>& ops, int n) {
+  auto& memory = [&]() -> std::vector<V>& {
+    if constexpr (std::is_same_v<V, Vec4>)
+      return m_memory;
+    else
+      return m_memory64;
+  }();
+  if (memory.empty()) return;
+  if (static_cast<int>(memory.size()) == n && m_params.adaptive) {
+    ops.from_host(memory.data(), ops.acc(), n);
+    m_eval_time = m_memory_time;
+    m_known_evals = 1;
+    m_eval_n = n;
+  }
+  m_memory.clear(), m_memory64.clear();
+}
+template void Simulation::recall(ElementPasses<Vec4>&, int);
+template void Simulation::recall(ElementPasses<Vec4d>&, int);
 
 bool Simulation::float_forces_kept() const { return !is_double() && m_scheme->forces_kept(); }
 

@@ -3,6 +3,8 @@
 // totals and the rows that carry the labels.
 #include <algorithm>
 
+#include "../backend/backend.h"
+#include "../backend/double_backend.h"
 #include "orrery/collisions.h"
 #include "orrery/simulation.h"
 
@@ -18,6 +20,22 @@ RunState Simulation::run_state() {
   r.time_reversed = m_reversed;
   r.totals = collision_totals();
   r.next_dt = m_params.adaptive ? m_dt_next : 0.0;
+  if (!m_memory.empty() || !m_memory64.empty()) {  // restored, not yet stepped
+    r.last_eval_time = m_memory_time;
+    r.last_acc = m_memory, r.last_acc64 = m_memory64;
+  } else if (m_params.adaptive && m_params.gravity && m_scheme->plans_across_steps() &&
+             m_known_evals >= 1 && m_eval_n > 0) {
+    r.last_eval_time = m_eval_time;
+    const auto n = static_cast<std::size_t>(m_eval_n);
+    if (is_double() && m_double && m_double_held) {
+      r.last_acc64.resize(n);
+      m_double->to_host(m_double->acc(), r.last_acc64.data(), m_eval_n);
+    } else if (!is_double()) {
+      m_backend->reserve(m_eval_n);
+      r.last_acc.resize(n);
+      m_backend->to_host(m_backend->acc(), r.last_acc.data(), m_eval_n);
+    }
+  }
   return r;
 }
 
@@ -26,6 +44,8 @@ void Simulation::resume(const RunState& r) {
   m_steps = r.steps;
   m_reversed = r.time_reversed;
   m_dt_next = r.next_dt > 0.0 ? std::min(r.next_dt, static_cast<double>(m_params.dt)) : 0.0;
+  m_memory_time = r.last_eval_time;
+  m_memory = r.last_acc, m_memory64 = r.last_acc64;
   if (m_collider) m_collider->reset_totals();
   m_totals_before = r.totals;
 }

@@ -38,6 +38,7 @@ class Simulation::PassesOf final : public Simulation::Passes {
     m_s.before_evaluation(*this, m_t[int(at)]);
     m_s.m_phases->begin(Phase::force);
     accelerations(this->at(at), m_b.acc());
+    m_s.m_eval_n = m_n;
     ++m_s.m_last_evals;
     if (at == Slot::in) m_fresh_in = true;
   }
@@ -261,6 +262,7 @@ template <class V>
 bool Simulation::step_once(ElementPasses<V>& ops, const V* in, V* out, V* vel, int& n) {
   using Real = RealOf<V>;
   PassesOf<V> passes(*this, ops, in, out, vel, n);
+  recall(ops, n);
   m_last_evals = 0;
   // The passes step by Real(h): the time and the evaluations' times count that.
   const double planned = static_cast<Real>(begin_step(passes));
