@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../src/sim/io/byte_io.h"
 #include "bench_cli_support.h"
 #include "integrator_checks.h"
 #include "orrery/input.h"
@@ -377,6 +378,35 @@ TEST(AdaptiveStep, EulerRestartsExactlyWithItsLastEvaluation) {
     } catch (const SnapshotError& e) {
       EXPECT_THAT(e.what(), HasSubstr("memory holds a non-finite acceleration"));
     }
+  }
+}
+
+// A dt that is not a float (a double run's 0.1) is kept whole: version 4's exact dt beside the
+// header's float, which it must round to.
+TEST(AdaptiveStep, ADtThatIsNotAFloatIsWrittenExactly) {
+  Snapshot snap;
+  snap.bodies = make_preset(Preset::plummer, 10, 1);
+  snap.run.params.dt = 0.1;
+  snap.run.params.precision = Precision::double_;
+  std::vector<std::uint8_t> bytes = encode_snapshot(snap, SnapshotFormat::orrery);
+  EXPECT_EQ(bytes[8], 4);
+  EXPECT_EQ(decode_snapshot(bytes.data(), bytes.size(), "dt").run.params.dt, 0.1);
+  snap.run.params.dt = 0.125;  // a float: the oldest version that holds the rest
+  EXPECT_EQ(encode_snapshot(snap, SnapshotFormat::orrery)[8], 2);
+  snap.run.params.dt = 0.1;
+  Simulation sim(snap.bodies, make_solver("cpu"), Integrator::leapfrog, snap.run.params);
+  for (int k = 0; k < 10; ++k) sim.step(1);
+  EXPECT_EQ(sim.time(), 1.0);  // ten steps of 0.1, however the calls split them
+  // An exact dt that does not round to the header's float is refused.
+  bytes[208 + 7] ^= 0x40;
+  const std::uint64_t sum = bytes::fnv1a64(bytes.data(), bytes.size() - 8);  // resealed
+  for (int k = 0; k < 8; ++k)
+    bytes[bytes.size() - 8 + k] = static_cast<std::uint8_t>(sum >> (8 * k));
+  try {
+    decode_snapshot(bytes.data(), bytes.size(), "lie.orrery");
+    FAIL() << "an exact dt far from the header's loaded";
+  } catch (const SnapshotError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("exact dt does not round"));
   }
 }
 

@@ -115,11 +115,11 @@ TEST(Input, TheSofteningBoundKeepsTheSelfTermFinite) {
   // parse_param names the option and keeps the rule.
   SimParams q;
   EXPECT_NE(message_of([&] {
-              parse_param("1e-20", "--softening", &SimParams::softening, q);
+              parse_param("1e-20", "--softening", "softening", q);
             }).find("--softening '1e-20'"),
             std::string::npos);
   EXPECT_FLOAT_EQ(q.softening, SimParams{}.softening);  // unchanged after a refusal
-  parse_param("5", "--dt", &SimParams::dt, q);          // honoured, not clamped (defect 2)
+  parse_param("5", "--dt", "dt", q);                    // honoured, not clamped (defect 2)
   EXPECT_FLOAT_EQ(q.dt, 5.0f);
 }
 

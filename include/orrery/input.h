@@ -28,6 +28,8 @@ std::uint64_t parse_u64(std::string_view text, std::string_view what);
 // ("0.016", "1e-3"); not nan, inf or hex; not beyond float's range; not a nonzero value that
 // rounds to zero in float. Throws InputError.
 float parse_float(std::string_view text, std::string_view what);
+// parse_float's rules (float's range; no value that rounds to a float 0), the value kept in double.
+double parse_number(std::string_view text, std::string_view what);
 // The same, then checked against [lo, hi] (both inclusive). Throws InputError.
 float parse_float_in(std::string_view text, std::string_view what, float lo, float hi);
 // An error message fit for one line: newlines become spaces, and a message longer than 400

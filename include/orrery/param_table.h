@@ -33,6 +33,24 @@ const char* to_string(ParamOwner o);
 // Python's render() alike.
 enum class ParamForm { plain, step, scene, view };
 
+// A row's SimParams field: a float, or a double (dt, which a double run steps by as given).
+struct ParamRef {
+  ParamRef(float& v) : f(&v) {}
+  ParamRef(double& v) : d(&v) {}
+  double get() const { return d ? *d : *f; }
+  void set(double v) const {
+    if (d)
+      *d = v;
+    else
+      *f = static_cast<float>(v);
+  }
+  bool refers_to(const void* field) const {
+    return field == (d ? static_cast<const void*>(d) : static_cast<const void*>(f));
+  }
+  float* f = nullptr;
+  double* d = nullptr;
+};
+
 struct ParamRow {
   const char* name;   // --name on both command lines, name= in Python, "name" in scenes and HDF5
   const char* label;  // what a refusal calls it: "invalid <label> <value>: <rule>"
@@ -44,7 +62,7 @@ struct ParamRow {
   float lo, hi;        // accepted: finite, above lo (lo_open) or from lo, and up to hi
   bool lo_open;
   const char* rule;  // the refusal's reason
-  float& (*field)(SimParams&);
+  ParamRef (*field)(SimParams&);
   // orrery-bench runs a list of values, one run each, where the solver reads the row.
   bool sweep;
   // The panel's slider: its range (within the bounds; Ctrl+click types any value), its scale and
@@ -56,11 +74,13 @@ struct ParamRow {
   // A view row's field (field is then null).
   float& (*view_field)(ViewParams&);
 
-  float get(const SimParams& p) const { return field(const_cast<SimParams&>(p)); }
-  void set(SimParams& p, float v) const { field(p) = v; }
+  double get(const SimParams& p) const { return field(const_cast<SimParams&>(p)).get(); }
+  void set(SimParams& p, double v) const { field(p).set(v); }
+  // Whether its field is a double (else values are rounded to float before they are checked).
+  bool is_double() const;
   float get(const ViewParams& v) const { return view_field(const_cast<ViewParams&>(v)); }
   void set(ViewParams& p, float v) const { view_field(p) = v; }
-  float default_value() const { return view_field ? get(ViewParams{}) : get(SimParams{}); }
+  double default_value() const { return view_field ? get(ViewParams{}) : get(SimParams{}); }
   // "--name", its underscores as dashes ("--camera-distance").
   std::string option() const;
 };
@@ -80,10 +100,10 @@ const ParamRow* find_param(std::string_view name);
 const ParamRow& param_row(std::string_view name);
 
 // Throws InputError "invalid <label> <v>: <rule>" when v is not finite or out of the row's bounds.
-void check_param(const ParamRow& r, float v);
-// A typed value: parse_float's rules, then check_param; the InputError names `what` and the text
-// ("--softening '1e-20': invalid softening 1e-20: ...").
-float parse_param_text(const ParamRow& r, std::string_view text, std::string_view what);
+void check_param(const ParamRow& r, double v);
+// A typed value: parse_number's rules (rounded to float for a float row), then check_param; the
+// InputError names `what` and the text ("--softening '1e-20': invalid softening 1e-20: ...").
+double parse_param_text(const ParamRow& r, std::string_view text, std::string_view what);
 // A value as messages, help texts and run lines print it (%g).
 std::string param_value_text(double v);
 // The help as --help prints it: the row's phrase, its bounds and its default.

@@ -63,7 +63,10 @@ constexpr float k_max_eta = 1.0f;
 constexpr double k_min_dt_fraction = 1e-6;
 
 struct SimParams {
-  float dt = 0.016f;           // time step; with `adaptive`, the largest step
+  // The time step (with `adaptive`, the largest step), in double: a double run steps by it as
+  // given; a single run by its float rounding. The default is 0.016's float, as it always was, so
+  // a default run's files stay readable by older builds (a dt that is not a float needs version 4).
+  double dt = 0.016f;
   bool adaptive = false;       // the step follows the dynamics (--dt auto)
   float eta = 0.02f;           // the adaptive step's accuracy parameter, in (0, k_max_eta]
   float softening = 0.1f;      // eps; the interaction uses eps^2
@@ -85,9 +88,9 @@ inline bool operator!=(const SimParams& a, const SimParams& b) { return !(a == b
 // dt finite and > 0, eta in (0, k_max_eta], softening finite and >= k_min_softening, damping in [0,
 // 1], theta in [0, k_max_theta]; the collision parameters by their validate().
 void validate(const SimParams& p);
-// Parses one parameter option's text (parse_float's rules) into `p`'s field and checks it by
-// validate()'s rule for that field; the InputError names the option ("--softening '1e-20': ...").
-void parse_param(std::string_view text, std::string_view option, float SimParams::*field,
+// Parses one parameter option's text (parse_number's rules) into `p`'s field of the named row and
+// checks it by the row's rule; the InputError names the option ("--softening '1e-20': ...").
+void parse_param(std::string_view text, std::string_view option, std::string_view row,
                  SimParams& p);
 // The step's options as typed (none: not typed), over p: --dt a step ("0.01": fixed) or "auto"
 // (the adaptive step); --dt-max, its largest step (SimParams::dt), and --eta, its accuracy. The

@@ -28,7 +28,7 @@ struct TypedSettings {
   std::optional<std::string> solver;
   std::optional<int> block;
   std::optional<Integrator> integrator;
-  std::optional<float> dt;  // the step, or the adaptive one's largest
+  std::optional<double> dt;  // the step, or the adaptive one's largest
   std::optional<bool> adaptive;
   std::optional<float> eta;
   std::optional<Precision> precision;

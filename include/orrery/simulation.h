@@ -188,6 +188,8 @@ class Simulation {
   // Never below eta sqrt(eps^3 / M) (M the total mass: no softened force changes faster), and
   // below k_min_dt_fraction dt the floor holds and floor_hits() counts it. Fixed steps: dt.
   double next_dt() const;
+  // dt as the run steps by it: a double run's own, a single run's float rounding.
+  double fixed_step() const;
   double last_dt() const { return m_last_dt; }  // the last step's size (> 0), 0 before any
   long long floor_hits() const { return m_floor_hits; }
   // While set, an adaptive step ends no later than `t` (the last one shortened to land on it) and
@@ -255,6 +257,14 @@ class Simulation {
   Bodies m_own;
   double m_time = 0.0;
   long long m_steps = 0;
+  // The fixed step's clock: the time its count began at, the steps since, the signed step, and
+  // the time it last set (another time means someone else set it: a new count).
+  struct FixedClock {
+    double origin = 0.0;
+    long long count = 0;
+    double step = 0.0, last = 0.0;
+  };
+  FixedClock m_clock;
   bool m_reversed = false;
   // The velocities before the step in flight (host memory): a step that throws puts them back.
   std::vector<Vec4> m_vel_kept;

@@ -402,7 +402,7 @@ Plan make_plan(const RawOptions& raw_in) {
   plan.thetas.clear();
   for (const std::string& text : raw.thetas()) {
     SimParams one;
-    parse_param(text, "--theta", &SimParams::theta, one);
+    parse_param(text, "--theta", "theta", one);
     append_unique(plan.thetas, one.theta);
   }
   if (plan.thetas.empty()) throw UsageError("--theta: no value given");

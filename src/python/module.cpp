@@ -326,18 +326,18 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
           }),
           "Time step; 'auto': the adaptive step (each step's size from how fast the forces "
           "change; dt_max and eta set it).")
-      .def_property("dt_max", guarded([](const PySimulation& s) -> std::optional<float> {
+      .def_property("dt_max", guarded([](const PySimulation& s) -> std::optional<double> {
                       if (!s.params().adaptive) return std::nullopt;
                       return s.params().dt;
                     }),
                     guarded([](PySimulation& s, const py::object& v) {
-                      s.set_adaptive_float("dt_max", &SimParams::dt,
+                      s.set_adaptive_param("dt_max", param_row("dt"),
                                            python::as_number(v, "dt_max"));
                     }),
                     "The adaptive step's largest step (None with a fixed dt).")
       .def_property("eta", guarded([](const PySimulation& s) { return s.params().eta; }),
                     guarded([](PySimulation& s, const py::object& v) {
-                      s.set_adaptive_float("eta", &SimParams::eta, python::as_number(v, "eta"));
+                      s.set_adaptive_param("eta", param_row("eta"), python::as_number(v, "eta"));
                     }),
                     "The adaptive step's accuracy in (0, 1]: smaller, smaller steps (0.02).")
       .def_property_readonly("next_dt", guarded(&PySimulation::next_dt),

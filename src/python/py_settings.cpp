@@ -12,18 +12,21 @@ namespace orrery::python {
 void PySimulation::set_dt(std::optional<double> dt) {
   SimParams p = m_sim->params();
   if (dt)
-    p.dt = as_float(*dt, "dt"), p.adaptive = false;
+    p.dt = as_finite(*dt, "dt"), p.adaptive = false;
   else
     p.adaptive = true;
   check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
   m_sim->set_params(p);
 }
 
-void PySimulation::set_adaptive_float(const char* keyword, float SimParams::*field, double v) {
+void PySimulation::set_adaptive_param(const char* keyword, const ParamRow& row, double v) {
   if (!m_sim->params().adaptive)
     throw InputError(std::string(keyword) + "=" + number_text(v) +
                      ": sets the adaptive step, which needs dt='auto'");
-  set_float(keyword, field, v);
+  SimParams p = m_sim->params();
+  row.set(p, as_row_value(row, v, keyword));
+  check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
+  m_sim->set_params(p);
 }
 
 void PySimulation::set_precision(const std::string& text) {
@@ -84,16 +87,9 @@ void PySimulation::set_integrator(const std::string& name) {
   m_sim->set_integrator(i);
 }
 
-void PySimulation::set_float(const char* keyword, float SimParams::*field, double v) {
-  SimParams p = m_sim->params();
-  p.*field = as_float(v, keyword);
-  check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
-  m_sim->set_params(p);
-}
-
 void PySimulation::set_param(const ParamRow& row, double v) {
   SimParams p = m_sim->params();
-  row.set(p, as_float(v, row.name));
+  row.set(p, as_row_value(row, v, row.name));
   check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
   m_sim->set_params(p);
 }

@@ -378,7 +378,7 @@ void PySimulation::integrate(double t, bool exact) {
     check_finite();
     return;
   }
-  const double dt = m_sim->params().dt;
+  const double dt = m_sim->fixed_step();
   // Whole steps up to t; a remainder below a millionth of dt counts as none.
   const double whole = std::floor(span / dt + 1e-6);
   const double rest = span - whole * dt;
@@ -392,8 +392,8 @@ void PySimulation::integrate(double t, bool exact) {
   if (shorten) {
     SimParams p = m_sim->params();
     const SimParams keep = p;
-    p.dt = static_cast<float>(back ? m_sim->time() - t : t - m_sim->time());
-    if (p.dt > 0.0f) {
+    p.dt = back ? m_sim->time() - t : t - m_sim->time();
+    if (p.dt > 0.0) {
       m_sim->set_params(p);
       try {
         run_steps(1);

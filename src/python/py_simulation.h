@@ -72,7 +72,8 @@ class PySimulation {
   long long floor_hits() const { return m_sim->floor_hits(); }
   // dt: a fixed step; none: the adaptive step ('auto'). dt_max and eta need the adaptive step.
   void set_dt(std::optional<double> dt);
-  void set_adaptive_float(const char* keyword, float SimParams::*field, double v);
+  // dt_max and eta: a step row, refused without the adaptive step.
+  void set_adaptive_param(const char* keyword, const ParamRow& row, double v);
   void set_positions(const py::object& a);
   void set_velocities(const py::object& a);
   void set_masses(const py::object& a);
@@ -93,7 +94,6 @@ class PySimulation {
   std::string integrator() const { return to_string(m_sim->integrator()); }
   void set_integrator(const std::string& name);
   const SimParams& params() const { return m_sim->params(); }
-  void set_float(const char* keyword, float SimParams::*field, double v);
   // A parameter row's value, checked by the rules every setter shares.
   void set_param(const ParamRow& row, double v);
   // The walls' side; none: no walls.

@@ -39,12 +39,18 @@ std::string number_text(double v) {
   return s.str();
 }
 
-float as_float(double v, const char* keyword) {
+double as_finite(double v, const char* keyword) {
   if (!std::isfinite(v))
     throw InputError(std::string(keyword) + "=" + number(v) + ": must be a finite number");
   if (std::fabs(v) > std::numeric_limits<float>::max())
     throw InputError(std::string(keyword) + "=" + number(v) + ": beyond the range of a float");
-  return static_cast<float>(v);
+  return v;
+}
+
+float as_float(double v, const char* keyword) { return static_cast<float>(as_finite(v, keyword)); }
+
+double as_row_value(const ParamRow& row, double v, const char* keyword) {
+  return row.is_double() ? as_finite(v, keyword) : as_float(v, keyword);
 }
 
 namespace {
@@ -68,13 +74,13 @@ TypedSettings typed_settings(const Keywords& k) {
           [&] { t.scene.collisions = parse_collision_mode(*k.collisions); });
   if (k.precision)
     blame("precision", *k.precision, [&] { t.precision = parse_precision(*k.precision); });
-  if (k.dt) t.dt = as_float(*k.dt, "dt"), t.adaptive = false;
+  if (k.dt) t.dt = as_finite(*k.dt, "dt"), t.adaptive = false;
   if (k.dt_auto) t.adaptive = true;
   for (const auto& [given, keyword] : {std::pair{k.dt_max, "dt_max"}, std::pair{k.eta, "eta"}})
     if (given && !k.dt_auto)
       throw InputError(std::string(keyword) + "=" + number(*given) +
                        ": sets the adaptive step, which needs dt='auto'");
-  if (k.dt_max) t.dt = as_float(*k.dt_max, "dt_max");
+  if (k.dt_max) t.dt = as_finite(*k.dt_max, "dt_max");
   if (k.eta) t.eta = as_float(*k.eta, "eta");
   for (const auto& [name, v] : k.params) t.params[name] = as_float(v, name.c_str());
   if (k.box) {
@@ -125,16 +131,12 @@ Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, cons
 
 void check_settings(const RunSettings& s) {
   const SimParams& p = s.params;
-  auto field = [&](const char* keyword, float v, float SimParams::*member) {
-    SimParams one;  // the defaults pass, so only this field can fail
-    one.*member = v;
-    blame(keyword, number(v), [&] { validate(one); });
-  };
-  field(p.adaptive ? "dt_max" : "dt", p.dt, &SimParams::dt);
-  field("eta", p.eta, &SimParams::eta);
-  for (const ParamRow& row : param_rows())
-    if (row.form != ParamForm::step)
-      blame(row.name, number(row.get(p)), [&] { check_param(row, row.get(p)); });
+  for (const ParamRow& row : param_rows()) {
+    // The step's rows by their keywords: dt is dt_max with the adaptive step.
+    const bool is_dt = row.field(const_cast<SimParams&>(p)).refers_to(&p.dt);
+    const char* keyword = is_dt && p.adaptive ? "dt_max" : row.name;
+    blame(keyword, number(row.get(p)), [&] { check_param(row, row.get(p)); });
+  }
   blame("box", number(p.collisions.box), [&] { validate(p.collisions); });
   if (p.precision == Precision::double_)  // an empty solver is the default, which has it
     blame("precision", "double",

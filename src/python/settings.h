@@ -45,5 +45,9 @@ std::string number_text(double v);
 
 // A keyword's number as a float, refused when not finite or beyond float ("softening=1e+39: ...").
 float as_float(double v, const char* keyword);
+// as_float's checks, the value kept in double (dt).
+double as_finite(double v, const char* keyword);
+// A row's value as its field holds it (as_finite for a double row, else as_float).
+double as_row_value(const ParamRow& row, double v, const char* keyword);
 
 }  // namespace orrery::python

@@ -150,7 +150,7 @@ void simulation_section(Settings& s, const Readouts& r, const Catalog& c,
       "Not time-symmetric: time reversal needs a fixed step.");
   // The step's rows: the time step (the largest, when adaptive), and eta with the adaptive step.
   for (const ParamRow* row : param_rows(ParamForm::step)) {
-    const bool is_dt = &row->field(s.params) == &s.params.dt;
+    const bool is_dt = row->field(s.params).refers_to(&s.params.dt);
     if (!is_dt && !s.params.adaptive) continue;
     param_slider(*row, is_dt ? (s.params.adaptive ? "largest step" : "time step") : row->name,
                  s.params, true);

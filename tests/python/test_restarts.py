@@ -88,3 +88,28 @@ def test_edited_positions_do_not_keep_the_memory(tmp_path):
     a.step(1)
     a.save(tmp_path / "after.orrery")
     assert (tmp_path / "after.orrery").read_bytes()[8] == 4
+
+
+@pytest.mark.parametrize("ext", [".orrery", ".hdf5"])
+def test_a_double_run_keeps_dt_in_double(tmp_path, tmp_path_factory, ext):
+    """Issue 42: ten steps of 0.1 reached 1.0000000149 in a double run (dt was a float). A double
+    run steps by dt as given; a single run by its float rounding, and its clock says so."""
+    if ext == ".hdf5" and not _hdf5_in_build(tmp_path_factory):
+        pytest.skip("this build has no HDF5")
+    d = orrery.Simulation(n=20, preset="plummer", seed=1, solver="cpu", precision="double",
+                          dt=0.1)
+    assert d.dt == 0.1
+    d.step(10)
+    assert d.time == 1.0
+    s = orrery.Simulation(n=20, preset="plummer", seed=1, solver="cpu", dt=0.1)
+    assert s.dt == 0.1
+    s.step(10)
+    assert s.time == 10 * float(np.float32(0.1))
+    d.save(tmp_path / ("run" + ext))
+    back = orrery.load(tmp_path / ("run" + ext))
+    assert back.dt == 0.1 and back.precision == "double"
+    back.step(10)
+    assert back.time == 2.0
+    if ext == ".orrery":
+        raw = (tmp_path / "run.orrery").read_bytes()
+        assert raw[8] == 4 and raw[20] & 64  # version 4, the exact dt's flag

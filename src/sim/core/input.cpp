@@ -99,6 +99,10 @@ std::uint64_t parse_u64(std::string_view text, std::string_view what) {
 }
 
 float parse_float(std::string_view text, std::string_view what) {
+  return static_cast<float>(parse_number(text, what));
+}
+
+double parse_number(std::string_view text, std::string_view what) {
   if (text.empty()) throw InputError(std::string(what) + ": empty value (a number is expected)");
   if (!decimal_number_text(text))
     fail(what, text, "not a number (a finite decimal such as 0.016 or 1e-3 is expected)");
@@ -110,9 +114,9 @@ float parse_float(std::string_view text, std::string_view what) {
     fail(what, text, "beyond the range of a float (about 3.4e38)");
   if (r.ec != std::errc() || r.ptr != body.data() + body.size())
     fail(what, text, "not a number (a finite decimal such as 0.016 or 1e-3 is expected)");
-  const float f = static_cast<float>(d);
-  if (d != 0.0 && f == 0.0f) fail(what, text, "too small for a float (it would round to 0)");
-  return f;
+  if (d != 0.0 && static_cast<float>(d) == 0.0f)
+    fail(what, text, "too small for a float (it would round to 0)");
+  return d;
 }
 
 float parse_float_in(std::string_view text, std::string_view what, float lo, float hi) {

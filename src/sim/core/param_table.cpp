@@ -21,7 +21,7 @@ std::vector<ParamRow> make_rows() {
   return {
       {"dt", "time step", O::integrator, F::step, "time",
        "time step (with the adaptive step: its largest)", "", 0.0f, k_no_top, true,
-       "must be a finite number > 0", [](SimParams& p) -> float& { return p.dt; }, false, 0.0005f,
+       "must be a finite number > 0", [](SimParams& p) { return ParamRef(p.dt); }, false, 0.0005f,
        0.05f, true, "%.4g", "", nullptr},
       {"eta", "eta", O::integrator, F::step, "",
        "the adaptive step's accuracy: smaller, smaller steps",
@@ -30,16 +30,16 @@ std::vector<ParamRow> make_rows() {
        0.0f, k_max_eta, true,
        "must be in (0, 1] (the step is eta times the time a body's acceleration takes to change "
        "by its own size; 0.02 is usual)",
-       [](SimParams& p) -> float& { return p.eta; }, false, 0.001f, 0.2f, true, "%.3g", "",
+       [](SimParams& p) { return ParamRef(p.eta); }, false, 0.001f, 0.2f, true, "%.3g", "",
        nullptr},
       {"softening", "softening", O::core, F::plain, "length", "softening length eps", "",
        k_min_softening, k_no_top, false,
        "must be a finite number >= 1e-10 (below it a body's own term, m eps^-3 x 0, is no "
        "longer finite in float)",
-       [](SimParams& p) -> float& { return p.softening; }, false, 0.01f, 2.0f, true, "%.4g", "",
+       [](SimParams& p) { return ParamRef(p.softening); }, false, 0.01f, 2.0f, true, "%.4g", "",
        nullptr},
       {"damping", "damping", O::integrator, F::plain, "", "velocity damping per step (euler only)",
-       "", 0.0f, 1.0f, false, "must be in [0, 1]", [](SimParams& p) -> float& { return p.damping; },
+       "", 0.0f, 1.0f, false, "must be in [0, 1]", [](SimParams& p) { return ParamRef(p.damping); },
        false, 0.9f, 1.0f, false, "%.4f",
        "only euler takes damping: leapfrog and yoshida4 are symplectic and time-reversible only "
        "without it",
@@ -50,11 +50,11 @@ std::vector<ParamRow> make_rows() {
        "Smaller is more accurate and slower (0 opens every cell: Ctrl+click to type it).",
        0.0f, k_max_theta, false,
        "must be in [0, 2] (0 opens every cell: the exact sum; 0.5 is usual)",
-       [](SimParams& p) -> float& { return p.theta; }, true, 0.1f, 1.5f, false, "%.2f",
+       [](SimParams& p) { return ParamRef(p.theta); }, true, 0.1f, 1.5f, false, "%.2f",
        "Only the tree codes (cpu-bh, cuda-bh) have an opening angle.", nullptr},
       {"restitution", "restitution", O::collider, F::scene, "",
        "bounce restitution e, for walls too (1: elastic)", "", 0.0f, 1.0f, false,
-       "must be in [0, 1]", [](SimParams& p) -> float& { return p.collisions.restitution; }, false,
+       "must be in [0, 1]", [](SimParams& p) { return ParamRef(p.collisions.restitution); }, false,
        0.0f, 1.0f, false, "%.2f", "", nullptr},
   };
 }
@@ -138,7 +138,12 @@ const ParamRow& param_row(std::string_view name) {
   throw std::logic_error("no parameter row '" + std::string(name) + "'");
 }
 
-void check_param(const ParamRow& r, float v) {
+bool ParamRow::is_double() const {
+  SimParams p;
+  return field && field(p).d != nullptr;
+}
+
+void check_param(const ParamRow& r, double v) {
   const bool low = r.lo_open ? !(v > r.lo) : !(v >= r.lo);
   if (std::isfinite(v) && !low && v <= r.hi) return;
   std::ostringstream s;
@@ -146,8 +151,9 @@ void check_param(const ParamRow& r, float v) {
   throw InputError(s.str());
 }
 
-float parse_param_text(const ParamRow& r, std::string_view text, std::string_view what) {
-  const float v = parse_float(text, what);
+double parse_param_text(const ParamRow& r, std::string_view text, std::string_view what) {
+  double v = parse_number(text, what);
+  if (!r.is_double()) v = static_cast<float>(v);
   try {
     check_param(r, v);
   } catch (const std::invalid_argument& e) {

@@ -83,14 +83,10 @@ Precision parse_precision(std::string_view text) {
   throw InputError("unknown precision '" + std::string(text) + "' (choose single or double)");
 }
 
-void parse_param(std::string_view text, std::string_view option, float SimParams::*field,
+void parse_param(std::string_view text, std::string_view option, std::string_view row,
                  SimParams& p) {
-  for (const ParamRow& r : param_rows())
-    if (&r.field(p) == &(p.*field)) {
-      p.*field = parse_param_text(r, text, option);
-      return;
-    }
-  throw std::logic_error("parse_param: a field with no parameter row");
+  const ParamRow& r = param_row(row);
+  r.set(p, parse_param_text(r, text, option));
 }
 
 void parse_step_options(const std::optional<std::string>& dt,
@@ -99,7 +95,7 @@ void parse_step_options(const std::optional<std::string>& dt,
   const bool automatic = dt && *dt == "auto";
   if (dt && !automatic) {
     try {
-      parse_param(*dt, "--dt", &SimParams::dt, p);
+      parse_param(*dt, "--dt", "dt", p);
     } catch (const InputError& e) {
       throw InputError(std::string(e.what()) + " (or auto: the adaptive step)");
     }
@@ -111,8 +107,8 @@ void parse_step_options(const std::optional<std::string>& dt,
                        "': sets the adaptive step, which needs --dt auto");
   if (!automatic) return;
   p.adaptive = true;
-  if (dt_max) parse_param(*dt_max, "--dt-max", &SimParams::dt, p);
-  if (eta) parse_param(*eta, "--eta", &SimParams::eta, p);
+  if (dt_max) parse_param(*dt_max, "--dt-max", "dt", p);
+  if (eta) parse_param(*eta, "--eta", "eta", p);
 }
 
 }  // namespace orrery

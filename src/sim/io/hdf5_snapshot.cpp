@@ -134,7 +134,7 @@ void read_run(const Reader& r, Snapshot& s, bool& memory) {
   const auto setting = [&](const char* name, float fallback) {
     return static_cast<float>(r.attr1("Orrery", name, fallback, -fmax, fmax));
   };
-  p.dt = setting("dt", p.dt);
+  p.dt = r.attr1("Orrery", "dt", p.dt, -fmax, fmax);  // in double, as a double run steps
   p.adaptive = setting("adaptive", 0) != 0;
   p.eta = setting("eta", p.eta);
   run.next_dt = r.attr1("Orrery", "next_dt", 0, 0, fmax);

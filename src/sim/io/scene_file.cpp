@@ -171,12 +171,12 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
       r.fail("dt", "must be a number > 0 or \"auto\" (the adaptive step)");
     p.adaptive = true;
   } else if (j.contains("dt")) {
-    p.dt = static_cast<float>(r.number(j["dt"], "dt"));
+    p.dt = r.number(j["dt"], "dt");
   }
   for (const char* key : {"dt_max", "eta"})
     if (j.contains(key) && !automatic)
       r.fail(key, "sets the adaptive step, which needs \"dt\": \"auto\"");
-  if (j.contains("dt_max")) p.dt = static_cast<float>(r.number(j["dt_max"], "dt_max"));
+  if (j.contains("dt_max")) p.dt = r.number(j["dt_max"], "dt_max");
   if (j.contains("eta")) p.eta = static_cast<float>(r.number(j["eta"], "eta"));
   for (const ParamRow& row : param_rows())
     if (row.form != ParamForm::step && j.contains(row.name))

@@ -34,8 +34,11 @@ constexpr std::uint32_t k_order_mark = 0x01020304u;
 // k_flag_memory (version 4): the adaptive step's memory (RunState::last_acc): the time of the
 // evaluation follows the next step's size, and its accelerations (in the bodies' precision) the
 // labels.
+// k_flag_wide_dt (version 4): dt is not a float (a double run's 0.1): its f64 follows at 208.
 constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels = 4u,
-                        k_flag_double = 8u, k_flag_adaptive = 16u, k_flag_memory = 32u;
+                        k_flag_double = 8u, k_flag_adaptive = 16u, k_flag_memory = 32u,
+                        k_flag_wide_dt = 64u;
+constexpr std::size_t k_wide_dt_at = 208;
 constexpr std::size_t k_solver_field = 32;
 
 void encode_orrery(const Snapshot& s, bytes::Writer& w) {
@@ -50,7 +53,8 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   const bool adaptive = r.params.adaptive;
   const bool memory =
       adaptive && (doubles ? r.last_acc64.size() : r.last_acc.size()) == s.bodies.pos.size();
-  w.u32(memory ? 4u : adaptive ? 3u : doubles ? 2u : 1u);
+  const bool wide_dt = static_cast<double>(static_cast<float>(r.params.dt)) != r.params.dt;
+  w.u32(memory || wide_dt ? 4u : adaptive ? 3u : doubles ? 2u : 1u);
   w.u32(k_order_mark);
   w.u32(static_cast<std::uint32_t>(k_snapshot_header_bytes));
   const bool labels = !s.types.empty();
@@ -58,7 +62,8 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
     throw std::logic_error("encode_snapshot: types and IDs do not match the bodies");
   w.u32((r.time_reversed ? k_flag_reversed : 0u) | (r.params.gravity ? k_flag_gravity : 0u) |
         (labels ? k_flag_labels : 0u) | (doubles ? k_flag_double : 0u) |
-        (adaptive ? k_flag_adaptive : 0u) | (memory ? k_flag_memory : 0u));
+        (adaptive ? k_flag_adaptive : 0u) | (memory ? k_flag_memory : 0u) |
+        (wide_dt ? k_flag_wide_dt : 0u));
   w.u64(static_cast<std::uint64_t>(s.bodies.size()));
   w.f64(r.time);
   w.i64(r.steps);
@@ -77,6 +82,7 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   w.i64(t.contacts), w.i64(t.merges), w.i64(t.wall_hits), w.i64(t.truncated);
   if (adaptive) w.f32(r.params.eta), w.u32(0), w.f64(r.next_dt);
   if (memory) w.f64(r.last_eval_time);
+  if (wide_dt) w.zeros(k_wide_dt_at - w.size()), w.f64(r.params.dt);
   w.zeros(k_snapshot_header_bytes - w.size());
   if (!doubles) {
     for (const std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
@@ -140,7 +146,7 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   const std::uint32_t flags = r.u32();
   const std::uint32_t known =
       k_flag_reversed | k_flag_gravity | k_flag_labels | (version >= 2 ? k_flag_double : 0u) |
-      (version >= 3 ? k_flag_adaptive : 0u) | (version >= 4 ? k_flag_memory : 0u);
+      (version >= 3 ? k_flag_adaptive : 0u) | (version >= 4 ? k_flag_memory | k_flag_wide_dt : 0u);
   if (flags & ~known) bad(name, "header: unknown flags " + std::to_string(flags));
   const bool labels = flags & k_flag_labels, doubles = flags & k_flag_double;
   const bool memory = flags & k_flag_memory;
@@ -208,6 +214,14 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
     bad(name, "header: the collision totals are not finite");
   if (t.contacts < 0 || t.merges < 0 || t.wall_hits < 0 || t.truncated < 0)
     bad(name, "header: negative collision counts");
+  if (flags & k_flag_wide_dt) {  // the exact dt, past the fields above
+    bytes::Reader wide(data, size, order, name);
+    wide.seek(k_wide_dt_at);
+    const float rounded = run.params.dt;
+    run.params.dt = wide.f64();
+    if (static_cast<float>(run.params.dt) != rounded)
+      bad(name, "header: the exact dt does not round to the header's float dt");
+  }
   if (flags & k_flag_adaptive) {
     run.params.adaptive = true;
     run.params.eta = r.f32();

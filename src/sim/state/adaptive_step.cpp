@@ -10,8 +10,12 @@
 
 namespace orrery {
 
+double Simulation::fixed_step() const {
+  return is_double() ? m_params.dt : static_cast<double>(static_cast<float>(m_params.dt));
+}
+
 double Simulation::next_dt() const {
-  if (!m_params.adaptive) return m_params.dt;
+  if (!m_params.adaptive) return fixed_step();
   return m_dt_next > 0.0 ? m_dt_next : m_params.dt;
 }
 

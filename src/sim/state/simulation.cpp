@@ -49,7 +49,7 @@ class Simulation::PassesOf final : public Simulation::Passes {
       if (g.has_fused_step() && !m_s.m_params.adaptive) {  // the seed's single launch
         m_s.m_phases->begin(Phase::force_integrate);
         SimParams p = m_s.m_params;
-        p.dt = static_cast<float>(dt);
+        p.dt = dt;
         g.step(m_in, m_out, m_vel, m_n, p);
         ++m_s.m_last_evals;
         return;
@@ -286,8 +286,13 @@ void Simulation::step(int k, Bodies& b) {
   if (b.on_device != m_backend->on_device())
     throw std::logic_error("Simulation::step: the arrays are not on the solver's side");
   m_backend->reserve(b.n);
-  const double fixed_time =
-      m_time + static_cast<double>(k) * (m_reversed ? -m_params.dt : m_params.dt);
+  // Fixed steps: the clock counts them from where this step size began (origin + count x dt),
+  // so ten steps of 0.1 are 1 however the calls split them; anything else that set the time
+  // starts a new count.
+  const double signed_step = m_reversed ? -fixed_step() : fixed_step();
+  if (signed_step != m_clock.step || m_time != m_clock.last)
+    m_clock = FixedClock{m_time, 0, signed_step, m_time};
+
   int done = 0;
   bool moves = true;  // the clock still moves by a step
   // A step that throws (out of memory in a tree build) leaves the state as it was before it: the
@@ -332,10 +337,13 @@ void Simulation::step(int k, Bodies& b) {
   }
   m_phases->end();
   m_steps += done;
-  // Fixed steps: k dt at once, as always (the adaptive ones add their own as they go). A fixed
+  // Fixed steps: the steps taken at once (the adaptive ones add their own as they go). A fixed
   // step that cannot move the clock cannot from the first step on: none was taken then.
-  if (!m_params.adaptive && moves && !failed) m_time = fixed_time;
-  if (!m_params.adaptive && failed) m_time += done * (m_reversed ? -m_params.dt : m_params.dt);
+  if (!m_params.adaptive && done > 0) {
+    m_clock.count += done;
+    m_time = m_clock.origin + static_cast<double>(m_clock.count) * signed_step;
+    m_clock.last = m_time;
+  }
   if (failed) {
     forget_forces();  // the failed step's forces were of positions it did not keep
     std::rethrow_exception(failed);
