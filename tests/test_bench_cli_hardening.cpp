@@ -377,5 +377,27 @@ TEST(BenchCliHardening, ContactMemoryIsBoundedForAnyRadius) {
   std::remove(out.c_str());
 }
 
+// Issue 42: the host check sees an address-space limit and the solver's measured peak (cpu-bh:
+// 256 bytes a body), so 4M bodies under ulimit -v 900000 are refused before anything is allocated
+// (a cpu-bh step there used to abort on bad_alloc).
+TEST(BenchCliHardening, TheHostCheckSeesTheLimitAndTheSolver) {
+  REQUIRE_BENCH();
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v under it";
+#endif
+  const std::string out = temp_path("host-ulimit.txt");
+  const std::string cmd = "ulimit -v 900000 && exec '" + bench_path() +
+                          "' --warmup 0 --solver cpu-bh --n 4000000 --cpu-max-n 4000000 --steps 1 "
+                          ">'" +
+                          out + "' 2>&1";
+  const int status = std::system(("/bin/sh -c \"" + cmd + "\"").c_str());
+  const std::string text = read_file(out);
+  ASSERT_TRUE(WIFEXITED(status)) << text;
+  EXPECT_EQ(WEXITSTATUS(status), 2) << text;
+  EXPECT_NE(text.find("--n 4000000: needs about 1.1 GiB of host memory"), std::string::npos)
+      << text;
+  std::remove(out.c_str());
+}
+
 }  // namespace
 }  // namespace orrery

@@ -5,7 +5,8 @@
 
 namespace orrery {
 
-// MemAvailable from /proc/meminfo in bytes, or 0 when it cannot be read (then no check).
+// MemAvailable from /proc/meminfo in bytes, or less where an address-space limit (ulimit -v)
+// leaves this process less; 0 when neither can be read (then no check).
 double host_available_bytes();
 // "3.1 GiB".
 std::string gib_text(double bytes);

@@ -123,7 +123,18 @@ struct SolverInfo {
   double device_bytes_per_body = 0;
   bool spreads = false;  // can run over several GPUs (make_solver's gpus)
   bool doubles = false;  // has a double-precision path (Solver::has_double())
+  // Host memory a body costs at the peak of a step, all told (the state, the Simulation's scratch,
+  // the solver's own), in single and in double precision: measured (docs/robustness.md, "Clear
+  // limits") for the CPU solvers; for the GPU ones the host holds the state and its copies.
+  double host_bytes_per_body = 128;
+  double host_bytes_per_body_double = 128;
 };
+
+// The host's bytes a body with this solver in that precision (SolverInfo::host_bytes_per_body).
+double host_bytes_per_body(const SolverInfo& info, Precision p);
+// What the solver adds on the host beyond a state stepped by `cpu` (its trees), for callers that
+// hold more copies of the state themselves (the viewer).
+double host_scratch_bytes_per_body(const SolverInfo& info, Precision p);
 
 // Throws InputError naming the memory needed when `n` bodies of a GPU solver cannot fit in the
 // device's free memory now (for a CPU solver, or with no device, it does nothing).

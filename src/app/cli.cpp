@@ -275,7 +275,9 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
     // The CPU path holds the bodies in host memory (N = 2^27 failed after 35 s in GL).
     if (!solver_info(o.solver).gpu || !device_present()) {
       try {
-        check_host_memory(o.n, k_viewer_host_bytes_per_body);
+        check_host_memory(
+            o.n, k_viewer_host_bytes_per_body +
+                     host_scratch_bytes_per_body(solver_info(o.solver), o.params.precision));
       } catch (const InputError& e) {
         throw InputError("--n " + std::to_string(o.n) + ": " + e.what());
       }

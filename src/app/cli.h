@@ -72,7 +72,7 @@ constexpr float k_min_point_radius = 0.01f, k_max_point_radius = 5.0f;
 // Host memory a body costs the viewer on the CPU path: the published positions (two) and
 // velocities, the worker Simulation's own state (three) and scratch (accelerations, potentials),
 // the read Simulation's scratch, the values, and GL's buffers (host memory under Mesa): fifteen
-// Vec4.
+// Vec4; and a tree code's own (host_scratch_bytes_per_body) on top.
 constexpr double k_viewer_host_bytes_per_body = 15.0 * 16;
 using ui::k_max_bodies;
 

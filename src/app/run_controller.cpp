@@ -25,7 +25,10 @@ RunController::RunController(gfx::DevicePath path, Integrator integrator, const 
 void RunController::reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius) {
   // May throw (an N the GPU cannot hold, or a bad N): the old state stays then.
   if (m_sim) check_device_memory(solver_info(m_sim->solver().name()), n);
-  if (m_sim && !m_sim->solver().on_device()) check_host_memory(n, k_viewer_host_bytes_per_body);
+  if (m_sim && !m_sim->solver().on_device())
+    check_host_memory(n, k_viewer_host_bytes_per_body +
+                             host_scratch_bytes_per_body(solver_info(m_sim->solver().name()),
+                                                         m_sim->params().precision));
   BodyState s = make_preset(preset, n, seed);
   if (radius) set_radius(s.vel, *radius);
   load(s, nullptr);

@@ -320,8 +320,18 @@ void check_memory(const Plan& plan) {
                            ": too large for the GPU's memory: " + e.what());
         }
       }
-    // Host state exists only for the runs that happen: CPU ones up to --cpu-max-n, GPU ones.
-    const double host_need = host_per_body * n;
+    // Host state exists only for the runs that happen: CPU ones up to --cpu-max-n (each with its
+    // solver's measured peak, the largest counted; --compare's reference is cpu), GPU ones.
+    double solver_host = 0;
+    if (n <= plan.cpu_max_n) {
+      for (const SolverPlan& s : plan.solvers)
+        if (!s.info.gpu)
+          solver_host = std::max(solver_host, host_bytes_per_body(s.info, plan.params.precision));
+      if (plan.compare)
+        solver_host =
+            std::max(solver_host, host_bytes_per_body(solver_info("cpu"), plan.params.precision));
+    }
+    const double host_need = (host_per_body + solver_host) * n;
     if ((gpu_runs || n <= plan.cpu_max_n) && host_free > 0 && host_need > host_free)
       throw UsageError("--n " + std::to_string(n) + ": needs about " + gib_text(host_need) +
                        " of host memory, only " + gib_text(host_free) + " available");

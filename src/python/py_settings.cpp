@@ -37,12 +37,13 @@ void PySimulation::set_precision(const std::string& text) {
     throw InputError("precision=" + text + ": " + e.what());
   }
   check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
+  check_fits(solver_info(m_solver), n(), p.precision);  // double needs more
   m_sim->set_params(p);
 }
 
 void PySimulation::rebuild_solver(const std::string& name, int block, int gpus) {
   const SolverInfo& info = solver_info(name);
-  check_fits(info, n());
+  check_fits(info, n(), m_sim->params().precision);
   m_sim->set_solver(make_solver(name, block, gpus));
   m_solver = name;
   m_block_asked = block;

@@ -22,7 +22,6 @@ namespace {
 
 // Host memory a body costs here: the state and the Simulation's scratch (positions twice,
 // velocities, accelerations, potentials), a host copy while reading, and the arrays handed out.
-constexpr double k_host_bytes_per_body = 8.0 * sizeof(Vec4);
 // A call steps in runs of about this long between looks at Ctrl-C.
 constexpr double k_chunk_s = 0.05;
 
@@ -116,8 +115,8 @@ void apply_radius(BodyState& s, const Keywords& k) {
 
 }  // namespace
 
-void check_fits(const SolverInfo& info, long long n) {
-  check_host_memory(n, k_host_bytes_per_body);
+void check_fits(const SolverInfo& info, long long n, Precision precision) {
+  check_host_memory(n, host_bytes_per_body(info, precision));
   check_device_memory(info, n);
 }
 
@@ -141,7 +140,7 @@ void check_inside_walls(float box, const BodyState& s, const std::string& what) 
 PySimulation::PySimulation(const BodyState& bodies, const Chosen& c, const RunState* run) {
   if (bodies.size() < 1) throw InputError("a simulation needs at least one body");
   check_box_fits(c.run.params.collisions.box, bodies.vel);
-  check_fits(solver_info(c.run.solver), bodies.size());
+  check_fits(solver_info(c.run.solver), bodies.size(), c.run.params.precision);
   m_sim = std::make_unique<Simulation>(bodies, make_solver(c.run.solver, c.run.block, c.gpus),
                                        c.run.integrator, c.run.params);
   if (run) m_sim->resume(*run);
@@ -160,7 +159,7 @@ std::unique_ptr<PySimulation> PySimulation::from_preset(int n, const std::string
     throw InputError("preset=" + preset + ": " + e.what());
   }
   const Chosen c = choose(RunSettings{}, p, k);
-  check_fits(solver_info(c.run.solver), n);
+  check_fits(solver_info(c.run.solver), n, c.run.params.precision);
   BodyState s = make_preset(p, n, seed);
   apply_radius(s, k);
   return std::make_unique<PySimulation>(s, c);
@@ -215,7 +214,7 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
     const SceneFile sc = load_scene(path);
     const Chosen c = choose(settings_of(sc), std::nullopt, k);
     const int n = sc.n > 0 ? sc.n : default_bodies();
-    if (sc.snapshot.empty()) check_fits(solver_info(c.run.solver), n);
+    if (sc.snapshot.empty()) check_fits(solver_info(c.run.solver), n, c.run.params.precision);
     s = scene_snapshot(sc, n, o);
     apply_radius(s.bodies, k);
     sim = std::make_unique<PySimulation>(s.bodies, c);

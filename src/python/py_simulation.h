@@ -29,7 +29,7 @@ bool stopping_runs();
 void check_inside_walls(float box, const BodyState& s, const std::string& what);
 
 // Refuses a state the solver's side cannot hold (names the memory needed).
-void check_fits(const SolverInfo& info, long long n);
+void check_fits(const SolverInfo& info, long long n, Precision precision);
 
 class PySimulation {
  public:

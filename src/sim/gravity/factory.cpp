@@ -25,6 +25,10 @@ std::string join_names(const std::vector<SolverInfo>& v) {
   return s;
 }
 
+// Host bytes a body at the peak of a step of `cpu`, measured (docs/robustness.md): the state, its
+// float view and the Simulation's scratch (109 and 290 measured at 32,768 bodies).
+constexpr double k_cpu_host_bytes = 112, k_cpu_host_bytes_double = 296;
+
 #ifdef ORRERY_HAVE_CUDA
 // State and Simulation scratch, per body: positions twice, velocities, accelerations, potentials.
 constexpr double k_state_bytes = 5.0 * sizeof(Vec4);
@@ -78,7 +82,9 @@ const std::vector<SolverInfo>& all_solvers() {
        false,
        0,
        false,
-       true},
+       true,
+       k_cpu_host_bytes,
+       k_cpu_host_bytes_double},
       {"cpu-omp",
        false,
        {},
@@ -88,7 +94,9 @@ const std::vector<SolverInfo>& all_solvers() {
        false,
        0,
        false,
-       true},
+       true,
+       136,  // 134 measured at 32,768 bodies: the threads' own scratch
+       328},
       {"cpu-bh",
        false,
        {},
@@ -96,7 +104,12 @@ const std::vector<SolverInfo>& all_solvers() {
        "CPU Barnes-Hut: octree of Morton-sorted bodies with quadrupoles, rebuilt every step, "
        "OpenMP walk a group at a time, box and relative opening tests; opening angle theta",
        &make_cpu_bh_solver,
-       true},
+       true,
+       0,
+       false,
+       false,
+       256,  // its octree, the Morton keys and the sorted copy: 249 at 1M, 208 at 4M
+       256},
 #ifdef ORRERY_HAVE_CUDA
       {"cuda-dynamic", true, k_tile_blocks, 256,
        "CUDA shared-memory tiles, block size chosen at run time", &make_cuda_dynamic_solver, false,
@@ -154,6 +167,15 @@ const SolverInfo& solver_info(const std::string& name) {
     if (s.name == name) return s;
   throw std::invalid_argument("unknown solver '" + name +
                               "' (this build has: " + join_names(all_solvers()) + ")");
+}
+
+double host_bytes_per_body(const SolverInfo& info, Precision p) {
+  return p == Precision::double_ ? info.host_bytes_per_body_double : info.host_bytes_per_body;
+}
+
+double host_scratch_bytes_per_body(const SolverInfo& info, Precision p) {
+  const double cpu = p == Precision::double_ ? k_cpu_host_bytes_double : k_cpu_host_bytes;
+  return std::max(0.0, host_bytes_per_body(info, p) - cpu);
 }
 
 void check_device_memory(const SolverInfo& info, long long n) {
