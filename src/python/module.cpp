@@ -387,7 +387,7 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
              save_snapshot(path, s.snapshot());
            }))
       .def("_restore_from", guarded([](PySimulation& s, const std::string& path) {
-             s.restore(load_snapshot(path));
+             s.restore(python::load_interruptibly(path, LoadOptions{}));
            }));
 
   // A property for each parameter row but the step's (dt, dt_max and eta have their grammar).

@@ -205,6 +205,31 @@ std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
   return std::make_unique<PySimulation>(s, c);
 }
 
+Snapshot load_interruptibly(const std::string& path, LoadOptions o) {
+  LoadProgress progress;
+  std::unique_ptr<py::error_already_set> raised;
+  progress.tick = [&](const LoadProgress&) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      raised = std::make_unique<py::error_already_set>();
+      progress.cancel = true;
+    }
+  };
+  o.progress = &progress;
+  try {
+    Snapshot s;
+    {
+      py::gil_scoped_release nogil;
+      s = load_snapshot(path, o);
+    }
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // one that came while decoding
+    return s;
+  } catch (const LoadCancelled&) {
+    if (raised) throw std::move(*raised);
+    throw;
+  }
+}
+
 std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const Keywords& k,
                                                  const LoadOptions& o, bool gadget_g_given) {
   const std::string ext = path.size() >= 5 ? path.substr(path.size() - 5) : "";
@@ -219,7 +244,7 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
     apply_radius(s.bodies, k);
     sim = std::make_unique<PySimulation>(s.bodies, c);
   } else {
-    s = load_snapshot(path, o);
+    s = load_interruptibly(path, o);
     if (gadget_g_given && s.format != SnapshotFormat::gadget2 && s.format != SnapshotFormat::hdf5)
       throw InputError("gadget_g=" + number_text(o.gadget_g) + ": " + path + " is " +
                        format_info(s.format).name +

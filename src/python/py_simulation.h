@@ -31,6 +31,11 @@ void check_inside_walls(float box, const BodyState& s, const std::string& what);
 // Refuses a state the solver's side cannot hold (names the memory needed).
 void check_fits(const SolverInfo& info, long long n, Precision precision);
 
+// load_snapshot as Python calls it: the GIL released while it reads (other threads run), and the
+// main thread's signals looked at after each chunk (LoadProgress::tick): the first handler that
+// raises (Ctrl-C's KeyboardInterrupt) cancels the load, and its exception is raised here.
+Snapshot load_interruptibly(const std::string& path, LoadOptions o);
+
 class PySimulation {
  public:
   // The bodies with the settings chosen (python/settings.h); `run` continues a saved run (its
