@@ -105,6 +105,16 @@ def test_file_names_as_the_os_module_takes_them(tmp_path):
     assert orrery.load(target).n == 10
 
 
+def test_a_base_name_opens_only_a_set_of_several_files(tmp_path):
+    """Issue 42: load('zz') with no zz loaded zz.0, a file of its own."""
+    small().save(tmp_path / "zz.orrery")
+    (tmp_path / "zz.orrery").rename(tmp_path / "zz.0")
+    with pytest.raises(ValueError, match=r"zz: cannot open: no such file \(.*zz.0 is a file of "
+                                         r"its own, not the first of a set"):
+        orrery.load(tmp_path / "zz")
+    assert orrery.load(tmp_path / "zz.0").n == 10
+
+
 def test_bodies_given_outside_the_walls_are_refused():
     """Issue 42: bodies given outside box were accepted and landed on the walls."""
     pos = np.zeros((3, 3))

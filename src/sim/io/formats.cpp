@@ -247,6 +247,10 @@ Snapshot load_snapshot(const std::string& path, const LoadOptions& o) {
   // The file's bytes go to the reader moved, never copied (a 16M-body snapshot is 550 MB); a set's
   // other files by their names.
   const int count = f->set_size ? f->set_size(b, first) : 1;
+  // Only a set of several files is opened by its base name: a lone "zz.0" is not what "zz" named.
+  if (first != path && count <= 1)
+    throw SnapshotError(path + ": cannot open: no such file (" + first +
+                        " is a file of its own, not the first of a set: open it by that name)");
   std::vector<SnapshotFile> files;
   if (count <= 1) {
     files.push_back({f->set_size ? first : path, std::move(b)});
