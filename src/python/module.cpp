@@ -215,7 +215,7 @@ a wrong shape, a value that is not finite as float32, or a negative mass or radi
 for Simulation().)")
       .def(
           "step", guarded([](PySimulation& s, const py::object& k) {
-            s.step(python::as_integer(k, "k", 0, std::numeric_limits<long long>::max()));
+            s.step(python::as_integer(k, "step: k", 0, std::numeric_limits<long long>::max()));
           }),
           py::arg("k") = 1,
           R"(Takes k steps of dt (k >= 0). The GIL is released while stepping; Ctrl-C stops the call

@@ -285,7 +285,7 @@ def _never_written(f):
     (_negative_ids, r"PartType1/ParticleIDs: row 2 is negative \(-7\)"),
     (_masses_beside_the_table, r"PartType1/Masses: row 0 is 0.5.* where Header/MassTable gives "
                                r"0.25.* for type 1"),
-    (_fractional_count, "Header: a count of type 1 is not a whole number"),
+    (_fractional_count, "Header/NumPart_ThisFile: the count of type 1 is not a whole number"),
     (_external_link, "PartType1/Coordinates: a link to another file, not a dataset of this one"),
     (_never_written, r"PartType1/Velocities: never written"),
 ])

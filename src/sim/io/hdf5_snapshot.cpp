@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 
 #include "bulk_copy.h"
@@ -57,14 +58,19 @@ Header header(const Reader& r) {
   const double count_max = std::numeric_limits<std::int32_t>::max();
   const double word_max = std::numeric_limits<std::uint32_t>::max();
   for (int t = 0; t < k_types; ++t) {
-    if (!(here[t] >= 0 && here[t] <= count_max && total[t] >= 0 && total[t] <= word_max &&
-          high[t] >= 0 && high[t] <= count_max))
-      r.fail("Header: a count of type " + std::to_string(t) + " out of range");
+    // Each count by its attribute's name: in range and whole.
+    for (const auto& [v, top, name] : {std::tuple{here[t], count_max, "NumPart_ThisFile"},
+                                       std::tuple{total[t], word_max, "NumPart_Total"},
+                                       std::tuple{high[t], count_max, "NumPart_Total_HighWord"}}) {
+      if (!(v >= 0 && v <= top))
+        r.fail(std::string("Header/") + name + ": the count of type " + std::to_string(t) +
+               " is out of range");
+      if (v != std::floor(v))
+        r.fail(std::string("Header/") + name + ": the count of type " + std::to_string(t) +
+               " is not a whole number");
+    }
     if (!(mass[t] >= 0 && mass[t] <= std::numeric_limits<float>::max()))
       r.fail("Header/MassTable: a mass that is negative or not a number");
-    if (here[t] != std::floor(here[t]) || total[t] != std::floor(total[t]) ||
-        high[t] != std::floor(high[t]))
-      r.fail("Header: a count of type " + std::to_string(t) + " is not a whole number");
     h.here[t] = static_cast<std::int64_t>(here[t]);
     h.total[t] = static_cast<std::int64_t>(total[t]) + (static_cast<std::int64_t>(high[t]) << 32);
     h.mass[t] = mass[t];
