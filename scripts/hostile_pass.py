@@ -23,6 +23,8 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from hostile_report import report
+
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 LOG = sys.argv[2] if len(sys.argv) > 2 else None
 BENCH = os.path.join(BUILD, "src/bench/orrery-bench")
@@ -309,23 +311,12 @@ def main():
     if mounted:
         subprocess.run(["umount", tiny])
     os.chmod(os.path.join(WORK, "ro"), 0o755)
-    counts = {}
-    lines = []
-    for verdict, c, rc, err, secs in results:
-        counts[verdict] = counts.get(verdict, 0) + 1
-        lines.append(f"{verdict:10} rc={rc!s:4} {secs:5.1f}s  {c['name']}  :: "
-                     + err.replace("\n", " / ")[:400])
-    if LOG:
-        with open(LOG, "w") as f:
-            f.write("\n".join(lines) + "\n")
-    for l in lines:
-        if not l.startswith("ok"):
-            print(l)
-    print(f"hostile_pass: {len(results)} cases: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + f" (work in {WORK})")
+    lines = [(verdict, f"{verdict:10} rc={rc!s:4} {secs:5.1f}s  {c['name']}  :: "
+                       + err.replace("\n", " / ")[:400]) for verdict, c, rc, err, secs in results]
+    all_ok = report("hostile_pass", "cases", lines, LOG, WORK)
     if not ROOT:
         print("hostile_pass: not root: /proc, /sys and full-disk cases skipped")
-    sys.exit(0 if counts.get("ok", 0) == len(results) else 1)
+    sys.exit(0 if all_ok else 1)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from hostile_report import report
+
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build")
 LOG = sys.argv[2] if len(sys.argv) > 2 else None
 BENCH = os.path.join(BUILD, "src/bench/orrery-bench")
@@ -404,19 +406,9 @@ def main():
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(run_probe, light))
     results += [run_probe(p) for p in heavy]  # memory- and timing-sensitive: one at a time
-    counts, lines = {}, []
-    for verdict, name, why, secs in results:
-        counts[verdict] = counts.get(verdict, 0) + 1
-        lines.append(f"{verdict:10} {secs:5.1f}s  {name}  :: " + why.replace("\n", " / ")[:400])
-    if LOG:
-        with open(LOG, "w") as f:
-            f.write("\n".join(lines) + "\n")
-    for line in lines:
-        if not line.startswith("ok"):
-            print(line)
-    print(f"hostile_python: {len(results)} probes: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + f" (work in {WORK})")
-    sys.exit(0 if counts.get("ok", 0) == len(results) else 1)
+    lines = [(verdict, f"{verdict:10} {secs:5.1f}s  {name}  :: "
+                       + why.replace("\n", " / ")[:400]) for verdict, name, why, secs in results]
+    sys.exit(0 if report("hostile_python", "probes", lines, LOG, WORK) else 1)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,37 @@ TEST_P(GpuAdaptive, StepsMatchTheHosts) {
   }
 }
 
+// Euler's restart memory crosses to and from the device: a run saved (in memory) at step 10 and
+// resumed gives the run that never stopped, bit for bit, in float and double.
+TEST_P(GpuAdaptive, EulerRestartsBitForBitOnTheDevice) {
+  for (Precision precision : {Precision::single, Precision::double_}) {
+    SCOPED_TRACE(to_string(precision));
+    SimParams p;
+    p.dt = 1.0f;
+    p.adaptive = true;
+    p.precision = precision;
+    BodyState s = make_preset(Preset::plummer, 1000, 9);
+    if (precision == Precision::double_) widen_to_doubles(s);
+    Simulation straight(s, make_solver(GetParam()), Integrator::euler, p);
+    straight.step(20);
+    Simulation first(s, make_solver(GetParam()), Integrator::euler, p);
+    first.step(10);
+    const RunState run = first.run_state();
+    ASSERT_TRUE(run.has_memory());
+    const BodyState mid = first.state();
+    Simulation second(mid, make_solver(GetParam()), Integrator::euler, p);
+    second.set_exact_state(mid);
+    second.resume(run);
+    second.step(10);
+    EXPECT_EQ(second.time(), straight.time());
+    const BodyState want = straight.state(), got = second.state();
+    for (std::size_t i = 0; i < want.pos.size(); ++i) {
+      ASSERT_EQ(got.pos[i].x, want.pos[i].x) << i;
+      ASSERT_EQ(got.vel[i].y, want.vel[i].y) << i;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Cuda, GpuAdaptive, cuda_modules(), module_name);
 
 TEST(GpuAdaptiveTree, CudaBhTakesTheHostsStepsToItsOwnAccuracy) {
