@@ -17,6 +17,17 @@
 
 namespace orrery::test {
 
+// The SnapshotError a file's bytes give ("(no error)" where they load).
+inline std::string message_of(const std::vector<std::uint8_t>& b,
+                              const std::string& name = "f.orrery") {
+  try {
+    decode_snapshot(b.data(), b.size(), name);
+  } catch (const SnapshotError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
 inline bool same_bits(const std::vector<Vec4>& a, const std::vector<Vec4>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(Vec4) * a.size()) == 0;
 }

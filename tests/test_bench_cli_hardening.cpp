@@ -356,6 +356,18 @@ TEST(BenchCliHardening, MaxNStopsAtTheCpuCap) {
       << skip.out;
 }
 
+// The bench run with `args` under an address-space limit of `kib` (ulimit -v): its wait status
+// and its output.
+std::pair<int, std::string> bench_under_limit(long kib, const std::string& args) {
+  const std::string out = temp_path("bench-ulimit.txt");
+  const std::string cmd = "ulimit -v " + std::to_string(kib) + " && exec '" + bench_path() + "' " +
+                          args + " >'" + out + "' 2>&1";
+  const int status = std::system(("/bin/sh -c \"" + cmd + "\"").c_str());
+  std::string text = read_file(out);
+  std::remove(out.c_str());
+  return {status, text};
+}
+
 // Issue 21: a radius as large as the system makes every pair touch. The pairs kept for a step are
 // bounded (the rest wait, counted as truncated), so a 3 GB address space is enough at N = 24,576
 // (302 million touching pairs): before, the lists grew as N^2 and the run aborted on bad_alloc.
@@ -364,17 +376,14 @@ TEST(BenchCliHardening, ContactMemoryIsBoundedForAnyRadius) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v under it";
 #endif
-  const std::string out = temp_path("contacts-ulimit.txt");
-  const std::string cmd = "ulimit -v 3000000 && exec '" + bench_path() +
-                          "' --warmup 0 --solver cpu-omp --n 24576 --steps 1 --collisions bounce "
-                          "--radius 1000 --gravity off >'" + out + "' 2>&1";
-  const int status = std::system(("/bin/sh -c \"" + cmd + "\"").c_str());
-  const std::string text = read_file(out);
+  const auto [status, text] =
+      bench_under_limit(3000000,
+                        "--warmup 0 --solver cpu-omp --n 24576 --steps 1 --collisions bounce "
+                        "--radius 1000 --gravity off");
   ASSERT_TRUE(WIFEXITED(status)) << text;
   EXPECT_EQ(WEXITSTATUS(status), 0) << text;
   // Every pair counted, though not every pair kept: N (N - 1) / 2.
   EXPECT_NE(text.find("contacts/step 301977600"), std::string::npos) << text;
-  std::remove(out.c_str());
 }
 
 // Issue 42: the host check sees an address-space limit and the solver's measured peak (cpu-bh:
@@ -385,18 +394,12 @@ TEST(BenchCliHardening, TheHostCheckSeesTheLimitAndTheSolver) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v under it";
 #endif
-  const std::string out = temp_path("host-ulimit.txt");
-  const std::string cmd = "ulimit -v 900000 && exec '" + bench_path() +
-                          "' --warmup 0 --solver cpu-bh --n 4000000 --cpu-max-n 4000000 --steps 1 "
-                          ">'" +
-                          out + "' 2>&1";
-  const int status = std::system(("/bin/sh -c \"" + cmd + "\"").c_str());
-  const std::string text = read_file(out);
+  const auto [status, text] = bench_under_limit(
+      900000, "--warmup 0 --solver cpu-bh --n 4000000 --cpu-max-n 4000000 --steps 1");
   ASSERT_TRUE(WIFEXITED(status)) << text;
   EXPECT_EQ(WEXITSTATUS(status), 2) << text;
   EXPECT_NE(text.find("--n 4000000: needs about 1.1 GiB of host memory"), std::string::npos)
       << text;
-  std::remove(out.c_str());
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "orrery/input.h"
 #include "orrery/scene_file.h"
 #include "precision_checks.h"
+#include "snapshot_checks.h"
 
 namespace orrery::test {
 namespace {
@@ -116,21 +117,11 @@ TEST(Precision, Version2FilesAreCheckedAndVersion1IsStillWritten) {
   // Truncated by one body's doubles: named, not read past the end.
   std::vector<std::uint8_t> cut(v2.begin(), v2.end() - 72);
   cut.insert(cut.end(), v2.end() - 8, v2.end());
-  try {
-    decode_snapshot(cut.data(), cut.size(), "cut.orrery");
-    FAIL() << "a truncated version 2 file loaded";
-  } catch (const SnapshotError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("cut.orrery"));
-  }
+  EXPECT_THAT(message_of(cut, "cut.orrery"), HasSubstr("cut.orrery"));
   // The double flag in a version 1 header is unknown there.
   std::vector<std::uint8_t> lie = v1;
   lie[20] |= 8;
-  try {
-    decode_snapshot(lie.data(), lie.size(), "lie.orrery");
-    FAIL() << "a version 1 file with the double flag loaded";
-  } catch (const SnapshotError& e) {
-    EXPECT_THAT(e.what(), HasSubstr("unknown flags"));
-  }
+  EXPECT_THAT(message_of(lie, "lie.orrery"), HasSubstr("unknown flags"));
 }
 
 TEST(Precision, SceneFilesCarryThePrecision) {

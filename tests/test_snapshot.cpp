@@ -45,15 +45,6 @@ Snapshot sample(int n = 37) {
   return s;
 }
 
-std::string message_of(const std::vector<std::uint8_t>& b, const std::string& name = "f.orrery") {
-  try {
-    decode_snapshot(b.data(), b.size(), name);
-  } catch (const SnapshotError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 // Puts the checksum right after a deliberate change, so the check under test is the one that fires.
 void reseal(std::vector<std::uint8_t>& b) {
   const std::uint64_t h = bytes::fnv1a64(b.data(), b.size() - 8);
