@@ -27,10 +27,6 @@ namespace {
 
 constexpr long long k_max_n = std::numeric_limits<std::int32_t>::max();
 constexpr long long k_max_steps = std::numeric_limits<std::int32_t>::max();
-// Host bytes per body: the initial state (positions, velocities), the output positions, and under
-// --compare the reference's state as well.
-constexpr double k_host_bytes_per_body = 3.0 * sizeof(Vec4);
-constexpr double k_host_compare_bytes_per_body = 6.0 * sizeof(Vec4);
 
 std::string sizes(const std::vector<int>& v) {
   std::string s;
@@ -300,42 +296,6 @@ std::vector<std::string> items_of(const std::vector<std::string>& values, const 
   for (const std::string& v : values)
     for (std::string& item : split_list(v, option)) out.push_back(std::move(item));
   return out;
-}
-
-// Rejects an N whose buffers cannot fit, before anything is allocated.
-void check_memory(const Plan& plan) {
-  const bool gpu = std::any_of(plan.solvers.begin(), plan.solvers.end(),
-                               [](const SolverPlan& s) { return s.info.gpu; });
-  const double host_free = host_available_bytes();
-  const double host_per_body = plan.compare ? k_host_compare_bytes_per_body : k_host_bytes_per_body;
-  for (int n : plan.ns) {
-    // GPU runs only happen in timing mode or, under --compare, up to --cpu-max-n.
-    const bool gpu_runs = gpu && (!plan.compare || n <= plan.cpu_max_n);
-    if (gpu_runs)
-      for (const SolverPlan& s : plan.solvers) {
-        try {
-          check_device_memory(s.info, n);
-        } catch (const InputError& e) {
-          throw UsageError("--n " + std::to_string(n) +
-                           ": too large for the GPU's memory: " + e.what());
-        }
-      }
-    // Host state exists only for the runs that happen: CPU ones up to --cpu-max-n (each with its
-    // solver's measured peak, the largest counted; --compare's reference is cpu), GPU ones.
-    double solver_host = 0;
-    if (n <= plan.cpu_max_n) {
-      for (const SolverPlan& s : plan.solvers)
-        if (!s.info.gpu)
-          solver_host = std::max(solver_host, host_bytes_per_body(s.info, plan.params.precision));
-      if (plan.compare)
-        solver_host =
-            std::max(solver_host, host_bytes_per_body(solver_info("cpu"), plan.params.precision));
-    }
-    const double host_need = (host_per_body + solver_host) * n;
-    if ((gpu_runs || n <= plan.cpu_max_n) && host_free > 0 && host_need > host_free)
-      throw UsageError("--n " + std::to_string(n) + ": needs about " + gib_text(host_need) +
-                       " of host memory, only " + gib_text(host_free) + " available");
-  }
 }
 
 }  // namespace

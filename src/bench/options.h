@@ -116,6 +116,9 @@ struct Plan {
 // Checks everything, including device presence and memory for each N, before anything runs.
 // Throws UsageError with a one-line message naming the bad value. Opens no file.
 Plan make_plan(const RawOptions& raw);
+// Rejects an N whose buffers cannot fit on the host or the GPU, before anything is allocated
+// (memory_check.cpp). Throws UsageError.
+void check_memory(const Plan& plan);
 
 // The names in one line, `sep` between them.
 std::string join(const std::vector<std::string>& v, const char* sep = ", ");

@@ -30,6 +30,8 @@ void check_inside_walls(float box, const BodyState& s, const std::string& what);
 
 // Refuses a state the solver's side cannot hold (names the memory needed).
 void check_fits(const SolverInfo& info, long long n, Precision precision);
+// The radius= keyword over every body, where given.
+void apply_radius(BodyState& s, const Keywords& k);
 
 // load_snapshot as Python calls it: the GIL released while it reads (other threads run), and the
 // main thread's signals looked at after each chunk (LoadProgress::tick): the first handler that

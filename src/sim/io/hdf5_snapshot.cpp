@@ -20,6 +20,7 @@
 #include "gadget.h"  // check_counts
 #include "hdf5_id.h"
 #include "hdf5_reader.h"
+#include "hdf5_wire.h"
 #include "isolated.h"
 #include "orrery/host_memory.h"
 #include "orrery/input.h"
@@ -203,47 +204,6 @@ std::vector<std::string> set_names(const std::string& path, int count) {
 }
 
 namespace {
-
-// The decoded snapshot as the reader process passes it back, in the memory file both map. Child
-// and parent are one binary, so the arrays go as their bytes, each where wire_layout() puts it;
-// the run goes without its solver name, which follows the arrays with the units line.
-struct WireHead {
-  std::uint64_t n, types, ids, solver_chars, units_chars;
-  double file_time, redshift, box_size;
-  bool run_recorded;
-  double time;
-  long long steps;
-  int block;
-  Integrator integrator;
-  SimParams params;
-  bool time_reversed;
-  CollisionTotals totals;
-  double next_dt;
-  bool doubles;  // pos64 and vel64 follow (a double-precision run's own file)
-  bool memory;   // the adaptive step's memory follows (acc: Vec4, or Vec4d where doubles)
-  double last_eval_time;
-};
-static_assert(std::is_trivially_copyable_v<WireHead> && std::is_trivially_copyable_v<Vec4>);
-
-struct WireLayout {
-  std::size_t pos, vel, types, ids, pos64, vel64, acc, solver, units, end;
-};
-WireLayout wire_layout(const WireHead& h) {
-  const auto aligned = [](std::size_t at) { return (at + 63) / 64 * 64; };
-  WireLayout l{};
-  l.pos = aligned(sizeof h);
-  l.vel = l.pos + h.n * sizeof(Vec4);
-  l.types = l.vel + h.n * sizeof(Vec4);
-  l.ids = aligned(l.types + h.types);
-  const std::size_t wide = h.doubles ? h.n * sizeof(Vec4d) : 0;
-  l.pos64 = aligned(l.ids + h.ids * sizeof(std::uint64_t));
-  l.vel64 = l.pos64 + wide;
-  l.acc = l.vel64 + wide;
-  l.solver = l.acc + (h.memory ? h.n * (h.doubles ? sizeof(Vec4d) : sizeof(Vec4)) : 0);
-  l.units = l.solver + h.solver_chars;
-  l.end = l.units + h.units_chars;
-  return l;
-}
 
 template <class V>
 bool is_finite3(const V& v) {
@@ -466,46 +426,6 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
       at += c;
     }
   }
-}
-
-Snapshot from_wire(const AnswerView& in, const std::string& name) {
-  const auto bad = [&] { return SnapshotError(name + ": its reader's answer is malformed"); };
-  WireHead h{};
-  if (in.size() < sizeof h) throw bad();
-  std::memcpy(&h, in.data(), sizeof h);
-  if (h.n > (1ull << 31) || (h.types != 0 && h.types != h.n) || h.ids != h.types ||
-      h.solver_chars > 64 || h.units_chars > 4096)
-    throw bad();
-  const WireLayout l = wire_layout(h);
-  if (l.end != in.size()) throw bad();
-  const std::uint8_t* p = in.data();
-  Snapshot s;
-  s.format = SnapshotFormat::hdf5;
-  s.file_time = h.file_time, s.redshift = h.redshift, s.box_size = h.box_size;
-  s.run_recorded = h.run_recorded;
-  RunState& run = s.run;
-  run.time = h.time, run.steps = h.steps, run.block = h.block, run.integrator = h.integrator;
-  run.params = h.params, run.time_reversed = h.time_reversed, run.totals = h.totals;
-  run.next_dt = h.next_dt;
-  if (h.memory) {
-    run.last_eval_time = h.last_eval_time;
-    if (h.doubles)
-      assign_bulk(run.last_acc64, reinterpret_cast<const Vec4d*>(p + l.acc), h.n);
-    else
-      assign_bulk(run.last_acc, reinterpret_cast<const Vec4*>(p + l.acc), h.n);
-  }
-  if (h.doubles) {
-    assign_bulk(s.bodies.pos64, reinterpret_cast<const Vec4d*>(p + l.pos64), h.n);
-    assign_bulk(s.bodies.vel64, reinterpret_cast<const Vec4d*>(p + l.vel64), h.n);
-  }
-  const auto* pos = reinterpret_cast<const Vec4*>(p + l.pos);
-  const auto* vel = reinterpret_cast<const Vec4*>(p + l.vel);
-  const auto* ids = reinterpret_cast<const std::uint64_t*>(p + l.ids);
-  assign_bulk(s.bodies.pos, pos, h.n), assign_bulk(s.bodies.vel, vel, h.n);
-  assign_bulk(s.types, p + l.types, h.types), assign_bulk(s.ids, ids, h.ids);
-  run.solver.assign(reinterpret_cast<const char*>(p + l.solver), h.solver_chars);
-  s.units.assign(reinterpret_cast<const char*>(p + l.units), h.units_chars);
-  return s;
 }
 
 }  // namespace

@@ -1,0 +1,109 @@
+// The Python Simulation's files: made from a snapshot or a scene (load), written (save), and
+// restored in place; the load interruptible by Ctrl-C.
+#include <new>
+
+#include "orrery/device.h"
+#include "orrery/formats.h"
+#include "orrery/scene_file.h"
+#include "py_simulation.h"
+
+namespace orrery::python {
+
+Snapshot load_interruptibly(const std::string& path, LoadOptions o) {
+  LoadProgress progress;
+  std::unique_ptr<py::error_already_set> raised;
+  progress.tick = [&](const LoadProgress&) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) {
+      raised = std::make_unique<py::error_already_set>();
+      progress.cancel = true;
+    }
+  };
+  o.progress = &progress;
+  try {
+    Snapshot s;
+    {
+      py::gil_scoped_release nogil;
+      s = load_snapshot(path, o);
+    }
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // one that came while decoding
+    return s;
+  } catch (const LoadCancelled&) {
+    if (raised) throw std::move(*raised);
+    throw;
+  }
+}
+
+std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const Keywords& k,
+                                                 const LoadOptions& o, bool gadget_g_given) {
+  const std::string ext = path.size() >= 5 ? path.substr(path.size() - 5) : "";
+  std::unique_ptr<PySimulation> sim;
+  Snapshot s;
+  if (ext == ".json" || ext == ".JSON") {
+    const SceneFile sc = load_scene(path);
+    const Chosen c = choose(settings_of(sc), std::nullopt, k);
+    const int n = sc.n > 0 ? sc.n : default_bodies();
+    if (sc.snapshot.empty()) check_fits(solver_info(c.run.solver), n, c.run.params.precision);
+    s = scene_snapshot(sc, n, o);
+    apply_radius(s.bodies, k);
+    sim = std::make_unique<PySimulation>(s.bodies, c);
+  } else {
+    s = load_interruptibly(path, o);
+    if (gadget_g_given && s.format != SnapshotFormat::gadget2 && s.format != SnapshotFormat::hdf5)
+      throw InputError("gadget_g=" + number_text(o.gadget_g) + ": " + path + " is " +
+                       format_info(s.format).name +
+                       ", which keeps its own units; gadget_g is G in a GADGET-2 or HDF5 "
+                       "file's units");
+    apply_radius(s.bodies, k);
+    const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k);
+    check_inside_walls(c.run.params.collisions.box, s.bodies, path);
+    sim = std::make_unique<PySimulation>(s.bodies, c, &s.run);  // TIPSY: its time alone
+  }
+  sim->m_sim->set_labels(std::move(s.types), std::move(s.ids));
+  return sim;
+}
+
+Snapshot PySimulation::snapshot() {
+  Snapshot s;
+  s.bodies = m_sim->state();
+  s.run = m_sim->run_state();
+  s.run.block = m_block_asked;
+  s.types = m_sim->types();
+  s.ids = m_sim->ids();
+  return s;
+}
+
+void PySimulation::save(const std::string& path) {
+  if (path.empty()) throw InputError("path: empty");
+  const Snapshot s = snapshot();
+  const long long bad = first_nonfinite(s.bodies.pos.data(), s.bodies.vel.data(), s.bodies.size());
+  if (bad >= 0)
+    throw InputError(path + ": not saved: body " + std::to_string(bad) +
+                     " is not finite (a file --load would refuse)");
+  const SnapshotFormat format = format_for_writing(path).id;  // a bad name: ValueError
+  try {
+    save_snapshot(path, s, format);
+  } catch (const std::bad_alloc&) {  // was OSError: std::bad_alloc
+    PyErr_SetString(
+        PyExc_MemoryError,
+        (path + ": not saved: out of host memory while encoding the file (the old file, "
+                "if any, is as it was)")
+            .c_str());
+    throw py::error_already_set();
+  } catch (const std::exception& e) {  // the place, the disk: an OSError in Python
+    PyErr_SetString(PyExc_OSError, e.what());
+    throw py::error_already_set();
+  }
+}
+
+void PySimulation::restore(const Snapshot& s) {
+  const Chosen c = choose(settings_of(s.run), std::nullopt, Keywords{});
+  auto fresh = std::make_unique<PySimulation>(s.bodies, c, &s.run);
+  fresh->m_sim->set_labels(s.types, s.ids);
+  std::swap(m_sim, fresh->m_sim);
+  m_solver = fresh->m_solver;
+  m_block_asked = fresh->m_block_asked;
+  m_gpus = fresh->m_gpus;
+}
+
+}  // namespace orrery::python
