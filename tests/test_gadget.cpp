@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../src/sim/io/byte_io.h"
 #include "bench_cli_support.h"
 #include "orrery/snapshot.h"
 
@@ -39,29 +40,9 @@ struct Spec {
   double time = 0;
 };
 
-class Out {
- public:
-  explicit Out(bool big) : m_big(big) {}
-  void u32(std::uint32_t v) {
-    for (int k = 0; k < 4; ++k)
-      m_b.push_back(static_cast<std::uint8_t>(v >> (8 * (m_big ? 3 - k : k))));
-  }
-  void u64(std::uint64_t v) {
-    for (int k = 0; k < 8; ++k)
-      m_b.push_back(static_cast<std::uint8_t>(v >> (8 * (m_big ? 7 - k : k))));
-  }
-  void f32(float f) {
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    u32(u);
-  }
-  void f64(double d) {
-    std::uint64_t u;
-    std::memcpy(&u, &d, 8);
-    u64(u);
-  }
-  std::vector<std::uint8_t> m_b;
-  bool m_big;
+// The bytes of one record or block, in the file's byte order (the engine's writer).
+struct Out : bytes::Writer {
+  explicit Out(bool big) : Writer(big ? bytes::Order::big : bytes::Order::little) {}
 };
 
 std::vector<std::uint8_t> gadget_file(const Spec& s) {
@@ -70,12 +51,12 @@ std::vector<std::uint8_t> gadget_file(const Spec& s) {
     if (s.format2) {
       label.resize(4, ' ');
       o.u32(8);
-      for (char c : label) o.m_b.push_back(static_cast<std::uint8_t>(c));
+      for (char c : label) o.raw(&c, 1);
       o.u32(static_cast<std::uint32_t>(payload.size() + 8));
       o.u32(8);
     }
     o.u32(static_cast<std::uint32_t>(payload.size()));
-    o.m_b.insert(o.m_b.end(), payload.begin(), payload.end());
+    o.raw(payload.data(), payload.size());
     o.u32(static_cast<std::uint32_t>(payload.size()));
   };
   Out h(s.big);
@@ -88,23 +69,23 @@ std::vector<std::uint8_t> gadget_file(const Spec& s) {
   h.u32(0);
   h.u32(static_cast<std::uint32_t>(s.num_files));
   h.f64(0.0);  // box
-  while (h.m_b.size() < 256) h.m_b.push_back(0);
-  block("HEAD", h.m_b);
+  h.zeros(256 - h.size());
+  block("HEAD", h.out());
   auto reals = [&](const std::vector<double>& v) {
     Out p(s.big);
     for (double x : v) s.doubles ? p.f64(x) : p.f32(static_cast<float>(x));
-    return p.m_b;
+    return p.out();
   };
   block("POS", reals(s.pos));
   block("VEL", reals(s.vel));
   Out id(s.big);
   for (std::uint32_t i : s.ids) id.u32(i);
-  if (s.id_block) block("ID", id.m_b);
+  if (s.id_block) block("ID", id.out());
   if (!s.masses.empty()) block("MASS", reals(s.masses));
   Out u(s.big);  // a gas block Orrery skips
   for (int k = 0; k < s.npart[0]; ++k) u.f32(1.0f);
-  if (s.npart[0] > 0) block("U", u.m_b);
-  return o.m_b;
+  if (s.npart[0] > 0) block("U", u.out());
+  return std::move(o.out());
 }
 
 // Three gas particles with their own masses and two halo particles of the table's mass.
