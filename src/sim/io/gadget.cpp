@@ -264,8 +264,9 @@ void check_counts(const std::string& name, const std::int64_t (&total)[k_types],
 }
 
 void finish(Snapshot& s, const std::string& name, const std::int64_t (&total)[k_types],
-            const std::int64_t (&seen)[k_types], double time, double redshift, double box) {
-  check_counts(name, total, seen);
+            const std::int64_t (&seen)[k_types], double time, double redshift, double box,
+            bool lone) {
+  if (!lone) check_counts(name, total, seen);
   if (s.bodies.pos.empty()) throw SnapshotError(name + ": no particles");
   check_bodies(s.bodies, name);
   s.file_time = time;
@@ -337,7 +338,8 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
       seen[t] += h.npart[t];
     }
   }
-  finish(s, files[0].name, first.total, seen, first.time, first.redshift, first.box);
+  const bool lone = files.size() == 1 && first.num_files <= 1;
+  finish(s, files[0].name, first.total, seen, first.time, first.redshift, first.box, lone);
   s.run.time = first.time / vscale;
   if (!std::isfinite(s.run.time))  // a finite file time times sqrt(G) can overflow
     throw SnapshotError(files[0].name +
@@ -347,6 +349,12 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
                 "GADGET-2, G = %g in the file's units: velocities / %.6g and time x %.6g, so G = 1",
                 o.gadget_g, 1.0 / vscale, 1.0 / vscale);
   s.units = line;
+  std::int64_t said = 0, held = 0;
+  for (int t = 0; t < k_types; ++t) said += first.total[t], held += seen[t];
+  if (lone && said != 0 && said != held)
+    s.units += "; the header's totals (" + std::to_string(said) +
+               " particles) disagree with this lone file's own counts (" + std::to_string(held) +
+               "): its own are read";
   return s;
 }
 

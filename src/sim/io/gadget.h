@@ -32,10 +32,12 @@ using File = SnapshotFile;
 // Throws SnapshotError naming `name`.
 void check_counts(const std::string& name, const std::int64_t (&total)[k_types],
                   const std::int64_t (&seen)[k_types]);
-// What the GADGET-2 reader ends with: check_counts, at least one particle, every body checked,
-// and the file's time, redshift and box. Throws SnapshotError naming `name`.
+// What the GADGET-2 reader ends with: check_counts (not for a `lone` file: NumFilesPerSnapshot 0
+// or 1, read by its own counts as AMUSE and yt read it), at least one particle, every body
+// checked, and the file's time, redshift and box. Throws SnapshotError naming `name`.
 void finish(Snapshot& s, const std::string& name, const std::int64_t (&total)[k_types],
-            const std::int64_t (&seen)[k_types], double time, double redshift, double box);
+            const std::int64_t (&seen)[k_types], double time, double redshift, double box,
+            bool lone);
 // The bodies of every file of a set, in file order and by type within each; their types and IDs;
 // the time, redshift and box size. Velocities are divided by sqrt(o.gadget_g) and the time
 // multiplied by it, so that the run's G is 1 (positions and masses as in the file). Every block
