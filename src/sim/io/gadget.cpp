@@ -349,12 +349,22 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
                 "GADGET-2, G = %g in the file's units: velocities / %.6g and time x %.6g, so G = 1",
                 o.gadget_g, 1.0 / vscale, 1.0 / vscale);
   s.units = line;
-  std::int64_t said = 0, held = 0;
-  for (int t = 0; t < k_types; ++t) said += first.total[t], held += seen[t];
-  if (lone && said != 0 && said != held)
-    s.units += "; the header's totals (" + std::to_string(said) +
-               " particles) disagree with this lone file's own counts (" + std::to_string(held) +
-               "): its own are read";
+  // The totals as check_counts reads them (0: not filled in), summed in double: a lying header's
+  // can pass 2^63.
+  bool disagree = false;
+  double said = 0, held = 0;
+  for (int t = 0; t < k_types; ++t) {
+    said += static_cast<double>(first.total[t]), held += static_cast<double>(seen[t]);
+    disagree |= first.total[t] != 0 && first.total[t] != seen[t];
+  }
+  if (lone && disagree) {
+    char note[160];
+    std::snprintf(note, sizeof note,
+                  "; the header's totals (%.0f particles) disagree with this lone file's own "
+                  "counts (%.0f): its own are read",
+                  said, held);
+    s.units += note;
+  }
   return s;
 }
 
