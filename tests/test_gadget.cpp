@@ -316,6 +316,19 @@ TEST(Gadget, ALoneFileIsReadByItsOwnCounts) {
         << snap.units;
     std::remove(path.c_str());
   }
+  {
+    // Totals past 2^62 through the high words (byte 168 of the header, after the record's
+    // marker): the note's sum must not overflow (the fuzzer found it).
+    s.num_files = 1;
+    std::vector<std::uint8_t> b = gadget_file(s);
+    for (int t : {1, 2}) b[4 + 168 + 4 * t + 3] = 0x40;
+    const std::string path = temp_path("huge.gadget");
+    write(path, b);
+    const Snapshot snap = load_snapshot(path, g1());
+    EXPECT_EQ(snap.bodies.size(), 5);
+    EXPECT_NE(snap.units.find("disagree"), std::string::npos) << snap.units;
+    std::remove(path.c_str());
+  }
   s.total = {3, 2, 0, 0, 0, 0};  // agreeing totals: nothing to say
   s.num_files = 1;
   const std::string path = temp_path("agree.gadget");
