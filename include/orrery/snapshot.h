@@ -89,8 +89,9 @@ LoadOptions parse_load_options(const std::optional<std::string>& types,
 const std::vector<std::string>& particle_type_names();
 
 // Version 2 adds a double-precision run's bodies in f64 (flag bit 3), version 3 the adaptive step
-// (flag bit 4: eta and the next step's size in the header). A file is written in the oldest
-// version that holds it, which every build since reads; all three load.
+// (flag bit 4: eta and the next step's size in the header), version 4 euler's adaptive memory
+// (bit 5) and a dt that is not a float (bit 6). A file is written in the oldest version that
+// holds it, which every build since reads; all four load.
 constexpr std::uint32_t k_snapshot_version = 4;
 constexpr std::size_t k_snapshot_header_bytes = 256;
 constexpr std::size_t k_snapshot_solver_chars = 31;  // the longest solver name the header holds
