@@ -23,10 +23,7 @@ void PySimulation::set_adaptive_param(const char* keyword, const ParamRow& row, 
   if (!m_sim->params().adaptive)
     throw InputError(std::string(keyword) + "=" + number_text(v) +
                      ": sets the adaptive step, which needs dt='auto'");
-  SimParams p = m_sim->params();
-  row.set(p, as_row_value(row, v, keyword));
-  check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
-  m_sim->set_params(p);
+  set_param(row, v, keyword);
 }
 
 void PySimulation::set_precision(const std::string& text) {
@@ -88,9 +85,9 @@ void PySimulation::set_integrator(const std::string& name) {
   m_sim->set_integrator(i);
 }
 
-void PySimulation::set_param(const ParamRow& row, double v) {
+void PySimulation::set_param(const ParamRow& row, double v, const char* keyword) {
   SimParams p = m_sim->params();
-  row.set(p, as_row_value(row, v, row.name));
+  row.set(p, as_row_value(row, v, keyword ? keyword : row.name));
   check_settings(RunSettings{m_solver, 0, m_sim->integrator(), p});
   m_sim->set_params(p);
 }

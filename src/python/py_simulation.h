@@ -102,7 +102,8 @@ class PySimulation {
   void set_integrator(const std::string& name);
   const SimParams& params() const { return m_sim->params(); }
   // A parameter row's value, checked by the rules every setter shares.
-  void set_param(const ParamRow& row, double v);
+  // keyword: what a refusal calls the value (the row's name where null).
+  void set_param(const ParamRow& row, double v, const char* keyword = nullptr);
   // The walls' side; none: no walls.
   std::optional<float> box() const;
   void set_box(const std::optional<double>& v);
