@@ -105,6 +105,7 @@ Spec small_spec() {
 LoadOptions g1() {
   LoadOptions o;
   o.gadget_g = 1.0;
+  o.gadget_g_given = true;
   return o;
 }
 
@@ -126,7 +127,7 @@ TEST(Gadget, TheGalaxyExampleHasItsCountsMassesAndTypes) {
   // IDs as written: 1 to 60000 in order.
   EXPECT_EQ(s.ids.front(), 1u);
   EXPECT_EQ(s.ids.back(), 60000u);
-  EXPECT_NE(s.units.find("43007.1"), std::string::npos) << s.units;
+  EXPECT_NE(s.units_note.find("43007.1"), std::string::npos) << s.units_note;
 }
 
 TEST(Gadget, VelocitiesAreScaledSoThatGIsOne) {
@@ -310,10 +311,11 @@ TEST(Gadget, ALoneFileIsReadByItsOwnCounts) {
     write(path, gadget_file(s));
     const Snapshot snap = load_snapshot(path, g1());
     EXPECT_EQ(snap.bodies.size(), 5);
-    EXPECT_NE(snap.units.find("header's totals (16 particles) disagree with this lone file's own "
-                              "counts (5)"),
-              std::string::npos)
-        << snap.units;
+    EXPECT_NE(
+        snap.units_note.find("header's totals (16 particles) disagree with this lone file's own "
+                             "counts (5)"),
+        std::string::npos)
+        << snap.units_note;
     std::remove(path.c_str());
   }
   {
@@ -326,14 +328,14 @@ TEST(Gadget, ALoneFileIsReadByItsOwnCounts) {
     write(path, b);
     const Snapshot snap = load_snapshot(path, g1());
     EXPECT_EQ(snap.bodies.size(), 5);
-    EXPECT_NE(snap.units.find("disagree"), std::string::npos) << snap.units;
+    EXPECT_NE(snap.units_note.find("disagree"), std::string::npos) << snap.units_note;
     std::remove(path.c_str());
   }
   s.total = {3, 2, 0, 0, 0, 0};  // agreeing totals: nothing to say
   s.num_files = 1;
   const std::string path = temp_path("agree.gadget");
   write(path, gadget_file(s));
-  EXPECT_EQ(load_snapshot(path, g1()).units.find("disagree"), std::string::npos);
+  EXPECT_EQ(load_snapshot(path, g1()).units_note.find("disagree"), std::string::npos);
   std::remove(path.c_str());
 }
 

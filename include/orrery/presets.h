@@ -53,6 +53,14 @@ PresetSettings preset_settings(Preset p);
 constexpr float k_box_side = 20.0f;
 constexpr double k_box_fraction = 0.2;  // the box preset's volume fraction of balls
 
+// Rescales a state to Henon's standard N-body units (G = M = 1, E = -1/4, virial radius
+// r_v = -G M^2 / (2 W) = 1, so T = 1/4 and W = -1/2), as NBODY6, AMUSE and REBOUND users expect:
+// masses by 1/M, positions and radii by one factor, velocities by another. W is the exact
+// unsoftened sum over every pair (in double): at most k_henon_max_bodies bodies. Throws
+// InputError for fewer than 2 bodies, bodies at rest, or coinciding bodies.
+constexpr std::size_t k_henon_max_bodies = std::size_t(1) << 17;
+void scale_to_henon(BodyState& s);
+
 // The analytic two-body test: two bodies of mass 1/2 (G M = 1) on a relative orbit of semi-major
 // axis 1 and eccentricity e in [0, 1), at true anomaly f, centre of mass at rest at the origin;
 // the period is 2 pi.

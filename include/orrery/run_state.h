@@ -10,6 +10,7 @@
 #include "orrery/integrators.h"
 #include "orrery/params.h"
 #include "orrery/physics.h"
+#include "orrery/units.h"
 
 namespace orrery {
 
@@ -31,6 +32,9 @@ struct RunState {
   std::vector<Vec4> last_acc;
   std::vector<Vec4d> last_acc64;
   bool has_memory() const { return !last_acc.empty() || !last_acc64.empty(); }
+  // The units of the state's numbers (the engine's velocities and times are in G = 1 units of
+  // them): from the file or the preset, kept through every save.
+  UnitSystem units;
 };
 
 }  // namespace orrery

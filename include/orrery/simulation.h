@@ -125,11 +125,16 @@ class Simulation {
   void set_labels(std::vector<std::uint8_t> types, std::vector<std::uint64_t> ids);
   std::vector<std::uint8_t> types() const;
   std::vector<std::uint64_t> ids() const;
+  // The units of the state's numbers (RunState::units): set with the state by whoever made it (a
+  // file, a preset); resume() and follow() carry them.
+  void set_units(const UnitSystem& u) { m_units = u; }
+  const UnitSystem& units() const { return m_units; }
 
   // The run as a snapshot records it (block 0: the caller knows the block it asked for); waits.
   RunState run_state();
   // Continues a saved run on the current state: its time, step count, direction of time and
-  // collision totals. The solver, integrator and parameters are the caller's to set.
+  // collision totals, and its units. The solver, integrator and parameters are the caller's to
+  // set.
   void resume(const RunState& r);
 
   // Takes another Simulation's progress through the same run: its clock, direction of time, the
@@ -288,6 +293,7 @@ class Simulation {
   bool m_keep_rows = false;
   std::vector<std::uint8_t> m_types;  // as set: rows() index them
   std::vector<std::uint64_t> m_ids;
+  UnitSystem m_units;
 };
 
 }  // namespace orrery

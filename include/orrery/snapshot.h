@@ -19,6 +19,7 @@
 #include "orrery/presets.h"
 #include "orrery/run_state.h"
 #include "orrery/solver.h"
+#include "orrery/units.h"
 
 namespace orrery {
 
@@ -43,23 +44,34 @@ struct Snapshot {
   bool run_recorded = true;
   SnapshotFormat format = SnapshotFormat::orrery;
   // GADGET files: each body's particle type (0 gas, 1 halo, 2 disk, 3 bulge, 4 stars, 5 boundary)
-  // and ID, in body order; the file's own time, redshift and periodic box (0: none), and how its
-  // units were taken (a line for the panel and the terminal). Other formats leave them empty.
+  // and ID, in body order; the file's own time, redshift and periodic box (0: none, in the file's
+  // length unit), and how its units were taken (a line for the panel and the terminal). Other
+  // formats leave them empty. The units themselves are the run's (run.units), for every format.
   std::vector<std::uint8_t> types;
   std::vector<std::uint64_t> ids;
   double file_time = 0, redshift = 0, box_size = 0;
-  std::string units;
+  std::string units_note;
 };
 
-// How a file is read. GADGET-2 binary files carry no units: `gadget_g` is G in the file's units
-// (GADGET's standard kpc, 1e10 solar masses and km/s give 43007.1; a file made in G = 1 units,
-// 1). `types`: the particle types to keep (empty: all); a file without types refuses a subset.
+// How a file is read. A file that brings no units (TIPSY, GADGET-2, an HDF5 file with no Units
+// group) takes `units` where given. Else GADGET-2 and such HDF5 files are in GADGET's units (kpc,
+// 1e10 solar masses and km/s, G = gadget_g = 43007.1), unless `gadget_g_given`: G is then
+// gadget_g in units with no physical scale (1: a file made in G = 1 units); TIPSY is in N-body
+// units. `types`: the particle types to keep (empty: all); a file without types refuses a subset.
 struct LoadProgress;
 struct LoadOptions {
-  double gadget_g = 43007.1;
+  double gadget_g = k_gadget_g;
+  bool gadget_g_given = false;
+  std::optional<UnitSystem> units;
+  std::string gadget_g_option = "--gadget-g", units_option = "--units";  // as refusals name them
   std::vector<int> types;
   LoadProgress* progress = nullptr;  // where a long load reports, and is told to stop
 };
+// Throws SnapshotError naming `name` where a file that brings its own units (`format`) was given
+// other units (o.units or --gadget-g).
+void refuse_other_units(const LoadOptions& o, const std::string& name, const char* format);
+// The units of a file that brings none, by those options, with the file's cosmology.
+UnitSystem units_for_file(const LoadOptions& o, const Cosmology& c);
 
 // A load as another thread (the viewer's panel) or a terminal line watches it: bytes read of
 // those to read (a set's total grows as its files open), then decoding. Setting `cancel` stops
@@ -82,17 +94,20 @@ class LoadCancelled : public SnapshotError {
 // "<program>: loading <path>: 45% of 660 MB (4 s)", or "... decoding (6 s)".
 void print_load_progress(LoadProgress& p, const std::string& program, const std::string& path,
                          double every_s = 2.0);
-// --types and --gadget-g as typed (none: not given): InputError naming the option.
+// --types, --gadget-g and --units as typed (none: not given): InputError naming the option (both
+// --gadget-g and --units; henon, which rescales a preset, for a file).
 LoadOptions parse_load_options(const std::optional<std::string>& types,
-                               const std::optional<std::string>& gadget_g);
+                               const std::optional<std::string>& gadget_g,
+                               const std::optional<std::string>& units = std::nullopt);
 // The six GADGET particle types' names: gas, halo, disk, bulge, stars, boundary.
 const std::vector<std::string>& particle_type_names();
 
 // Version 2 adds a double-precision run's bodies in f64 (flag bit 3), version 3 the adaptive step
 // (flag bit 4: eta and the next step's size in the header), version 4 euler's adaptive memory
-// (bit 5) and a dt that is not a float (bit 6). A file is written in the oldest version that
-// holds it, which every build since reads; all four load.
-constexpr std::uint32_t k_snapshot_version = 4;
+// (bit 5) and a dt that is not a float (bit 6), version 5 the run's units where they are not
+// N-body units (bit 7). A file is written in the oldest version that holds it, which every build
+// since reads; all five load.
+constexpr std::uint32_t k_snapshot_version = 5;
 constexpr std::size_t k_snapshot_header_bytes = 256;
 constexpr std::size_t k_snapshot_solver_chars = 31;  // the longest solver name the header holds
 

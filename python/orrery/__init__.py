@@ -46,15 +46,17 @@ def _file_name(path, what):
     return path
 
 
-def load(path, types=None, gadget_g=None, **settings):
+def load(path, types=None, gadget_g=None, units=None, **settings):
     """A Simulation from a file: an Orrery snapshot (which brings its solver, integrator, settings,
     time and step count, under the settings given here), a TIPSY or GADGET-2 file (told by their
     content), an HDF5 snapshot (GADGET-4, AREPO, SWIFT; sets of several files from any name or their
     base), or a scene file (.json, as in assets/scenes). For GADGET files, types=[1, 2] keeps those particle types, and gadget_g is G in
     the file's units (default 43007.1, GADGET's kpc, 1e10 solar masses and km/s; 1 for a file in
-    G = 1 units): velocities are divided by sqrt(gadget_g) so the run's G is 1. sim.types and
-    sim.ids then hold the file's. Raises OSError when the file cannot be opened and ValueError when
-    its content is bad."""
+    G = 1 units, with no physical scale): velocities are divided by sqrt(gadget_g) so the run's G
+    is 1. units='1 kpc, 1e10 Msun, 1 km/s' (or 'nbody') gives the units of a file that brings none
+    (TIPSY, GADGET-2, HDF5 without a Units group); a file with its own refuses others. sim.units
+    and sim.file_info then say what was read; sim.types and sim.ids hold the file's. Raises OSError
+    when the file cannot be opened and ValueError when its content is bad."""
     path = _file_name(path, "load")
     if os.path.islink(path) and not os.path.exists(path):
         try:
@@ -67,7 +69,7 @@ def load(path, types=None, gadget_g=None, **settings):
         raise IsADirectoryError(21, "is a folder", path)
     if os.path.exists(path) and not os.access(path, os.R_OK):
         raise PermissionError(13, "cannot be read", path)
-    return _orrery._load(path, types, gadget_g, **settings)
+    return _orrery._load(path, types, gadget_g, units, **settings)
 
 
 def viewer_path():

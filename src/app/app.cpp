@@ -112,8 +112,8 @@ App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
                   .count()) +
           ")");
   } else {
-    m_run->reset(m_settings.preset, m_settings.n, m_settings.seed,
-                 m_opts.scene.radius);
+    m_run->reset(m_settings.preset, m_settings.n, m_settings.seed, m_opts.scene.radius,
+                 m_opts.preset_units);
   }
   if (!m_files.loaded) camera_from(m_opts.view, m_opts.view_given);  // a file framed itself
   m_colour.state_epoch = m_run->epoch();

@@ -339,10 +339,11 @@ void App::cycle_block(int dir) {
 
 void App::restart(Preset preset, int n, const char* what) {
   try {
-    m_run->reset(preset, n, m_settings.seed, m_opts.scene.radius);
+    m_run->reset(preset, n, m_settings.seed, m_opts.scene.radius, m_opts.preset_units);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "orrery: cannot restart with %d bodies: %s\n", n, e.what());
-    m_run->reset(m_settings.preset, m_settings.n, m_settings.seed, m_opts.scene.radius);
+    m_run->reset(m_settings.preset, m_settings.n, m_settings.seed, m_opts.scene.radius,
+                 m_opts.preset_units);
     m_settings.n_edit = m_settings.n;
     return;
   }

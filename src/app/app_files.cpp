@@ -163,7 +163,7 @@ void App::take_types(const Snapshot& snap, const std::string& from) {
   f.shown = true;
   f.name = path.empty() ? std::string("a scene's file") : path;
   f.format = to_string(snap.format);
-  f.units = snap.units;
+  f.units = snap.units_note;
   f.time = snap.file_time, f.redshift = snap.redshift, f.box = snap.box_size;
   m_settings.types_edit = 0;
   for (std::uint8_t t : snap.types) {
@@ -173,10 +173,10 @@ void App::take_types(const Snapshot& snap, const std::string& from) {
   f.reloadable = !path.empty();
   m_files.path = path;
   m_files.box_side = snap.box_size;
-  if (snap.units.empty()) return;  // Orrery's own file: no file units to tell
+  if (snap.units_note.empty()) return;  // Orrery's own file: no file units to tell
   char line[400];
   std::snprintf(line, sizeof line, "orrery: %s; the file's time %g, redshift %g%s",
-                snap.units.c_str(), snap.file_time, snap.redshift,
+                snap.units_note.c_str(), snap.file_time, snap.redshift,
                 snap.box_size > 0 ? ", a periodic box" : "");
   say(line);
 }
@@ -189,7 +189,7 @@ void App::forget_file() {
 
 void App::start_from(const Snapshot& snap, const std::string& path) {
   const RunState* run = snap.run_recorded ? &snap.run : nullptr;
-  m_run->load(snap.bodies, run);
+  m_run->load(snap.bodies, run, snap.run.units);
   take_types(snap, path);
   if (!run && m_run->time_reversed()) m_run->set_time_reversed(false);  // a new state: forwards
   m_settings.time_reversed = m_run->time_reversed();  // a snapshot's direction comes with it

@@ -430,10 +430,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (o.color_range && o.color_scale == "log" && !(o.color_range->first > 0.0f))
       throw InputError("--color-range with --color-scale log: LO must be above 0");
     if (!load.empty() && !scene.empty()) throw InputError("--scene and --load: give one of them");
-    o.load_options = parse_load_options(run.types, run.gadget_g);
     if (load.empty() && scene.empty() && (run.types || run.gadget_g))
       throw InputError(std::string(run.types ? "--types" : "--gadget-g") +
                        ": only with --load or --scene of a GADGET file");
+    if (load.empty() && scene.empty() && run.units)
+      o.preset_units = parse_units(*run.units, "--units");
+    else
+      o.load_options = parse_load_options(run.types, run.gadget_g, run.units);
     const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
                       cli.count("--seed") > 0,  cli.count("--solver") > 0,
                       cli.count("--block") > 0, cli.count("--integrator") > 0};

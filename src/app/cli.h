@@ -50,7 +50,8 @@ struct Options {
   // --load: the bodies to start from instead of the preset (an Orrery snapshot also gave the
   // solver, block, integrator and parameters above, where the command line did not).
   std::shared_ptr<const Snapshot> loaded;
-  LoadOptions load_options;  // --types, --gadget-g: how --load and F9 read a GADGET file
+  LoadOptions load_options;  // --types, --gadget-g, --units: how --load and F9 read a file
+  UnitsChoice preset_units;  // --units for the presets (henon rescales them)
   std::string loaded_path;
   double load_seconds = 0;       // how long --load took to read and decode it
   bool loaded_scene = false;     // `loaded` holds a --scene's bodies

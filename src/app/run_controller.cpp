@@ -22,7 +22,8 @@ RunController::RunController(gfx::DevicePath path, Integrator integrator, const 
   if (path != gfx::DevicePath::none) m_probe = std::make_unique<FiniteProbe>();
 }
 
-void RunController::reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius) {
+void RunController::reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius,
+                          const UnitsChoice& units) {
   // May throw (an N the GPU cannot hold, or a bad N): the old state stays then.
   if (m_sim) check_device_memory(solver_info(m_sim->solver().name()), n);
   if (m_sim && !m_sim->solver().on_device())
@@ -31,7 +32,8 @@ void RunController::reset(Preset preset, int n, std::uint64_t seed, std::optiona
                                                          m_sim->params().precision));
   BodyState s = make_preset(preset, n, seed);
   if (radius) set_radius(s.vel, *radius);
-  load(s, nullptr);
+  if (units.henon) scale_to_henon(s);
+  load(s, nullptr, units.units);
   set_origin(&preset, s);
 }
 
@@ -112,7 +114,7 @@ int RunController::pick(const gfx::SpriteParams& p, float x, float y, float radi
   return picked;
 }
 
-void RunController::load(const BodyState& s, const RunState* run) {
+void RunController::load(const BodyState& s, const RunState* run, const UnitSystem& units) {
   const int n = s.size();
   if (m_sim) check_device_memory(solver_info(m_sim->solver().name()), n);
   if (run) {
@@ -129,6 +131,7 @@ void RunController::load(const BodyState& s, const RunState* run) {
   m_sim->mark_rows(n);  // labels (origins, types, IDs) follow the bodies through merges
   m_sim->set_labels({}, {});
   m_sim->resume(RunState{});  // time, steps, direction and collision totals from 0
+  m_sim->set_units(units);
   double mass = 0.0;
   for (const Vec4& p : s.pos) mass += p.w;
   m_mass_ref = static_cast<float>(mass / n);

@@ -48,16 +48,18 @@ class RunController {
   // New bodies from a preset; every buffer is re-created (and re-registered with CUDA). A CPU run
   // in flight is cancelled. Time, step count and the diagnostics' history start again.
   // radius: every body's, instead of the preset's radii.
-  void reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius = {});
+  // units: the preset's (henon rescales its bodies).
+  void reset(Preset preset, int n, std::uint64_t seed, std::optional<float> radius = {},
+             const UnitsChoice& units = {});
   // The origin labels of the state just loaded (load() labels a state by its octants).
   void set_origin(const Preset* preset, const BodyState& s);
   // A file's particle types (the origin labels, named gas, halo, disk, bulge, stars, boundary)
   // and IDs, for the state just loaded: merges keep the heavier body's, and snapshots save them.
   void set_types(const std::vector<std::uint8_t>& types, const std::vector<std::uint64_t>& ids);
   // The same from given bodies; with `run` (a snapshot's), its integrator, parameters, time, step
-  // count and collision totals too (the solver stays). Throws InputError (bad parameters) or the
-  // memory check's error, keeping the old state.
-  void load(const BodyState& s, const RunState* run);
+  // count, collision totals and units too (the solver stays); without, `units`. Throws InputError
+  // (bad parameters) or the memory check's error, keeping the old state.
+  void load(const BodyState& s, const RunState* run, const UnitSystem& units = {});
   // The newest published state and the run's settings (a CPU run in flight is not in it).
   // `block`: the block the viewer asked for.
   Snapshot snapshot(int block);

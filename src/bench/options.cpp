@@ -338,13 +338,15 @@ Plan make_plan(const RawOptions& raw_in) {
     if (raw.compare || !raw.max_n.empty() || raw.convergence || raw.accuracy)
       throw UsageError(
           "--load: cannot be combined with --compare, --max-n, --convergence or --accuracy");
-    LoadOptions lo = parse_load_options(raw.run.types, raw.run.gadget_g);
+    LoadOptions lo = parse_load_options(raw.run.types, raw.run.gadget_g, raw.run.units);
     LoadProgress progress;  // a line every 2 s of a long load
     print_load_progress(progress, "orrery-bench", raw.load());
     lo.progress = &progress;
     plan.loaded = std::make_shared<const Snapshot>(load_snapshot(raw.load(), lo));
     raw.ns = {std::to_string(plan.loaded->bodies.size())};
   }
+  if (raw.load().empty() && raw.scene_file().empty() && raw.run.units)
+    plan.preset_units = parse_units(*raw.run.units, "--units");
   if (raw.load().empty() && (raw.run.types || raw.run.gadget_g))
     throw UsageError(std::string(raw.run.types ? "--types" : "--gadget-g") +
                      ": only with --load of a GADGET file (or a scene that names one)");

@@ -88,6 +88,7 @@ struct Plan {
   Preset preset = Preset::random;
   SimParams params;             // gravity and collisions: the preset's, with the options over them
   std::optional<float> radius;  // --radius: every body's
+  UnitsChoice preset_units;     // --units for a preset (henon rescales it)
   std::uint64_t seed = 1;
   std::string csv, json;
   bool compare = false;

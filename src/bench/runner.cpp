@@ -99,6 +99,7 @@ BodyState bench_state(const Plan& plan, int n) {
                 : plan.scene ? scene_bodies(*plan.scene, n)
                              : make_preset(plan.preset, n, plan.seed);
   if (plan.radius) set_radius(s.vel, *plan.radius);
+  if (!plan.loaded && !plan.scene && plan.preset_units.henon) scale_to_henon(s);
   return s;
 }
 
@@ -169,8 +170,11 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   std::unique_ptr<Simulation> sim = make_run(initial, make_solver(name, block, gpus), plan);
   if (plan.loaded) {
     RunState from = plan.loaded->run;
-    if (!plan.loaded->run_recorded) from = RunState{}, from.time = plan.loaded->run.time;
-    sim->resume(from);  // another code's file: its time alone (its run is the command line's)
+    if (!plan.loaded->run_recorded)
+      from = RunState{}, from.time = plan.loaded->run.time, from.units = plan.loaded->run.units;
+    sim->resume(from);  // another code's file: its time and units (its run is the command line's)
+  } else {
+    sim->set_units(plan.preset_units.units);
   }
   // A file's types and IDs go to --save through merges (kept only when saving: no read-backs).
   if (plan.loaded && !plan.save.empty()) sim->set_labels(plan.loaded->types, plan.loaded->ids);

@@ -37,6 +37,7 @@ struct RunTexts {
   std::map<std::string, std::vector<std::string>> sweeps;
   std::optional<std::string> scene, load, save, export_csv;
   std::optional<std::string> types, gadget_g;  // how --load reads a GADGET file
+  std::optional<std::string> units;            // a preset's or a unit-less file's units
   SceneTexts scene_settings;  // --collisions, --restitution, --radius, --box, --gravity
 };
 
@@ -182,7 +183,16 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
   app.add_option("--gadget-g", t.gadget_g,
                  "with --load of a GADGET-2 file: G in the file's units, > 0 (default 43007.1: "
                  "GADGET's kpc, 1e10 solar masses, km/s; 1 for a file in G = 1 units). "
-                 "Velocities are divided by sqrt(G) so the run's G is 1");
+                 "Velocities are divided by sqrt(G) so the run's G is 1. Giving it says the file "
+                 "has no physical scale (--units gives one)");
+  app.add_option("--units", t.units,
+                 "the units of the state's numbers: nbody (G = 1, no physical scale; a preset's "
+                 "default), henon (a preset rescaled to Henon's: G = M = 1, E = -1/4, virial "
+                 "radius 1), gadget (kpc, 1e10 Msun, km/s), or 'LENGTH, MASS[, VELOCITY]' such as "
+                 "'1 pc, 1 Msun' (the velocity unit then makes G = 1) or '1 kpc, 1e10 Msun, 1 "
+                 "km/s'. For a preset, or a --load of a file that brings none (TIPSY, GADGET-2, "
+                 "HDF5 without a Units group). HDF5 saves are written in them (docs/formats.md)")
+      ->check(non_empty());
   app.add_option("--save", t.save,
                  "after the run, save its last state in the format its name asks for: " +
                      formats_help(true) +
@@ -205,6 +215,7 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
                          {"--gravity", "on|off"},
                          {"--scene", "FILE"},
                          {"--types", "LIST"},
+                         {"--units", "UNITS"},
                          {"--gadget-g", "NUMBER"},
                          {"--export-csv", "FILE"}});
 }

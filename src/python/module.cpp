@@ -18,6 +18,7 @@
 #include "orrery/presets.h"
 #include "orrery/solver.h"
 #include "py_simulation.h"
+#include "py_units.h"
 #include "values.h"
 
 namespace py = pybind11;
@@ -141,6 +142,8 @@ Keywords keywords(const py::kwargs& kw) {
       k.radius = number();
     else if (key == "gravity") {
       k.gravity = python::as_bool(v, key);
+    } else if (key == "units") {
+      k.units = text();
     } else {
       throw py::type_error("unexpected keyword argument '" + key +
                            "' (settings: " + settings_names() + ")");
@@ -404,10 +407,11 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                      doc.c_str());
   }
 
+  python::bind_units(sim);
   m.def(
       "_load",
       [](const std::string& path, std::optional<std::vector<int>> types,
-         std::optional<double> gadget_g, const py::kwargs& kw) {
+         std::optional<double> gadget_g, std::optional<std::string> units, const py::kwargs& kw) {
         LoadOptions o;
         if (types) o.types = *types;
         if (gadget_g) {
@@ -415,10 +419,26 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
             throw InputError("gadget_g=" + orrery::python::number_text(*gadget_g) +
                              ": must be a finite number > 0");
           o.gadget_g = *gadget_g;
+          o.gadget_g_given = true;
+          o.gadget_g_option = "gadget_g=" + orrery::python::number_text(*gadget_g);
         }
-        return PySimulation::load(path, keywords(kw), o, gadget_g.has_value());
+        if (units) {
+          const UnitsChoice c = parse_units(*units, "units");
+          if (c.henon)
+            throw InputError(
+                "units='henon' rescales a preset; a file's units are a length and a "
+                "mass (and velocity), such as '1 kpc, 1e10 Msun, 1 km/s', or 'nbody'");
+          if (c.units.physical() && gadget_g)
+            throw InputError("gadget_g with units='" + *units +
+                             "': G follows from the units; give one or the other");
+          o.units = c.units;
+          o.units_option = "units='" + *units + "'";
+          if (!c.units.physical() && gadget_g) o.units->g = *gadget_g;
+        }
+        return PySimulation::load(path, keywords(kw), o);
       },
-      py::arg("path"), py::arg("types") = py::none(), py::arg("gadget_g") = py::none());
+      py::arg("path"), py::arg("types") = py::none(), py::arg("gadget_g") = py::none(),
+      py::arg("units") = py::none());
   m.def("_stop_runs", &python::stop_runs,
         "Stops the steps in flight on other threads at their next look (the interpreter exits).");
   m.def("solvers", &solver_list,

@@ -35,7 +35,7 @@ Snapshot load_interruptibly(const std::string& path, LoadOptions o) {
 }
 
 std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const Keywords& k,
-                                                 const LoadOptions& o, bool gadget_g_given) {
+                                                 const LoadOptions& o) {
   const std::string ext = path.size() >= 5 ? path.substr(path.size() - 5) : "";
   std::unique_ptr<PySimulation> sim;
   Snapshot s;
@@ -47,17 +47,21 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
     s = scene_snapshot(sc, n, o);
     apply_radius(s.bodies, k);
     sim = std::make_unique<PySimulation>(s.bodies, c);
+    sim->m_sim->set_units(s.run.units);  // its file's, where it names one
   } else {
     s = load_interruptibly(path, o);
-    if (gadget_g_given && s.format != SnapshotFormat::gadget2 && s.format != SnapshotFormat::hdf5)
-      throw InputError("gadget_g=" + number_text(o.gadget_g) + ": " + path + " is " +
-                       format_info(s.format).name +
-                       ", which keeps its own units; gadget_g is G in a GADGET-2 or HDF5 "
-                       "file's units");
     apply_radius(s.bodies, k);
     const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k);
     check_inside_walls(c.run.params.collisions.box, s.bodies, path);
     sim = std::make_unique<PySimulation>(s.bodies, c, &s.run);  // TIPSY: its time alone
+    FileInfo info;
+    info.path = path, info.format = format_info(s.format).name, info.note = s.units_note;
+    info.time = s.file_time, info.redshift = s.redshift, info.box_size = s.box_size;
+    if (s.types.empty())
+      info.counts[1] = s.bodies.size();
+    else
+      for (std::uint8_t t : s.types) ++info.counts[t % 6];
+    sim->m_file = info;
   }
   sim->m_sim->set_labels(std::move(s.types), std::move(s.ids));
   return sim;

@@ -11,6 +11,7 @@
 
 #include "orrery/device.h"
 #include "orrery/host_memory.h"
+#include "orrery/presets.h"
 #include "orrery/runner.h"
 
 namespace orrery::python {
@@ -113,6 +114,25 @@ void apply_radius(BodyState& s, const Keywords& k) {
   set_radius(s.vel, r);
 }
 
+UnitsChoice units_keyword(const Keywords& k, BodyState& s, bool preset) {
+  if (!k.units) return {};
+  const UnitsChoice u = parse_units(*k.units, "units");
+  if (u.henon && !preset)
+    throw InputError(
+        "units='henon' rescales a preset's bodies; give arrays in Henon units with "
+        "units='nbody'");
+  if (u.henon) scale_to_henon(s);
+  // Velocities given in the units' own (G != 1 in them) are held in G = 1 units.
+  const double g = u.units.engine_scale();
+  if (g != 1.0 && s.vel64.empty()) {
+    for (Vec4& v : s.vel) v.x = float(v.x / g), v.y = float(v.y / g), v.z = float(v.z / g);
+  } else if (g != 1.0) {  // a double run's own values, their floats rounded again from them
+    for (Vec4d& v : s.vel64) v.x /= g, v.y /= g, v.z /= g;
+    round_to_floats(s);
+  }
+  return u;
+}
+
 void check_fits(const SolverInfo& info, long long n, Precision precision) {
   check_host_memory(n, host_bytes_per_body(info, precision));
   check_device_memory(info, n);
@@ -160,7 +180,10 @@ std::unique_ptr<PySimulation> PySimulation::from_preset(int n, const std::string
   check_fits(solver_info(c.run.solver), n, c.run.params.precision);
   BodyState s = make_preset(p, n, seed);
   apply_radius(s, k);
-  return std::make_unique<PySimulation>(s, c);
+  const UnitsChoice u = units_keyword(k, s, true);
+  auto sim = std::make_unique<PySimulation>(s, c);
+  sim->m_sim->set_units(u.units);
+  return sim;
 }
 
 std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
@@ -200,7 +223,10 @@ std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
     round_to_floats(s);
   }
   check_inside_walls(c.run.params.collisions.box, s, "from_arrays");
-  return std::make_unique<PySimulation>(s, c);
+  const UnitsChoice u = units_keyword(k, s, false);
+  auto sim = std::make_unique<PySimulation>(s, c);
+  sim->m_sim->set_units(u.units);
+  return sim;
 }
 
 namespace {

@@ -32,6 +32,9 @@ void check_inside_walls(float box, const BodyState& s, const std::string& what);
 void check_fits(const SolverInfo& info, long long n, Precision precision);
 // The radius= keyword over every body, where given.
 void apply_radius(BodyState& s, const Keywords& k);
+// The units= keyword (none: N-body units): "henon" rescales a preset's bodies (refused for
+// others); velocities in units where G != 1 are divided by sqrt(G) (the engine's G is 1).
+UnitsChoice units_keyword(const Keywords& k, BodyState& s, bool preset);
 
 // load_snapshot as Python calls it: the GIL released while it reads (other threads run), and the
 // main thread's signals looked at after each chunk (LoadProgress::tick): the first handler that
@@ -50,9 +53,8 @@ class PySimulation {
                                                    const py::object& mass, const py::object& radius,
                                                    const Keywords& k);
   // An Orrery snapshot (its run settings under the keywords) or TIPSY file, or a scene file.
-  // gadget_g_given: o.gadget_g was asked for (refused for a file that keeps its own units).
   static std::unique_ptr<PySimulation> load(const std::string& path, const Keywords& k,
-                                            const LoadOptions& o, bool gadget_g_given = false);
+                                            const LoadOptions& o);
   // A GADGET file's particle types (uint8) and IDs (uint64), copies; None when the file had none
   // or merges changed the bodies (they do not follow merges yet).
   py::object types() const;
@@ -118,6 +120,15 @@ class PySimulation {
   Snapshot snapshot();
   // Replaces the state and the settings with a snapshot's (show() brings the viewer's back).
   void restore(const Snapshot& s);
+  // The units of the state's numbers (sim.units; docs/python.md).
+  const UnitSystem& units() const { return m_sim->units(); }
+  // What a load read of a file besides its bodies (sim.file_info): none for a preset or arrays.
+  struct FileInfo {
+    std::string path, format, note;
+    double time = 0, redshift = 0, box_size = 0;
+    long long counts[6] = {};  // bodies of each GADGET particle type (all type 1 in none)
+  };
+  const std::optional<FileInfo>& file_info() const { return m_file; }
   // What guard.h's bindings hold through every call.
   std::recursive_mutex& lock() { return m_lock; }
 
@@ -136,6 +147,7 @@ class PySimulation {
 
   std::recursive_mutex m_lock;
   std::unique_ptr<Simulation> m_sim;
+  std::optional<FileInfo> m_file;
   std::string m_solver;
   int m_block_asked = 0, m_gpus = 1;
   // The last step() or integrate(): steps, wall seconds, interactions, phase times.

@@ -20,6 +20,7 @@ struct Keywords {
   bool dt_auto = false;               // dt="auto": the adaptive step
   std::optional<double> dt_max, eta;  // its largest step and accuracy (they need dt="auto")
   std::optional<bool> gravity;
+  std::optional<std::string> units;  // a preset's or arrays' units (parse_units; "henon" rescales)
 };
 
 // A run's settings as the Simulation is made with them: RunSettings plus the GPUs.

@@ -81,7 +81,7 @@ def test_the_constructor_names_the_keyword(kwargs, error, message):
 
 def test_gadget_g_on_a_file_that_keeps_its_own_units_is_refused(tmp_path):
     small().save(tmp_path / "run.orrery")
-    with pytest.raises(ValueError, match="gadget_g=5: .*run.orrery is Orrery, which keeps its own"):
+    with pytest.raises(ValueError, match="gadget_g=5: .*run.orrery is Orrery's format, which brings its own units"):
         orrery.load(tmp_path / "run.orrery", gadget_g=5)
     assert orrery.load(tmp_path / "run.orrery").n == 10
 

@@ -118,6 +118,26 @@ std::string extension_of(const std::string& path) {
   return lower(base.substr(dot));
 }
 
+// The units of a format that has none but those given (TIPSY: --units, else N-body units, said
+// so); a format that keeps its own refuses others. GADGET-2 and HDF5 take theirs as they read.
+void take_units(Snapshot& s, const LoadOptions& o, const std::string& path) {
+  if (s.format == SnapshotFormat::orrery) refuse_other_units(o, path, "Orrery's format");
+  if (s.format != SnapshotFormat::tipsy) return;
+  if (o.gadget_g_given)
+    throw SnapshotError(o.gadget_g_option + ": " + path +
+                        " is TIPSY; gadget-g is G in a GADGET-2 or HDF5 file's units, and a TIPSY "
+                        "file's are given with " +
+                        o.units_option);
+  s.run.units = o.units ? *o.units : nbody_units();
+  const double k = s.run.units.engine_scale();
+  if (k != 1.0) {
+    for (Vec4& v : s.bodies.vel) v.x = float(v.x / k), v.y = float(v.y / k), v.z = float(v.z / k);
+    s.run.time *= k;
+  }
+  s.units_note = "TIPSY in " + describe(s.run.units) +
+                 (o.units ? " (--units)" : " (the format has no units; --units gives them)");
+}
+
 // Keeps the bodies of the types asked for (all when none are).
 void keep_types(Snapshot& s, const std::vector<int>& types, const std::string& path) {
   if (types.empty()) return;
@@ -260,6 +280,7 @@ Snapshot load_snapshot(const std::string& path, const LoadOptions& o) {
   }
   if (o.progress) o.progress->decoding = true;
   Snapshot s = f->decode(files, o);
+  take_units(s, o, path);
   keep_types(s, o.types, path);
   return s;
 }

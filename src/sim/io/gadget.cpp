@@ -18,6 +18,7 @@ struct Header {
   std::int64_t npart[k_types] = {};  // in this file
   double mass[k_types] = {};         // 0: the MASS block holds them
   double time = 0, redshift = 0, box = 0;
+  double omega0 = 0, omega_lambda = 0, hubble = 0;
   std::int64_t total[k_types] = {};  // in all files (low and high words); 0 when not filled in
   int num_files = 0;
   std::int64_t count() const {
@@ -108,6 +109,7 @@ class FileReader {
     r.seek(124);
     h.num_files = r.i32();
     h.box = r.f64();
+    h.omega0 = r.f64(), h.omega_lambda = r.f64(), h.hubble = r.f64();
     r.seek(168);
     for (int t = 0; t < k_types; ++t)
       h.total[t] = (static_cast<std::int64_t>(r.u32()) << 32) | low[t];
@@ -119,6 +121,9 @@ class FileReader {
     if (!std::isfinite(h.time) || !std::isfinite(h.redshift) || !std::isfinite(h.box) || h.box < 0)
       fail("header: a time, redshift or box size that is not finite");
     if (h.num_files < 0) fail("header: a negative NumFilesPerSnapshot");
+    for (double c : {h.omega0, h.omega_lambda, h.hubble})
+      if (!std::isfinite(c) || c < 0 || c > 1e6)
+        fail("header: an Omega0, OmegaLambda or HubbleParam that is not a number in [0, 1e6]");
     return h;
   }
 
@@ -274,11 +279,29 @@ void finish(Snapshot& s, const std::string& name, const std::int64_t (&total)[k_
   s.box_size = box;
 }
 
+// A GADGET-2 header's cosmology. The binary format has no flag for comoving integration: as yt
+// reads it, a run with a cosmological constant (or a matter density and a redshift) is a
+// cosmological one, whose Time is the scale factor.
+Cosmology cosmology_of(const Header& h) {
+  Cosmology c;
+  c.cosmological = h.omega_lambda > 0 || (h.omega0 > 0 && h.redshift > 0);
+  c.comoving = c.cosmological;
+  c.hubble = h.hubble, c.omega0 = h.omega0, c.omega_lambda = h.omega_lambda;
+  c.scale_factor = c.comoving ? h.time : 1.0;
+  return c;
+}
+
 Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
   if (files.empty()) throw SnapshotError("GADGET-2: no file");
-  if (!(o.gadget_g > 0) || !std::isfinite(o.gadget_g))
+  // The units come with the first header (its cosmology); the velocities' scale with them.
+  const Header head = [&] {
+    FileReader f(files[0]);
+    return f.header(*layout(f, f.blocks(), false).head);
+  }();
+  const UnitSystem units = units_for_file(o, cosmology_of(head));
+  if (!(units.g > 0) || !std::isfinite(units.g))
     throw SnapshotError("--gadget-g: must be a finite number > 0");
-  const double vscale = 1.0 / std::sqrt(o.gadget_g);
+  const double vscale = 1.0 / units.engine_scale();
   Snapshot s;
   s.format = SnapshotFormat::gadget2;
   s.run_recorded = false;
@@ -340,15 +363,20 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
   }
   const bool lone = files.size() == 1 && first.num_files <= 1;
   finish(s, files[0].name, first.total, seen, first.time, first.redshift, first.box, lone);
-  s.run.time = first.time / vscale;
+  s.run.units = units;
+  // A comoving run's Time is the scale factor: the run's own clock starts at 0.
+  s.run.time = units.cosmology.comoving ? 0.0 : first.time / vscale;
   if (!std::isfinite(s.run.time))  // a finite file time times sqrt(G) can overflow
     throw SnapshotError(files[0].name +
                         ": header: time times sqrt(G) (the time in G = 1 units) is not finite");
-  char line[200];
-  std::snprintf(line, sizeof line,
-                "GADGET-2, G = %g in the file's units: velocities / %.6g and time x %.6g, so G = 1",
-                o.gadget_g, 1.0 / vscale, 1.0 / vscale);
-  s.units = line;
+  char line[320];
+  std::snprintf(line, sizeof line, "GADGET-2 in %s%s: velocities / %.6g and time x %.6g, so G = 1",
+                describe(units).c_str(),
+                o.units            ? " (--units)"
+                : o.gadget_g_given ? " (--gadget-g)"
+                                   : " (GADGET's, as the format has no units; --units for others)",
+                1.0 / vscale, 1.0 / vscale);
+  s.units_note = line;
   // The totals as check_counts reads them (0: not filled in), summed in double: a lying header's
   // can pass 2^63.
   bool disagree = false;
@@ -363,7 +391,7 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
                   "; the header's totals (%.0f particles) disagree with this lone file's own "
                   "counts (%.0f): its own are read",
                   said, held);
-    s.units += note;
+    s.units_note += note;
   }
   return s;
 }

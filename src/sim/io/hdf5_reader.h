@@ -37,6 +37,7 @@ class Reader {
     if (m_file >= 0) H5Fclose(m_file);
   }
   [[noreturn]] void fail(const std::string& why) const { throw SnapshotError(m_name + ": " + why); }
+  const std::string& name() const { return m_name; }
 
   bool has(const std::string& path) const {
     return H5Lexists(m_file, path.c_str(), H5P_DEFAULT) > 0;

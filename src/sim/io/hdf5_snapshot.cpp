@@ -84,38 +84,125 @@ Header header(const Reader& r) {
   return h;
 }
 
-// G in the file's units, and what it was told by.
-double units_g(const Reader& r, const LoadOptions& o, std::string& how) {
-  if (r.has("Orrery")) {
-    how = "Orrery's HDF5: G = 1";
-    return 1.0;
+// The file's cosmology: SWIFT's Cosmology group, else GADGET-4's and AREPO's Parameters or
+// Header. Without a ComovingIntegrationOn flag, a cosmological constant (or a matter density and
+// a redshift) says it, as yt reads GADGET files; a comoving run's Time is the scale factor.
+Cosmology cosmology(const Reader& r, const Header& h) {
+  Cosmology c;
+  const double huge = 1e6;
+  if (r.has_attr("Cosmology", "Cosmological run")) {
+    c.cosmological = c.comoving = r.attr1("Cosmology", "Cosmological run", 0, 0, 1) != 0;
+    c.hubble = r.attr1("Cosmology", "h", 0, 0, huge);
+    c.omega0 = r.attr1("Cosmology", "Omega_m", 0, 0, huge);
+    c.omega_lambda = r.attr1("Cosmology", "Omega_lambda", 0, 0, huge);
+    if (c.comoving) c.scale_factor = r.attr1("Cosmology", "Scale-factor", h.time, 0, huge);
+    return c;
   }
+  std::optional<bool> comoving;
+  for (const char* group : {"Header", "Parameters"}) {  // Parameters' go over Header's
+    c.hubble = r.attr1(group, "HubbleParam", c.hubble, 0, huge);
+    c.omega0 = r.attr1(group, "Omega0", c.omega0, 0, huge);
+    c.omega_lambda = r.attr1(group, "OmegaLambda", c.omega_lambda, 0, huge);
+    if (r.has_attr(group, "ComovingIntegrationOn"))
+      comoving = r.attr1(group, "ComovingIntegrationOn", 0, 0, 1) != 0;
+  }
+  c.cosmological = comoving ? *comoving : c.omega_lambda > 0 || (c.omega0 > 0 && h.redshift > 0);
+  c.comoving = c.cosmological;
+  if (c.comoving) c.scale_factor = h.time;
+  return c;
+}
+
+// The units of the file's numbers, and what told them (`how`): SWIFT's Units group, the GADGET
+// names (UnitLength_in_cm, UnitMass_in_g, UnitVelocity_in_cm_per_s) in a Units, Parameters or
+// Header group (in cm/h and g/h in a cosmological run, as GADGET writes them), Orrery's G for a
+// file of its own with no physical scale, else the options (units_for_file).
+UnitSystem file_units(const Reader& r, const LoadOptions& o, const Cosmology& c, std::string& how) {
+  const auto checked = [&](double l, double m, double v, const std::string& where, double g_cgs) {
+    try {
+      UnitSystem u = units_from_cgs(l, m, v, where, g_cgs);
+      u.cosmology = c;
+      return u;
+    } catch (const InputError& e) {
+      r.fail(e.what());
+    }
+  };
+  const bool orrery = r.has("Orrery");
+  const double orrery_g = r.attr1("Orrery", "G", 1.0, 0.0, std::numeric_limits<double>::max());
+  if (orrery && !(orrery_g > 0)) r.fail("Orrery/G: not a number > 0");
   const char* swift[] = {"Unit length in cgs (U_L)", "Unit mass in cgs (U_M)",
                          "Unit time in cgs (U_t)"};
-  if (r.has_attr("Units", swift[0]) && r.has_attr("Units", swift[1]) &&
+  std::optional<UnitSystem> u;
+  if (r.has_attr("Units", swift[0]) || r.has_attr("Units", swift[1]) ||
       r.has_attr("Units", swift[2])) {
+    for (const char* name : swift)
+      if (!r.has_attr("Units", name)) r.fail(std::string("Units: no '") + name + "'");
     const double l = r.attr("Units", swift[0], 1)[0], m = r.attr("Units", swift[1], 1)[0],
                  t = r.attr("Units", swift[2], 1)[0];
-    if (!(l > 0 && m > 0 && t > 0) || !std::isfinite(l * m * t))
-      r.fail("Units: a unit that is not a number > 0");
+    if (!(t > 0) || !std::isfinite(t))
+      r.fail(std::string("Units/") + swift[2] + ": not a number > 0");
+    u = checked(l, m, l / t, "Units", k_g_cgs);
     how = "SWIFT's Units group";
-    return k_g_cgs * m * t * t / (l * l * l);
-  }
-  for (const char* group : {"Parameters", "Header"}) {
-    if (r.has_attr(group, "UnitLength_in_cm") && r.has_attr(group, "UnitMass_in_g") &&
-        r.has_attr(group, "UnitVelocity_in_cm_per_s")) {
-      const double l = r.attr(group, "UnitLength_in_cm", 1)[0],
-                   m = r.attr(group, "UnitMass_in_g", 1)[0],
-                   v = r.attr(group, "UnitVelocity_in_cm_per_s", 1)[0];
-      if (!(l > 0 && m > 0 && v > 0) || !std::isfinite(l * m * v))
-        r.fail(std::string(group) + ": a unit that is not a number > 0");
-      how = std::string("the file's ") + group + " units";
-      const double t = l / v;
-      return k_g_cgs * m * t * t / (l * l * l);
+  } else {
+    const char* names[] = {"UnitLength_in_cm", "UnitMass_in_g", "UnitVelocity_in_cm_per_s"};
+    for (const char* group : {"Units", "Parameters", "Header"}) {
+      int have = 0;
+      for (const char* name : names) have += r.has_attr(group, name);
+      if (have == 0) continue;
+      if (have < 3)
+        for (const char* name : names)
+          if (!r.has_attr(group, name))
+            r.fail(std::string(group) +
+                   ": UnitLength_in_cm, UnitMass_in_g and "
+                   "UnitVelocity_in_cm_per_s go together, and " +
+                   name + " is missing");
+      const double h = c.cosmological && c.hubble > 0 ? c.hubble : 1.0;
+      const double l = r.attr(group, names[0], 1)[0], m = r.attr(group, names[1], 1)[0],
+                   v = r.attr(group, names[2], 1)[0];
+      for (const auto& [x, name] :
+           {std::pair{l, names[0]}, std::pair{m, names[1]}, std::pair{v, names[2]}})
+        if (!(x > 0)) r.fail(std::string(group) + "/" + name + ": not a number > 0");
+      // Orrery's own file says which G its numbers had; another's code used CODATA's.
+      u = checked(l / h, m / h, v, group, k_g_cgs);
+      if (orrery) u->g = orrery_g;
+      how = std::string("the file's ") + group + " group";
+      break;
     }
   }
-  how = "no units in the file: --gadget-g";
-  return o.gadget_g;
+  if (u) {
+    refuse_other_units(o, r.name(), "HDF5 with a units group");
+    return *u;
+  }
+  if (orrery) {  // N-body units
+    refuse_other_units(o, r.name(), "Orrery's HDF5");
+    UnitSystem n;
+    n.g = orrery_g;
+    n.cosmology = c;
+    how = "Orrery's HDF5";
+    return n;
+  }
+  how = o.units ? "no units in the file: --units"
+        : o.gadget_g_given
+            ? "no units in the file: --gadget-g"
+            : "no units in the file: GADGET's assumed, as yt assumes them; --units for others";
+  return units_for_file(o, c);
+}
+
+// The units of the run an Orrery file was written from (Orrery@unit_*), which its numbers are
+// converted back to; `file` where it has none.
+UnitSystem run_units(const Reader& r, const UnitSystem& file) {
+  if (!r.has_attr("Orrery", "unit_length_cm")) return file;
+  const double huge = std::numeric_limits<double>::max();
+  UnitSystem u;
+  u.length_cm = r.attr1("Orrery", "unit_length_cm", 0, 0, huge);
+  u.mass_g = r.attr1("Orrery", "unit_mass_g", 0, 0, huge);
+  u.velocity_cm_s = r.attr1("Orrery", "unit_velocity_cm_s", 0, 0, huge);
+  u.g = r.attr1("Orrery", "unit_g", 0, 0, huge);
+  const bool none = u.length_cm == 0 && u.mass_g == 0 && u.velocity_cm_s == 0;
+  if (!(u.g > 0) || (!none && !(u.length_cm > 0 && u.mass_g > 0 && u.velocity_cm_s > 0)) ||
+      (!none && !file.physical()))
+    r.fail("Orrery/unit_*: the run's units are not numbers > 0 (or the file's are missing)");
+  u.cosmology = file.cosmology;
+  return u;
 }
 
 // `memory`: the file keeps the adaptive step's memory (k_memory_dataset).
@@ -239,12 +326,19 @@ struct Block {
                          r = std::vector<RealOf<V>>(k_block_rows);
 };
 
-// Rows [first, first + k) of a type's positions and velocities (velocities times vscale) into
-// pos and vel, each from that block's first row; a Masses dataset must agree with a non-zero
-// MassTable entry (or which is meant?).
+// What a file's numbers are multiplied by to be the run's: positions and masses into the run's
+// units (1 but for Orrery's own file of a run in other units than it writes), velocities into
+// the engine's G = 1 units of them.
+struct Scale {
+  double pos = 1, mass = 1, vel = 1;
+};
+
+// Rows [first, first + k) of a type's positions and velocities (times the scale) into pos and
+// vel, each from that block's first row; a Masses dataset must agree with a non-zero MassTable
+// entry (or which is meant?).
 template <class V>
 void read_bodies(const Reader& r, const TypeData& d, int t, std::size_t first, std::size_t k,
-                 double mass, double vscale, Block<V>& b, V* pos, V* vel) {
+                 double mass, const Scale& scale, Block<V>& b, V* pos, V* vel) {
   using R = RealOf<V>;
   const hid_t type = std::is_same_v<R, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   const auto read = [&](const Rows& rows, const char* what, void* into) {
@@ -260,17 +354,28 @@ void read_bodies(const Reader& r, const TypeData& d, int t, std::size_t first, s
         r.fail(d.group + "/Masses: row " + std::to_string(first + i) + " is " +
                std::to_string(b.m[i]) + " where Header/MassTable gives " + std::to_string(mass) +
                " for type " + std::to_string(t));
+  const double vscale = scale.vel;
+  if (scale.pos == 1 && scale.mass == 1) {
+    for (std::size_t i = 0; i < k; ++i) {
+      pos[i] = V{b.x[3 * i], b.x[3 * i + 1], b.x[3 * i + 2], d.m ? b.m[i] : static_cast<R>(mass)};
+      vel[i] = V{static_cast<R>(b.v[3 * i] * vscale), static_cast<R>(b.v[3 * i + 1] * vscale),
+                 static_cast<R>(b.v[3 * i + 2] * vscale), d.rad ? b.r[i] : R(0)};
+    }
+    return;
+  }
+  const double ps = scale.pos, ms = scale.mass;
   for (std::size_t i = 0; i < k; ++i) {
-    pos[i] = V{b.x[3 * i], b.x[3 * i + 1], b.x[3 * i + 2], d.m ? b.m[i] : static_cast<R>(mass)};
+    pos[i] = V{static_cast<R>(b.x[3 * i] * ps), static_cast<R>(b.x[3 * i + 1] * ps),
+               static_cast<R>(b.x[3 * i + 2] * ps), static_cast<R>((d.m ? b.m[i] : mass) * ms)};
     vel[i] = V{static_cast<R>(b.v[3 * i] * vscale), static_cast<R>(b.v[3 * i + 1] * vscale),
-               static_cast<R>(b.v[3 * i + 2] * vscale), d.rad ? b.r[i] : R(0)};
+               static_cast<R>(b.v[3 * i + 2] * vscale), d.rad ? static_cast<R>(b.r[i] * ps) : R(0)};
   }
 }
 
 // One particle type's rows [0, c) of a file into pos, vel, types and ids (at `at`), checked.
 // A double run's own file (pos64 and vel64 given): the doubles as written, the floats their
 // rounding.
-void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale, Vec4* pos,
+void read_type(const Reader& r, int t, std::size_t c, double mass, const Scale& scale, Vec4* pos,
                Vec4* vel, std::uint8_t* types, std::uint64_t* ids, std::size_t at,
                const std::string& name, Vec4d* pos64, Vec4d* vel64, void* acc) {
   const TypeData d(r, t, c, mass);
@@ -310,11 +415,11 @@ void read_type(const Reader& r, int t, std::size_t c, double mass, double vscale
     const std::size_t to = at + first;
     for (std::size_t i = 0; i < k; ++i) ids[to + i] = id ? ib[i] : to + i;
     if (pos64) {
-      read_bodies(r, d, t, first, k, mass, vscale, *doubles, pos64 + to, vel64 + to);
+      read_bodies(r, d, t, first, k, mass, scale, *doubles, pos64 + to, vel64 + to);
       for (std::size_t i = to; i < to + k; ++i)
         pos[i] = to_float(pos64[i]), vel[i] = to_float(vel64[i]);
     } else {
-      read_bodies(r, d, t, first, k, mass, vscale, *floats, pos + to, vel + to);
+      read_bodies(r, d, t, first, k, mass, scale, *floats, pos + to, vel + to);
     }
     std::memset(types + to, t, k);
     check_bodies(pos + to, vel + to, k, to, name);
@@ -341,7 +446,8 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
   meta.run_recorded = false;
   bool memory = false;
   Header first;
-  double g = o.gadget_g;
+  UnitSystem file, run_u;  // the numbers' units, and the run's
+  std::string how;
   std::int64_t seen[k_types] = {}, n = 0;
   std::vector<Header> headers;
   for (std::size_t k = 0; k < files.size(); ++k) {
@@ -349,8 +455,10 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
     const Header h = header(r);
     if (k == 0) {
       first = h;
-      g = units_g(r, o, meta.units);
-      if (!(g > 0) || !std::isfinite(g)) r.fail("G in the file's units is not a number > 0");
+      file = file_units(r, o, cosmology(r, h), how);
+      if (!(file.g > 0) || !std::isfinite(file.g))
+        r.fail("G in the file's units is not a number > 0");
+      run_u = run_units(r, file);
       read_run(r, meta, memory);
       if (h.num_files > 1 && static_cast<std::size_t>(h.num_files) != files.size())
         r.fail("file 1 of a set of " + std::to_string(h.num_files) +
@@ -381,18 +489,23 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
     throw SnapshotError(files[0].name + ": " + e.what());
   }
 
-  char line[240];
-  std::snprintf(line, sizeof line,
-                "HDF5, G = %g in the file's units (%s): velocities / %.6g, so G = 1", g,
-                meta.units.c_str(), std::sqrt(g));
-  meta.units = line;
+  const UnitFactors f = factors(file, run_u);
+  const Scale scale{f.length, f.mass, f.velocity / run_u.engine_scale()};
+  char line[400];
+  std::snprintf(line, sizeof line, "HDF5 in %s (%s): velocities / %.6g, so G = 1",
+                describe(file).c_str(), how.c_str(), file.engine_scale());
+  const std::string note = line;
   const RunState& run = meta.run;
   WireHead h{};
   h.n = h.types = h.ids = static_cast<std::uint64_t>(n);
-  h.solver_chars = run.solver.size(), h.units_chars = meta.units.size();
-  h.file_time = first.time, h.redshift = first.redshift, h.box_size = first.box;
+  h.solver_chars = run.solver.size(), h.units_chars = note.size();
+  h.file_time = first.time, h.redshift = first.redshift, h.box_size = first.box * f.length;
   h.run_recorded = meta.run_recorded;
-  h.time = meta.run_recorded ? run.time : first.time * std::sqrt(g);
+  h.units = run_u;
+  // A comoving run's Time is the scale factor: the run's own clock starts at 0.
+  h.time = meta.run_recorded         ? run.time
+           : file.cosmology.comoving ? 0.0
+                                     : first.time * file.engine_scale();
   h.steps = run.steps, h.block = run.block, h.integrator = run.integrator;
   h.params = run.params, h.time_reversed = run.time_reversed, h.totals = run.totals;
   h.next_dt = run.next_dt;
@@ -408,19 +521,18 @@ void decode_into(const std::vector<File>& files, const LoadOptions& o, Answer& a
   std::uint8_t* out = answer.resize(l.end);
   std::memcpy(out, &h, sizeof h);
   std::memcpy(out + l.solver, run.solver.data(), h.solver_chars);
-  std::memcpy(out + l.units, meta.units.data(), h.units_chars);
+  std::memcpy(out + l.units, note.data(), h.units_chars);
   auto* pos = reinterpret_cast<Vec4*>(out + l.pos);
   auto* vel = reinterpret_cast<Vec4*>(out + l.vel);
   auto* ids = reinterpret_cast<std::uint64_t*>(out + l.ids);
-  const double vscale = 1.0 / std::sqrt(g);
   std::size_t at = 0;
   for (std::size_t k = 0; k < files.size(); ++k) {
     const Reader r(files[k]);
     for (int t = 0; t < k_types; ++t) {
       const auto c = static_cast<std::size_t>(headers[k].here[t]);
       if (c == 0) continue;
-      read_type(r, t, c, headers[k].mass[t], vscale, pos, vel, out + l.types, ids, at,
-                files[k].name, h.doubles ? reinterpret_cast<Vec4d*>(out + l.pos64) : nullptr,
+      read_type(r, t, c, headers[k].mass[t], scale, pos, vel, out + l.types, ids, at, files[k].name,
+                h.doubles ? reinterpret_cast<Vec4d*>(out + l.pos64) : nullptr,
                 h.doubles ? reinterpret_cast<Vec4d*>(out + l.vel64) : nullptr,
                 h.memory ? out + l.acc : nullptr);
       at += c;

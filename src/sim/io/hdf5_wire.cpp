@@ -26,6 +26,7 @@ Snapshot from_wire(const AnswerView& in, const std::string& name) {
   run.time = h.time, run.steps = h.steps, run.block = h.block, run.integrator = h.integrator;
   run.params = h.params, run.time_reversed = h.time_reversed, run.totals = h.totals;
   run.next_dt = h.next_dt;
+  run.units = h.units;
   if (h.memory) {
     run.last_eval_time = h.last_eval_time;
     if (h.doubles)
@@ -43,7 +44,7 @@ Snapshot from_wire(const AnswerView& in, const std::string& name) {
   assign_bulk(s.bodies.pos, pos, h.n), assign_bulk(s.bodies.vel, vel, h.n);
   assign_bulk(s.types, p + l.types, h.types), assign_bulk(s.ids, ids, h.ids);
   run.solver.assign(reinterpret_cast<const char*>(p + l.solver), h.solver_chars);
-  s.units.assign(reinterpret_cast<const char*>(p + l.units), h.units_chars);
+  s.units_note.assign(reinterpret_cast<const char*>(p + l.units), h.units_chars);
   return s;
 }
 

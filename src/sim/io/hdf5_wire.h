@@ -30,6 +30,7 @@ struct WireHead {
   bool doubles;  // pos64 and vel64 follow (a double-precision run's own file)
   bool memory;   // the adaptive step's memory follows (acc: Vec4, or Vec4d where doubles)
   double last_eval_time;
+  UnitSystem units;  // the run's
 };
 static_assert(std::is_trivially_copyable_v<WireHead> && std::is_trivially_copyable_v<Vec4>);
 

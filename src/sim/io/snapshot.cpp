@@ -35,9 +35,14 @@ constexpr std::uint32_t k_order_mark = 0x01020304u;
 // evaluation follows the next step's size, and its accelerations (in the bodies' precision) the
 // labels.
 // k_flag_wide_dt (version 4): dt is not a float (a double run's 0.1): its f64 follows at 208.
+// k_flag_units (version 5): the run's units (RunState::units) are not N-body units: a block of
+// k_units_bytes before the checksum (length, mass and velocity in cgs, G, the cosmology's flags
+// and its h, Omega0, OmegaLambda and scale factor).
 constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels = 4u,
                         k_flag_double = 8u, k_flag_adaptive = 16u, k_flag_memory = 32u,
-                        k_flag_wide_dt = 64u;
+                        k_flag_wide_dt = 64u, k_flag_units = 128u;
+constexpr std::size_t k_units_bytes = 72;
+constexpr std::uint32_t k_cosmological = 1u, k_comoving = 2u;
 constexpr std::size_t k_wide_dt_at = 208;
 constexpr std::size_t k_solver_field = 32;
 
@@ -54,7 +59,8 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   const bool memory =
       adaptive && (doubles ? r.last_acc64.size() : r.last_acc.size()) == s.bodies.pos.size();
   const bool wide_dt = static_cast<double>(static_cast<float>(r.params.dt)) != r.params.dt;
-  w.u32(memory || wide_dt ? 4u : adaptive ? 3u : doubles ? 2u : 1u);
+  const bool units = r.units != nbody_units();
+  w.u32(units ? 5u : memory || wide_dt ? 4u : adaptive ? 3u : doubles ? 2u : 1u);
   w.u32(k_order_mark);
   w.u32(static_cast<std::uint32_t>(k_snapshot_header_bytes));
   const bool labels = !s.types.empty();
@@ -63,7 +69,7 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   w.u32((r.time_reversed ? k_flag_reversed : 0u) | (r.params.gravity ? k_flag_gravity : 0u) |
         (labels ? k_flag_labels : 0u) | (doubles ? k_flag_double : 0u) |
         (adaptive ? k_flag_adaptive : 0u) | (memory ? k_flag_memory : 0u) |
-        (wide_dt ? k_flag_wide_dt : 0u));
+        (wide_dt ? k_flag_wide_dt : 0u) | (units ? k_flag_units : 0u));
   w.u64(static_cast<std::uint64_t>(s.bodies.size()));
   w.f64(r.time);
   w.i64(r.steps);
@@ -102,6 +108,13 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
     for (const Vec4d& v : r.last_acc64) w.f64(v.x), w.f64(v.y), w.f64(v.z), w.f64(v.w);
   else if (memory)
     for (const Vec4& v : r.last_acc) w.f32(v.x), w.f32(v.y), w.f32(v.z), w.f32(v.w);
+  if (units) {
+    const UnitSystem& u = r.units;
+    const Cosmology& c = u.cosmology;
+    w.f64(u.length_cm), w.f64(u.mass_g), w.f64(u.velocity_cm_s), w.f64(u.g);
+    w.u32((c.cosmological ? k_cosmological : 0u) | (c.comoving ? k_comoving : 0u)), w.u32(0);
+    w.f64(c.hubble), w.f64(c.omega0), w.f64(c.omega_lambda), w.f64(c.scale_factor);
+  }
   w.u64(bytes::fnv1a64(w.out().data(), w.size()));
 }
 
@@ -146,7 +159,8 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   const std::uint32_t flags = r.u32();
   const std::uint32_t known =
       k_flag_reversed | k_flag_gravity | k_flag_labels | (version >= 2 ? k_flag_double : 0u) |
-      (version >= 3 ? k_flag_adaptive : 0u) | (version >= 4 ? k_flag_memory | k_flag_wide_dt : 0u);
+      (version >= 3 ? k_flag_adaptive : 0u) | (version >= 4 ? k_flag_memory | k_flag_wide_dt : 0u) |
+      (version >= 5 ? k_flag_units : 0u);
   if (flags & ~known) bad(name, "header: unknown flags " + std::to_string(flags));
   const bool labels = flags & k_flag_labels, doubles = flags & k_flag_double;
   const bool memory = flags & k_flag_memory;
@@ -155,13 +169,18 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   const std::uint64_t per_body =
       (doubles ? 64 : 32) + (labels ? 1 + 8 : 0) + (memory ? (doubles ? 32 : 16) : 0);
   const std::uint64_t n = r.u64();
-  const std::uint64_t room = size - k_snapshot_header_bytes - 8;
+  const std::size_t units_bytes = flags & k_flag_units ? k_units_bytes : 0;
+  if (size < k_snapshot_header_bytes + 8 + units_bytes)
+    bad(name, "truncated: " + std::to_string(size) +
+                  " bytes, too few for the header, the units "
+                  "and the checksum");
+  const std::uint64_t room = size - k_snapshot_header_bytes - 8 - units_bytes;
   if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
     bad(name, "header: N " + std::to_string(n) + " is more than this build reads (2^31 - 1)");
   if (room % per_body != 0 || n != room / per_body)
     bad(name, std::string(n > room / per_body ? "truncated" : "longer than its header says") +
                   ": the header's N " + std::to_string(n) + " needs " +
-                  std::to_string(k_snapshot_header_bytes + per_body * n + 8) +
+                  std::to_string(k_snapshot_header_bytes + per_body * n + units_bytes + 8) +
                   " bytes, the file has " + std::to_string(size));
   if (n == 0) bad(name, "header: N is 0 (a snapshot holds at least one body)");
   // The checksum covers everything before it.
@@ -288,6 +307,23 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
     }
     if (!ok) bad(name, "the adaptive step's memory holds a non-finite acceleration");
   }
+  if (flags & k_flag_units) {
+    UnitSystem& u = run.units;
+    Cosmology& c = u.cosmology;
+    u.length_cm = r.f64(), u.mass_g = r.f64(), u.velocity_cm_s = r.f64(), u.g = r.f64();
+    const std::uint32_t cf = r.u32();
+    r.u32();
+    c.hubble = r.f64(), c.omega0 = r.f64(), c.omega_lambda = r.f64(), c.scale_factor = r.f64();
+    if (cf & ~(k_cosmological | k_comoving)) bad(name, "units: unknown cosmology flags");
+    c.cosmological = cf & k_cosmological, c.comoving = cf & k_comoving;
+    const bool none = u.length_cm == 0 && u.mass_g == 0 && u.velocity_cm_s == 0;
+    const auto good = [](double x) { return x > 0 && std::isfinite(x); };
+    if (!good(u.g) || (!none && !(good(u.length_cm) && good(u.mass_g) && good(u.velocity_cm_s))))
+      bad(name, "units: a unit or G that is not a finite number > 0");
+    for (double x : {c.hubble, c.omega0, c.omega_lambda, c.scale_factor})
+      if (!(x >= 0) || !std::isfinite(x))
+        bad(name, "units: a cosmology value that is not a finite number >= 0");
+  }
   check_bodies(s.bodies, name);
   return s;
 }
@@ -335,7 +371,8 @@ void check_bodies(const Vec4* pos, const Vec4* vel, std::size_t n, std::size_t f
 }
 
 LoadOptions parse_load_options(const std::optional<std::string>& types,
-                               const std::optional<std::string>& gadget_g) {
+                               const std::optional<std::string>& gadget_g,
+                               const std::optional<std::string>& units) {
   LoadOptions o;
   if (types)
     for (const std::string& item : split_list(*types, "--types"))
@@ -343,8 +380,42 @@ LoadOptions parse_load_options(const std::optional<std::string>& types,
   if (gadget_g) {
     o.gadget_g = parse_float(*gadget_g, "--gadget-g");
     if (!(o.gadget_g > 0)) throw InputError("--gadget-g '" + *gadget_g + "': must be > 0");
+    o.gadget_g_given = true;
+  }
+  if (units) {
+    const UnitsChoice c = parse_units(*units, "--units");
+    if (c.henon)
+      throw InputError(
+          "--units henon rescales a preset; a file's units are a length and a mass "
+          "(and velocity), such as '1 kpc, 1e10 Msun, 1 km/s', or nbody");
+    if (c.units.physical() && gadget_g)
+      throw InputError("--gadget-g with --units '" + *units +
+                       "': G follows from the units; give one or the other");
+    o.units = c.units;
+    if (!c.units.physical() && gadget_g) o.units->g = o.gadget_g;
   }
   return o;
+}
+
+UnitSystem units_for_file(const LoadOptions& o, const Cosmology& c) {
+  UnitSystem u;
+  if (o.units)
+    u = *o.units;
+  else if (o.gadget_g_given)
+    u.g = o.gadget_g;
+  else
+    u = gadget_units(c);
+  u.cosmology = c;
+  return u;
+}
+
+void refuse_other_units(const LoadOptions& o, const std::string& name, const char* format) {
+  if (o.units)
+    throw SnapshotError(o.units_option + ": " + name + " is " + format +
+                        ", which brings its own units (they are used)");
+  if (o.gadget_g_given)
+    throw SnapshotError(o.gadget_g_option + ": " + name + " is " + format +
+                        ", which brings its own units (they are used)");
 }
 
 const std::vector<std::string>& particle_type_names() {

@@ -7,6 +7,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "orrery/input.h"
+
 namespace orrery {
 namespace {
 
@@ -362,6 +364,64 @@ BodyState kepler_pair(double e, double f) {
   s.pos = {{float(-x / 2), float(-y / 2), 0, 0.5f}, {float(x / 2), float(y / 2), 0, 0.5f}};
   s.vel = {{float(-vx / 2), float(-vy / 2), 0, 0}, {float(vx / 2), float(vy / 2), 0, 0}};
   return s;
+}
+
+}  // namespace orrery
+
+namespace orrery {
+
+namespace {
+// -sum_{i<j} m_i m_j / r_ij, unsoftened, in double; -inf where two bodies coincide.
+double newtonian_potential(const std::vector<Vec4>& pos) {
+  const long n = static_cast<long>(pos.size());
+  double w = 0;
+#pragma omp parallel for reduction(+ : w) schedule(dynamic, 64)
+  for (long i = 0; i < n; ++i) {
+    const Vec4& a = pos[static_cast<std::size_t>(i)];
+    double wi = 0;
+    for (long j = i + 1; j < n; ++j) {
+      const Vec4& b = pos[static_cast<std::size_t>(j)];
+      const double dx = double(b.x) - a.x, dy = double(b.y) - a.y, dz = double(b.z) - a.z;
+      wi -= double(b.w) / std::sqrt(dx * dx + dy * dy + dz * dz);
+    }
+    w += wi * a.w;
+  }
+  return w;
+}
+}  // namespace
+
+void scale_to_henon(BodyState& s) {
+  const std::size_t n = s.pos.size();
+  if (n < 2) throw InputError("Henon units: needs at least 2 bodies (it scales their energy)");
+  if (n > k_henon_max_bodies)
+    throw InputError("Henon units: " + std::to_string(n) +
+                     " bodies; the exact potential energy it scales by is summed over every "
+                     "pair, for at most " +
+                     std::to_string(k_henon_max_bodies) + " bodies");
+  double m = 0, t = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec4 &p = s.pos[i], &v = s.vel[i];
+    m += p.w;
+    t += 0.5 * p.w * (double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z);
+  }
+  const double w = newtonian_potential(s.pos);
+  if (!(m > 0) || !(w < 0) || !std::isfinite(w))
+    throw InputError(
+        "Henon units: the bodies have no finite potential energy (two coincide, "
+        "or no mass)");
+  if (!(t > 0))
+    throw InputError(
+        "Henon units: the bodies are at rest; Henon's units scale a system's "
+        "kinetic energy to 1/4, which needs one");
+  // Masses to M = 1; positions so that W = -1/2 (virial radius 1); velocities so that T = 1/4:
+  // E = -1/4.
+  const double wm = w / (m * m), tm = t / m;
+  const double a = -2.0 * wm, b = std::sqrt(0.25 / tm);
+  for (std::size_t i = 0; i < n; ++i) {
+    Vec4 &p = s.pos[i], &v = s.vel[i];
+    p = Vec4{float(p.x * a), float(p.y * a), float(p.z * a), float(p.w / m)};
+    v = Vec4{float(v.x * b), float(v.y * b), float(v.z * b), float(v.w * a)};
+  }
 }
 
 }  // namespace orrery

@@ -20,6 +20,7 @@ RunState Simulation::run_state() {
   r.time_reversed = m_reversed;
   r.totals = collision_totals();
   r.next_dt = m_params.adaptive ? m_dt_next : 0.0;
+  r.units = m_units;
   if (!m_memory.empty() || !m_memory64.empty()) {  // restored, not yet stepped
     r.last_eval_time = m_memory_time;
     r.last_acc = m_memory, r.last_acc64 = m_memory64;
@@ -46,6 +47,7 @@ void Simulation::resume(const RunState& r) {
   m_dt_next = r.next_dt > 0.0 ? std::min(r.next_dt, static_cast<double>(m_params.dt)) : 0.0;
   m_memory_time = r.last_eval_time;
   m_memory = r.last_acc, m_memory64 = r.last_acc64;
+  m_units = r.units;
   if (m_collider) m_collider->reset_totals();
   m_totals_before = r.totals;
 }
@@ -65,6 +67,7 @@ void Simulation::follow(Simulation& other) {
   m_keep_rows = other.m_keep_rows;
   m_types = other.m_types;
   m_ids = other.m_ids;
+  m_units = other.m_units;
   if (m_collider) m_collider->set_rows(m_keep_rows ? &m_rows : nullptr);
 }
 
