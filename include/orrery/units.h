@@ -78,6 +78,10 @@ std::string velocity_name(const UnitSystem& u);
 std::string mass_name(const UnitSystem& u);
 std::string time_name(const UnitSystem& u);
 
+// For a state from a cosmological run: the line that says what Orrery does with it (Newtonian
+// gravity in physical coordinates, no expansion, no periodic boundaries); "" for any other.
+std::string cosmology_caveat(const UnitSystem& u);
+
 // The factors that take a state's numbers from `from` into `to` (both physical): a length, a
 // mass and a velocity (a state velocity, not the engine's) are multiplied by them, a time too.
 struct UnitFactors {

@@ -11,6 +11,7 @@ devices are compiled (orrery._orrery); show() and render() run this build's view
 state (docs/python.md).
 """
 import os
+import warnings
 import shutil
 import subprocess
 import tempfile
@@ -69,7 +70,15 @@ def load(path, types=None, gadget_g=None, units=None, **settings):
         raise IsADirectoryError(21, "is a folder", path)
     if os.path.exists(path) and not os.access(path, os.R_OK):
         raise PermissionError(13, "cannot be read", path)
-    return _orrery._load(path, types, gadget_g, units, **settings)
+    sim = _orrery._load(path, types, gadget_g, units, **settings)
+    cosmology = sim.units["cosmology"]
+    if cosmology["cosmological"]:
+        warnings.warn(
+            f"{path}: a cosmological snapshot (h = {cosmology['hubble']:g}, Omega0 = "
+            f"{cosmology['omega0']:g}, OmegaLambda = {cosmology['omega_lambda']:g}): Orrery "
+            "integrates Newtonian gravity in physical coordinates, without expansion or periodic "
+            "boundaries", stacklevel=2)
+    return sim
 
 
 def viewer_path():

@@ -157,6 +157,14 @@ void App::frame_bodies(const BodyState& s) {
 void App::take_types(const Snapshot& snap, const std::string& from) {
   const std::string path = from;  // `from` may be m_files.path itself, cleared here
   forget_file();
+  if (!snap.units_note.empty()) {  // Orrery's own file has no file units to tell
+    char tail[160];
+    std::snprintf(tail, sizeof tail, "; the file's time %g, redshift %g%s", snap.file_time,
+                  snap.redshift, snap.box_size > 0 ? ", a periodic box" : "");
+    say("orrery: " + snap.units_note + tail);
+  }
+  const std::string caveat = cosmology_caveat(snap.run.units);
+  if (!caveat.empty()) say("orrery: " + caveat);
   if (snap.types.empty()) return;
   ui::FileReadout& f = m_shown.readouts.file;
   m_run->set_types(snap.types, snap.ids);  // colour by origin shows the particle types
@@ -173,12 +181,6 @@ void App::take_types(const Snapshot& snap, const std::string& from) {
   f.reloadable = !path.empty();
   m_files.path = path;
   m_files.box_side = snap.box_size;
-  if (snap.units_note.empty()) return;  // Orrery's own file: no file units to tell
-  char line[400];
-  std::snprintf(line, sizeof line, "orrery: %s; the file's time %g, redshift %g%s",
-                snap.units_note.c_str(), snap.file_time, snap.redshift,
-                snap.box_size > 0 ? ", a periodic box" : "");
-  say(line);
 }
 
 void App::forget_file() {

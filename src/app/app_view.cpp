@@ -333,6 +333,16 @@ void App::fill_legend() {
   l.unit = quantity_unit(q);
   l.lo = m_settings.color_lo;
   l.hi = m_settings.color_hi;
+  // A state with a physical scale names speeds in km/s and masses in Msun (G = 1 inside).
+  const UnitSystem& u = m_run->units();
+  if (u.physical() && (q == Quantity::speed || q == Quantity::mass)) {
+    const bool speed = q == Quantity::speed;
+    const double k = speed ? u.engine_scale() * u.velocity_cm_s / 1e5 : u.mass_g / k_msun_g;
+    l.unit = speed ? "km/s" : "Msun";
+    l.lo = static_cast<float>(l.lo * k), l.hi = static_cast<float>(l.hi * k);
+  } else if (u.physical() && *l.unit.c_str()) {
+    l.unit += " (length " + length_name(u) + ")";
+  }
   l.palette = m_settings.palette;
   l.log_scale = m_settings.color_log;
   l.categories = l.categorical ? m_run->origin_names() : std::vector<std::string>{};

@@ -145,6 +145,8 @@ class RunController {
   // The origin labels' names. The labels (quantity_host) are those of the bodies left (merges
   // drop the lighter body's).
   const std::vector<std::string>& origin_names() const { return m_origin_names; }
+  // The units of the state's numbers (a file's or the preset's).
+  const UnitSystem& units() const { return m_sim->units(); }
   bool origin_valid() const {
     return !m_origin_now.empty() && static_cast<int>(m_origin_now.size()) == count();
   }

@@ -143,6 +143,14 @@ void print_header(std::FILE* out, const Plan& plan) {
                  to_string(plan.loaded->format), plan.loaded->bodies.size(), plan.loaded->run.steps,
                  plan.loaded->run.time,
                  plan.loaded->run_recorded ? "" : " (no run settings: the options' apply)");
+  if (plan.loaded) {
+    std::fprintf(out, "units: %s\n", describe(plan.loaded->run.units).c_str());
+    const std::string caveat = cosmology_caveat(plan.loaded->run.units);
+    if (!caveat.empty()) std::fprintf(out, "note: %s\n", caveat.c_str());
+  } else if (plan.preset_units.henon || plan.preset_units.units.physical()) {
+    std::fprintf(out, "units: %s%s\n", describe(plan.preset_units.units).c_str(),
+                 plan.preset_units.henon ? ", the preset rescaled to Henon's" : "");
+  }
   if (!plan.convergence) {
     char dt[96];
     if (plan.params.adaptive)

@@ -208,3 +208,45 @@ def test_the_programs_refuse_bad_units_with_exit_2_and_write_nothing(tmp_path):
         assert r.returncode == 2, r.stderr
         assert r.stderr.count("\n") == 1 and "--units" in r.stderr
         assert not out.exists()
+
+
+def test_a_cosmological_snapshot_is_said_for_what_it_is(tmp_path):
+    """GADGET-4's layout from a comoving run (h = 0.7, a = 0.5): opened, its units in kpc/h, a
+    warning that Orrery integrates without expansion; saved, yt reads it as cosmological again."""
+    path = tmp_path / "cosmo.hdf5"
+    n = 50
+    rng = np.random.default_rng(2)
+    pos = rng.uniform(0, 1000, (n, 3))
+    vel = rng.normal(0, 100, (n, 3))
+    with h5py.File(path, "w") as f:
+        h = f.create_group("Header")
+        h.attrs["NumPart_ThisFile"] = np.array([0, n, 0, 0, 0, 0], np.int32)
+        h.attrs["NumPart_Total"] = np.array([0, n, 0, 0, 0, 0], np.uint32)
+        h.attrs["MassTable"] = np.array([0, 0.5, 0, 0, 0, 0])
+        h.attrs["NumFilesPerSnapshot"] = 1
+        h.attrs["Time"], h.attrs["Redshift"], h.attrs["BoxSize"] = 0.5, 1.0, 1000.0
+        p = f.create_group("Parameters")
+        p.attrs["HubbleParam"], p.attrs["Omega0"], p.attrs["OmegaLambda"] = 0.7, 0.3, 0.7
+        p.attrs["ComovingIntegrationOn"] = 1
+        p.attrs["UnitLength_in_cm"], p.attrs["UnitMass_in_g"] = KPC_CM, 1e10 * MSUN_G
+        p.attrs["UnitVelocity_in_cm_per_s"] = 1e5
+        g = f.create_group("PartType1")
+        g["Coordinates"], g["Velocities"] = pos, vel
+        g["ParticleIDs"] = np.arange(n, dtype=np.uint64)
+    with pytest.warns(UserWarning, match="cosmological snapshot .*without expansion"):
+        sim = orrery.load(path, solver="cpu")
+    c = sim.units["cosmology"]
+    assert c["comoving"] and c["hubble"] == 0.7 and c["scale_factor"] == 0.5
+    assert sim.units["length_cm"] == pytest.approx(KPC_CM / 0.7)
+    assert sim.time == 0.0 and sim.file_info["redshift"] == 1.0
+    out = tmp_path / "out.hdf5"
+    sim.save(out)
+    ds = yt.load(str(out))
+    assert ds.cosmological_simulation and ds.hubble_constant == pytest.approx(0.7)
+    x = ds.all_data()["PartType1", "Coordinates"].to("kpccm/h").value
+    assert np.allclose(x, pos, rtol=1e-6)
+    bench = os.path.join(os.path.dirname(orrery.viewer_path()), "..", "bench", "orrery-bench")
+    r = subprocess.run([bench, "--load", str(path), "--steps", "1", "--solver", "cpu"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "note: a cosmological snapshot" in r.stdout and "without expansion" in r.stdout

@@ -207,6 +207,19 @@ std::string describe(const UnitSystem& u) {
   return s;
 }
 
+std::string cosmology_caveat(const UnitSystem& u) {
+  const Cosmology& c = u.cosmology;
+  if (!c.cosmological) return "";
+  char b[320];
+  std::snprintf(b, sizeof b,
+                "a cosmological snapshot (h = %.4g, Omega0 = %.4g, OmegaLambda = %.4g%s): Orrery "
+                "integrates Newtonian gravity in physical coordinates, without expansion or "
+                "periodic boundaries",
+                c.hubble, c.omega0, c.omega_lambda,
+                c.comoving ? (", comoving, a = " + short_number(c.scale_factor)).c_str() : "");
+  return b;
+}
+
 UnitFactors factors(const UnitSystem& from, const UnitSystem& to) {
   UnitFactors f;
   if (!from.physical() || !to.physical()) return f;
