@@ -45,6 +45,9 @@ TEST(Units, GadgetsUnitsHaveGadgetsG) {
   EXPECT_NEAR(g.g_cgs(), k_gadget_g_cgs, 1e-11);
   EXPECT_EQ(describe(g), "kpc, 1e10 Msun, km/s (G = 43007.1)");
   EXPECT_EQ(time_name(g), "977.8 Myr");
+  EXPECT_EQ(time_text(g, std::sqrt(k_gadget_g)), "977.8 Myr");  // one time unit of the file's
+  EXPECT_EQ(time_text(g, std::sqrt(k_gadget_g) * 2e-3), "1.956 Myr");
+  EXPECT_EQ(time_text(nbody_units(), 5.0), "");
   EXPECT_FALSE(parse_units("nbody", "--units").units.physical());
   EXPECT_TRUE(parse_units("henon", "--units").henon);
 }

@@ -78,6 +78,10 @@ std::string velocity_name(const UnitSystem& u);
 std::string mass_name(const UnitSystem& u);
 std::string time_name(const UnitSystem& u);
 
+// An engine time (G = 1) as a time in the units' best-fitting named unit ("12.3 Myr"); "" without
+// a physical scale.
+std::string time_text(const UnitSystem& u, double engine_time);
+
 // For a state from a cosmological run: the line that says what Orrery does with it (Newtonian
 // gravity in physical coordinates, no expansion, no periodic boundaries); "" for any other.
 std::string cosmology_caveat(const UnitSystem& u);

@@ -45,6 +45,8 @@ void App::fill_diagnostics() {
   const Diagnostics& d = now.d;
   out.step = now.step;
   out.time = now.time;
+  out.time_text = time_text(m_run->units(), now.time);
+  out.length_unit = length_name(m_run->units());
   out.kinetic = d.kinetic;
   out.potential = d.potential;
   out.total = d.total();

@@ -136,7 +136,10 @@ void diagnostics_section(Settings& s, const Readouts& r) {
                                       : "off");
     return;
   }
-  ImGui::Text("t %.4g, step %lld", d.time, d.step);
+  if (d.time_text.empty())
+    ImGui::Text("t %.4g, step %lld", d.time, d.step);
+  else
+    ImGui::Text("t %.4g (%s), step %lld", d.time, d.time_text.c_str(), d.step);
   if (d.cost_ms >= 0.0)
     ImGui::Text("cost %.3f ms a reading (%s)", d.cost_ms,
                 d.cost_from_events ? "CUDA events" : "CPU clock");
@@ -145,8 +148,8 @@ void diagnostics_section(Settings& s, const Readouts& r) {
   ImGui::Text("P (%.3g, %.3g, %.3g)", d.momentum[0], d.momentum[1], d.momentum[2]);
   ImGui::Text("L (%.3g, %.3g, %.3g)", d.angular_momentum[0], d.angular_momentum[1],
               d.angular_momentum[2]);
-  ImGui::Text("centre of mass (%.3g, %.3g, %.3g)", d.centre_of_mass[0], d.centre_of_mass[1],
-              d.centre_of_mass[2]);
+  ImGui::Text("centre of mass (%.3g, %.3g, %.3g)%s%s", d.centre_of_mass[0], d.centre_of_mass[1],
+              d.centre_of_mass[2], d.length_unit.empty() ? "" : " ", d.length_unit.c_str());
   drift_plot("##dE", "(E-E0)/|E0|", d.energy, d.energy_drift);
   drift_plot("##dP", "|P-P0|/scale", d.momentum_history, d.momentum_drift);
   drift_plot("##dL", "|L-L0|/|L0|", d.angular, d.angular_momentum_drift);

@@ -106,6 +106,7 @@ struct DiagnosticsReadout {
   bool available = false;
   long long step = 0;
   double time = 0;
+  std::string time_text, length_unit;  // the time and the length unit where the state has a scale
   double kinetic = 0, potential = 0, total = 0, virial = 0;
   double momentum[3] = {0, 0, 0}, angular_momentum[3] = {0, 0, 0}, centre_of_mass[3] = {0, 0, 0};
   double energy_drift = 0, momentum_drift = 0, angular_momentum_drift = 0;

@@ -183,6 +183,15 @@ std::string time_name(const UnitSystem& u) {
   return u.physical() ? size_name(u.time_s(), k_times) : "";
 }
 
+std::string time_text(const UnitSystem& u, double engine_time) {
+  if (!u.physical()) return "";
+  const double seconds = engine_time / u.engine_scale() * u.time_s();
+  const Named* best = &k_times[0];
+  for (const Named& n : k_times)
+    if (std::fabs(seconds) >= n.cgs) best = &n;
+  return short_number(seconds / best->cgs) + " " + best->name;
+}
+
 double unit_size(const std::string& text, const std::string& kind, const std::string& what) {
   if (kind == "length") return quantity(text, k_lengths, "length", what);
   if (kind == "mass") return quantity(text, k_masses, "mass", what);
