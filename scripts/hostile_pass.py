@@ -84,6 +84,13 @@ for opt, vals in {"--solver": ["", "cuda", "cpu,", "CPU", "all,cpu"],
         bench(f"{opt} {v!r}", QUICK_B + [opt, v], expect={2})
         if opt != "--solver" or v not in ("all,cpu",):
             view(f"{opt} {v!r}", QUICK_V + [opt, v], expect={2})
+for v in ["", "parsec", "1 kpc", "1 furlong, 1 Msun", "0 kpc, 1 Msun", "-1 pc, 1 Msun",
+          "nan kpc, 1 Msun", "1e999 kpc, 1 Msun", "1 kpc, 1 Msun, 0 km/s", "1 kpc,,1 Msun",
+          "1 kpc, 1 Msun, 1 km/s, 1 s", "9" * 400]:
+    bench(f"--units {v[:24]!r}", QUICK_B + ["--units", v], expect={2})
+    view(f"--units {v[:24]!r}", QUICK_V + ["--units", v], expect={2})
+bench("--units henon over its limit", ["--solver", "cpu", "--n", "200000", "--steps", "1",
+                                       "--units", "henon"], expect={2})
 for opt in ["--vsync", "--draw", "--color", "--palette", "--color-scale"]:
     view(f"{opt} bogus", QUICK_V + [opt, "bogus"], expect={2})
 for v in ["", "zz", "s,,s", "F99", "scene50"]:

@@ -307,6 +307,20 @@ probe("files: gadget_g on an Orrery file", r'''
 small().save(W + "/g.orrery")
 refused(lambda: orrery.load(W + "/g.orrery", gadget_g=1.0), ValueError, "gadget_g")
 say("ok")''')
+probe("units: names, factors and files that bring their own", r'''
+for bad in ["", "1 furlong, 1 Msun", "0 pc, 1 Msun", "inf pc, 1 Msun", "1 pc", "pc, Msun, km/s, s"]:
+    refused(lambda: small(units=bad), ValueError, "units")
+refused(lambda: small(units=5), TypeError, "units")
+small(units="1 kpc, 1e10 Msun").save(W + "/u.hdf5")
+refused(lambda: orrery.load(W + "/u.hdf5", units="1 pc, 1 Msun"), ValueError, "u.hdf5", "its own units")
+refused(lambda: orrery.load(W + "/u.hdf5", gadget_g=2.0), ValueError, "u.hdf5", "its own units")
+refused(lambda: small().positions_in("kpc"), ValueError, "no physical scale")
+refused(lambda: small(units="1 pc, 1 Msun").time_in("fortnight"), ValueError, "fortnight")
+import h5py
+with h5py.File(W + "/u.hdf5", "a") as f:
+    f["Units"].attrs["UnitMass_in_g"] = -5.0
+refused(lambda: orrery.load(W + "/u.hdf5"), ValueError, "UnitMass_in_g")
+say("ok")''')
 probe("files: bodies outside the walls", r'''
 pos = np.zeros((2, 3)); pos[1] = [0, 30, 0]
 refused(lambda: orrery.Simulation.from_arrays(pos, None, 1.0, box=20, gravity=False,

@@ -352,6 +352,12 @@ Plan make_plan(const RawOptions& raw_in) {
                      ": only with --load of a GADGET file (or a scene that names one)");
   if (raw.ns.empty()) throw UsageError("--n: no body count given");
   for (const std::string& text : raw.ns) append_unique(plan.ns, parse_body_count(text));
+  if (plan.preset_units.henon)  // before any size is skipped or run
+    for (int n : plan.ns)
+      if (static_cast<std::size_t>(n) > k_henon_max_bodies)
+        throw UsageError("--units henon: --n " + std::to_string(n) +
+                         "; its exact potential energy is summed over every pair, for at most " +
+                         std::to_string(k_henon_max_bodies) + " bodies");
   plan.steps = static_cast<int>(parse_integer(raw.steps, "--steps", 1, k_max_steps));
   plan.warmup = static_cast<int>(parse_integer(raw.warmup, "--warmup", 0, k_max_steps));
   plan.cpu_max_n = static_cast<int>(parse_integer(raw.cpu_max_n, "--cpu-max-n", 0, k_max_n));
@@ -432,6 +438,9 @@ Plan make_plan(const RawOptions& raw_in) {
     if (plan.compare) throw UsageError("--max-n: cannot be combined with --compare");
     if (!plan.trace.empty()) throw UsageError("--max-n: cannot be combined with --trace");
     if (raw.ns_given) throw UsageError("--max-n chooses N itself: leave out --n");
+    if (plan.preset_units.henon)
+      throw UsageError("--max-n with --units henon: the search grows N past the " +
+                       std::to_string(k_henon_max_bodies) + " bodies Henon's scaling sums");
   }
 
   std::vector<SolverInfo> checked;
