@@ -86,6 +86,9 @@ def test_a_preset_with_units_reads_in_yt_in_them(tmp_path):
         assert f["Header"].attrs["BoxSize"] > 0
         assert f["Orrery"].attrs["steps"].dtype.kind == "i"
         assert f["Parameters"].attrs["ComovingIntegrationOn"].dtype.kind == "i"
+        # pynbody: a HubbleParam in Parameters means a cosmological run; its time is Time_GYR.
+        assert "HubbleParam" not in f["Parameters"].attrs and c["a_scaling"] == 0
+        assert f["Parameters"].attrs["Time_GYR"] == pytest.approx(sim.time_in("Gyr"), rel=1e-9)
     back = orrery.load(out, solver="cpu")
     assert back.units["name"] == sim.units["name"]
     assert np.allclose(back.positions, sim.positions, rtol=1e-6, atol=1e-7)

@@ -163,9 +163,14 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
   {  // GADGET-4's Parameters, and the Units group others read
     Id p(H5Gcreate2(file, "Parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
     put_int(p, "ComovingIntegrationOn", cosmo.comoving ? 1 : 0);
-    put_double(p, "HubbleParam", cosmo.hubble);
-    put_double(p, "Omega0", cosmo.omega0);
-    put_double(p, "OmegaLambda", cosmo.omega_lambda);
+    if (cosmo.cosmological) {  // pynbody takes a HubbleParam here for a cosmological run
+      put_double(p, "HubbleParam", cosmo.hubble);
+      put_double(p, "Omega0", cosmo.omega0);
+      put_double(p, "OmegaLambda", cosmo.omega_lambda);
+    }
+    if (physical && !cosmo.comoving)  // pynbody's time (else from a cosmology it assumes)
+      put_double(p, "Time_GYR",
+                 s.run.time / run_units.engine_scale() * run_units.time_s() / 3.15576e16);
     if (physical) {
       Id u(H5Gcreate2(file, "Units", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
       for (hid_t g : {hid_t(p), hid_t(u)}) {
@@ -210,10 +215,12 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
       const hid_t m = put_data(g, "Masses", file_type, mem_type, pm, 1);
       const hid_t r = put_data(g, "Radii", file_type, mem_type, pr, 1);
       if (physical) {
-        put_dimensions(c, 1, -1, 1, 0, 0, out_units.length_cm * per_h);
-        put_dimensions(v, 0.5, 0, 0, 0, 1, out_units.velocity_cm_s);
-        put_dimensions(m, 0, -1, 0, 1, 0, out_units.mass_g * per_h);
-        put_dimensions(r, 1, -1, 1, 0, 0, out_units.length_cm * per_h);
+        // Powers of a and h only in a cosmological run (pynbody applies them).
+        const double a1 = cosmo.cosmological ? 1 : 0, h1 = cosmo.cosmological ? -1 : 0;
+        put_dimensions(c, a1, h1, 1, 0, 0, out_units.length_cm * per_h);
+        put_dimensions(v, a1 / 2, 0, 0, 0, 1, out_units.velocity_cm_s);
+        put_dimensions(m, 0, h1, 0, 1, 0, out_units.mass_g * per_h);
+        put_dimensions(r, a1, h1, 1, 0, 0, out_units.length_cm * per_h);
       }
       for (hid_t d : {c, v, m, r}) H5Dclose(d);
     };
