@@ -91,7 +91,7 @@ for v in ["", "parsec", "1 kpc", "1 furlong, 1 Msun", "0 kpc, 1 Msun", "-1 pc, 1
     view(f"--units {v[:24]!r}", QUICK_V + ["--units", v], expect={2})
 bench("--units henon over its limit", ["--solver", "cpu", "--n", "200000", "--steps", "1",
                                        "--units", "henon"], expect={2})
-for opt in ["--vsync", "--draw", "--color", "--palette", "--color-scale"]:
+for opt in ["--vsync", "--draw", "--color", "--palette", "--color-scale", "--hud"]:
     view(f"{opt} bogus", QUICK_V + [opt, "bogus"], expect={2})
 for v in ["", "zz", "s,,s", "F99", "scene50"]:
     view(f"--keys {v!r}", QUICK_V + ["--keys", v], expect={0, 2})

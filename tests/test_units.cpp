@@ -48,6 +48,10 @@ TEST(Units, GadgetsUnitsHaveGadgetsG) {
   EXPECT_EQ(time_text(g, std::sqrt(k_gadget_g)), "977.8 Myr");  // one time unit of the file's
   EXPECT_EQ(time_text(g, std::sqrt(k_gadget_g) * 2e-3), "1.956 Myr");
   EXPECT_EQ(time_text(nbody_units(), 5.0), "");
+  EXPECT_EQ(length_text(g, 50.0), "50 kpc");
+  EXPECT_EQ(length_text(g, 0.2), "200 pc");
+  EXPECT_EQ(length_text(g, 2000.0), "2 Mpc");
+  EXPECT_EQ(length_text(nbody_units(), 5.0), "");
   EXPECT_FALSE(parse_units("nbody", "--units").units.physical());
   EXPECT_TRUE(parse_units("henon", "--units").henon);
 }

@@ -82,6 +82,10 @@ std::string time_name(const UnitSystem& u);
 // a physical scale.
 std::string time_text(const UnitSystem& u, double engine_time);
 
+// A length of the state's (engine lengths are the state's) in its best-fitting named unit
+// ("10 kpc", "500 pc"); "" without a physical scale.
+std::string length_text(const UnitSystem& u, double length);
+
 // For a state from a cosmological run: the line that says what Orrery does with it (Newtonian
 // gravity in physical coordinates, no expansion, no periodic boundaries); "" for any other.
 std::string cosmology_caveat(const UnitSystem& u);

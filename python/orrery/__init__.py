@@ -101,7 +101,7 @@ def viewer_path():
 
 _FLAGS = {"width", "height", "color", "palette", "color_scale", "color_range", "trails",
           "trail_bodies", "point_radius", "hide_panel", "steps_per_frame", "frames", "vsync",
-          "draw", "record", "record_fps", "keys", "screenshot"}
+          "draw", "record", "record_fps", "keys", "screenshot", "hud"}
 # The camera: the view's rows of the parameter table (camera_distance, fov, ...).
 _FLAGS |= {row["name"] for row in _orrery.parameters() if row["owner"] == "view"}
 
@@ -144,7 +144,7 @@ def _show(self, **view_options):
     and returns when the window is closed, with the state (and the solver, integrator and settings
     chosen in the panel) as the viewer left it. view_options are the viewer's flags without the
     dashes: width, height, color, palette, color_scale, color_range=(lo, hi), trails,
-    trail_bodies, point_radius, hide_panel, steps_per_frame, frames, vsync, draw, record,
+    trail_bodies, point_radius, hide_panel, hud, steps_per_frame, frames, vsync, draw, record,
     record_fps, keys, screenshot, and the camera's camera_distance, camera_azimuth,
     camera_elevation and fov (degrees). Needs a display (DISPLAY or WAYLAND_DISPLAY)."""
     with tempfile.TemporaryDirectory(prefix="orrery-show-") as tmp:
@@ -157,8 +157,10 @@ def _show(self, **view_options):
 def _render(self, path, width=1280, height=720, **view_options):
     """Draws this state as one PNG frame, headless (EGL, as `orrery --headless`), without stepping
     it: for notebooks and papers. view_options as for show() (color="density", palette="magma",
-    point_radius=0.1, hide_panel=True, ...) but frames, screenshot, record and paused, which
-    render() sets itself (TypeError); the panel is hidden unless hide_panel=False. Raises
+    point_radius=0.1, hud="minimal", ...) but frames, screenshot, record and paused, which
+    render() sets itself (TypeError). hud: "none" (default: the bodies alone), "minimal" (the
+    time, a scale bar and the colour bar, in physical units where sim.units has them) or "full"
+    (the panel). Raises
     ValueError for a bad option, OSError when path cannot be written (a full disk too),
     RuntimeError when no EGL context can be made."""
     path = os.fspath(path)
@@ -168,7 +170,7 @@ def _render(self, path, width=1280, height=720, **view_options):
     for own in ("frames", "screenshot", "record", "paused"):  # render() sets these itself
         if own in view_options:
             raise TypeError(f"render: {own}= is show()'s; render() draws one picture to path")
-    view_options.setdefault("hide_panel", True)
+    view_options.setdefault("hud", "none")
     with tempfile.TemporaryDirectory(prefix="orrery-render-") as tmp:
         start = os.path.join(tmp, "start.orrery")
         self._snapshot_to(start)

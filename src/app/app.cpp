@@ -49,6 +49,9 @@ App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
 
   m_settings.vsync = m_opts.vsync;
   m_settings.show_panel = !m_opts.hide_panel;
+  m_settings.hud = m_opts.hud == "minimal" ? ui::Settings::Hud::minimal
+                   : m_opts.hud == "none"  ? ui::Settings::Hud::none
+                                           : ui::Settings::Hud::full;
   m_settings.paused = m_opts.paused;
   m_settings.point_radius = m_opts.point_radius;
   choose_draw();

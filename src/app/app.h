@@ -180,6 +180,8 @@ class App {
   void follow_and_read();
   void mark_pick(const gfx::SpriteParams& sp);  // where the picked body is drawn this frame
   void fill_legend();
+  // The minimal HUD's time label and scale bar.
+  void fill_hud();
 
   static constexpr const char* k_quick_file = "orrery-quick.orrery";
   static constexpr float k_pick_radius_px = 8.0f;

@@ -141,6 +141,10 @@ const std::vector<App::Command>& App::commands() {
        }},
       {K::toggle_panel,
        [](App& app, const ui::Action&) {
+         if (app.m_settings.hud != ui::Settings::Hud::full) {  // a clean picture: the panel back
+           app.m_settings.hud = ui::Settings::Hud::full;
+           app.m_settings.show_panel = false;
+         }
          app.m_settings.show_panel = !app.m_settings.show_panel;
          app.say(app.m_settings.show_panel ? "panel shown" : "panel hidden");
        }},

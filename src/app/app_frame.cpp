@@ -10,6 +10,7 @@
 #include "gfx/screenshot.h"
 #include "orrery/device.h"
 #include "ui/panel.h"
+#include "ui/panel_view.h"
 
 namespace orrery::app {
 
@@ -72,7 +73,13 @@ void App::build_ui(long long index, FrameView& v) {
   const auto start = std::chrono::steady_clock::now();
   fill_readouts(index);
   const ViewParams shown = m_settings.view = camera_view();
-  if (m_settings.show_panel)
+  using Hud = ui::Settings::Hud;
+  m_display.panel_right = 0.0f;
+  if (m_settings.hud == Hud::minimal)
+    ui::draw_minimal_hud(m_shown.readouts);
+  else if (m_settings.hud == Hud::none)
+    ;  // the bodies alone
+  else if (m_settings.show_panel)
     m_display.panel_right =
         ui::draw_panel(m_settings, m_shown.readouts, m_catalog, m_input.actions);
   else
@@ -109,6 +116,7 @@ void App::fill_readouts(long long index) {
   // An auto range follows the state: refitted about twice a second of frames.
   if (m_settings.color_auto && index % k_refit_frames == k_refit_frames - 1) fit_color_range(false);
   fill_legend();
+  if (m_settings.hud == ui::Settings::Hud::minimal) fill_hud();
   if (index % 10 == 0 || m_shown.readouts.collisions.bodies == 0) fill_collisions();
   fill_step();
 }

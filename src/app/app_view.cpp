@@ -323,6 +323,41 @@ void App::mark_pick(const gfx::SpriteParams& sp) {
   r.screen_y = static_cast<float>(sp.height) - sy;
 }
 
+void App::fill_hud() {
+  ui::Readouts& r = m_shown.readouts;
+  const UnitSystem& u = m_run->units();
+  const double t = m_run->sim_time();
+  char line[96];
+  const std::string physical = time_text(u, t);
+  if (physical.empty())
+    std::snprintf(line, sizeof line, "t = %.4g", t);
+  else
+    std::snprintf(line, sizeof line, "t = %s", physical.c_str());
+  r.hud_time = line;
+  // The world's length a pixel spans at the point looked at, and a round length (1, 2 or 5 times
+  // a power of ten) near a sixth of the picture's width.
+  int w = 0, h = 0;
+  target_size(w, h);
+  const ViewParams& v = m_settings.view;
+  const double per_px =
+      2.0 * v.camera_distance * std::tan(0.5 * v.fov * 3.14159265358979 / 180.0) / std::max(h, 1);
+  const double want = per_px * w / 6.0;
+  if (!(want > 0) || !std::isfinite(want)) {
+    r.hud_bar_px = 0.0f;
+    return;
+  }
+  const double decade = std::pow(10.0, std::floor(std::log10(want)));
+  const double bar = want >= 5 * decade ? 5 * decade : want >= 2 * decade ? 2 * decade : decade;
+  r.hud_bar_px = static_cast<float>(bar / per_px);
+  const std::string named = length_text(u, bar);
+  if (named.empty()) {
+    std::snprintf(line, sizeof line, "%g", bar);
+    r.hud_bar_label = line;
+  } else {
+    r.hud_bar_label = named;
+  }
+}
+
 void App::fill_legend() {
   ui::LegendReadout& l = m_shown.readouts.legend;
   const auto q = m_settings.color_quantity;

@@ -344,6 +344,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_flag("--headless", o.headless,
                "render offscreen through EGL (device platform): for GPU servers with no display");
   cli.add_flag("--hide-panel", o.hide_panel, "start with the panel hidden (H shows it)");
+  cli.add_option("--hud", o.hud,
+                 "what is drawn over the bodies: full (the panel and readouts; default), minimal "
+                 "(a clean picture: the simulation time, a scale bar and the colour bar, in "
+                 "physical units where the state has them) or none (the bodies alone); H brings "
+                 "the panel back")
+      ->check(CLI::IsMember({"full", "minimal", "none"}));
   cli.add_flag("--paused", o.paused,
                "start paused (Space runs): frames draw the starting state, as for a picture of it");
   cli.add_option("--point-radius", t.point_radius,
@@ -398,6 +404,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                                       {"--vsync", "NAME"},
                                       {"--frames", "INT"},
                                       {"--screenshot", "FILE"},
+                                      {"--hud", "WORD"},
                                       {"--point-radius", "NUMBER"},
                                       {"--draw", "NAME"},
                                       {"--record", "FILE"},

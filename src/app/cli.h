@@ -38,6 +38,7 @@ struct Options {
   std::string screenshot;  // written after the last frame
   bool headless = false;
   bool hide_panel = false;
+  std::string hud = "full";  // --hud: full, minimal or none
   bool paused = false;  // --paused: no steps until Space
   float point_radius = 0.2f;
   bool point_radius_given = false;  // else a loaded file's sprites scale with its extent

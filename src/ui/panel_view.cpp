@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -83,6 +84,32 @@ void draw_legend_window(const Readouts& r) {
   ImGui::SetNextWindowBgAlpha(0.45f);
   if (ImGui::Begin("legend", nullptr, flags)) legend_bar(r.legend, 220.0f);
   ImGui::End();
+}
+
+void draw_minimal_hud(const Readouts& r) {
+  draw_legend_window(r);
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const ImVec2 screen = ImGui::GetIO().DisplaySize;
+  const ImU32 white = IM_COL32(235, 235, 235, 255), shade = IM_COL32(0, 0, 0, 150);
+  const auto text = [&](ImVec2 at, const std::string& t) {
+    const ImVec2 size = ImGui::CalcTextSize(t.c_str());
+    draw->AddRectFilled(ImVec2(at.x - 4, at.y - 2), ImVec2(at.x + size.x + 4, at.y + size.y + 2),
+                        shade, 3.0f);
+    draw->AddText(at, white, t.c_str());
+  };
+  if (!r.hud_time.empty()) text(ImVec2(12.0f, 12.0f), r.hud_time);
+  if (r.hud_bar_px > 0.0f) {
+    const float x0 = 16.0f, y = screen.y - 18.0f, x1 = x0 + r.hud_bar_px;
+    const float label_h = ImGui::GetTextLineHeight();
+    draw->AddRectFilled(
+        ImVec2(x0 - 6, y - label_h - 10),
+        ImVec2(std::max(x1, x0 + ImGui::CalcTextSize(r.hud_bar_label.c_str()).x) + 6, y + 8), shade,
+        3.0f);
+    draw->AddLine(ImVec2(x0, y), ImVec2(x1, y), white, 2.0f);
+    draw->AddLine(ImVec2(x0, y - 5), ImVec2(x0, y + 5), white, 2.0f);
+    draw->AddLine(ImVec2(x1, y - 5), ImVec2(x1, y + 5), white, 2.0f);
+    draw->AddText(ImVec2(x0, y - label_h - 6), white, r.hud_bar_label.c_str());
+  }
 }
 
 void color_section(Settings& s, const Readouts& r, const Catalog& c, std::vector<Action>& actions) {

@@ -69,6 +69,9 @@ struct Settings {
   bool time_reversed = false;  // shown by the panel; set by the app after the simulation agrees
   bool vsync = true;
   bool show_panel = true;
+  // What is drawn over the bodies: full (the panel, or the overlay with H), minimal (the time, a
+  // scale bar and the colour bar: a clean picture) or none.
+  enum class Hud { full, minimal, none } hud = Hud::full;
   float point_radius = 0.2f;
   float brightness = 1.0f;
   float exposure = 1.0f;
@@ -209,6 +212,10 @@ struct Readouts {
   std::vector<SweepPoint> sweep;  // the last block-size sweep
   std::string sweep_label;        // "cuda-static, N = 16384"
   DiagnosticsReadout diagnostics;
+  // The minimal HUD's time label ("t = 12.3 Myr") and scale bar (its length in pixels at the
+  // point looked at, and what that is: "10 kpc").
+  std::string hud_time, hud_bar_label;
+  float hud_bar_px = 0.0f;
   CollisionReadout collisions;
   StepReadout step;
   LegendReadout legend;

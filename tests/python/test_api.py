@@ -401,3 +401,16 @@ def test_save_takes_the_format_its_name_asks_for_and_refuses_others(tmp_path):
     with pytest.raises(ValueError, match=r"'\.out'.*\.orrery"):
         sim.save(tmp_path / "s.out")
     assert not (tmp_path / "s.out").exists()
+
+
+def test_render_is_clean_unless_a_hud_is_asked_for(tmp):
+    """render() draws the bodies alone by default; hud="minimal" adds the time, a scale bar and
+    the colour bar (in physical units for a state that has them); a bad word is a ValueError."""
+    sim = orrery.Simulation(2000, "plummer", seed=2, solver="cpu", units="1 pc, 1 Msun")
+    with pytest.raises(ValueError, match="--hud"):
+        sim.render((tmp / "x.png").as_posix(), hud="bogus")
+    clean, hud = (tmp / "clean.png").as_posix(), (tmp / "hud.png").as_posix()
+    render_or_skip(sim, clean, width=640, height=360)
+    render_or_skip(sim, hud, width=640, height=360, hud="minimal")
+    with open(clean, "rb") as a, open(hud, "rb") as b:
+        assert a.read() != b.read()

@@ -192,6 +192,15 @@ std::string time_text(const UnitSystem& u, double engine_time) {
   return short_number(seconds / best->cgs) + " " + best->name;
 }
 
+std::string length_text(const UnitSystem& u, double length) {
+  if (!u.physical()) return "";
+  const double cm = length * u.length_cm;
+  const Named* best = &k_lengths[0];
+  for (const Named& n : k_lengths)  // the largest of the astronomer's units not above it
+    if (std::fabs(cm) >= n.cgs && n.cgs >= best->cgs && std::string(n.name) != "ly") best = &n;
+  return short_number(cm / best->cgs) + " " + best->name;
+}
+
 double unit_size(const std::string& text, const std::string& kind, const std::string& what) {
   if (kind == "length") return quantity(text, k_lengths, "length", what);
   if (kind == "mass") return quantity(text, k_masses, "mass", what);
