@@ -189,8 +189,23 @@ def _render(self, path, width=1280, height=720, **view_options):
     return path
 
 
+def _repr_png_(self):
+    """The state as a notebook shows it inline: a 640x360 render with the minimal HUD (time,
+    scale bar, colour bar). None where no picture can be made (no EGL context): the notebook
+    then shows the text form."""
+    with tempfile.TemporaryDirectory(prefix="orrery-repr-") as tmp:
+        path = os.path.join(tmp, "state.png")
+        try:
+            _render(self, path, width=640, height=360, hud="minimal")
+        except (RuntimeError, OSError):
+            return None
+        with open(path, "rb") as f:
+            return f.read()
+
+
 Simulation.show = _show
 Simulation.render = _render
+Simulation._repr_png_ = _repr_png_
 
 
 _native_save = Simulation.save

@@ -414,3 +414,13 @@ def test_render_is_clean_unless_a_hud_is_asked_for(tmp):
     render_or_skip(sim, hud, width=640, height=360, hud="minimal")
     with open(clean, "rb") as a, open(hud, "rb") as b:
         assert a.read() != b.read()
+
+
+def test_a_notebook_shows_the_state_inline():
+    sim = small()
+    png = sim._repr_png_()
+    if png is None:
+        pytest.skip("no EGL context here: _repr_png_ gives None, and the notebook the text form")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+    assert struct.unpack(">II", png[16:24]) == (640, 360)
+    assert sim.steps == 0
