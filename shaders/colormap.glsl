@@ -5,16 +5,20 @@
 uniform int u_source;          // an orrery::ValueSource
 uniform int u_label;           // 1: the value is a label (u_origin's colours), not on the palette
 uniform int u_glow;            // 1: heavy bodies glow warm whatever their value
-uniform vec3 u_palette[17];    // the palette, sampled evenly from 0 to 1
+uniform sampler2D u_palettes;  // every palette, a row each (gfx/colormap.h's tables), linear
+uniform int u_palette;         // the row
 uniform vec3 u_origin[8];      // origin labels' colours
 uniform int u_log;             // 1: a logarithmic scale from u_lo to u_hi
 uniform float u_lo;
 uniform float u_hi;
 
+// Entry k's texel centre is (k + 0.5) / entries: t in [0, 1] spans the first to the last entry,
+// interpolated between them as gfx::palette_rgb does.
 vec3 palette(float t) {
-  t = clamp(t, 0.0, 1.0) * 16.0;
-  int k = min(int(t), 15);
-  return mix(u_palette[k], u_palette[k + 1], t - float(k));
+  ivec2 size = textureSize(u_palettes, 0);
+  float x = (clamp(t, 0.0, 1.0) * float(size.x - 1) + 0.5) / float(size.x);
+  float y = (float(u_palette) + 0.5) / float(size.y);
+  return textureLod(u_palettes, vec2(x, y), 0.0).rgb;
 }
 
 // The colour of value v: an origin label's, or the palette's over [u_lo, u_hi].

@@ -35,14 +35,14 @@ TEST(ColorMap, PalettesEndAtTheirPublishedColours) {
   EXPECT_FLOAT_EQ(r, 0.993248f);
   EXPECT_FLOAT_EQ(g, 0.906157f);
   EXPECT_FLOAT_EQ(b, 0.143936f);
-  gfx::palette_rgb(static_cast<int>(gfx::Palette::viridis), 0.5f, r, g, b);  // entry 128
+  gfx::palette_rgb(static_cast<int>(gfx::Palette::viridis), 128.0f / 255.0f, r, g, b);  // entry 128
   EXPECT_FLOAT_EQ(r, 0.127568f);
   EXPECT_FLOAT_EQ(g, 0.566949f);
   gfx::palette_rgb(static_cast<int>(gfx::Palette::magma), 1.0f, r, g, b);
   EXPECT_FLOAT_EQ(r, 0.987053f);
   EXPECT_FLOAT_EQ(b, 0.749504f);
   // Perceptually uniform maps grow steadily lighter: the luminance never falls along them.
-  for (int pal : {1, 2}) {
+  for (int pal : {1, 2, 3, 4, 5}) {
     float last = -1.0f;
     for (int k = 0; k <= 64; ++k) {
       gfx::palette_rgb(pal, k / 64.0f, r, g, b);

@@ -369,7 +369,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->check(orrery::cli::non_empty());
   cli.add_option("--color", o.color, color_help())->check(CLI::IsMember(quantity_names()));
   cli.add_option("--palette", o.palette,
-                 "classic, viridis or magma (default: the quantity's, as --color lists)")
+                 "classic (the viewer's own), viridis, magma, inferno, plasma, cividis "
+                 "(perceptually uniform), coolwarm (diverging) or twilight (cyclic): 256-entry "
+                 "tables made from matplotlib's (default: the quantity's, as --color lists)")
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(gfx::k_palette_names),
                                                      std::end(gfx::k_palette_names))));
   cli.add_option("--color-scale", o.color_scale,

@@ -6,41 +6,23 @@
 #include <cmath>
 #include <string_view>
 
+#include "gfx/palettes.h"  // generated (under the build tree)
 #include "orrery/fields.h"
 #include "orrery/physics.h"
 
 namespace orrery::gfx {
 
-// The palettes, each sampled at 17 evenly spaced points and interpolated linearly between them.
-// classic: the viewer's own, slow deep blue through white to fast red (its five colours at 0,
-// 1/4, ... 1). viridis and magma: matplotlib's perceptually uniform maps (van der Walt and Smith,
-// CC0), every 16th of their published 256 entries (255 for the last).
-enum class Palette { classic, viridis, magma };
-constexpr int k_palette_count = 3;
-constexpr int k_palette_entries = 17;
-inline constexpr const char* k_palette_names[k_palette_count] = {"classic", "viridis", "magma"};
-
-#define ORRERY_PALETTE_DATA                                                                       \
-  {                                                                                               \
-    0.1600f, 0.2400f, 0.9500f, 0.1950f, 0.3450f, 0.9625f, 0.2300f, 0.4500f, 0.9750f, 0.2650f,     \
-        0.5550f, 0.9875f, 0.3000f, 0.6600f, 1.0000f, 0.4625f, 0.7250f, 1.0000f, 0.6250f, 0.7900f, \
-        1.0000f, 0.7875f, 0.8550f, 1.0000f, 0.9500f, 0.9200f, 1.0000f, 0.9625f, 0.8550f, 0.8200f, \
-        0.9750f, 0.7900f, 0.6400f, 0.9875f, 0.7250f, 0.4600f, 1.0000f, 0.6600f, 0.2800f, 1.0000f, \
-        0.5700f, 0.2450f, 1.0000f, 0.4800f, 0.2100f, 1.0000f, 0.3900f, 0.1750f, 1.0000f, 0.3000f, \
-        0.1400f, 0.267004f, 0.004874f, 0.329415f, 0.282327f, 0.094955f, 0.417331f, 0.278826f,     \
-        0.175490f, 0.483397f, 0.258965f, 0.251537f, 0.524736f, 0.229739f, 0.322361f, 0.545706f,   \
-        0.199430f, 0.387607f, 0.554642f, 0.172719f, 0.448791f, 0.557885f, 0.149039f, 0.508051f,   \
-        0.557250f, 0.127568f, 0.566949f, 0.550556f, 0.120081f, 0.622161f, 0.534946f, 0.153894f,   \
-        0.680203f, 0.504172f, 0.239374f, 0.735588f, 0.455688f, 0.360741f, 0.785964f, 0.387814f,   \
-        0.506271f, 0.828786f, 0.300362f, 0.668054f, 0.861999f, 0.196293f, 0.835270f, 0.886029f,   \
-        0.102646f, 0.993248f, 0.906157f, 0.143936f, 0.001462f, 0.000466f, 0.013866f, 0.039608f,   \
-        0.031090f, 0.133515f, 0.113094f, 0.065492f, 0.276784f, 0.211718f, 0.061992f, 0.418647f,   \
-        0.316654f, 0.071690f, 0.485380f, 0.414709f, 0.110431f, 0.504662f, 0.512831f, 0.148179f,   \
-        0.507648f, 0.613617f, 0.181811f, 0.498536f, 0.716387f, 0.214982f, 0.475290f, 0.810855f,   \
-        0.252861f, 0.439305f, 0.899552f, 0.314616f, 0.391037f, 0.958464f, 0.411324f, 0.360014f,   \
-        0.985693f, 0.528148f, 0.379371f, 0.995810f, 0.646344f, 0.441361f, 0.997019f, 0.762398f,   \
-        0.528821f, 0.992831f, 0.877168f, 0.633109f, 0.987053f, 0.991438f, 0.749504f               \
-  }
+// The palettes: 256 entries each, interpolated linearly between them, made at build time from
+// matplotlib's maps (scripts/make_palettes.py writes gfx/palettes.h). classic: the viewer's own,
+// slow deep blue through white to fast red; viridis, magma, inferno, plasma and cividis:
+// perceptually uniform (van der Walt and Smith; cividis for colour-blind readers); coolwarm:
+// diverging (Moreland); twilight: cyclic.
+enum class Palette { classic, viridis, magma, inferno, plasma, cividis, coolwarm, twilight };
+constexpr int k_palette_count = ORRERY_PALETTE_COUNT;
+constexpr int k_palette_entries = ORRERY_PALETTE_ENTRIES;
+inline constexpr const char* k_palette_names[k_palette_count] = ORRERY_PALETTE_NAMES;
+static_assert(k_palette_count == static_cast<int>(Palette::twilight) + 1,
+              "gfx::Palette and scripts/make_palettes.py name the palettes alike");
 
 // Origin labels: eight colours far apart in hue (label k takes colour k mod 8).
 #define ORRERY_ORIGIN_DATA                                                                     \

@@ -43,8 +43,12 @@ SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, 
 namespace {
 
 // The colour uniforms of shaders/colormap.glsl, in set_color_uniforms' order.
-constexpr const char* k_color_uniforms[] = {"u_source", "u_label", "u_glow", "u_palette",
-                                            "u_origin", "u_log",   "u_lo",   "u_hi"};
+constexpr const char* k_color_uniforms[] = {"u_source",  "u_label",  "u_glow",
+                                            "u_palette", "u_origin", "u_log",
+                                            "u_lo",      "u_hi",     "u_palettes"};
+// The texture unit the palettes' table is bound to while the colour shaders draw (trails' ring
+// buffer texture takes unit 0).
+constexpr GLint k_palette_unit = 3;
 
 // A vertex shader with shaders/colormap.glsl inserted after its #version line, and before it the
 // numbers of orrery::ValueSource, so the shaders' numbers are the engine's.
@@ -68,7 +72,17 @@ ParticleRenderer::ParticleRenderer()
                             "trails.vert + trails.frag")),
       m_tonemap(make_program(read_shader("fullscreen.vert"), read_shader("tonemap.frag"),
                              "fullscreen.vert + tonemap.frag")),
-      m_empty_vao(make_vertex_array()) {
+      m_empty_vao(make_vertex_array()),
+      m_palettes(make_texture()) {
+  // Every palette a row of k_palette_entries RGB texels, interpolated linearly as the CPU's.
+  glBindTexture(GL_TEXTURE_2D, m_palettes.id());
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGB32F, k_palette_entries, k_palette_count, 0, GL_RGB, GL_FLOAT,
+               k_palette_host);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, 0);
   const GLuint p = m_particles.id(), t = m_tonemap.id();
   m_u_view = glGetUniformLocation(p, "u_view");
   m_u_proj = glGetUniformLocation(p, "u_proj");
@@ -100,7 +114,11 @@ void ParticleRenderer::set_color_uniforms(const ColorMap& c, const GLint* u) {
   glUniform1i(u[0], c.source);
   glUniform1i(u[1], c.label);
   glUniform1i(u[2], c.glow);
-  glUniform3fv(u[3], k_palette_entries, k_palette_host + c.palette * k_palette_entries * 3);
+  glUniform1i(u[3], c.palette);
+  glActiveTexture(GL_TEXTURE0 + k_palette_unit);
+  glBindTexture(GL_TEXTURE_2D, m_palettes.id());
+  glUniform1i(u[8], k_palette_unit);
+  glActiveTexture(GL_TEXTURE0);
   glUniform3fv(u[4], k_origin_colours, k_origin_host);
   glUniform1i(u[5], c.log_scale);
   glUniform1f(u[6], c.lo);

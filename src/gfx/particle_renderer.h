@@ -105,6 +105,7 @@ class ParticleRenderer {
 
   GlProgram m_particles, m_trails, m_tonemap;
   GlVertexArray m_empty_vao;  // core profiles need a bound VAO even without attributes
+  GlTexture m_palettes;       // every palette, a row each (shaders/colormap.glsl samples it)
   RenderTarget m_hdr;
   std::uint64_t m_hdr_version = 0;  // what m_hdr holds: the state version, buffers and parameters
   GLuint m_hdr_vao = 0;
@@ -118,7 +119,7 @@ class ParticleRenderer {
   CudaGlBuffers m_splat_reg;
   int m_splat_w = 0, m_splat_h = 0;
   GLuint m_splat_direct = 0;  // the target's texture registered, or 0
-  GLint m_particle_color[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  GLint m_particle_color[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
   std::vector<GLint> m_trail_color;
   GLint m_u_trail_ring = -1, m_u_trail_m = -1, m_u_trail_k = -1, m_u_trail_head = -1,
         m_u_trail_view = -1, m_u_trail_proj = -1, m_u_trail_intensity = -1;

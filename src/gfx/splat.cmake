@@ -10,5 +10,28 @@ if(ORRERY_HAVE_CUDA)
     $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -Xptxas=-warn-spills>)
 endif()
 target_include_directories(orrery_splat PUBLIC ${PROJECT_SOURCE_DIR}/src)
+# The palettes' tables, made at build time from matplotlib's colour maps (Debian:
+# python3-matplotlib) by scripts/make_palettes.py into gfx/palettes.h under the build tree.
+set(ORRERY_PALETTE_PYTHON /usr/bin/python3 CACHE FILEPATH
+    "The Python with matplotlib that writes the palette tables")
+if(NOT EXISTS ${ORRERY_PALETTE_PYTHON})
+  find_program(ORRERY_PALETTE_PYTHON_FOUND python3 REQUIRED)
+  set(ORRERY_PALETTE_PYTHON ${ORRERY_PALETTE_PYTHON_FOUND})
+endif()
+execute_process(COMMAND ${ORRERY_PALETTE_PYTHON} -c "import matplotlib" RESULT_VARIABLE no_mpl
+                OUTPUT_QUIET ERROR_QUIET)
+if(no_mpl)
+  message(FATAL_ERROR "orrery: ${ORRERY_PALETTE_PYTHON} has no matplotlib, which the palette tables "
+                      "are made from (Debian: python3-matplotlib; scripts/setup.sh installs it)")
+endif()
+set(ORRERY_PALETTES_H ${CMAKE_BINARY_DIR}/generated/gfx/palettes.h)
+add_custom_command(OUTPUT ${ORRERY_PALETTES_H}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/generated/gfx
+  COMMAND ${ORRERY_PALETTE_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/make_palettes.py ${ORRERY_PALETTES_H}
+  DEPENDS ${PROJECT_SOURCE_DIR}/scripts/make_palettes.py
+  COMMENT "Making the palette tables from matplotlib")
+add_custom_target(orrery_palettes DEPENDS ${ORRERY_PALETTES_H})
+add_dependencies(orrery_splat orrery_palettes)
+target_include_directories(orrery_splat PUBLIC ${CMAKE_BINARY_DIR}/generated)
 target_link_libraries(orrery_splat PUBLIC orrery::sim PRIVATE hwy::hwy)
 target_compile_options(orrery_splat PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
