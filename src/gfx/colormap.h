@@ -36,7 +36,9 @@ inline constexpr float k_palette_host[k_palette_count * k_palette_entries * 3] =
     ORRERY_PALETTE_DATA;
 inline constexpr float k_origin_host[k_origin_colours * 3] = ORRERY_ORIGIN_DATA;
 #if defined(__CUDACC__)
-static __constant__ float k_palette_device[k_palette_count * k_palette_entries * 3] =
+// In global memory, read through L1: a warp's bodies read different entries, which constant
+// memory would serialise, and the 24 KB of tables would not stay in its cache.
+static __device__ const float k_palette_device[k_palette_count * k_palette_entries * 3] =
     ORRERY_PALETTE_DATA;
 static __constant__ float k_origin_device[k_origin_colours * 3] = ORRERY_ORIGIN_DATA;
 #endif
