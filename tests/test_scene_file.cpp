@@ -165,3 +165,31 @@ TEST(SceneFile, BadScenesNameTheKey) {
 
 }  // namespace
 }  // namespace orrery::test
+
+namespace orrery::test {
+namespace {
+
+// Issue 43: a scene says its bodies' units (--units' grammar), and henon rescales its preset.
+TEST(SceneFile, UnitsTravelWithTheScenesBodies) {
+  const SceneFile pc = parse_scene(
+      R"({"initial": {"preset": "plummer", "n": 300}, "units": "1 pc, 1 Msun"})", "s.json");
+  const Snapshot s = scene_snapshot(pc, 300, {});
+  EXPECT_TRUE(s.run.units.physical());
+  EXPECT_DOUBLE_EQ(s.run.units.length_cm, 3.085678e18);
+  EXPECT_THAT(scene_json(pc), HasSubstr("\"units\": \"1 pc, 1 Msun\""));
+  const SceneFile henon = parse_scene(
+      R"({"initial": {"preset": "plummer", "n": 500, "scale": 3}, "units": "henon"})", "s.json");
+  const BodyState b = scene_snapshot(henon, 500, {}).bodies;
+  double m = 0;
+  for (const Vec4& p : b.pos) m += p.w;
+  EXPECT_NEAR(m, 1.0, 1e-6);
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "units": "1 furlong, 1 Msun"})"),
+              HasSubstr("s.json: units: units: '1 furlong' is not a length"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "units": 5})"),
+              HasSubstr("s.json: units: must be a string"));
+  EXPECT_THAT(error_of(R"({"initial": {"snapshot": "x.dat"}, "units": "henon"})"),
+              HasSubstr("s.json: units: henon rescales a preset"));
+}
+
+}  // namespace
+}  // namespace orrery::test

@@ -36,6 +36,9 @@ struct SceneFile {
   Integrator integrator = Integrator::euler;
   SimParams params;  // the run's parameters (their rows' keys)
   int steps_per_frame = 1;
+  // The units of its bodies (--units' grammar): a preset's (henon rescales it, after `scale`), or
+  // a snapshot's that brings none. Empty: N-body units, or the file's own.
+  std::string units;
   // Where the camera starts (the view rows' keys), for the rows the scene gives.
   ViewParams view;
   std::set<std::string> view_given;

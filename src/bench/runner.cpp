@@ -173,6 +173,8 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
     if (!plan.loaded->run_recorded)
       from = RunState{}, from.time = plan.loaded->run.time, from.units = plan.loaded->run.units;
     sim->resume(from);  // another code's file: its time and units (its run is the command line's)
+  } else if (plan.scene && !plan.scene->units.empty()) {
+    sim->set_units(parse_units(plan.scene->units, "units").units);
   } else {
     sim->set_units(plan.preset_units.units);
   }

@@ -25,7 +25,8 @@ const std::set<std::string>& top_keys() {
   static const std::set<std::string> k = [] {
     std::set<std::string> keys = {"name",    "description", "initial", "solver",
                                   "block",   "integrator",  "dt_max",  "precision",
-                                  "gravity", "collisions",  "box",     "steps_per_frame"};
+                                  "gravity", "collisions",  "box",     "steps_per_frame",
+                                  "units"};
     for (const auto* rows : {&param_rows(), &view_rows()})
       for (const ParamRow& r : *rows) keys.insert(r.name);
     return keys;
@@ -203,6 +204,17 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
   if (j.contains("steps_per_frame"))
     s.steps_per_frame =
         static_cast<int>(r.integer(j["steps_per_frame"], "steps_per_frame", 1, 1000));
+  if (j.contains("units")) {
+    s.units = r.text(j["units"], "units");
+    try {
+      if (parse_units(s.units, "units").henon && !s.snapshot.empty())
+        r.fail("units", "henon rescales a preset; a snapshot's units are a length and a mass");
+    } catch (const SnapshotError&) {
+      throw;
+    } catch (const InputError& e) {
+      r.fail("units", e.what());
+    }
+  }
   // Each value alone against the shared rules, so the message names its key.
   auto alone = [&](const char* key, auto set) {
     if (!j.contains(key)) return;
@@ -282,6 +294,7 @@ std::string scene_json(const SceneFile& s) {
   j["collisions"] = to_string(s.params.collisions.mode);
   j["box"] = s.params.collisions.box;
   j["steps_per_frame"] = s.steps_per_frame;
+  if (!s.units.empty()) j["units"] = s.units;
   return j.dump(2) + "\n";
 }
 
@@ -291,8 +304,14 @@ void save_scene(const std::string& path, const SceneFile& s) {
 }
 
 Snapshot scene_snapshot(const SceneFile& s, int n, const LoadOptions& o) {
+  const UnitsChoice units = s.units.empty() ? UnitsChoice{} : parse_units(s.units, "units");
   if (!s.snapshot.empty()) {
-    Snapshot snap = load_snapshot(s.snapshot, o);
+    LoadOptions with = o;  // the scene's units for a file that brings none, under the options'
+    if (!s.units.empty() && !o.units && !o.gadget_g_given) {
+      with.units = units.units;
+      with.units_option = s.name.empty() ? "the scene's units" : s.name + ": units";
+    }
+    Snapshot snap = load_snapshot(s.snapshot, with);
     if (s.radius) set_radius(snap.bodies.vel, *s.radius);
     snap.run_recorded = false;  // the scene's settings, not the file's
     return snap;
@@ -300,6 +319,7 @@ Snapshot scene_snapshot(const SceneFile& s, int n, const LoadOptions& o) {
   Snapshot snap;
   snap.run_recorded = false;
   snap.bodies = scene_bodies(s, n);
+  snap.run.units = units.units;
   return snap;
 }
 
@@ -310,6 +330,7 @@ BodyState scene_bodies(const SceneFile& s, int n) {
   for (Vec4& v : b.vel)
     v.x *= s.velocity_scale, v.y *= s.velocity_scale, v.z *= s.velocity_scale, v.w *= s.scale;
   if (s.radius) set_radius(b.vel, *s.radius);
+  if (!s.units.empty() && parse_units(s.units, "units").henon) scale_to_henon(b);
   return b;
 }
 
