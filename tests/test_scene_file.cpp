@@ -191,5 +191,28 @@ TEST(SceneFile, UnitsTravelWithTheScenesBodies) {
               HasSubstr("s.json: units: henon rescales a preset"));
 }
 
+// Issue 44: a scene says how it is drawn; its words are checked, the palette by the viewer.
+TEST(SceneFile, ItsLookIsCheckedAndWritten) {
+  const SceneFile s = parse_scene(
+      R"({"initial": {"preset": "disk"}, "color": "origin", "color_scale": "log",
+          "hud": "minimal", "palette": "cividis"})",
+      "s.json");
+  EXPECT_EQ(s.color, "origin");
+  EXPECT_EQ(s.color_scale, "log");
+  EXPECT_EQ(s.hud, "minimal");
+  EXPECT_EQ(s.palette, "cividis");
+  const SceneFile t = parse_scene(scene_json(s), "t.json");
+  EXPECT_EQ(t.color, "origin");
+  EXPECT_EQ(t.hud, "minimal");
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "color": "colour"})"),
+              HasSubstr("s.json: color: 'colour' is not one of speed,"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "hud": "some"})"),
+              HasSubstr("s.json: hud: 'some' is not one of full, minimal, none"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "color_scale": 2})"),
+              HasSubstr("s.json: color_scale: must be a string"));
+  EXPECT_THAT(error_of(R"({"initial": {"preset": "disk"}, "palette": ""})"),
+              HasSubstr("s.json: palette: empty"));
+}
+
 }  // namespace
 }  // namespace orrery::test

@@ -39,6 +39,9 @@ struct SceneFile {
   // The units of its bodies (--units' grammar): a preset's (henon rescales it, after `scale`), or
   // a snapshot's that brings none. Empty: N-body units, or the file's own.
   std::string units;
+  // How the viewer draws it (empty: its defaults, or what the command line typed): the colour
+  // quantity, palette and scale, and the HUD (full, minimal or none).
+  std::string color, palette, color_scale, hud;
   // Where the camera starts (the view rows' keys), for the rows the scene gives.
   ViewParams view;
   std::set<std::string> view_given;

@@ -109,6 +109,7 @@ void parse_numbers(const Texts& t, Options& o) {
 
 struct Given {
   bool n, preset, seed, solver, block, integrator;
+  bool color = false, palette = false, color_scale = false, hud = false;  // a scene's look
 };
 
 bool runs_here(const std::string& solver) {
@@ -176,6 +177,12 @@ void load_into(const std::string& path, const Given& given, const Texts& t, Opti
   o.loaded_path = path;
 }
 
+std::string palette_list() {
+  std::string out;
+  for (const char* n : gfx::k_palette_names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
 // --scene: its bodies (a preset, scaled, or a snapshot) as a loaded state, and its settings where
 // the command line gave none. Throws InputError (SnapshotError) naming the file and the key.
 void scene_into(const std::string& path, const Given& given, const Texts& t, Options& o) {
@@ -201,6 +208,16 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
   for (const ParamRow& row : view_rows())  // its camera, under the rows typed
     if (sc.view_given.count(row.name) && o.view_given.insert(row.name).second)
       row.set(o.view, row.get(sc.view));
+  // Its look, under the options typed (its palette checked here: the palettes are the viewer's).
+  if (!sc.palette.empty() &&
+      std::find(std::begin(gfx::k_palette_names), std::end(gfx::k_palette_names), sc.palette) ==
+          std::end(gfx::k_palette_names))
+    throw InputError(path + ": palette: '" + sc.palette + "' is not one of the viewer's (" +
+                     palette_list() + ")");
+  if (!sc.color.empty() && !given.color) o.color = sc.color;
+  if (!sc.palette.empty() && !given.palette) o.palette = sc.palette;
+  if (!sc.color_scale.empty() && !given.color_scale) o.color_scale = sc.color_scale;
+  if (!sc.hud.empty() && !given.hud) o.hud = sc.hud;
   // Its bodies start the run as a loaded state: R comes back to them.
   o.loaded = std::make_shared<const Snapshot>(std::move(snap));
   o.loaded_path = path;
@@ -446,9 +463,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       o.preset_units = parse_units(*run.units, "--units");
     else
       o.load_options = parse_load_options(run.types, run.gadget_g, run.units);
-    const Given given{cli.count("--n") > 0,     cli.count("--preset") > 0,
-                      cli.count("--seed") > 0,  cli.count("--solver") > 0,
-                      cli.count("--block") > 0, cli.count("--integrator") > 0};
+    const Given given{cli.count("--n") > 0,           cli.count("--preset") > 0,
+                      cli.count("--seed") > 0,        cli.count("--solver") > 0,
+                      cli.count("--block") > 0,       cli.count("--integrator") > 0,
+                      cli.count("--color") > 0,       cli.count("--palette") > 0,
+                      cli.count("--color-scale") > 0, cli.count("--hud") > 0};
     if (!scene.empty()) scene_into(scene, given, t, o);
     if (!load.empty()) load_into(load, given, t, o);
     check_values(o, keys, given.integrator, run.params.at("damping").has_value());

@@ -11,8 +11,10 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "orrery/collisions.h"
+#include "orrery/fields.h"
 #include "orrery/param_table.h"
 
 namespace orrery {
@@ -23,10 +25,10 @@ using json = nlohmann::json;
 // The keys of a scene's top level: its own and one per parameter row.
 const std::set<std::string>& top_keys() {
   static const std::set<std::string> k = [] {
-    std::set<std::string> keys = {"name",    "description", "initial", "solver",
-                                  "block",   "integrator",  "dt_max",  "precision",
-                                  "gravity", "collisions",  "box",     "steps_per_frame",
-                                  "units"};
+    std::set<std::string> keys = {
+        "name",   "description", "initial", "solver",      "block", "integrator",
+        "dt_max", "precision",   "gravity", "collisions",  "box",   "steps_per_frame",
+        "units",  "color",       "palette", "color_scale", "hud"};
     for (const auto* rows : {&param_rows(), &view_rows()})
       for (const ParamRow& r : *rows) keys.insert(r.name);
     return keys;
@@ -204,6 +206,24 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
   if (j.contains("steps_per_frame"))
     s.steps_per_frame =
         static_cast<int>(r.integer(j["steps_per_frame"], "steps_per_frame", 1, 1000));
+  // The look: checked against the names here (the palettes against the viewer's, by the viewer).
+  const auto one_of = [&](const char* key, const std::vector<std::string>& names) {
+    if (!j.contains(key)) return std::string();
+    const std::string v = r.text(j[key], key);
+    if (std::find(names.begin(), names.end(), v) == names.end()) {
+      std::string list;
+      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+      r.fail(key, "'" + v + "' is not one of " + list);
+    }
+    return v;
+  };
+  s.color = one_of("color", quantity_names());
+  s.color_scale = one_of("color_scale", {"linear", "log"});
+  s.hud = one_of("hud", {"full", "minimal", "none"});
+  if (j.contains("palette")) {
+    s.palette = r.text(j["palette"], "palette");
+    if (s.palette.empty()) r.fail("palette", "empty");
+  }
   if (j.contains("units")) {
     s.units = r.text(j["units"], "units");
     try {
@@ -295,6 +315,9 @@ std::string scene_json(const SceneFile& s) {
   j["box"] = s.params.collisions.box;
   j["steps_per_frame"] = s.steps_per_frame;
   if (!s.units.empty()) j["units"] = s.units;
+  for (const auto& [key, v] : {std::pair{"color", &s.color}, std::pair{"palette", &s.palette},
+                               std::pair{"color_scale", &s.color_scale}, std::pair{"hud", &s.hud}})
+    if (!v->empty()) j[key] = *v;
   return j.dump(2) + "\n";
 }
 
