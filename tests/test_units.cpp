@@ -3,6 +3,7 @@
 // scaling.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -15,6 +16,7 @@
 #include "orrery/presets.h"
 #include "orrery/snapshot.h"
 #include "orrery/units.h"
+#include "orrery/version.h"
 
 namespace orrery {
 namespace {
@@ -181,6 +183,29 @@ TEST(Units, OrrerysFormatRefusesDamagedUnits) {
   } catch (const SnapshotError& e) {
     EXPECT_NE(std::string(e.what()).find("units: a unit or G"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace orrery
+
+namespace orrery {
+namespace {
+
+// Issue 46's one version: --version prints it and exits 0; the files record it.
+TEST(Version, BothProgramsAndTheFilesSayTheOneVersion) {
+  const std::string v = version_description();
+  EXPECT_EQ(v.rfind(version_number(), 0), 0u) << v;
+  const test::Outcome o = test::run_bench({"--version"});
+  EXPECT_EQ(o.exit_code, 0);
+  EXPECT_EQ(o.out, "orrery-bench " + v + "\n");
+  Snapshot s;
+  s.bodies = make_preset(Preset::plummer, 4, 1);
+  const std::vector<std::uint8_t> b = encode_snapshot(s, SnapshotFormat::orrery);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(b.data()) + 216), v.substr(0, 39));
+  const std::string pep = version_pep440();
+  EXPECT_EQ(pep.rfind(version_number(), 0), 0u);
+  for (char c : pep.substr(std::string(version_number()).size()))
+    EXPECT_TRUE(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+') << pep;
 }
 
 }  // namespace

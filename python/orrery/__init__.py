@@ -20,6 +20,10 @@ import threading
 from . import _orrery
 from ._orrery import Simulation, devices, integrators, parameters, presets, solvers
 
+# One version: the CMake project's, with the git checkout's description as a PEP 440 local label
+# ("0.1.0+g702cc34.dirty"); version_description as both programs' --version print it.
+__version__, version_description = _orrery._version()
+
 _native_init = Simulation.__init__
 
 

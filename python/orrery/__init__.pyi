@@ -9,6 +9,9 @@ from ._orrery import parameters as parameters
 from ._orrery import presets as presets
 from ._orrery import solvers as solvers
 
+__version__: str
+version_description: str
+
 def load(path: Union[str, PathLike], types: Optional[Sequence[int]] = None,
          gadget_g: Optional[float] = None, units: Optional[str] = None,
          **settings: Any) -> Simulation: ...

@@ -20,6 +20,7 @@
 #include "orrery/presets.h"
 #include "orrery/run_settings.h"
 #include "orrery/simulation.h"
+#include "orrery/version.h"
 #include "recorder.h"
 #include "ui/keys.h"
 
@@ -322,6 +323,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       "Orrery: real-time gravitational N-body viewer. Bodies are drawn straight from "
       "CUDA-mapped OpenGL buffers; a panel switches solvers and block sizes.",
       "orrery");
+  cli.set_version_flag("--version", "orrery " + version_description(),
+                       "print the version (and the git checkout it was built from) and exit");
   std::string vsync = "on";
   // Numbers are read as text and parsed by the shared rules (orrery/input.h): decimal only, full
   // range checks, finite floats. Empty: not given.

@@ -5,6 +5,7 @@
 #include "cli/run_options.h"
 #include "options.h"
 #include "orrery/simd.h"
+#include "orrery/version.h"
 
 namespace orrery::bench {
 
@@ -14,6 +15,8 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
       "orrery-bench: times Orrery's N-body solvers headless (no window), or with --compare checks "
       "them against the cpu reference.",
       "orrery-bench"};
+  app.set_version_flag("--version", "orrery-bench " + version_description(),
+                       "print the version (and the git checkout it was built from) and exit");
   app.footer(
       "Lists are comma separated (no empty items); numbers are decimal. Exit status: 0 ok; 1 a run "
       "failed or --compare found an error above tolerance; 2 bad input.\nExample: orrery-bench "
@@ -95,7 +98,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
     raw.preset_given = app.count("--preset") > 0, raw.seed_given = app.count("--seed") > 0;
     raw.trace_every_given = app.count("--trace-every") > 0;
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {  // --help
+    if (e.get_exit_code() == 0) {  // --help, --version
       app.exit(e);
       return std::nullopt;
     }

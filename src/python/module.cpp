@@ -17,6 +17,7 @@
 #include "orrery/param_table.h"
 #include "orrery/presets.h"
 #include "orrery/solver.h"
+#include "orrery/version.h"
 #include "py_simulation.h"
 #include "py_units.h"
 #include "values.h"
@@ -441,6 +442,9 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
       py::arg("units") = py::none());
   m.def("_stop_runs", &python::stop_runs,
         "Stops the steps in flight on other threads at their next look (the interpreter exits).");
+  m.def(
+      "_version", [] { return std::pair(version_pep440(), version_description()); },
+      "Orrery's version: (PEP 440, with the git description), as orrery.__version__ has it.");
   m.def("solvers", &solver_list,
         R"(Every solver of this build: a list of dicts with name, gpu, block_sizes, default_block,
 approximate (a tree code), spreads (over several GPUs), description, available (here) and why_not

@@ -1,6 +1,8 @@
 """The Python module's API: arrays in and out, settings and their checks, files, Ctrl-C, the GIL,
 the viewer (render, show) and the module's listings."""
 import os
+import re
+import subprocess
 import signal
 import struct
 import threading
@@ -424,3 +426,15 @@ def test_a_notebook_shows_the_state_inline():
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
     assert struct.unpack(">II", png[16:24]) == (640, 360)
     assert sim.steps == 0
+
+
+def test_one_version_everywhere(tmp):
+    """orrery.__version__ (PEP 440), the viewer's --version and the files say one version."""
+    assert orrery.__version__.split("+")[0] == orrery.version_description.split(" ")[0]
+    assert re.fullmatch(r"\d+\.\d+\.\d+(\+[A-Za-z0-9.]+)?", orrery.__version__)
+    out = subprocess.run([orrery.viewer_path(), "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout == f"orrery {orrery.version_description}\n"
+    small().save(tmp / "v.hdf5")
+    import h5py
+    with h5py.File(tmp / "v.hdf5") as f:
+        assert f["Orrery"].attrs["version"].decode() == orrery.version_description

@@ -11,6 +11,7 @@
 #include "hdf5_id.h"
 #include "hdf5_snapshot.h"
 #include "orrery/param_table.h"
+#include "orrery/version.h"
 
 namespace orrery::hdf5 {
 
@@ -244,6 +245,7 @@ std::vector<std::uint8_t> encode(const Snapshot& s) {
     put_double(o, "unit_mass_g", run_units.mass_g);
     put_double(o, "unit_velocity_cm_s", run_units.velocity_cm_s);
     put_double(o, "unit_g", run_units.g);
+    put_text(o, "version", version_description());  // the writer's
     put_text(o, "solver", run.solver);
     put_int(o, "block", run.block);
     put_text(o, "integrator", to_string(run.integrator));

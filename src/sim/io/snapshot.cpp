@@ -19,6 +19,7 @@
 
 #include "byte_io.h"
 #include "orrery/solver.h"
+#include "orrery/version.h"
 #include "orrery_format.h"
 #include "tipsy.h"
 
@@ -44,6 +45,7 @@ constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels
 constexpr std::size_t k_units_bytes = 72;
 constexpr std::uint32_t k_cosmological = 1u, k_comoving = 2u;
 constexpr std::size_t k_wide_dt_at = 208;
+constexpr std::size_t k_writer_at = 216, k_writer_chars = 40;  // the writer's version, zero-padded
 constexpr std::size_t k_solver_field = 32;
 
 void encode_orrery(const Snapshot& s, bytes::Writer& w) {
@@ -89,6 +91,10 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   if (adaptive) w.f32(r.params.eta), w.u32(0), w.f64(r.next_dt);
   if (memory) w.f64(r.last_eval_time);
   if (wide_dt) w.zeros(k_wide_dt_at - w.size()), w.f64(r.params.dt);
+  // The writer's version, as text (informative: no reader needs it).
+  w.zeros(k_writer_at - w.size());
+  const std::string writer = version_description().substr(0, k_writer_chars - 1);
+  w.raw(writer.data(), writer.size());
   w.zeros(k_snapshot_header_bytes - w.size());
   if (!doubles) {
     for (const std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
