@@ -225,10 +225,12 @@ for Simulation().)")
           R"(Takes k steps of dt (k >= 0). The GIL is released while stepping; Ctrl-C stops the call
 between two steps with KeyboardInterrupt, leaving the state of the last whole step. Raises
 RuntimeError when the state became non-finite (checked once, after the steps).)")
-      .def("integrate", guarded([](PySimulation& s, const py::object& t, const py::object& exact) {
-             s.integrate(python::as_number(t, "t"), python::as_bool(exact, "exact"));
+      .def("integrate",
+           guarded([](PySimulation& s, const py::object& t, const py::object& exact,
+                      const py::object& progress) {
+             s.integrate(python::as_number(t, "t"), python::as_bool(exact, "exact"), progress);
            }),
-           py::arg("t"), py::arg("exact") = true,
+           py::arg("t"), py::arg("exact") = true, py::arg("progress") = py::none(),
            R"(Steps until the time is t. The steps are of dt while a whole one fits; then, with
 exact=True (the default), one shorter step of the remaining time, so that time equals t up to
 the rounding of that step's length to float32 (about 6e-8 of it); dt itself is kept. With
@@ -236,7 +238,9 @@ exact=False the last step is a whole one, ending at the first multiple of dt at 
 remainder below 1e-6 dt counts as none. Time runs backwards while time_reversed is set: t must
 then lie before the current time. With dt='auto' the adaptive steps run until the time reaches
 t, the last one shortened to land on it (exact=True) or whole (exact=False). Ctrl-C as for
-step().)")
+step(). progress=True prints a line on stderr every 2 s of a long call; a callable is called
+about every second as progress(time, t, steps), between runs of steps (its exception ends the
+call, the state that of the last whole step).)")
       .def("save", guarded([](PySimulation& s, const py::object& path) {
              s.save(py::module_::import("os").attr("fspath")(path).cast<std::string>());
            }),

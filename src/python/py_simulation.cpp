@@ -20,9 +20,6 @@ namespace {
 
 // Host memory a body costs here: the state and the Simulation's scratch (positions twice,
 // velocities, accelerations, potentials), a host copy while reading, and the arrays handed out.
-// A call steps in runs of about this long between looks at Ctrl-C.
-constexpr double k_chunk_s = 0.05;
-
 // The checked float (T = double: double) copy of an array-like of shape (n, cols) (cols 1: shape
 // (n,), or a scalar when `scalar_ok`); n < 0 takes any n >= 1. Throws TypeError for a dtype that
 // is not a real number, ValueError for a shape, a non-finite value or (nonneg) a negative one.
@@ -242,126 +239,6 @@ py::object array_or_none(const std::vector<T>& v) {
 py::object PySimulation::types() const { return array_or_none(m_sim->types()); }
 py::object PySimulation::ids() const { return array_or_none(m_sim->ids()); }
 
-// Steps in runs of about k_chunk_s, each ending with the device idle (its phases taken), so
-// Ctrl-C is seen between runs and the pending GPU work stays short.
-void PySimulation::run_steps(long long k, std::optional<double> until) {
-  if (k < 0) throw InputError("k=" + std::to_string(k) + ": must be >= 0");
-  m_last_steps = 0;
-  m_last_seconds = m_last_interactions = 0;
-  m_last_phases = PhaseTimes{};
-  long long chunk = 1;
-  while (m_last_steps < k && !(until && m_sim->time() >= *until)) {
-    const int now = static_cast<int>(std::min<long long>(chunk, k - m_last_steps));
-    RunResult r;
-    double seconds = 0;
-    {
-      py::gil_scoped_release free;
-      const auto t0 = std::chrono::steady_clock::now();
-      RunPlan plan;
-      plan.steps = now;
-      plan.phases = PhaseCollection::whole;
-      plan.until = until;
-      try {
-        r = Runner::run(*m_sim, plan);
-      } catch (const std::bad_alloc&) {
-        py::gil_scoped_acquire held;
-        PyErr_SetString(PyExc_MemoryError,
-                        ("out of host memory in step " + std::to_string(m_sim->step_count() + 1) +
-                         " (" + std::to_string(n()) + " bodies, " + m_solver +
-                         "): the state is that of the last whole step; fewer bodies, or a "
-                         "solver that needs less (cpu-omp, or a GPU solver), may fit")
-                            .c_str());
-        throw py::error_already_set();
-      }
-      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    }
-    m_last_steps += r.steps;
-    m_last_seconds += seconds;
-    m_last_interactions += r.interactions;
-    for (int p = 0; p < k_phase_count; ++p) m_last_phases.ms[p] += r.phases.ms[p];
-    if (seconds < 0.5 * k_chunk_s)
-      chunk = std::min<long long>(chunk * 2, 1 << 20);
-    else if (seconds > 2 * k_chunk_s)
-      chunk = std::max<long long>(chunk / 2, 1);
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // KeyboardInterrupt
-    if (stopping_runs()) {  // the interpreter is exiting: a worker thread's run ends here
-      PyErr_SetString(PyExc_SystemExit,
-                      "the interpreter is exiting: the run stopped between steps");
-      throw py::error_already_set();
-    }
-  }
-}
-
-void PySimulation::check_finite() {
-  const long long bad = m_sim->first_nonfinite(m_sim->bodies());
-  if (bad < 0) return;
-  const Simulation::BodyReading b = m_sim->read_body(m_sim->bodies(), static_cast<int>(bad));
-  throw std::runtime_error("the state became non-finite by step " +
-                           std::to_string(m_sim->step_count()) + " (body " + std::to_string(bad) +
-                           ": " + nonfinite_parts(b.pos, b.vel) +
-                           "); a smaller dt or a larger softening may hold it");
-}
-
-void PySimulation::step(long long k) {
-  run_steps(k);
-  check_finite();
-}
-
-void PySimulation::integrate(double t, bool exact) {
-  if (!std::isfinite(t)) throw InputError("t: must be a finite time");
-  const double now = m_sim->time();
-  const bool back = m_sim->time_reversed();
-  const double span = back ? now - t : t - now;
-  if (span < 0)
-    throw InputError("t=" + number_text(t) + ": " + (back ? "after" : "before") +
-                     " the current time " + number_text(now) +
-                     (back ? " while time runs backwards" : " (time_reversed runs backwards)"));
-  if (m_sim->params().adaptive) {
-    // Adaptive steps until the time reaches t; with exact, the last one shortened to land on it.
-    if (exact) m_sim->set_stop_time(t);
-    try {
-      run_steps(std::numeric_limits<long long>::max(), t);
-    } catch (...) {
-      m_sim->set_stop_time(std::nullopt);
-      throw;
-    }
-    m_sim->set_stop_time(std::nullopt);
-    check_finite();
-    return;
-  }
-  const double dt = m_sim->fixed_step();
-  // Whole steps up to t; a remainder below a millionth of dt counts as none.
-  const double whole = std::floor(span / dt + 1e-6);
-  const double rest = span - whole * dt;
-  if (whole > 1e15) throw InputError("t=" + number_text(t) + ": more than 1e15 steps away");
-  const bool shorten = exact && rest > 1e-6 * dt;
-  const long long k = static_cast<long long>(whole) + (!exact && rest > 1e-6 * dt ? 1 : 0);
-  run_steps(k);
-  const long long steps = m_last_steps;
-  const double seconds = m_last_seconds, interactions = m_last_interactions;
-  const PhaseTimes phases = m_last_phases;
-  if (shorten) {
-    SimParams p = m_sim->params();
-    const SimParams keep = p;
-    p.dt = back ? m_sim->time() - t : t - m_sim->time();
-    if (p.dt > 0.0) {
-      m_sim->set_params(p);
-      try {
-        run_steps(1);
-      } catch (...) {
-        m_sim->set_params(keep);
-        throw;
-      }
-      m_sim->set_params(keep);
-    }
-    m_last_steps += steps;
-    m_last_seconds += seconds;
-    m_last_interactions += interactions;
-    for (int i = 0; i < k_phase_count; ++i) m_last_phases.ms[i] += phases.ms[i];
-  }
-  check_finite();
-}
-
 bool PySimulation::doubles() const { return m_sim->params().precision == Precision::double_; }
 
 py::array PySimulation::positions() {
@@ -471,16 +348,5 @@ std::string PySimulation::repr() const {
   s << " time=" << m_sim->time() << " steps=" << m_sim->step_count() << ">";
   return s.str();
 }
-
-}  // namespace orrery::python
-
-namespace orrery::python {
-
-namespace {
-std::atomic<bool> g_stop_runs{false};
-}  // namespace
-
-void stop_runs() { g_stop_runs = true; }
-bool stopping_runs() { return g_stop_runs.load(std::memory_order_relaxed); }
 
 }  // namespace orrery::python

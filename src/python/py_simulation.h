@@ -6,6 +6,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -65,7 +66,9 @@ class PySimulation {
   // k steps, or steps until time t; the GIL is released while stepping and Ctrl-C stops between
   // steps (KeyboardInterrupt, the state that of the last whole step).
   void step(long long k);
-  void integrate(double t, bool exact);
+  // progress: None or False (quiet), True (a line on stderr every 2 s) or a callable(time, t,
+  // steps) called about every second between runs of steps.
+  void integrate(double t, bool exact, const py::object& progress = py::none());
 
   int n() const { return m_sim->bodies().n; }
   double time() const { return m_sim->time(); }
@@ -142,7 +145,19 @@ class PySimulation {
                    bool nonneg);
   bool doubles() const;
   // k steps, or fewer where the time reaches `until`.
-  void run_steps(long long k, std::optional<double> until = std::nullopt);
+  // Where integrate() tells its progress (py_stepping.cpp).
+  class Progress {
+   public:
+    Progress(const py::object& how, double target);
+    void report(PySimulation& sim);  // between runs, the GIL held
+
+   private:
+    py::object m_call;  // none: print
+    double m_target;
+    std::chrono::steady_clock::time_point m_start, m_last;
+  };
+  void run_steps(long long k, std::optional<double> until = std::nullopt,
+                 Progress* progress = nullptr);
   void check_finite();
 
   std::recursive_mutex m_lock;

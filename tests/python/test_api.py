@@ -438,3 +438,26 @@ def test_one_version_everywhere(tmp):
     import h5py
     with h5py.File(tmp / "v.hdf5") as f:
         assert f["Orrery"].attrs["version"].decode() == orrery.version_description
+
+
+def test_a_long_integrate_reports_its_progress():
+    """progress=callable is called about every second between runs of steps, with the time, the
+    target and the steps; its exception ends the call with the state of the last whole step."""
+    sim = orrery.Simulation(20000, "plummer", solver="cpu-omp")
+    seen = []
+
+    class Enough(Exception):
+        pass
+
+    def tell(time, target, steps):
+        seen.append((time, target, steps))
+        raise Enough
+
+    with pytest.raises(Enough):
+        sim.integrate(1e6, progress=tell)
+    (time, target, steps), = seen
+    assert target == 1e6 and 0 < time < 1e6 and steps == sim.steps > 0
+    assert sim.time == pytest.approx(steps * sim.dt, rel=1e-6)
+    with pytest.raises(TypeError, match="progress"):
+        sim.integrate(sim.time + 1, progress="yes")
+    sim.integrate(sim.time + 0.1, progress=False)
