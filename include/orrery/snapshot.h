@@ -72,6 +72,12 @@ struct LoadOptions {
 void refuse_other_units(const LoadOptions& o, const std::string& name, const char* format);
 // The units of a file that brings none, by those options, with the file's cosmology.
 UnitSystem units_for_file(const LoadOptions& o, const Cosmology& c);
+// Takes a units text (--units, Python's units=) into o, after any G given (o.gadget_g_given):
+// refuses henon, which rescales a preset, and units with a scale beside a G (which they fix);
+// nbody with a G keeps that G. `name` is the option as typed ("--units", shown --units 'x'; or
+// Python's "units", shown units='x'), `gadget_g_name` the G option's. Throws InputError.
+void take_units_text(LoadOptions& o, const std::string& text, const std::string& name,
+                     const std::string& gadget_g_name);
 
 // A load as another thread (the viewer's panel) or a terminal line watches it: bytes read of
 // those to read (a set's total grows as its files open), then decoding. Setting `cancel` stops

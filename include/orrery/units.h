@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include "orrery/bodies.h"
+
 namespace orrery {
 
 // What an expanding-universe run's snapshot says of itself. Orrery integrates Newtonian gravity
@@ -89,6 +91,10 @@ std::string length_text(const UnitSystem& u, double length);
 // For a state from a cosmological run: the line that says what Orrery does with it (Newtonian
 // gravity in physical coordinates, no expansion, no periodic boundaries); "" for any other.
 std::string cosmology_caveat(const UnitSystem& u);
+
+// Velocities given in u's own velocity unit into the engine's G = 1 units (divided by sqrt(G)):
+// a double state's own values, its floats rounded again from them.
+void to_engine_velocities(BodyState& s, const UnitSystem& u);
 
 // The factors that take a state's numbers from `from` into `to` (both physical): a length, a
 // mass and a velocity (a state velocity, not the engine's) are multiplied by them, a time too.

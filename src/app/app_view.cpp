@@ -338,9 +338,7 @@ void App::fill_hud() {
   // a power of ten) near a sixth of the picture's width.
   int w = 0, h = 0;
   target_size(w, h);
-  const ViewParams& v = m_settings.view;
-  const double per_px =
-      2.0 * v.camera_distance * std::tan(0.5 * v.fov * 3.14159265358979 / 180.0) / std::max(h, 1);
+  const double per_px = m_camera.world_per_pixel(h);
   const double want = per_px * w / 6.0;
   if (!(want > 0) || !std::isfinite(want)) {
     r.hud_bar_px = 0.0f;

@@ -46,9 +46,13 @@ void OrbitCamera::orbit(float dx_px, float dy_px) {
   m_pitch = std::clamp(m_pitch + dy_px * k_rad_per_px, -k_max_pitch, k_max_pitch);
 }
 
+float OrbitCamera::world_per_pixel(int viewport_height) const {
+  return 2.0f * m_distance * std::tan(0.5f * m_fov_y) /
+         static_cast<float>(std::max(viewport_height, 1));
+}
+
 void OrbitCamera::pan(float dx_px, float dy_px, int viewport_height) {
-  const float world_per_px = 2.0f * m_distance * std::tan(0.5f * m_fov_y) /
-                             static_cast<float>(std::max(viewport_height, 1));
+  const float world_per_px = world_per_pixel(viewport_height);
   const glm::mat4 v = view();
   const glm::vec3 right(v[0][0], v[1][0], v[2][0]);
   const glm::vec3 up(v[0][1], v[1][1], v[2][1]);

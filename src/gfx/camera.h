@@ -24,6 +24,8 @@ class OrbitCamera {
   // Mouse deltas in pixels; the viewport height scales pan so the target follows the cursor.
   void orbit(float dx_px, float dy_px);
   void pan(float dx_px, float dy_px, int viewport_height);
+  // The world's length a pixel spans at the target, in a viewport this many pixels high.
+  float world_per_pixel(int viewport_height) const;
   void zoom(float wheel_steps);
   // Moves the point looked at, keeping the orientation and distance (following a body).
   void set_target(const glm::vec3& target) { m_target = target; }

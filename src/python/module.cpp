@@ -427,19 +427,7 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
           o.gadget_g_given = true;
           o.gadget_g_option = "gadget_g=" + orrery::python::number_text(*gadget_g);
         }
-        if (units) {
-          const UnitsChoice c = parse_units(*units, "units");
-          if (c.henon)
-            throw InputError(
-                "units='henon' rescales a preset; a file's units are a length and a "
-                "mass (and velocity), such as '1 kpc, 1e10 Msun, 1 km/s', or 'nbody'");
-          if (c.units.physical() && gadget_g)
-            throw InputError("gadget_g with units='" + *units +
-                             "': G follows from the units; give one or the other");
-          o.units = c.units;
-          o.units_option = "units='" + *units + "'";
-          if (!c.units.physical() && gadget_g) o.units->g = *gadget_g;
-        }
+        if (units) take_units_text(o, *units, "units", "gadget_g");
         return PySimulation::load(path, keywords(kw), o);
       },
       py::arg("path"), py::arg("types") = py::none(), py::arg("gadget_g") = py::none(),

@@ -119,14 +119,7 @@ UnitsChoice units_keyword(const Keywords& k, BodyState& s, bool preset) {
         "units='henon' rescales a preset's bodies; give arrays in Henon units with "
         "units='nbody'");
   if (u.henon) scale_to_henon(s);
-  // Velocities given in the units' own (G != 1 in them) are held in G = 1 units.
-  const double g = u.units.engine_scale();
-  if (g != 1.0 && s.vel64.empty()) {
-    for (Vec4& v : s.vel) v.x = float(v.x / g), v.y = float(v.y / g), v.z = float(v.z / g);
-  } else if (g != 1.0) {  // a double run's own values, their floats rounded again from them
-    for (Vec4d& v : s.vel64) v.x /= g, v.y /= g, v.z /= g;
-    round_to_floats(s);
-  }
+  to_engine_velocities(s, u.units);  // given in the units' own velocities
   return u;
 }
 

@@ -238,6 +238,17 @@ std::string cosmology_caveat(const UnitSystem& u) {
   return b;
 }
 
+void to_engine_velocities(BodyState& s, const UnitSystem& u) {
+  const double k = u.engine_scale();
+  if (k == 1.0) return;
+  if (s.vel64.empty()) {
+    for (Vec4& v : s.vel) v.x = float(v.x / k), v.y = float(v.y / k), v.z = float(v.z / k);
+    return;
+  }
+  for (Vec4d& v : s.vel64) v.x /= k, v.y /= k, v.z /= k;
+  round_to_floats(s);
+}
+
 UnitFactors factors(const UnitSystem& from, const UnitSystem& to) {
   UnitFactors f;
   if (!from.physical() || !to.physical()) return f;

@@ -129,11 +129,8 @@ void take_units(Snapshot& s, const LoadOptions& o, const std::string& path) {
                         "file's are given with " +
                         o.units_option);
   s.run.units = o.units ? *o.units : nbody_units();
-  const double k = s.run.units.engine_scale();
-  if (k != 1.0) {
-    for (Vec4& v : s.bodies.vel) v.x = float(v.x / k), v.y = float(v.y / k), v.z = float(v.z / k);
-    s.run.time *= k;
-  }
+  to_engine_velocities(s.bodies, s.run.units);
+  s.run.time *= s.run.units.engine_scale();
   s.units_note = "TIPSY in " + describe(s.run.units) +
                  (o.units ? " (--units)" : " (the format has no units; --units gives them)");
 }

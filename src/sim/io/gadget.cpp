@@ -293,15 +293,8 @@ Cosmology cosmology_of(const Header& h) {
 
 Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
   if (files.empty()) throw SnapshotError("GADGET-2: no file");
-  // The units come with the first header (its cosmology); the velocities' scale with them.
-  const Header head = [&] {
-    FileReader f(files[0]);
-    return f.header(*layout(f, f.blocks(), false).head);
-  }();
-  const UnitSystem units = units_for_file(o, cosmology_of(head));
-  if (!(units.g > 0) || !std::isfinite(units.g))
-    throw SnapshotError("--gadget-g: must be a finite number > 0");
-  const double vscale = 1.0 / units.engine_scale();
+  UnitSystem units;   // from the first header (its cosmology)
+  double vscale = 1;  // the velocities' factor into G = 1 units
   Snapshot s;
   s.format = SnapshotFormat::gadget2;
   s.run_recorded = false;
@@ -314,6 +307,10 @@ Snapshot decode(const std::vector<File>& files, const LoadOptions& o) {
     Header h = f.header(*layout(f, blocks, false).head);
     if (k == 0) {
       first = h;
+      units = units_for_file(o, cosmology_of(h));
+      if (!(units.g > 0) || !std::isfinite(units.g))
+        throw SnapshotError("--gadget-g: must be a finite number > 0");
+      vscale = 1.0 / units.engine_scale();
       if (h.num_files > 1 && static_cast<std::size_t>(h.num_files) != files.size())
         f.fail("file 1 of a set of " + std::to_string(h.num_files) +
                ": open it by its name so the others are read too");

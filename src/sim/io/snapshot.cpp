@@ -388,19 +388,26 @@ LoadOptions parse_load_options(const std::optional<std::string>& types,
     if (!(o.gadget_g > 0)) throw InputError("--gadget-g '" + *gadget_g + "': must be > 0");
     o.gadget_g_given = true;
   }
-  if (units) {
-    const UnitsChoice c = parse_units(*units, "--units");
-    if (c.henon)
-      throw InputError(
-          "--units henon rescales a preset; a file's units are a length and a mass "
-          "(and velocity), such as '1 kpc, 1e10 Msun, 1 km/s', or nbody");
-    if (c.units.physical() && gadget_g)
-      throw InputError("--gadget-g with --units '" + *units +
-                       "': G follows from the units; give one or the other");
-    o.units = c.units;
-    if (!c.units.physical() && gadget_g) o.units->g = o.gadget_g;
-  }
+  if (units) take_units_text(o, *units, "--units", "--gadget-g");
   return o;
+}
+
+void take_units_text(LoadOptions& o, const std::string& text, const std::string& name,
+                     const std::string& gadget_g_name) {
+  const bool flag = name.rfind("--", 0) == 0;  // a program's option, else a Python keyword
+  const auto shown = [&](const std::string& v) { return name + (flag ? " '" : "='") + v + "'"; };
+  const UnitsChoice c = parse_units(text, name);
+  if (c.henon)
+    throw InputError(shown("henon") +
+                     " rescales a preset; a file's units are a length and a mass (and velocity), "
+                     "such as '1 kpc, 1e10 Msun, 1 km/s', or " +
+                     shown("nbody"));
+  if (c.units.physical() && o.gadget_g_given)
+    throw InputError(gadget_g_name + " with " + shown(text) +
+                     ": G follows from the units; give one or the other");
+  o.units = c.units;
+  o.units_option = shown(text);
+  if (!c.units.physical() && o.gadget_g_given) o.units->g = o.gadget_g;
 }
 
 UnitSystem units_for_file(const LoadOptions& o, const Cosmology& c) {
