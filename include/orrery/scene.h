@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "orrery/collisions.h"
+#include "orrery/params.h"
 #include "orrery/presets.h"
 #include "orrery/solver.h"
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "orrery/bodies.h"
+#include "orrery/collisions.h"
 #include "orrery/diagnostics.h"
 #include "orrery/fields.h"
 #include "orrery/integrators.h"

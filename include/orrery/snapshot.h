@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "orrery/collisions.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
 #include "orrery/output_file.h"

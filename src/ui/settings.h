@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "orrery/collisions.h"
 #include "orrery/fields.h"
 #include "orrery/integrators.h"
 #include "orrery/params.h"

@@ -2,8 +2,8 @@
 // per phase when taken.
 #include "orrery/phases.h"
 
-#include "../backend/stage_ops.h"
 #include "orrery/device.h"
+#include "stage_ops.h"
 
 namespace orrery {
 
