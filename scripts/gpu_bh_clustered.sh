@@ -12,15 +12,7 @@ slim=$(cd "$2" && pwd)
 out=$(mkdir -p "$3" && cd "$3" && pwd)
 after=$slim/src/bench/orrery-bench
 presets="plummer collision random clumps plummer-halo box"
-accuracy() {  # bench n preset -> median rms p99 max interactions/body
-  "$1" --accuracy --solver cuda-bh --n "$2" --preset "$3" --theta 0.5 --softening 0.01 2>&1 |
-    tee -a "$out/accuracy.log" | awk '/^cuda-bh/ {print $6, $7, $8, $9, $10}'
-}
-step_ms() {  # bench n preset steps warmup -> ms a step / the walk's ms
-  "$1" --solver cuda-bh --n "$2" --preset "$3" --gravity on --theta 0.5 --softening 0.01 \
-    --steps "$4" --warmup "$5" --phases 2>&1 | tee -a "$out/time.log" |
-    awk '/^cuda-bh/ {printf "%s/%s", $4, $14}'
-}
+. "$(dirname "$0")/gpu_bh_measures.sh"
 {
   echo "accuracy, cuda-bh, theta 0.5, eps 0.01: median rms p99 max interactions/body"
   for n in 65536 1048576; do
@@ -29,14 +21,7 @@ step_ms() {  # bench n preset steps warmup -> ms a step / the walk's ms
       echo "$n $p after  $(accuracy "$after" $n $p)"
     done
   done
-  echo "ms a step / the walk's ms (median of 5 after 2), N 1048576, two rounds"
-  for round in 1 2; do
-    for p in plummer random box clumps plummer-halo; do
-      echo "$round $p before $(step_ms "$before" 1048576 $p 5 2) after $(step_ms "$after" 1048576 $p 5 2)"
-    done
-  done
-  echo "N 16777216 plummer (3 after 1): before $(step_ms "$before" 16777216 plummer 3 1)" \
-    "after $(step_ms "$after" 16777216 plummer 3 1)"
+  step_table "$before" "$after" 5 2
 } | tee "$out/table.txt"
 # Ten crossing times of the plummer preset (31.6 time units each) at dt 0.016 and eps 0.1.
 "$after" --solver cuda-bh --n 65536 --preset plummer --integrator leapfrog --theta 0.5 \

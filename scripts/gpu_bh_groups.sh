@@ -11,15 +11,7 @@ before_cpu=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
 "$slim/tests/orrery_gpu_tests" >"$out/gpu-tests.log" 2>&1
 echo "orrery_gpu_tests (exit $?): $(grep -E '^\[  (PASSED|FAILED) ' "$out/gpu-tests.log" | tr '\n' ' ')" >"$out/table.txt"
 grep -E '^\[  FAILED  \]' "$out/gpu-tests.log" >>"$out/table.txt"
-accuracy() {  # bench preset -> median rms p99 max interactions/body
-  "$1" --accuracy --solver cuda-bh --n 1048576 --preset "$2" --theta 0.5 --softening 0.01 2>&1 |
-    tee -a "$out/accuracy.log" | awk '/^cuda-bh/ {print $6, $7, $8, $9, $10}'
-}
-step_ms() {  # bench n preset steps warmup -> ms a step / the walk's ms
-  "$1" --solver cuda-bh --n "$2" --preset "$3" --gravity on --theta 0.5 --softening 0.01 \
-    --steps "$4" --warmup "$5" --phases 2>&1 | tee -a "$out/time.log" |
-    awk '/^cuda-bh/ {printf "%s/%s", $4, $14}'
-}
+. "$(dirname "$0")/gpu_bh_measures.sh"
 cpu_ms() {  # bench -> cpu-bh 1M plummer ms a step / the build's ms
   "$1" --solver cpu-bh --n 1048576 --preset plummer --cpu-max-n 1048576 --steps 3 --warmup 1 \
     --phases 2>&1 | tee -a "$out/cpu-bh.log" | awk '/^cpu-bh/ {printf "%s/%s", $4, $12}'
@@ -28,18 +20,11 @@ cpu_ms() {  # bench -> cpu-bh 1M plummer ms a step / the build's ms
   if [ -z "${SKIP_ACCURACY:-}" ]; then
     echo "accuracy at 1M, theta 0.5, eps 0.01: median rms p99 max interactions/body"
     for p in plummer collision random clumps plummer-halo box; do
-      echo "$p before $(accuracy "$before" $p)"
-      echo "$p after  $(accuracy "$bench" $p)"
+      echo "$p before $(accuracy "$before" 1048576 $p)"
+      echo "$p after  $(accuracy "$bench" 1048576 $p)"
     done
   fi
-  echo "cuda-bh ms a step / the walk's ms (median of 10 after 3), N 1048576, two rounds"
-  for round in 1 2; do
-    for p in plummer random box clumps plummer-halo; do
-      echo "$round $p before $(step_ms "$before" 1048576 $p 10 3) after $(step_ms "$bench" 1048576 $p 10 3)"
-    done
-  done
-  echo "N 16777216 plummer (3 after 1): before $(step_ms "$before" 16777216 plummer 3 1)" \
-    "after $(step_ms "$bench" 16777216 plummer 3 1)"
+  step_table "$before" "$bench" 10 3
   echo "cpu-bh 1M plummer on $(nproc) host threads, ms a step / the build's ms (3 after 1), two rounds"
   for round in 1 2; do
     echo "$round before $(cpu_ms "$before_cpu") after $(cpu_ms "$bench")"

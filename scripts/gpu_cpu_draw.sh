@@ -6,12 +6,8 @@
 #   scripts/gpu_cpu_draw.sh SLIM OUT_DIR
 . "$(dirname "$0")/gpu_slim_env.sh"
 o=$slim/src/app/orrery
-table=()
-row() { table+=("$(printf '%-44s %s' "$1" "$2")"); }
-"$slim/tests/orrery_gpu_tests" >"$out/gpu-tests.log" 2>&1
-row "orrery_gpu_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) ' "$out/gpu-tests.log" | tr '\n' ' ')"
-ORRERY_SHADER_DIR=$slim/src/app/shaders "$slim/tests/orrery_gfx_tests" >"$out/gfx-tests.log" 2>&1
-row "orrery_gfx_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) |gl vs cpu draw' "$out/gfx-tests.log" | tr '\n' ' ')"
+. "$(dirname "$0")/gpu_checks.sh"
+test_rows "$slim" "$out" "gl vs cpu draw"
 cd "$out" || exit 1
 for d in cuda gl cpu; do
   env -u DISPLAY "$o" --headless --solver cuda-static --n 16384 --frames 5 --hide-panel \

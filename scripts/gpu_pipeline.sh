@@ -15,23 +15,19 @@ out=$(mkdir -p "$2" && cd "$2" && pwd)
 mode=$3
 export PATH=$PATH:/usr/local/cuda/bin
 bench=$slim/src/bench/orrery-bench
-table=()
-row() { table+=("$(printf '%-46s %s' "$1" "$2")"); }
+. "$(dirname "$0")/gpu_checks.sh"
 if [ "$mode" = tests ]; then
   "$slim/tests/orrery_gpu_tests" >"$out/gpu-tests.log" 2>&1
-  row "orrery_gpu_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/gpu-tests.log" | tr '\n' ' ')"
+  row "orrery_gpu_tests (exit $?)" "$(passed "$out/gpu-tests.log")"
   ORRERY_BENCH=$bench "$slim/tests/orrery_tests" >"$out/cpu-tests.log" 2>&1
-  row "orrery_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/cpu-tests.log" | tr '\n' ' ')"
+  row "orrery_tests (exit $?)" "$(passed "$out/cpu-tests.log")"
   for rep in 1 2; do
     for v in old new; do
       b=$bench
       [ $v = old ] && b=$slim/old-bench
       [ -x "$b" ] || continue
-      "$b" --solver cuda-dynamic,cuda-static,cuda-fast --n 65536,1048576 --steps 10 --warmup 2 \
-        >"$out/bench-$v-$rep.txt" 2>&1
-      while read -r s n blk ms ips rest; do
-        row "bench $v #$rep $s N=$n" "$ms ms/step  $ips interactions/s"
-      done < <(grep -E '^cuda-(dynamic|static|fast) ' "$out/bench-$v-$rep.txt")
+      bench_rows "bench $v #$rep" "$out/bench-$v-$rep.txt" "$b" --solver cuda-dynamic,cuda-static,cuda-fast \
+        --n 65536,1048576 --steps 10 --warmup 2
     done
   done
 else

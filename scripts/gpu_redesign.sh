@@ -17,20 +17,15 @@ for rep in 1 2; do
     d=$old
     [ $v = new ] && d=$new
     b=$d/src/bench/orrery-bench
-    "$b" --solver cuda-static,cuda-fast --n 65536,1048576 --steps 10 --warmup 2 \
-      >"$out/allpairs-$v-$rep.txt" 2>&1
-    while read -r s n blk ms rest; do
-      row "$v #$rep $s N=$n" "$ms ms/step"
-    done < <(grep -E '^cuda-(static|fast) ' "$out/allpairs-$v-$rep.txt")
+    bench_rows "$v #$rep" "$out/allpairs-$v-$rep.txt" "$b" --solver cuda-static,cuda-fast \
+      --n 65536,1048576 --steps 10 --warmup 2
     "$b" --solver cuda-bh --preset plummer --n 1048576 --steps 10 --warmup 2 --phases \
       >"$out/bh-$v-$rep.txt" 2>&1
     row "$v #$rep cuda-bh plummer 1M" "$(grep -E '^cuda-bh ' "$out/bh-$v-$rep.txt" | awk '{print $4 " ms/step"}')"
     "$b" --solver cuda-fast --preset box --n 1048576 --steps 100 --warmup 10 --phases \
       >"$out/box-$v-$rep.txt" 2>&1
     row "$v #$rep box 1M (phases)" "$(grep -E '^cuda-fast ' "$out/box-$v-$rep.txt" | cut -c1-120)"
-    env -u DISPLAY "$d/src/app/orrery" --headless --solver cuda-static --n 65536 --frames 300 \
-      >"$out/frame-$v-$rep.log" 2>&1
-    row "$v #$rep viewer 65536 cuda-static" "$(summary "$out/frame-$v-$rep.log")"
+    viewer_row "$v #$rep viewer 65536 cuda-static" "$out/frame-$v-$rep.log" "$d" --solver cuda-static --n 65536 --frames 300
   done
 done
 grep -E '^(PASS|FAIL|SKIP)' "$out/viewer-check.log"

@@ -19,21 +19,13 @@ for rep in 1 2; do
     d=$old
     [ $v = new ] && d=$new
     b=$d/src/bench/orrery-bench
-    "$b" --solver cuda-fast --n 65536,1048576 --steps 10 --warmup 2 >"$out/fast-$v-$rep.txt" 2>&1
-    while read -r s n blk ms rest; do
-      row "$v #$rep $s N=$n" "$ms ms/step"
-    done < <(grep -E '^cuda-fast ' "$out/fast-$v-$rep.txt")
-    "$b" --solver cuda-bh --preset plummer --n 1048576,16777216 --steps 10 --warmup 2 \
-      >"$out/bh-$v-$rep.txt" 2>&1
-    while read -r s n blk ms rest; do
-      row "$v #$rep $s plummer N=$n" "$ms ms/step"
-    done < <(grep -E '^cuda-bh ' "$out/bh-$v-$rep.txt")
-    "$b" --solver cpu-bh --preset plummer --n 65536 --steps 10 --warmup 2 \
-      >"$out/cpubh-$v-$rep.txt" 2>&1
-    row "$v #$rep cpu-bh plummer N=65536" "$(grep -E '^cpu-bh ' "$out/cpubh-$v-$rep.txt" | awk '{print $4 " ms/step"}')"
-    env -u DISPLAY "$d/src/app/orrery" --headless --solver cuda-bh --n 1048576 --frames 300 \
-      >"$out/frame-$v-$rep.log" 2>&1
-    row "$v #$rep viewer 1M cuda-bh" "$(summary "$out/frame-$v-$rep.log")"
+    bench_rows "$v #$rep" "$out/fast-$v-$rep.txt" "$b" --solver cuda-fast --n 65536,1048576 \
+      --steps 10 --warmup 2
+    bench_rows "$v #$rep plummer" "$out/bh-$v-$rep.txt" "$b" --solver cuda-bh --preset plummer \
+      --n 1048576,16777216 --steps 10 --warmup 2
+    bench_rows "$v #$rep plummer" "$out/cpubh-$v-$rep.txt" "$b" --solver cpu-bh --preset plummer \
+      --n 65536 --steps 10 --warmup 2
+    viewer_row "$v #$rep viewer 1M cuda-bh" "$out/frame-$v-$rep.log" "$d" --solver cuda-bh --n 1048576 --frames 300
   done
 done
 grep -E '^(PASS|FAIL|SKIP)' "$out/viewer-check.log"

@@ -4,16 +4,10 @@
 # at N = 65,536, CUDA splat and GL lines) and of each colour quantity, the default N sized to the
 # GPU, picking and following at 1,048,576 bodies, and headless screenshots of each mode. Logs and
 # pictures go to OUT_DIR; a table is printed last.   scripts/gpu_view_tools.sh SLIM OUT_DIR
-set -u
-slim=$(cd "$1" && pwd)
-out=$(mkdir -p "$2" && cd "$2" && pwd)
+. "$(dirname "$0")/gpu_slim_env.sh"
 o=$slim/src/app/orrery
-table=()
-row() { table+=("$(printf '%-40s %s' "$1" "$2")"); }
-"$slim/tests/orrery_gpu_tests" >"$out/gpu-tests.log" 2>&1
-row "orrery_gpu_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) ' "$out/gpu-tests.log" | tr '\n' ' ')"
-ORRERY_SHADER_DIR=$slim/src/app/shaders "$slim/tests/orrery_gfx_tests" >"$out/gfx-tests.log" 2>&1
-row "orrery_gfx_tests (exit $?)" "$(grep -E '^\[  (PASSED|FAILED) ' "$out/gfx-tests.log" | tr '\n' ' ')"
+. "$(dirname "$0")/gpu_checks.sh"
+test_rows "$slim" "$out"
 cd "$out" || exit 1
 summary() { grep -o 'mean [0-9.]* FPS ([0-9.]* ms/frame), sim [0-9.]* ms/frame, draw [^(]*' "$1"; }
 # Trails and colour quantities at 65,536 bodies (cuda-fast, 600 frames each, panel hidden).

@@ -13,6 +13,10 @@
 
 namespace orrery {
 
+// The clock now through strftime's `format`, in UTC or local time: the stamps files carry in their
+// names and records.
+std::string clock_text(const char* format, bool utc);
+
 // A file a run writes, opened for writing before the run (creating it, not yet truncating it),
 // so a bad path fails at once, and written in one go at the end (a regular file is replaced; a
 // device or pipe such as /dev/stdout is written to). A file this created and never

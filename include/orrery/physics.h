@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #define ORRERY_HD __host__ __device__ __forceinline__
@@ -39,19 +40,16 @@ struct Vec3d {
 // convention).
 constexpr double k_flops_per_interaction = 20.0;
 
-ORRERY_HD float reciprocal_sqrt(float v) {
+// 1 / sqrt(v) in float or double; on the device, the hardware's reciprocal square root.
+template <class T>
+ORRERY_HD T reciprocal_sqrt(T v) {
 #if defined(__CUDA_ARCH__)
-  return rsqrtf(v);
+  if constexpr (std::is_same_v<T, float>)
+    return rsqrtf(v);
+  else
+    return rsqrt(v);
 #else
-  return 1.0f / std::sqrt(v);
-#endif
-}
-
-ORRERY_HD double reciprocal_sqrt(double v) {
-#if defined(__CUDA_ARCH__)
-  return rsqrt(v);
-#else
-  return 1.0 / std::sqrt(v);
+  return T(1) / std::sqrt(v);
 #endif
 }
 

@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "orrery/input.h"
+#include "orrery/output_file.h"
 
 namespace orrery::app {
 namespace {
@@ -53,14 +54,7 @@ bool ffmpeg_available() {
   return found;
 }
 
-std::string timestamp_text() {
-  const std::time_t now = std::time(nullptr);
-  std::tm local{};
-  localtime_r(&now, &local);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%Y%m%d-%H%M%S", &local);
-  return buf;
-}
+std::string timestamp_text() { return clock_text("%Y%m%d-%H%M%S", false); }
 
 std::string timestamped_name(const std::string& ext, const std::string& stem) {
   static std::set<std::string> given;

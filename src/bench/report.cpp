@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "orrery/device.h"
+#include "orrery/output_file.h"
 #include "orrery/param_table.h"
 #include "orrery/simd.h"
 
@@ -31,15 +32,6 @@ std::string device_line() {
     << "." << d.cc_minor << ", " << std::fixed << d.total_mem / (1024.0 * 1024.0 * 1024.0)
     << " GiB";
   return s.str();
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 std::string csv_field(const std::string& s) {
@@ -399,7 +391,8 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
                 const std::vector<CompareResult>& compare, const std::vector<MaxNResult>& max_n) {
   const DeviceInfo& d = device_info();
   std::ostringstream f;
-  f << "{\n  \"tool\": \"orrery-bench\",\n  \"date\": " << json_string(utc_now()) << ",\n";
+  f << "{\n  \"tool\": \"orrery-bench\",\n  \"date\": "
+    << json_string(clock_text("%Y-%m-%dT%H:%M:%SZ", true)) << ",\n";
   f << "  \"mode\": "
     << json_string(plan.max_n_fps > 0 ? "max-n"
                    : plan.compare     ? "compare"

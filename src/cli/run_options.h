@@ -23,7 +23,7 @@ namespace orrery::cli {
 inline CLI::Validator non_empty() {
   return CLI::Validator(
       [](std::string& v) { return v.empty() ? std::string("empty value") : std::string(); },
-      "NOT EMPTY");
+      "");  // no description: --help shows the option's own type name alone
 }
 
 // Rows' options as typed, by the row's name (none: not typed).
@@ -129,95 +129,93 @@ inline void name_value_types(CLI::App& app, const std::map<std::string, std::str
     if (const auto it = types.find(o->get_name()); it != types.end()) o->type_name(it->second);
 }
 
+// An option kept as typed: its flag, where the text goes, its value's type name for --help, its
+// help, and whether an empty value is refused (a file name; a unit text).
+struct TextOption {
+  const char* flag;
+  std::optional<std::string>* value;
+  const char* type;
+  std::string help;
+  bool refuse_empty = false;
+};
+
+inline void add_text_options(CLI::App& app, const std::vector<TextOption>& rows) {
+  for (const TextOption& r : rows) {
+    CLI::Option* o = app.add_option(r.flag, *r.value, r.help)->type_name(r.type);
+    if (r.refuse_empty) o->check(non_empty());
+  }
+}
+
 // default_preset: the program's preset when none is given (named in the help). sweeps: as for
 // add_param_options.
 inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& default_preset,
                             bool sweeps = false) {
-  app.add_option("--preset", t.preset,
-                 "initial conditions: random, shell, expand, disk, collision, plummer, box (a gas "
-                 "of balls in walls, gravity off) or accretion (a cold cloud whose bodies merge) "
-                 "(default " +
-                     default_preset + ")");
-  app.add_option("--seed", t.seed, "random seed of the preset, 0 to 2^64-1 (default 1)");
-  app.add_option("--dt", t.dt,
-                 "time step, finite and > 0 (default 0.016), or auto: the adaptive step, each "
-                 "step's size from how fast the forces change (docs/physics.md)");
-  app.add_option("--dt-max", t.dt_max,
-                 "with --dt auto: the largest step, finite and > 0 (default 0.016)");
-  app.add_option("--eta", t.eta,
-                 "with --dt auto: the accuracy parameter in (0, 1] (default 0.02; smaller: "
-                 "smaller steps)");
+  add_text_options(
+      app,
+      {{"--preset", &t.preset, "NAME",
+        "initial conditions: " + either(preset_names()) + " (default " + default_preset +
+            "; box: a gas of balls in walls, gravity off; accretion: a cold cloud whose bodies "
+            "merge)"},
+       {"--seed", &t.seed, "INT", "random seed of the preset, 0 to 2^64-1 (default 1)"},
+       {"--dt", &t.dt, "NUMBER|auto",
+        "time step, finite and > 0 (default 0.016), or auto: the adaptive step, each step's size "
+        "from how fast the forces change (docs/physics.md)"},
+       {"--dt-max", &t.dt_max, "NUMBER",
+        "with --dt auto: the largest step, finite and > 0 (default 0.016)"},
+       {"--eta", &t.eta, "NUMBER",
+        "with --dt auto: the accuracy parameter in (0, 1] (default 0.02; smaller: smaller "
+        "steps)"}});
   add_param_options(app, t, sweeps);
   app.add_option("--integrator", t.integrator, integrator_help())->type_name("NAME");
-  app.add_option("--precision", t.precision,
-                 "single (the default) or double: positions, velocities, masses and the gravity "
-                 "sums in double (cpu, cpu-omp, cuda-static, cuda-dynamic, cuda-fast; no "
-                 "collisions)");
-  app.add_option("--collisions", t.scene_settings.collisions,
-                 "collision stage: off, bounce or merge (default: the preset's; box: bounce, "
-                 "accretion: merge, the others off)");
-  app.add_option("--restitution", t.scene_settings.restitution,
-                 "bounce restitution e in [0, 1], for walls too (default 1: elastic)");
-  app.add_option("--radius", t.scene_settings.radius,
-                 "every body's radius, >= 0 (default: the preset's radii)");
-  app.add_option("--box", t.scene_settings.box,
-                 "side of a cube of reflecting walls centred at the origin, > 0 (default: the "
-                 "preset's; box: 20, the others none)");
-  app.add_option("--gravity", t.scene_settings.gravity,
-                 "on or off (default: the preset's; box: off)");
-  app.add_option("--scene", t.scene,
-                 "start from a scene file (assets/scenes/*.json: a preset with N, seed, scale and "
-                 "velocity scale, or a snapshot, and the run's solver, integrator and parameters; "
-                 "options typed here go over them)")
-      ->check(non_empty());
-  app.add_option("--load", t.load,
-                 "start from a snapshot instead of a preset (" + formats_help(false) +
-                     "; told by the content; a file that keeps its run also brings its solver, "
-                     "block, integrator, parameters, time and step count, under the options "
-                     "typed here)")
-      ->type_name("FILE")
-      ->check(non_empty());
-  app.add_option("--types", t.types,
-                 "with --load of a GADGET file: the particle types to keep, e.g. 1,2 (0 gas, 1 "
-                 "halo, 2 disk, 3 bulge, 4 stars, 5 boundary; default all)");
-  app.add_option("--gadget-g", t.gadget_g,
-                 "with --load of a GADGET-2 file: G in the file's units, > 0 (default 43007.1: "
-                 "GADGET's kpc, 1e10 solar masses, km/s; 1 for a file in G = 1 units). "
-                 "Velocities are divided by sqrt(G) so the run's G is 1. Giving it says the file "
-                 "has no physical scale (--units gives one)");
-  app.add_option("--units", t.units,
-                 "the units of the state's numbers: nbody (G = 1, no physical scale; a preset's "
-                 "default), henon (a preset rescaled to Henon's: G = M = 1, E = -1/4, virial "
-                 "radius 1), gadget (kpc, 1e10 Msun, km/s), or 'LENGTH, MASS[, VELOCITY]' such as "
-                 "'1 pc, 1 Msun' (the velocity unit then makes G = 1) or '1 kpc, 1e10 Msun, 1 "
-                 "km/s'. For a preset, or a --load of a file that brings none (TIPSY, GADGET-2, "
-                 "HDF5 without a Units group). HDF5 saves are written in them (docs/formats.md)")
-      ->check(non_empty());
-  app.add_option("--save", t.save,
-                 "after the run, save its last state in the format its name asks for: " +
-                     formats_help(true) +
-                     "; a name with no extension is Orrery's format (docs/formats.md)")
-      ->type_name("FILE")
-      ->check(non_empty());
-  app.add_option("--export-csv", t.export_csv,
-                 "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius")
-      ->check(non_empty());
-  name_value_types(app, {{"--preset", "NAME"},
-                         {"--seed", "INT"},
-                         {"--dt", "NUMBER|auto"},
-                         {"--dt-max", "NUMBER"},
-                         {"--eta", "NUMBER"},
-                         {"--precision", "NAME"},
-                         {"--collisions", "NAME"},
-                         {"--restitution", "NUMBER"},
-                         {"--radius", "NUMBER"},
-                         {"--box", "NUMBER"},
-                         {"--gravity", "on|off"},
-                         {"--scene", "FILE"},
-                         {"--types", "LIST"},
-                         {"--units", "UNITS"},
-                         {"--gadget-g", "NUMBER"},
-                         {"--export-csv", "FILE"}});
+  SceneTexts& scene = t.scene_settings;
+  add_text_options(
+      app,
+      {{"--precision", &t.precision, "NAME",
+        "single (the default) or double: positions, velocities, masses and the gravity sums in "
+        "double (cpu, cpu-omp, cuda-static, cuda-dynamic, cuda-fast; no collisions)"},
+       {"--collisions", &scene.collisions, "NAME",
+        "collision stage: off, bounce or merge (default: the preset's; box: bounce, accretion: "
+        "merge, the others off)"},
+       {"--restitution", &scene.restitution, "NUMBER",
+        "bounce restitution e in [0, 1], for walls too (default 1: elastic)"},
+       {"--radius", &scene.radius, "NUMBER",
+        "every body's radius, >= 0 (default: the preset's radii)"},
+       {"--box", &scene.box, "NUMBER",
+        "side of a cube of reflecting walls centred at the origin, > 0 (default: the preset's; "
+        "box: 20, the others none)"},
+       {"--gravity", &scene.gravity, "on|off", "on or off (default: the preset's; box: off)"},
+       {"--scene", &t.scene, "FILE",
+        "start from a scene file (assets/scenes/*.json: a preset with N, seed, scale and velocity "
+        "scale, or a snapshot, and the run's solver, integrator and parameters; options typed "
+        "here go over them)",
+        true},
+       {"--load", &t.load, "FILE",
+        "start from a snapshot instead of a preset (" + formats_help(false) +
+            "; told by the content; a file that keeps its run also brings its solver, block, "
+            "integrator, parameters, time and step count, under the options typed here)",
+        true},
+       {"--types", &t.types, "LIST",
+        "with --load of a GADGET file: the particle types to keep, e.g. 1,2 (0 gas, 1 halo, 2 "
+        "disk, 3 bulge, 4 stars, 5 boundary; default all)"},
+       {"--gadget-g", &t.gadget_g, "NUMBER",
+        "with --load of a GADGET-2 file: G in the file's units, > 0 (default 43007.1: GADGET's "
+        "kpc, 1e10 solar masses, km/s; 1 for a file in G = 1 units). Velocities are divided by "
+        "sqrt(G) so the run's G is 1. Giving it says the file has no physical scale (--units "
+        "gives one)"},
+       {"--units", &t.units, "UNITS",
+        "the units of the state's numbers: nbody (G = 1, no physical scale; a preset's default), "
+        "henon (a preset rescaled to Henon's: G = M = 1, E = -1/4, virial radius 1), gadget "
+        "(kpc, 1e10 Msun, km/s), or 'LENGTH, MASS[, VELOCITY]' such as '1 pc, 1 Msun' (the "
+        "velocity unit then makes G = 1) or '1 kpc, 1e10 Msun, 1 km/s'. For a preset, or a "
+        "--load of a file that brings none (TIPSY, GADGET-2, HDF5 without a Units group). HDF5 "
+        "saves are written in them (docs/formats.md)",
+        true},
+       {"--save", &t.save, "FILE",
+        "after the run, save its last state in the format its name asks for: " +
+            formats_help(true) + "; a name with no extension is Orrery's format (docs/formats.md)",
+        true},
+       {"--export-csv", &t.export_csv, "FILE",
+        "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius", true}});
 }
 
 }  // namespace orrery::cli

@@ -234,22 +234,19 @@ py::object PySimulation::ids() const { return array_or_none(m_sim->ids()); }
 
 bool PySimulation::doubles() const { return m_sim->params().precision == Precision::double_; }
 
-py::array PySimulation::positions() {
+// A column of the state in its own precision: xyz (w false) or w of its positions or velocities.
+py::array PySimulation::state_column(bool velocities, bool w) {
   const BodyState s = m_sim->state();
-  return doubles() ? py::array(column3(s.pos64)) : py::array(column3(s.pos));
+  const auto pick = [&](const auto& pos, const auto& vel) {
+    const auto& v = velocities ? vel : pos;
+    return w ? py::array(column_w(v)) : py::array(column3(v));
+  };
+  return doubles() ? pick(s.pos64, s.vel64) : pick(s.pos, s.vel);
 }
-py::array PySimulation::velocities() {
-  const BodyState s = m_sim->state();
-  return doubles() ? py::array(column3(s.vel64)) : py::array(column3(s.vel));
-}
-py::array PySimulation::masses() {
-  const BodyState s = m_sim->state();
-  return doubles() ? py::array(column_w(s.pos64)) : py::array(column_w(s.pos));
-}
-py::array PySimulation::radii() {
-  const BodyState s = m_sim->state();
-  return doubles() ? py::array(column_w(s.vel64)) : py::array(column_w(s.vel));
-}
+py::array PySimulation::positions() { return state_column(false, false); }
+py::array PySimulation::velocities() { return state_column(true, false); }
+py::array PySimulation::masses() { return state_column(false, true); }
+py::array PySimulation::radii() { return state_column(true, true); }
 
 void PySimulation::replace_state(const BodyState& s) {
   RunState run = m_sim->run_state();

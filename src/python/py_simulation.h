@@ -144,6 +144,7 @@ class PySimulation {
   void set_columns(int which, int first, int cols, const char* name, const py::object& a,
                    bool nonneg);
   bool doubles() const;
+  py::array state_column(bool velocities, bool w);
   // k steps, or fewer where the time reaches `until`.
   // Where integrate() tells its progress (py_stepping.cpp).
   class Progress {

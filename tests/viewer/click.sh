@@ -4,10 +4,8 @@
 # picking. Usage: click.sh ORRERY WORKDIR
 set -u
 . "$(dirname "$0")/common.sh"
-in_xvfb "$@"
 command -v xdotool >/dev/null || skip "xdotool is not installed"
-orrery=$1 dir=$2
-cd "$dir" || fail "no $dir"
+viewer_test "$@"
 out="$dir/click.out"
 "$orrery" --solver cpu --n 3000 --preset plummer --hide-panel --width 800 --height 600 \
   >"$out" 2>&1 &

@@ -6,29 +6,10 @@
 set -u
 . "$(dirname "$0")/common.sh"
 command -v xdotool >/dev/null || skip "xdotool is not installed"
-in_xvfb "$@"
-orrery=$1 dir=$2
+viewer_test "$@"
 out="$dir/color_busy.out"
-"$orrery" --solver cpu-omp --n 200000 --color acceleration >"$out" 2>&1 &
-pid=$!
-wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^Orrery$' | head -1)
-[ -n "$wid" ] || { kill "$pid"; fail "the window did not appear"; }
-for _ in $(seq 100); do grep -q '^orrery: solver' "$out" && break; sleep 0.1; done
-sleep 3  # the first step and the first colour pass are both in flight
-kill -0 "$pid" 2>/dev/null || fail "the viewer ended by itself"
-timeout 10 xdotool windowfocus --sync "$wid" || true
-t0=$(date +%s%N)
-xdotool key Escape
-while kill -0 "$pid" 2>/dev/null; do
-  [ $(( ($(date +%s%N) - t0) / 1000000 )) -gt 2000 ] && break
-  sleep 0.05
-done
-if kill -0 "$pid" 2>/dev/null; then
-  kill -9 "$pid"
-  cat "$out"
-  fail "Esc during the colour pass: still running after 2 s"
-fi
-echo "quit $(( ($(date +%s%N) - t0) / 1000000 )) ms after Esc"
+# 3 s: the first step and the first colour pass are both in flight.
+escape_while_busy "$out" 3 2000 --solver cpu-omp --n 200000 --color acceleration
 # Headless: F (fit) asked while the values are being made fits the range once they arrive.
 env -u DISPLAY "$orrery" --headless --solver cpu --n 3000 --frames 30 --color acceleration \
   --width 320 --height 180 --keys fit --screenshot "$dir/color_busy.png" >"$dir/color_busy_last.out" 2>&1 \

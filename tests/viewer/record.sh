@@ -4,9 +4,8 @@
 # with ffprobe). Usage: record.sh ORRERY WORKDIR
 set -u
 . "$(dirname "$0")/common.sh"
-in_xvfb "$@"
-orrery=$1 dir=$2
-cd "$dir" && rm -f rec.y4m rec.mp4 orrery-*.mp4 orrery-*.y4m
+viewer_test "$@"
+rm -f rec.y4m rec.mp4 orrery-*.mp4 orrery-*.y4m
 # An odd size records at the even size below it.
 "$orrery" --solver cpu --preset disk --n 512 --frames 24 --width 321 --height 181 --hide-panel \
   --record rec.y4m --record-fps 30 >rec_y4m.out 2>&1 || { cat rec_y4m.out; fail "y4m run: exit $?"; }
@@ -28,6 +27,27 @@ n_video=$(ls orrery-*.mp4 orrery-*.y4m 2>/dev/null | wc -l)
 n_png=$(ls orrery-*.png 2>/dev/null | wc -l)
 [ "$n_video" -eq 4 ] && [ "$n_png" -eq 3 ] || { cat names.out; fail "$n_video videos and $n_png screenshots, expected 4 and 3"; }
 rm -f orrery-*.mp4 orrery-*.y4m orrery-*.png
+# whole_y4m FILE LOG W H: FILE holds exactly the frames its "recording stopped" line in LOG counts,
+# each W x H in 4:2:0.
+whole_y4m() {
+  local frames want
+  frames=$(sed -n "s/^recording stopped $1: \\([0-9]*\\) frames.*/\\1/p" "$2")
+  [ -n "$frames" ] || fail "no 'recording stopped $1' line in $2"
+  want=$(( $(head -1 "$1" | wc -c) + frames * (6 + $3 * $4 * 3 / 2) ))
+  [ "$(stat -c %s "$1")" -eq "$want" ] || fail "$1: $(stat -c %s "$1") bytes, expected $want"
+}
+# term_recording FILE LOG W H: SIGTERM to the recording viewer ($pid) ends it with 128 + 15,
+# leaving FILE whole and no FILE.part.
+term_recording() {
+  local rc
+  kill -TERM "$pid"
+  wait "$pid"
+  rc=$?
+  cat "$2"
+  [ "$rc" -eq 143 ] || fail "SIGTERM during the recording of $1: exit $rc, expected 143"
+  [ -e "$1.part" ] && fail "SIGTERM left $1.part"
+  whole_y4m "$@"
+}
 # Issue 21: SIGTERM (or Ctrl-C) during a recording finishes the file: no .part is left, the video
 # holds every frame it says, and the exit status is 128 + 15.
 rm -f sig.y4m sig.y4m.part
@@ -36,16 +56,7 @@ rm -f sig.y4m sig.y4m.part
 pid=$!
 for _ in $(seq 100); do grep -q '^recording started' sig.out && break; sleep 0.1; done
 sleep 1
-kill -TERM "$pid"
-wait "$pid"
-rc=$?
-cat sig.out
-[ "$rc" -eq 143 ] || fail "SIGTERM during a recording: exit $rc, expected 143"
-[ -e sig.y4m.part ] && fail "SIGTERM left sig.y4m.part"
-frames=$(sed -n 's/^recording stopped sig.y4m: \([0-9]*\) frames.*/\1/p' sig.out)
-[ -n "$frames" ] || fail "no 'recording stopped' line after SIGTERM"
-want=$(( $(head -1 sig.y4m | wc -c) + frames * (6 + 160 * 120 * 3 / 2) ))
-[ "$(stat -c %s sig.y4m)" -eq "$want" ] || fail "sig.y4m: $(stat -c %s sig.y4m) bytes, expected $want"
+term_recording sig.y4m sig.out 160 120
 rm -f sig.y4m
 # Issue 21: a window resized during a recording goes on recording, each frame fitted to the
 # recording's size (it once stopped at the resize, keeping 24 of 197 frames).
@@ -59,15 +70,8 @@ if command -v xdotool >/dev/null; then
   sleep 0.5
   [ -n "$wid" ] && xdotool windowsize "$wid" 500 260
   sleep 1.5
-  kill -TERM "$pid"
-  wait "$pid"
-  rc=$?
-  cat resize.out
-  [ "$rc" -eq 143 ] || fail "the resized recording: exit $rc, expected 143"
+  term_recording resize.y4m resize.out 320 180
   grep -q 'recording stopped:' resize.out && fail "the resize stopped the recording"
-  frames=$(sed -n 's/^recording stopped resize.y4m: \([0-9]*\) frames.*/\1/p' resize.out)
-  want=$(( $(head -1 resize.y4m | wc -c) + frames * (6 + 320 * 180 * 3 / 2) ))
-  [ "$(stat -c %s resize.y4m)" -eq "$want" ] || fail "resize.y4m: $(stat -c %s resize.y4m) bytes, expected $want"
   rm -f resize.y4m
 fi
 # A recording onto a full disk (FILE.part links to /dev/full) ends the run with exit 1 and one

@@ -4,9 +4,7 @@
 # line, the run going on. Usage: reverse.sh ORRERY WORKDIR
 set -u
 . "$(dirname "$0")/common.sh"
-in_xvfb "$@"
-orrery=$1 dir=$2
-cd "$dir" || fail "no $dir"
+viewer_test "$@"
 "$orrery" --solver cpu --n 300 --integrator leapfrog --frames 8 \
   --keys backspace,.,backspace,backspace,r,backspace >rev.out 2>&1 || { cat rev.out; fail "exit $?"; }
 cat rev.out

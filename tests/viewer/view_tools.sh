@@ -5,9 +5,7 @@
 # --color-range start with them. Usage: view_tools.sh ORRERY WORKDIR
 set -u
 . "$(dirname "$0")/common.sh"
-in_xvfb "$@"
-orrery=$1 dir=$2
-cd "$dir" || fail "no $dir"
+viewer_test "$@"
 "$orrery" --solver cpu --n 500 --preset plummer --frames 14 \
   --keys c,c,c,c,c,C,l,pick,f,g,home,l --screenshot tools.png >tools.out 2>&1 ||
   { cat tools.out; fail "exit $?"; }

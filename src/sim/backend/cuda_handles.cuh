@@ -44,44 +44,27 @@ class PinnedHost {
   T* m_ptr = nullptr;
 };
 
-class CudaEvent {
+// An event or a stream, made with flags by Create and released by Destroy.
+template <class Handle, cudaError_t (*Create)(Handle*, unsigned), cudaError_t (*Destroy)(Handle)>
+class CudaHandle {
  public:
-  CudaEvent() = default;
-  explicit CudaEvent(unsigned flags) {
-    CUDA_CHECK_THROW(cudaEventCreateWithFlags(&m_event, flags));
+  CudaHandle() = default;
+  explicit CudaHandle(unsigned flags) { CUDA_CHECK_THROW(Create(&m_handle, flags)); }
+  ~CudaHandle() {
+    if (m_handle) Destroy(m_handle);
   }
-  ~CudaEvent() {
-    if (m_event) cudaEventDestroy(m_event);
-  }
-  CudaEvent(CudaEvent&& o) noexcept : m_event(std::exchange(o.m_event, nullptr)) {}
-  CudaEvent& operator=(CudaEvent&& o) noexcept {
-    std::swap(m_event, o.m_event);
+  CudaHandle(CudaHandle&& o) noexcept : m_handle(std::exchange(o.m_handle, nullptr)) {}
+  CudaHandle& operator=(CudaHandle&& o) noexcept {
+    std::swap(m_handle, o.m_handle);
     return *this;
   }
-  cudaEvent_t get() const { return m_event; }
+  Handle get() const { return m_handle; }
 
  private:
-  cudaEvent_t m_event = nullptr;
+  Handle m_handle = nullptr;
 };
 
-class CudaStream {
- public:
-  CudaStream() = default;
-  explicit CudaStream(unsigned flags) {
-    CUDA_CHECK_THROW(cudaStreamCreateWithFlags(&m_stream, flags));
-  }
-  ~CudaStream() {
-    if (m_stream) cudaStreamDestroy(m_stream);
-  }
-  CudaStream(CudaStream&& o) noexcept : m_stream(std::exchange(o.m_stream, nullptr)) {}
-  CudaStream& operator=(CudaStream&& o) noexcept {
-    std::swap(m_stream, o.m_stream);
-    return *this;
-  }
-  cudaStream_t get() const { return m_stream; }
-
- private:
-  cudaStream_t m_stream = nullptr;
-};
+using CudaEvent = CudaHandle<cudaEvent_t, cudaEventCreateWithFlags, cudaEventDestroy>;
+using CudaStream = CudaHandle<cudaStream_t, cudaStreamCreateWithFlags, cudaStreamDestroy>;
 
 }  // namespace orrery

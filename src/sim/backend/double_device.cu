@@ -11,20 +11,17 @@
 namespace orrery {
 namespace {
 
-__global__ void widen_kernel(const Vec4* __restrict__ pos, const Vec4* __restrict__ vel,
-                             Vec4d* __restrict__ pos64, Vec4d* __restrict__ vel64, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  pos64[i] = to_double(pos[i]);
-  vel64[i] = to_double(vel[i]);
-}
+__device__ void convert(const Vec4& from, Vec4d& to) { to = to_double(from); }
+__device__ void convert(const Vec4d& from, Vec4& to) { to = to_float(from); }
 
-__global__ void narrow_kernel(const Vec4d* __restrict__ pos64, const Vec4d* __restrict__ vel64,
-                              Vec4* __restrict__ pos, Vec4* __restrict__ vel, int n) {
+// Widens float state to double (From Vec4) or narrows it back (From Vec4d).
+template <class From, class To>
+__global__ void convert_kernel(const From* __restrict__ pos, const From* __restrict__ vel,
+                               To* __restrict__ pos_out, To* __restrict__ vel_out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  pos[i] = to_float(pos64[i]);
-  vel[i] = to_float(vel64[i]);
+  convert(pos[i], pos_out[i]);
+  convert(vel[i], vel_out[i]);
 }
 
 // Sums `value` over the block; thread 0 gets it.
@@ -75,8 +72,8 @@ class CudaDoubleBackend final : public DevicePasses<DoubleBackend, Vec4d> {
 
   void widen(const Vec4* pos, const Vec4* vel, int n) override {
     resize(n);
-    widen_kernel<<<blocks_for(n), k_threads>>>(pos, vel, m_pos, m_vel, n);
-    CUDA_CHECK_LAUNCH("widen_kernel");
+    convert_kernel<<<blocks_for(n), k_threads>>>(pos, vel, m_pos, m_vel, n);
+    CUDA_CHECK_LAUNCH("widen to double");
   }
   void upload(const Vec4d* pos, const Vec4d* vel, int n) override {
     resize(n);
@@ -86,8 +83,8 @@ class CudaDoubleBackend final : public DevicePasses<DoubleBackend, Vec4d> {
   }
   void narrow(Vec4* pos, Vec4* vel) override {
     if (m_n == 0) return;
-    narrow_kernel<<<blocks_for(m_n), k_threads>>>(m_pos, m_vel, pos, vel, m_n);
-    CUDA_CHECK_LAUNCH("narrow_kernel");
+    convert_kernel<<<blocks_for(m_n), k_threads>>>(m_pos, m_vel, pos, vel, m_n);
+    CUDA_CHECK_LAUNCH("narrow to float");
   }
   void download(std::vector<Vec4d>& pos, std::vector<Vec4d>& vel) override {
     const std::size_t n = static_cast<std::size_t>(m_n);

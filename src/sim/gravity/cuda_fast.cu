@@ -122,23 +122,13 @@ template <int B>
 void launch_fast_b(int r, dim3 grid, const Vec4* pos_in, Vec4* pos_out, Vec4* vel, Vec4* partial,
                    Vec4* acc_out, BodyRange t, int n_j, int j_chunk, float eps2,
                    const SimParams& p) {
-  switch (r) {
-    case 1:
-      return launch_fast_br<B, 1>(grid, pos_in, pos_out, vel, partial, acc_out, t, n_j, j_chunk,
-                                  eps2, p);
-    case 2:
-      return launch_fast_br<B, 2>(grid, pos_in, pos_out, vel, partial, acc_out, t, n_j, j_chunk,
-                                  eps2, p);
-    case 4:
-      return launch_fast_br<B, 4>(grid, pos_in, pos_out, vel, partial, acc_out, t, n_j, j_chunk,
-                                  eps2, p);
-    case 8:
-      return launch_fast_br<B, 8>(grid, pos_in, pos_out, vel, partial, acc_out, t, n_j, j_chunk,
-                                  eps2, p);
-    default:
-      throw std::invalid_argument("cuda-fast: no kernel for " + std::to_string(r) +
-                                  " bodies per thread");
-  }
+  const bool found = with_constant<1, 2, 4, 8>(r, [&](auto rows) {
+    launch_fast_br<B, decltype(rows)::value>(grid, pos_in, pos_out, vel, partial, acc_out, t, n_j,
+                                             j_chunk, eps2, p);
+  });
+  if (!found)
+    throw std::invalid_argument("cuda-fast: no kernel for " + std::to_string(r) +
+                                " bodies per thread");
 }
 
 }  // namespace
@@ -191,27 +181,10 @@ void launch_rows(const FastConfig& c, const Vec4* pos_in, Vec4* pos_out, Vec4* v
   const int j_per_split = (n_j + c.splits - 1) / c.splits;
   const int j_chunk = (j_per_split + c.block - 1) / c.block * c.block;  // whole tiles per split
   const dim3 grid((targets.count + per_block - 1) / per_block, c.splits);
-  switch (c.block) {
-    case 64:
-      launch_fast_b<64>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, targets,
-                        n_j, j_chunk, eps2, p);
-      break;
-    case 128:
-      launch_fast_b<128>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, targets,
-                         n_j, j_chunk, eps2, p);
-      break;
-    case 256:
-      launch_fast_b<256>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, targets,
-                         n_j, j_chunk, eps2, p);
-      break;
-    case 512:
-      launch_fast_b<512>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial, acc_out, targets,
-                         n_j, j_chunk, eps2, p);
-      break;
-    default:
-      throw std::invalid_argument("cuda-fast has no kernel for block size " +
-                                  std::to_string(c.block));
-  }
+  with_block_size<64, 128, 256, 512>(c.block, "cuda-fast", [&](auto b) {
+    launch_fast_b<decltype(b)::value>(c.bodies_per_thread, grid, pos_in, pos_out, vel, partial,
+                                      acc_out, targets, n_j, j_chunk, eps2, p);
+  });
   if (c.splits > 1) {
     const int threads = 256;
     reduce_integrate_kernel<<<(targets.count + threads - 1) / threads, threads>>>(

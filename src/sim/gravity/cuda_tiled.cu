@@ -86,27 +86,12 @@ void launch_static(const V* pos_in, V* pos_out, V* vel, V* acc_out, int n, int g
   CUDA_CHECK_LAUNCH("tiled_static_kernel");
 }
 
-// The one place a run-time block size becomes a template argument.
 template <class V>
 void launch_static_for(int block_size, const V* pos_in, V* pos_out, V* vel, V* acc_out, int n,
                        int grid, RealOf<V> eps2, const SimParams& p) {
-  switch (block_size) {
-    case 32:
-      return launch_static<32>(pos_in, pos_out, vel, acc_out, n, grid, eps2, p);
-    case 64:
-      return launch_static<64>(pos_in, pos_out, vel, acc_out, n, grid, eps2, p);
-    case 128:
-      return launch_static<128>(pos_in, pos_out, vel, acc_out, n, grid, eps2, p);
-    case 256:
-      return launch_static<256>(pos_in, pos_out, vel, acc_out, n, grid, eps2, p);
-    case 512:
-      return launch_static<512>(pos_in, pos_out, vel, acc_out, n, grid, eps2, p);
-    case 1024:
-      return launch_static<1024>(pos_in, pos_out, vel, acc_out, n, grid, eps2, p);
-    default:
-      throw std::invalid_argument("cuda-static has no instantiation for block size " +
-                                  std::to_string(block_size));
-  }
+  with_block_size<32, 64, 128, 256, 512, 1024>(block_size, "cuda-static", [&](auto b) {
+    launch_static<decltype(b)::value>(pos_in, pos_out, vel, acc_out, n, grid, eps2, p);
+  });
 }
 
 class CudaTiledSolver final : public Solver {

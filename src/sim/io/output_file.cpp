@@ -9,10 +9,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 #include <vector>
 
 namespace orrery {
+
+std::string clock_text(const char* format, bool utc) {
+  const std::time_t now = std::time(nullptr);
+  std::tm t{};
+  if (utc)
+    gmtime_r(&now, &t);
+  else
+    localtime_r(&now, &t);
+  char buf[64];
+  return std::string(buf, std::strftime(buf, sizeof buf, format, &t));
+}
 
 namespace {
 

@@ -1,12 +1,8 @@
 // Orrery's snapshot format (a 256-byte header, the position and velocity arrays, the particle
-// types and IDs where the bodies have them, an FNV-1a checksum), the bodies' checks every reader
-// ends with, and reading an input file whole. The formats' registry and dispatch are in
-// formats.cpp.
+// types and IDs where the bodies have them, an FNV-1a checksum) and the bodies' checks every
+// reader ends with. The formats' registry and dispatch are in formats.cpp; reading an input file
+// whole is in input_file.cpp.
 #include "orrery/snapshot.h"
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -18,6 +14,7 @@
 #include <sstream>
 
 #include "byte_io.h"
+#include "orrery/param_table.h"
 #include "orrery/solver.h"
 #include "orrery/version.h"
 #include "orrery_format.h"
@@ -47,6 +44,8 @@ constexpr std::uint32_t k_cosmological = 1u, k_comoving = 2u;
 constexpr std::size_t k_wide_dt_at = 208;
 constexpr std::size_t k_writer_at = 216, k_writer_chars = 40;  // the writer's version, zero-padded
 constexpr std::size_t k_solver_field = 32;
+// The parameter rows (orrery/param_table.h) the header keeps as float32, in their order.
+constexpr const char* k_header_rows[] = {"dt", "softening", "damping", "theta"};
 
 void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   const RunState& r = s.run;
@@ -80,7 +79,7 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   w.raw(solver, sizeof solver);
   w.u32(static_cast<std::uint32_t>(std::max(r.block, 0)));
   w.u32(static_cast<std::uint32_t>(r.integrator));
-  w.f32(r.params.dt), w.f32(r.params.softening), w.f32(r.params.damping), w.f32(r.params.theta);
+  for (const char* row : k_header_rows) w.f32(static_cast<float>(param_row(row).get(r.params)));
   w.u32(static_cast<std::uint32_t>(r.params.collisions.mode));
   w.f32(r.params.collisions.restitution), w.f32(r.params.collisions.box);
   w.u32(0);
@@ -222,8 +221,7 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   if (integrator >= integrator_table().size())
     bad(name, "header: unknown integrator " + std::to_string(integrator));
   run.integrator = static_cast<Integrator>(integrator);
-  run.params.dt = r.f32(), run.params.softening = r.f32();
-  run.params.damping = r.f32(), run.params.theta = r.f32();
+  for (const char* row : k_header_rows) param_row(row).set(run.params, r.f32());
   const std::uint32_t mode = r.u32();
   if (mode > static_cast<std::uint32_t>(CollisionMode::merge))
     bad(name, "header: unknown collision mode " + std::to_string(mode));
@@ -460,42 +458,6 @@ void print_load_progress(LoadProgress& p, const std::string& program, const std:
 void LoadProgress::check(const std::string& path) {
   if (cancel.load()) throw LoadCancelled(path + ": loading cancelled");
   if (tick) tick(*this);
-}
-
-std::vector<std::uint8_t> read_input_file(const std::string& path, LoadProgress* progress) {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) throw SnapshotError(path + ": cannot open: " + std::strerror(errno));
-  // Not a folder, a device or a pipe (/dev/zero would never end).
-  if (S_ISDIR(st.st_mode)) throw SnapshotError(path + ": cannot open: is a folder");
-  if (!S_ISREG(st.st_mode)) throw SnapshotError(path + ": cannot open: not a regular file");
-  if (progress) progress->total += st.st_size;
-  // The size is a hint (the file may change under us): read to the end, in chunks. At the size
-  // given, a small probe tells the end from a file that grew, so the buffer is not regrown then.
-  constexpr std::size_t k_chunk = 8u << 20;
-  std::vector<std::uint8_t> b(static_cast<std::size_t>(st.st_size));
-  std::size_t got = 0;
-  std::uint8_t probe[4096];
-  for (;;) {
-    if (progress) progress->check(path);
-    const bool at_size = got == b.size();
-    std::uint8_t* into = at_size ? probe : b.data() + got;
-    const ssize_t r = ::read(fd, into, at_size ? sizeof probe : std::min(k_chunk, b.size() - got));
-    if (r < 0 && errno == EINTR) continue;
-    // A read that fails part-way (/proc/self/mem, an I/O error) is the file's fault.
-    if (r < 0) throw SnapshotError(path + ": cannot read: " + std::strerror(errno));
-    if (r == 0) break;
-    if (at_size) b.insert(b.end(), probe, probe + r);
-    got += static_cast<std::size_t>(r);
-    if (progress) progress->read += r;
-  }
-  return b;
 }
 
 }  // namespace orrery
