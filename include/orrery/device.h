@@ -7,6 +7,7 @@
 #include <string>
 
 #include "orrery/gpu_buffer.h"
+#include "orrery/no_copy.h"
 #include "orrery/physics.h"
 
 namespace orrery {
@@ -48,12 +49,10 @@ std::string nonfinite_parts(const Vec4& pos, const Vec4& vel);
 // The device check without waiting, for the viewer's frame loop: launch() enqueues the kernel and
 // a copy of its one-int result on the default stream; poll() returns true once that result is in
 // and puts the index (or -1) in `first`. One check in flight at a time.
-class FiniteProbe {
+class FiniteProbe : NoCopy {
  public:
   FiniteProbe();
   ~FiniteProbe();
-  FiniteProbe(const FiniteProbe&) = delete;
-  FiniteProbe& operator=(const FiniteProbe&) = delete;
   void launch(const Vec4* pos, const Vec4* vel, int n);
   bool pending() const { return m_pending; }
   // Waits for the check in flight and returns its result (-1 when none is in flight).
@@ -69,12 +68,10 @@ class FiniteProbe {
 };
 
 // Times GPU work on the default stream with CUDA events.
-class GpuTimer {
+class GpuTimer : NoCopy {
  public:
   GpuTimer();
   ~GpuTimer();
-  GpuTimer(const GpuTimer&) = delete;
-  GpuTimer& operator=(const GpuTimer&) = delete;
   void start();
   void stop();
   float elapsed_ms();  // waits for the stop event

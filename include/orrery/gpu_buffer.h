@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <utility>
 
+#include "orrery/no_copy.h"
+
 namespace orrery {
 namespace gpu_memory {
 // Throws std::runtime_error naming the bytes asked for and the device's answer.
@@ -19,7 +21,7 @@ void zero(void* device_dst, std::size_t bytes);
 }  // namespace gpu_memory
 
 template <class T>
-class GpuBuffer {
+class GpuBuffer : NoCopy {
  public:
   GpuBuffer() = default;
   explicit GpuBuffer(std::size_t count) { resize(count); }
@@ -34,8 +36,6 @@ class GpuBuffer {
     }
     return *this;
   }
-  GpuBuffer(const GpuBuffer&) = delete;
-  GpuBuffer& operator=(const GpuBuffer&) = delete;
 
   // Exactly `count` elements; the contents are not kept. Throws (and holds nothing) when the
   // device cannot give them.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "orrery/input.h"
+#include "orrery/no_copy.h"
 
 namespace orrery {
 
@@ -21,7 +22,7 @@ std::string clock_text(const char* format, bool utc);
 // so a bad path fails at once, and written in one go at the end (a regular file is replaced; a
 // device or pipe such as /dev/stdout is written to). A file this created and never
 // wrote is removed when the object goes. Move-only.
-class OutputFile {
+class OutputFile : NoCopy {
  public:
   OutputFile() = default;
   // Throws InputError naming `what` ("--csv"), the path and the system's reason.
@@ -29,8 +30,6 @@ class OutputFile {
   ~OutputFile();
   OutputFile(OutputFile&& o) noexcept;
   OutputFile& operator=(OutputFile&& o) noexcept;
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
 
   bool is_open() const { return m_fd >= 0; }
   const std::string& path() const { return m_path; }

@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "orrery/no_copy.h"
+
 namespace orrery {
 
 enum class Phase {
@@ -37,13 +39,11 @@ struct PhaseTimes {
   double operator[](Phase p) const { return ms[static_cast<int>(p)]; }
 };
 
-class PhaseTimer {
+class PhaseTimer : NoCopy {
  public:
   // device: CUDA events on the default stream (throws with no device); else steady_clock.
   explicit PhaseTimer(bool device);
   ~PhaseTimer();
-  PhaseTimer(const PhaseTimer&) = delete;
-  PhaseTimer& operator=(const PhaseTimer&) = delete;
 
   bool on_device() const { return m_device; }
   // Ends the phase in progress and starts p (nothing is recorded when p is already in progress,

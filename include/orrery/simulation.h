@@ -15,6 +15,7 @@
 #include "orrery/diagnostics.h"
 #include "orrery/fields.h"
 #include "orrery/integrators.h"
+#include "orrery/no_copy.h"
 #include "orrery/phases.h"
 #include "orrery/presets.h"
 #include "orrery/run_state.h"
@@ -34,7 +35,7 @@ void check_precision(const Solver& solver, const SimParams& p);
 // double path (SolverInfo::doubles).
 void check_precision(const std::string& solver, bool has_double, const SimParams& p);
 
-class Simulation {
+class Simulation : NoCopy {
  public:
   // Throws InputError when the integrator refuses the parameters (damping with a symplectic one),
   // std::runtime_error for a GPU module with no device.
@@ -43,8 +44,6 @@ class Simulation {
   Simulation(const BodyState& state, std::unique_ptr<Solver> solver, Integrator integrator,
              const SimParams& params);
   ~Simulation();
-  Simulation(const Simulation&) = delete;
-  Simulation& operator=(const Simulation&) = delete;
 
   // The state the Simulation owns: replaced by set_state() (a new run: time and step count go
   // back to 0); bodies() are its arrays (bodies().pos the newest positions), state() a host copy.

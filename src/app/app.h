@@ -25,6 +25,7 @@
 #include "gfx/surface.h"
 #include "gfx/trails.h"
 #include "orrery/input.h"
+#include "orrery/no_copy.h"
 #include "orrery/output_file.h"
 #include "overlays.h"
 #include "recorder.h"
@@ -48,14 +49,12 @@ std::string params_text(const SimParams& p);
 // 77 MB recording as .part.
 extern volatile std::sig_atomic_t g_stop_signal;
 
-class App {
+class App : NoCopy {
  public:
   // Throws std::runtime_error with one clear line (orrery::InputError for a size this GL cannot
   // draw). `screenshot` is --screenshot's file, opened before (not open when none was asked).
   App(const Options& options, OutputFile screenshot);
   ~App();
-  App(const App&) = delete;
-  App& operator=(const App&) = delete;
 
   // Runs until the window closes, Esc, or --frames; prints the summary line. Returns the exit code.
   int run();

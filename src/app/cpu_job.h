@@ -10,16 +10,15 @@
 #include <mutex>
 #include <thread>
 
+#include "orrery/no_copy.h"
 #include "orrery/runner.h"
 
 namespace orrery::app {
 
-class CpuJob {
+class CpuJob : NoCopy {
  public:
   CpuJob() = default;
   ~CpuJob();  // cancels and joins
-  CpuJob(const CpuJob&) = delete;
-  CpuJob& operator=(const CpuJob&) = delete;
 
   // Starts `steps` steps of the simulation's own state on a worker thread. The simulation must
   // stay untouched until finish() or cancel(). The run stops at the first step that leaves a

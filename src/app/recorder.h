@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "orrery/no_copy.h"
+
 namespace orrery::app {
 
 enum class VideoFormat { y4m, mp4 };
@@ -30,14 +32,12 @@ std::string timestamped_video_name();
 // Y4M and the ffmpeg paths both take them: Y (w h bytes), then U and V (w h / 4 each).
 void rgb_to_yuv420(const std::uint8_t* rgb, int w, int h, std::vector<std::uint8_t>& out);
 
-class Recorder {
+class Recorder : NoCopy {
  public:
   // Starts a recording of w x h frames (both even) at `fps`. Throws std::runtime_error naming the
   // file (cannot create it; ffmpeg missing or failing to start).
   Recorder(const std::string& path, int w, int h, int fps);
   ~Recorder();  // finishes quietly if finish() was not called
-  Recorder(const Recorder&) = delete;
-  Recorder& operator=(const Recorder&) = delete;
 
   // One frame: top-down RGB, w x h. Throws std::runtime_error when the write fails.
   void add(const std::uint8_t* rgb);

@@ -12,18 +12,17 @@
 #include <vector>
 
 #include "orrery/fields.h"
+#include "orrery/no_copy.h"
 #include "orrery/params.h"
 #include "orrery/snapshot.h"
 #include "orrery/solver.h"
 
 namespace orrery::app {
 
-class ValueJob {
+class ValueJob : NoCopy {
  public:
   ValueJob() = default;
   ~ValueJob();  // cancels and joins
-  ValueJob(const ValueJob&) = delete;
-  ValueJob& operator=(const ValueJob&) = delete;
 
   // Quantity q of `state` under `solver` (a CPU solver's name) and `params`; `version`: the
   // state's, handed back with the values.

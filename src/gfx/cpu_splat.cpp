@@ -84,6 +84,8 @@ HWY_AFTER_NAMESPACE();
 #include <cmath>
 #include <stdexcept>
 
+#include "gfx/splat.h"
+
 namespace orrery::gfx {
 
 HWY_EXPORT(TonemapRows);
@@ -124,10 +126,7 @@ float CpuSplat::glow(float r2, float soft) const {
 void CpuSplat::draw(const Vec4* pos, const Vec4* vel, const float* values, int n,
                     const SpriteParams& p, float exposure, std::uint8_t* rgba8,
                     const TrailRing* trails, float trail_intensity) {
-  if (n < 0 || p.width <= 0 || p.height <= 0)
-    throw std::invalid_argument("CpuSplat::draw: n >= 0 and a non-empty image are needed");
-  if (!values && n > 0 && color_needs_values(p.color))
-    throw std::invalid_argument("CpuSplat::draw: this colour quantity needs the bodies' values");
+  check_splat("CpuSplat::draw", n, p, values);
   const int w = p.width, h = p.height;
   m_hdr.resize(4 * static_cast<std::size_t>(w) * static_cast<std::size_t>(h));
   m_sprites.resize(static_cast<std::size_t>(n));

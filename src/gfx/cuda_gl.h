@@ -7,21 +7,21 @@
 #include <utility>
 #include <vector>
 
+#include "orrery/no_copy.h"
+
 namespace orrery::gfx {
 
 enum class MapAccess { read_write, read_only, write_discard };
 
 // Move-only registration of GL buffer objects with CUDA. Needs the GL context current and on the
 // CUDA device; throws std::runtime_error with CUDA's message when registration fails.
-class CudaGlBuffers {
+class CudaGlBuffers : NoCopy {
  public:
   CudaGlBuffers();
   explicit CudaGlBuffers(const std::vector<unsigned>& gl_buffers);
   ~CudaGlBuffers();
   CudaGlBuffers(CudaGlBuffers&&) noexcept;
   CudaGlBuffers& operator=(CudaGlBuffers&&) noexcept;
-  CudaGlBuffers(const CudaGlBuffers&) = delete;
-  CudaGlBuffers& operator=(const CudaGlBuffers&) = delete;
 
   // Registers one GL_TEXTURE_2D of GL_RGBA8 texels instead (the CUDA draw path's picture).
   static CudaGlBuffers texture(unsigned gl_texture);

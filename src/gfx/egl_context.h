@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "orrery/no_copy.h"
+
 namespace orrery::gfx {
 
 // Opens an EGL display on a GPU (the CUDA device 0 where EGL can tell, else the first hardware
@@ -11,14 +13,12 @@ namespace orrery::gfx {
 // (surfaceless) and makes it current with GL loaded. Drawing goes to framebuffer objects.
 // Falls back to the surfaceless or default display when the device platform is missing.
 // Throws std::runtime_error with one clear line when nothing works.
-class EglContext {
+class EglContext : NoCopy {
  public:
   EglContext();
   ~EglContext();
   EglContext(EglContext&&) noexcept;
   EglContext& operator=(EglContext&&) noexcept;
-  EglContext(const EglContext&) = delete;
-  EglContext& operator=(const EglContext&) = delete;
 
   // Which display and surface were chosen, e.g. "EGL device 0 of 4 (EGL_NV_device_cuda), pbuffer".
   const std::string& description() const;

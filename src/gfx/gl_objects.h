@@ -5,12 +5,14 @@
 
 #include <string>
 
+#include "orrery/no_copy.h"
+
 namespace orrery::gfx {
 
 // One GL object name and the stateless functor that deletes it. Deleting needs the context that
 // made the object to be current, which holds here: the App destroys GL objects before the context.
 template <class Deleter>
-class GlHandle {
+class GlHandle : NoCopy {
  public:
   GlHandle() = default;
   explicit GlHandle(GLuint id) : m_id(id) {}
@@ -24,8 +26,6 @@ class GlHandle {
     }
     return *this;
   }
-  GlHandle(const GlHandle&) = delete;
-  GlHandle& operator=(const GlHandle&) = delete;
 
   GLuint id() const { return m_id; }
   explicit operator bool() const { return m_id != 0; }

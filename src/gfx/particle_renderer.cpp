@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "orrery/no_copy.h"
 #include "shader_files.h"
 #include "splat.h"
 #include "trails_picking.h"
@@ -199,7 +200,7 @@ void ParticleRenderer::draw(GLuint vao, int count, const SpriteParams& p, float 
 namespace {
 
 // A buffer's first `bytes` mapped for reading while it lives (null when there is nothing to map).
-class ReadMapping {
+class ReadMapping : NoCopy {
  public:
   ReadMapping(GLuint buffer, GLsizeiptr bytes) : m_buffer(buffer) {
     if (buffer == 0 || bytes <= 0) return;
@@ -214,8 +215,6 @@ class ReadMapping {
     glUnmapBuffer(GL_ARRAY_BUFFER);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
   }
-  ReadMapping(const ReadMapping&) = delete;
-  ReadMapping& operator=(const ReadMapping&) = delete;
   template <class T>
   const T* as() const {
     return static_cast<const T*>(m_data);

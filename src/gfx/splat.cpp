@@ -3,17 +3,23 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 #include "gfx/tonemap.h"
 
 namespace orrery::gfx {
 
+void check_splat(const char* who, int n, const SpriteParams& p, const float* values) {
+  if (n < 0 || p.width <= 0 || p.height <= 0)
+    throw std::invalid_argument(std::string(who) + ": n >= 0 and a non-empty image are needed");
+  if (!values && n > 0 && color_needs_values(p.color))
+    throw std::invalid_argument(std::string(who) +
+                                ": this colour quantity needs the bodies' values");
+}
+
 void splat_cpu(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba,
                const float* values) {
-  if (n < 0 || p.width <= 0 || p.height <= 0)
-    throw std::invalid_argument("splat_cpu: n >= 0 and a non-empty image are needed");
-  if (!values && n > 0 && color_needs_values(p.color))
-    throw std::invalid_argument("splat_cpu: this colour quantity needs the bodies' values");
+  check_splat("splat_cpu", n, p, values);
   std::fill(rgba, rgba + 4 * static_cast<long>(p.width) * p.height, 0.0f);
   for (int k = 0; k < n; ++k) {
     Sprite s;

@@ -92,10 +92,7 @@ void tonemap_device(const float* rgba, int width, int height, float exposure, st
 
 void splat_device(const Vec4* pos, const Vec4* vel, int n, const SpriteParams& p, float* rgba,
                   const float* values) {
-  if (n < 0 || p.width <= 0 || p.height <= 0)
-    throw std::invalid_argument("splat_device: n >= 0 and a non-empty image are needed");
-  if (!values && n > 0 && color_needs_values(p.color))
-    throw std::invalid_argument("splat_device: this colour quantity needs the bodies' values");
+  check_splat("splat_device", n, p, values);
   const std::size_t bytes = 4 * sizeof(float) * static_cast<std::size_t>(p.width) * p.height;
   CUDA_CHECK_THROW(cudaMemsetAsync(rgba, 0, bytes));
   if (n == 0) return;

@@ -10,6 +10,10 @@
 
 namespace orrery::gfx {
 
+// Throws std::invalid_argument, naming `who`, for n < 0, an empty image, or a colour quantity that
+// needs the bodies' values without them: what every splat refuses.
+void check_splat(const char* who, int n, const SpriteParams& p, const float* values);
+
 // Clears rgba (p.width * p.height pixels of 4 floats, row 0 the bottom one) and adds every body's
 // sprite into it, as the GL sprite pass adds into its HDR target. Host pointers. `values`: the
 // bodies' stored quantity (p.color's, orrery/fields.h), needed unless it is the speed or the mass.

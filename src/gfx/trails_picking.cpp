@@ -27,15 +27,11 @@ void trail_splat_cpu(const TrailRing& t, const SpriteParams& p, float intensity,
   const long segments = trail_segments(t);
   for (long k = 0; k < segments; ++k) {
     TrailSegment s;
-    if (!trail_segment(t, p, intensity, static_cast<int>(k % t.m), static_cast<int>(k / t.m), s))
-      continue;
-    for (int i = 0; i < s.steps; ++i) {
-      long index;
-      if (!trail_pixel(s, i, p.width, p.height, index)) continue;
+    for_trail_pixels(t, p, intensity, k, s, [&](long index) {
       rgba[4 * index + 0] += s.r;
       rgba[4 * index + 1] += s.g;
       rgba[4 * index + 2] += s.b;
-    }
+    });
   }
 }
 

@@ -33,15 +33,11 @@ __global__ void trail_kernel(TrailRing t, SpriteParams p, float intensity, long 
   const long k = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= segments) return;
   TrailSegment s;
-  if (!trail_segment(t, p, intensity, static_cast<int>(k % t.m), static_cast<int>(k / t.m), s))
-    return;
-  for (int i = 0; i < s.steps; ++i) {
-    long index;
-    if (!trail_pixel(s, i, p.width, p.height, index)) continue;
+  for_trail_pixels(t, p, intensity, k, s, [&](long index) {
     atomicAdd(rgba + 4 * index + 0, s.r);
     atomicAdd(rgba + 4 * index + 1, s.g);
     atomicAdd(rgba + 4 * index + 2, s.b);
-  }
+  });
 }
 
 __global__ void pick_kernel(const Vec4* __restrict__ pos, int n, SpriteParams p, float x, float y,

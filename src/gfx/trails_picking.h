@@ -64,14 +64,20 @@ ORRERY_HD bool trail_segment(const TrailRing& t, const SpriteParams& p, float in
   return e > 0.0f;
 }
 
-// Pixel `i` (0 .. steps - 1) of a segment, or false when it lies outside the image.
-ORRERY_HD bool trail_pixel(const TrailSegment& s, int i, int width, int height, long& index) {
-  const float f = static_cast<float>(i) / static_cast<float>(s.steps);
-  const int x = static_cast<int>(floorf(s.x0 + (s.x1 - s.x0) * f));
-  const int y = static_cast<int>(floorf(s.y0 + (s.y1 - s.y0) * f));
-  if (x < 0 || y < 0 || x >= width || y >= height) return false;
-  index = static_cast<long>(y) * width + x;
-  return true;
+// Segment k of a ring (the k % m-th body at age k / m): add(index) for each of its pixels inside
+// the image, with the segment's colour in s.
+template <class Add>
+ORRERY_HD void for_trail_pixels(const TrailRing& t, const SpriteParams& p, float intensity, long k,
+                                TrailSegment& s, Add add) {
+  if (!trail_segment(t, p, intensity, static_cast<int>(k % t.m), static_cast<int>(k / t.m), s))
+    return;
+  for (int i = 0; i < s.steps; ++i) {
+    const float f = static_cast<float>(i) / static_cast<float>(s.steps);
+    const int x = static_cast<int>(floorf(s.x0 + (s.x1 - s.x0) * f));
+    const int y = static_cast<int>(floorf(s.y0 + (s.y1 - s.y0) * f));
+    if (x < 0 || y < 0 || x >= p.width || y >= p.height) continue;
+    add(static_cast<long>(y) * p.width + x);
+  }
 }
 
 // The segments of a ring: (filled - 1) ages of m bodies.

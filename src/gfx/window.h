@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "orrery/no_copy.h"
+
 struct GLFWwindow;
 
 namespace orrery::gfx {
@@ -16,14 +18,12 @@ struct WindowConfig {
 
 // Initialises GLFW, opens a resizable window and makes its context current (GL loaded). Throws
 // std::runtime_error with one clear line when there is no display or no GL 3.3 context.
-class Window {
+class Window : NoCopy {
  public:
   explicit Window(const WindowConfig& config);
   ~Window();
   Window(Window&& o) noexcept;
   Window& operator=(Window&& o) = delete;
-  Window(const Window&) = delete;
-  Window& operator=(const Window&) = delete;
 
   GLFWwindow* handle() const { return m_window; }
   void framebuffer_size(int& width, int& height) const;

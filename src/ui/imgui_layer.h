@@ -1,6 +1,8 @@
 // Dear ImGui's context and backends for a GLFW window or a headless context, and mouse input.
 #pragma once
 
+#include "orrery/no_copy.h"
+
 struct GLFWwindow;
 
 namespace orrery::ui {
@@ -18,12 +20,10 @@ struct CameraInput {
 // Owns the ImGui context (no imgui.ini written). With a window, the GLFW backend installs its
 // callbacks chained after the app's own, so install those first; with none (headless), only the
 // OpenGL3 backend runs and the display size comes from begin_frame.
-class ImGuiLayer {
+class ImGuiLayer : NoCopy {
  public:
   explicit ImGuiLayer(GLFWwindow* window);
   ~ImGuiLayer();
-  ImGuiLayer(const ImGuiLayer&) = delete;
-  ImGuiLayer& operator=(const ImGuiLayer&) = delete;
 
   // NewFrame for both backends (width, height and dt are used headless only).
   void begin_frame(int width, int height, float dt);

@@ -5,6 +5,9 @@
 set -u
 . "$(dirname "$0")/common.sh"
 viewer_test "$@"
+# A folder of its own: the other viewer tests save timestamped screenshots beside it, which
+# would shift this one's names.
+mkdir -p record && cd record || fail "no $dir/record"
 rm -f rec.y4m rec.mp4 orrery-*.mp4 orrery-*.y4m
 # An odd size records at the even size below it.
 "$orrery" --solver cpu --preset disk --n 512 --frames 24 --width 321 --height 181 --hide-panel \

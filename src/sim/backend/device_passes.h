@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "orrery/no_copy.h"
 #include "orrery/physics.h"
 #include "stage_ops.h"
 
@@ -23,12 +24,10 @@ void device_read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v)
 
 // Device reductions with a fixed grid, partial sums per block summed on the host in a fixed order
 // (the same state gives the same bits); scratch allocated once and grown.
-class DeviceReducer {
+class DeviceReducer : NoCopy {
  public:
   DeviceReducer();
   ~DeviceReducer();
-  DeviceReducer(const DeviceReducer&) = delete;
-  DeviceReducer& operator=(const DeviceReducer&) = delete;
   // pot may be null: then potential2 stays 0.
   Sums sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n);
   // The all-pairs potential energy W = -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), each pair once.
@@ -41,12 +40,10 @@ class DeviceReducer {
 
 // The device passes that need scratch memory (kept and grown): the density grid's table and the
 // sums. Device arrays, the default stream; body_acceleration() waits for its result.
-class DeviceFields {
+class DeviceFields : NoCopy {
  public:
   DeviceFields();
   ~DeviceFields();
-  DeviceFields(const DeviceFields&) = delete;
-  DeviceFields& operator=(const DeviceFields&) = delete;
   void density(const Vec4* pos, int n, float* out);
   Vec3 body_acceleration(const Vec4* pos, int n, int i, float softening);
 

@@ -8,37 +8,13 @@
 namespace orrery {
 
 const char* phase_name(Phase p) {
-  switch (p) {
-    case Phase::force:
-      return "force";
-    case Phase::integrate:
-      return "integrate";
-    case Phase::force_integrate:
-      return "force+integrate";
-    case Phase::bounds:
-      return "bounds";
-    case Phase::sort:
-      return "sort";
-    case Phase::build:
-      return "build";
-    case Phase::moments:
-      return "moments";
-    case Phase::walk:
-      return "walk";
-    case Phase::grid:
-      return "grid";
-    case Phase::contacts:
-      return "contacts";
-    case Phase::resolve:
-      return "resolve";
-    case Phase::exchange:
-      return "exchange";
-    case Phase::diagnostics:
-      return "diagnostics";
-    case Phase::count:
-      break;
-  }
-  return "?";
+  // In Phase's order; the assert keeps the two the same length.
+  static constexpr const char* k_names[] = {
+      "force", "integrate", "force+integrate", "bounds",  "sort",     "build",      "moments",
+      "walk",  "grid",      "contacts",        "resolve", "exchange", "diagnostics"};
+  static_assert(sizeof k_names / sizeof k_names[0] == k_phase_count);
+  const int i = static_cast<int>(p);
+  return i >= 0 && i < k_phase_count ? k_names[i] : "?";
 }
 
 double PhaseTimes::total() const {

@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "orrery/no_copy.h"
 #include "orrery/physics.h"
 
 namespace orrery {
@@ -18,12 +19,10 @@ struct Sums {
 Sums host_sums(const Vec4* pos, const Vec4* vel, const Vec4* pot, int n);
 
 // A pool of CUDA events on the default stream, reused after clear().
-class EventPool {
+class EventPool : NoCopy {
  public:
   EventPool();
   ~EventPool();
-  EventPool(const EventPool&) = delete;
-  EventPool& operator=(const EventPool&) = delete;
   int record();  // records the next event, returns its index
   bool done(int index) const;
   void wait(int index);

@@ -21,11 +21,12 @@
 #include "orrery/cuda_check.cuh"
 #include "orrery/device.h"
 #include "orrery/gpu_buffer.h"
+#include "orrery/no_copy.h"
 
 namespace orrery {
 namespace {
 
-class DeviceCollider final : public Collider {
+class DeviceCollider final : public Collider, NoCopy {
  public:
   DeviceCollider() {
     require_device();
@@ -40,8 +41,6 @@ class DeviceCollider final : public Collider {
     m_count_event = CudaEvent(cudaEventDisableTiming);
   }
   ~DeviceCollider() override { m_replays.clear(); }
-  DeviceCollider(const DeviceCollider&) = delete;
-  DeviceCollider& operator=(const DeviceCollider&) = delete;
   bool on_device() const override { return true; }
 
   int resolve(Vec4* pos, Vec4* vel, int n, const CollisionParams& c, float softening) override {

@@ -101,19 +101,9 @@ void validate(const ViewParams& v) {
 }
 
 const char* to_string(ParamOwner o) {
-  switch (o) {
-    case ParamOwner::core:
-      return "core";
-    case ParamOwner::integrator:
-      return "integrator";
-    case ParamOwner::solver:
-      return "solver";
-    case ParamOwner::collider:
-      return "collider";
-    case ParamOwner::view:
-      return "view";
-  }
-  return "?";
+  static constexpr const char* k_names[] = {"core", "integrator", "solver", "collider", "view"};
+  const auto i = static_cast<std::size_t>(o);
+  return i < sizeof k_names / sizeof k_names[0] ? k_names[i] : "?";
 }
 
 const std::vector<ParamRow>& param_rows() {

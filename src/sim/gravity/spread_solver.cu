@@ -14,6 +14,7 @@
 #include "nccl_library.h"
 #include "orrery/cuda_check.cuh"
 #include "orrery/gpu_buffer.h"
+#include "orrery/no_copy.h"
 #include "spread_solver.h"
 
 namespace orrery {
@@ -21,7 +22,7 @@ namespace {
 
 // Runs a job on every rank at once: rank 0 on the caller's thread (device 0, where the state is),
 // rank r > 0 on a thread of its own that made device r its current device.
-class RankThreads {
+class RankThreads : NoCopy {
  public:
   explicit RankThreads(int ranks) : m_errors(static_cast<std::size_t>(ranks)) {
     for (int r = 1; r < ranks; ++r) m_threads.emplace_back([this, r] { serve(r); });
@@ -34,8 +35,6 @@ class RankThreads {
     m_work.notify_all();
     for (auto& t : m_threads) t.join();
   }
-  RankThreads(const RankThreads&) = delete;
-  RankThreads& operator=(const RankThreads&) = delete;
 
   // job(r) for every rank; returns when all have finished, rethrowing the lowest rank's exception.
   void run(const std::function<void(int)>& job) {

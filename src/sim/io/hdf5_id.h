@@ -3,17 +3,17 @@
 
 #include <hdf5.h>
 
+#include "orrery/no_copy.h"
+
 namespace orrery::hdf5 {
 
 // An HDF5 identifier closed when it goes.
-class Id {
+class Id : NoCopy {
  public:
   Id(hid_t id, herr_t (*close)(hid_t)) : m_id(id), m_close(close) {}
   ~Id() {
     if (m_id >= 0) m_close(m_id);
   }
-  Id(const Id&) = delete;
-  Id& operator=(const Id&) = delete;
   operator hid_t() const { return m_id; }
   bool ok() const { return m_id >= 0; }
 

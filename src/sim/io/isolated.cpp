@@ -11,6 +11,7 @@
 #include <cstring>
 #include <new>
 
+#include "orrery/no_copy.h"
 #include "orrery/snapshot.h"
 
 namespace orrery {
@@ -20,14 +21,12 @@ namespace {
 // parent reads the bytes where they lie).
 constexpr std::uint8_t k_ok = 0, k_refused = 1;
 
-class Fd {
+class Fd : NoCopy {
  public:
   explicit Fd(int fd) : m_fd(fd) {}
   ~Fd() {
     if (m_fd >= 0) close(m_fd);
   }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
   operator int() const { return m_fd; }
 
  private:

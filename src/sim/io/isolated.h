@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "orrery/no_copy.h"
+
 namespace orrery {
 
 struct LoadProgress;
@@ -17,12 +19,10 @@ struct LoadProgress;
 // The child's answer, written in place into an anonymous memory file that the parent maps: a
 // 16M-body snapshot is 690 MB, and each copy of it (into a vector, through write() and read())
 // cost a fresh page fault per 4 KB.
-class Answer {
+class Answer : NoCopy {
  public:
   explicit Answer(int fd) : m_fd(fd) {}
   ~Answer();
-  Answer(const Answer&) = delete;
-  Answer& operator=(const Answer&) = delete;
   // The answer's bytes, `size` of them, writable; what was written before is kept. Throws
   // std::bad_alloc when the memory file cannot grow or be mapped.
   std::uint8_t* resize(std::size_t size);
@@ -38,7 +38,7 @@ class Answer {
 };
 
 // The child's answer as the parent reads it: mapped, read-only, unmapped when it goes.
-class AnswerView {
+class AnswerView : NoCopy {
  public:
   AnswerView(const std::uint8_t* data, std::size_t size, std::size_t mapped)
       : m_data(data), m_size(size), m_mapped(mapped) {}
@@ -46,8 +46,6 @@ class AnswerView {
   AnswerView(AnswerView&& o) noexcept : m_data(o.m_data), m_size(o.m_size), m_mapped(o.m_mapped) {
     o.m_data = nullptr, o.m_mapped = 0;
   }
-  AnswerView(const AnswerView&) = delete;
-  AnswerView& operator=(const AnswerView&) = delete;
   AnswerView& operator=(AnswerView&&) = delete;
   const std::uint8_t* data() const { return m_data; }
   std::size_t size() const { return m_size; }
