@@ -26,7 +26,7 @@ bench_rows() {
   "$b" "$@" >"$log" 2>&1
   while read -r s n blk ms ips rest; do
     row "$label $s N=$n" "$ms ms/step  $ips interactions/s"
-  done < <(grep -E '^(cpu|cuda)[-a-z]* [0-9]' "$log")
+  done < <(grep -E '^(cpu|cuda)[-a-z]* +[0-9]' "$log")
 }
 
 # gpu_checks NEW_SLIM OUT_DIR MEMCHECK_SECONDS: the checks' rows; logs in OUT_DIR.

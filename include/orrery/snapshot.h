@@ -110,9 +110,10 @@ const std::vector<std::string>& particle_type_names();
 // Version 2 adds a double-precision run's bodies in f64 (flag bit 3), version 3 the adaptive step
 // (flag bit 4: eta and the next step's size in the header), version 4 euler's adaptive memory
 // (bit 5) and a dt that is not a float (bit 6), version 5 the run's units where they are not
-// N-body units (bit 7). A file is written in the oldest version that holds it, which every build
-// since reads; all five load.
-constexpr std::uint32_t k_snapshot_version = 5;
+// N-body units (bit 7), version 6 the parameter rows the fixed header has no place for (bit 8: a
+// row added to the table is kept by name). A file is written in the oldest version that holds it,
+// which every build since reads; all six load.
+constexpr std::uint32_t k_snapshot_version = 6;
 constexpr std::size_t k_snapshot_header_bytes = 256;
 constexpr std::size_t k_snapshot_solver_chars = 31;  // the longest solver name the header holds
 

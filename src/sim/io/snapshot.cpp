@@ -1,7 +1,7 @@
 // Orrery's snapshot format (a 256-byte header, the position and velocity arrays, the particle
-// types and IDs where the bodies have them, an FNV-1a checksum) and the bodies' checks every
-// reader ends with. The formats' registry and dispatch are in formats.cpp; reading an input file
-// whole is in input_file.cpp.
+// types and IDs where the bodies have them, the parameter rows the header has no place for, the
+// units, an FNV-1a checksum). The formats' registry and dispatch are in formats.cpp; what every
+// reader shares is in reading.cpp.
 #include "orrery/snapshot.h"
 
 #include <algorithm>
@@ -36,9 +36,14 @@ constexpr std::uint32_t k_order_mark = 0x01020304u;
 // k_flag_units (version 5): the run's units (RunState::units) are not N-body units: a block of
 // k_units_bytes before the checksum (length, mass and velocity in cgs, G, the cosmology's flags
 // and its h, Omega0, OmegaLambda and scale factor).
+// k_flag_rows (version 6): parameter rows (orrery/param_table.h) that the fixed header does not
+// hold, before the units: a row's name (k_row_name_bytes, zero-padded) and its value (f64) each,
+// then their count (u32), so a reader sizes the block from the end.
 constexpr std::uint32_t k_flag_reversed = 1u, k_flag_gravity = 2u, k_flag_labels = 4u,
                         k_flag_double = 8u, k_flag_adaptive = 16u, k_flag_memory = 32u,
-                        k_flag_wide_dt = 64u, k_flag_units = 128u;
+                        k_flag_wide_dt = 64u, k_flag_units = 128u, k_flag_rows = 256u;
+constexpr std::size_t k_row_name_bytes = 32, k_row_bytes = k_row_name_bytes + 8;
+constexpr std::uint32_t k_max_rows = 1024;
 constexpr std::size_t k_units_bytes = 72;
 constexpr std::uint32_t k_cosmological = 1u, k_comoving = 2u;
 constexpr std::size_t k_wide_dt_at = 208;
@@ -46,6 +51,18 @@ constexpr std::size_t k_writer_at = 216, k_writer_chars = 40;  // the writer's v
 constexpr std::size_t k_solver_field = 32;
 // The parameter rows (orrery/param_table.h) the header keeps as float32, in their order.
 constexpr const char* k_header_rows[] = {"dt", "softening", "damping", "theta"};
+
+// The run's parameter rows the fixed header has no place for (eta and restitution have theirs):
+// they go in the rows block. Today every row has a place, so files stay version 5 or below.
+std::vector<const ParamRow*> rows_block_rows() {
+  std::vector<const ParamRow*> out;
+  for (const ParamRow& row : param_rows()) {
+    bool held = row.name == std::string_view("eta") || row.name == std::string_view("restitution");
+    for (const char* h : k_header_rows) held |= row.name == std::string_view(h);
+    if (!held) out.push_back(&row);
+  }
+  return out;
+}
 
 void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   const RunState& r = s.run;
@@ -61,7 +78,13 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
       adaptive && (doubles ? r.last_acc64.size() : r.last_acc.size()) == s.bodies.pos.size();
   const bool wide_dt = static_cast<double>(static_cast<float>(r.params.dt)) != r.params.dt;
   const bool units = r.units != nbody_units();
-  w.u32(units ? 5u : memory || wide_dt ? 4u : adaptive ? 3u : doubles ? 2u : 1u);
+  const std::vector<const ParamRow*> extra = rows_block_rows();
+  w.u32(!extra.empty()      ? 6u
+        : units             ? 5u
+        : memory || wide_dt ? 4u
+        : adaptive          ? 3u
+        : doubles           ? 2u
+                            : 1u);
   w.u32(k_order_mark);
   w.u32(static_cast<std::uint32_t>(k_snapshot_header_bytes));
   const bool labels = !s.types.empty();
@@ -70,7 +93,8 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
   w.u32((r.time_reversed ? k_flag_reversed : 0u) | (r.params.gravity ? k_flag_gravity : 0u) |
         (labels ? k_flag_labels : 0u) | (doubles ? k_flag_double : 0u) |
         (adaptive ? k_flag_adaptive : 0u) | (memory ? k_flag_memory : 0u) |
-        (wide_dt ? k_flag_wide_dt : 0u) | (units ? k_flag_units : 0u));
+        (wide_dt ? k_flag_wide_dt : 0u) | (units ? k_flag_units : 0u) |
+        (!extra.empty() ? k_flag_rows : 0u));
   w.u64(static_cast<std::uint64_t>(s.bodies.size()));
   w.f64(r.time);
   w.i64(r.steps);
@@ -113,6 +137,13 @@ void encode_orrery(const Snapshot& s, bytes::Writer& w) {
     for (const Vec4d& v : r.last_acc64) w.f64(v.x), w.f64(v.y), w.f64(v.z), w.f64(v.w);
   else if (memory)
     for (const Vec4& v : r.last_acc) w.f32(v.x), w.f32(v.y), w.f32(v.z), w.f32(v.w);
+  for (const ParamRow* row : extra) {
+    char name[k_row_name_bytes] = {};
+    std::memcpy(name, row->name, std::min(std::strlen(row->name), k_row_name_bytes - 1));
+    w.raw(name, sizeof name);
+    w.f64(row->get(r.params));
+  }
+  if (!extra.empty()) w.u32(static_cast<std::uint32_t>(extra.size()));
   if (units) {
     const UnitSystem& u = r.units;
     const Cosmology& c = u.cosmology;
@@ -165,7 +196,7 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
   const std::uint32_t known =
       k_flag_reversed | k_flag_gravity | k_flag_labels | (version >= 2 ? k_flag_double : 0u) |
       (version >= 3 ? k_flag_adaptive : 0u) | (version >= 4 ? k_flag_memory | k_flag_wide_dt : 0u) |
-      (version >= 5 ? k_flag_units : 0u);
+      (version >= 5 ? k_flag_units : 0u) | (version >= 6 ? k_flag_rows : 0u);
   if (flags & ~known) bad(name, "header: unknown flags " + std::to_string(flags));
   const bool labels = flags & k_flag_labels, doubles = flags & k_flag_double;
   const bool memory = flags & k_flag_memory;
@@ -175,18 +206,30 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
       (doubles ? 64 : 32) + (labels ? 1 + 8 : 0) + (memory ? (doubles ? 32 : 16) : 0);
   const std::uint64_t n = r.u64();
   const std::size_t units_bytes = flags & k_flag_units ? k_units_bytes : 0;
-  if (size < k_snapshot_header_bytes + 8 + units_bytes)
+  const std::size_t rows_count_bytes = flags & k_flag_rows ? 4 : 0;
+  if (size < k_snapshot_header_bytes + 8 + units_bytes + rows_count_bytes)
     bad(name, "truncated: " + std::to_string(size) +
                   " bytes, too few for the header, the units "
                   "and the checksum");
-  const std::uint64_t room = size - k_snapshot_header_bytes - 8 - units_bytes;
+  std::uint32_t rows = 0;  // the rows block's count, read from its end
+  if (rows_count_bytes) {
+    bytes::Reader count(data, size, order, name);
+    count.seek(size - 8 - units_bytes - 4);
+    rows = count.u32();
+    if (rows > k_max_rows) bad(name, "header: " + std::to_string(rows) + " parameter rows");
+  }
+  const std::size_t rows_bytes = rows_count_bytes + k_row_bytes * rows;
+  if (size < k_snapshot_header_bytes + 8 + units_bytes + rows_bytes)
+    bad(name, "truncated: " + std::to_string(size) + " bytes, too few for its parameter rows");
+  const std::uint64_t room = size - k_snapshot_header_bytes - 8 - units_bytes - rows_bytes;
   if (n > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
     bad(name, "header: N " + std::to_string(n) + " is more than this build reads (2^31 - 1)");
   if (room % per_body != 0 || n != room / per_body)
-    bad(name, std::string(n > room / per_body ? "truncated" : "longer than its header says") +
-                  ": the header's N " + std::to_string(n) + " needs " +
-                  std::to_string(k_snapshot_header_bytes + per_body * n + units_bytes + 8) +
-                  " bytes, the file has " + std::to_string(size));
+    bad(name,
+        std::string(n > room / per_body ? "truncated" : "longer than its header says") +
+            ": the header's N " + std::to_string(n) + " needs " +
+            std::to_string(k_snapshot_header_bytes + per_body * n + rows_bytes + units_bytes + 8) +
+            " bytes, the file has " + std::to_string(size));
   if (n == 0) bad(name, "header: N is 0 (a snapshot holds at least one body)");
   // The checksum covers everything before it.
   bytes::Reader tail(data, size, order, name);
@@ -311,6 +354,19 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
     }
     if (!ok) bad(name, "the adaptive step's memory holds a non-finite acceleration");
   }
+  for (std::uint32_t k = 0; k < rows; ++k) {
+    const std::uint8_t* text = r.take(k_row_name_bytes);
+    const std::string row_name(reinterpret_cast<const char*>(text),
+                               strnlen(reinterpret_cast<const char*>(text), k_row_name_bytes));
+    const double value = r.f64();
+    const ParamRow* row = find_param(row_name);
+    if (!row || row->form == ParamForm::view)
+      bad(name, "header: parameter '" + row_name +
+                    "' is not one this build knows (a newer Orrery wrote the file?)");
+    if (!std::isfinite(value)) bad(name, "header: parameter " + row_name + " is not finite");
+    row->set(run.params, value);
+  }
+  if (rows_count_bytes) r.u32();
   if (flags & k_flag_units) {
     UnitSystem& u = run.units;
     Cosmology& c = u.cosmology;
@@ -351,113 +407,5 @@ Snapshot decode(const std::uint8_t* data, std::size_t size, const std::string& n
 }
 
 }  // namespace orrery_format
-
-void check_bodies(const BodyState& b, const std::string& name) {
-  check_bodies(b.pos.data(), b.vel.data(), b.pos.size(), 0, name);
-}
-
-void check_bodies(const Vec4* pos, const Vec4* vel, std::size_t n, std::size_t first,
-                  const std::string& name) {
-  for (std::size_t k = 0; k < n; ++k) {
-    const Vec4& p = pos[k];
-    const Vec4& v = vel[k];
-    const char* what = nullptr;
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-      what = "position is not finite";
-    else if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
-      what = "velocity is not finite";
-    else if (!std::isfinite(p.w) || p.w < 0.0f)
-      what = "mass is negative or not finite";
-    else if (!std::isfinite(v.w) || v.w < 0.0f)
-      what = "radius is negative or not finite";
-    if (what) throw SnapshotError(name + ": body " + std::to_string(first + k) + ": its " + what);
-  }
-}
-
-LoadOptions parse_load_options(const std::optional<std::string>& types,
-                               const std::optional<std::string>& gadget_g,
-                               const std::optional<std::string>& units) {
-  LoadOptions o;
-  if (types)
-    for (const std::string& item : split_list(*types, "--types"))
-      o.types.push_back(static_cast<int>(parse_integer(item, "--types", 0, 5)));
-  if (gadget_g) {
-    o.gadget_g = parse_float(*gadget_g, "--gadget-g");
-    if (!(o.gadget_g > 0)) throw InputError("--gadget-g '" + *gadget_g + "': must be > 0");
-    o.gadget_g_given = true;
-  }
-  if (units) take_units_text(o, *units, "--units", "--gadget-g");
-  return o;
-}
-
-void take_units_text(LoadOptions& o, const std::string& text, const std::string& name,
-                     const std::string& gadget_g_name) {
-  const bool flag = name.rfind("--", 0) == 0;  // a program's option, else a Python keyword
-  const auto shown = [&](const std::string& v) { return name + (flag ? " '" : "='") + v + "'"; };
-  const UnitsChoice c = parse_units(text, name);
-  if (c.henon)
-    throw InputError(shown("henon") +
-                     " rescales a preset; a file's units are a length and a mass (and velocity), "
-                     "such as '1 kpc, 1e10 Msun, 1 km/s', or " +
-                     shown("nbody"));
-  if (c.units.physical() && o.gadget_g_given)
-    throw InputError(gadget_g_name + " with " + shown(text) +
-                     ": G follows from the units; give one or the other");
-  o.units = c.units;
-  o.units_option = shown(text);
-  if (!c.units.physical() && o.gadget_g_given) o.units->g = o.gadget_g;
-}
-
-UnitSystem units_for_file(const LoadOptions& o, const Cosmology& c) {
-  UnitSystem u;
-  if (o.units)
-    u = *o.units;
-  else if (o.gadget_g_given)
-    u.g = o.gadget_g;
-  else
-    u = gadget_units(c);
-  u.cosmology = c;
-  return u;
-}
-
-void refuse_other_units(const LoadOptions& o, const std::string& name, const char* format) {
-  if (o.units)
-    throw SnapshotError(o.units_option + ": " + name + " is " + format +
-                        ", which brings its own units (they are used)");
-  if (o.gadget_g_given)
-    throw SnapshotError(o.gadget_g_option + ": " + name + " is " + format +
-                        ", which brings its own units (they are used)");
-}
-
-const std::vector<std::string>& particle_type_names() {
-  static const std::vector<std::string> names = {"gas",   "halo",  "disk",
-                                                 "bulge", "stars", "boundary"};
-  return names;
-}
-
-void print_load_progress(LoadProgress& p, const std::string& program, const std::string& path,
-                         double every_s) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  auto last = start;
-  p.tick = [=](const LoadProgress& q) mutable {
-    const Clock::time_point now = Clock::now();
-    if (std::chrono::duration<double>(now - last).count() < every_s) return;
-    last = now;
-    const double s = std::chrono::duration<double>(now - start).count();
-    const long long total = q.total.load();
-    if (q.decoding.load() || total <= 0)
-      std::fprintf(stderr, "%s: loading %s: decoding (%.0f s)\n", program.c_str(), path.c_str(), s);
-    else
-      std::fprintf(stderr, "%s: loading %s: %.0f%% of %.0f MB (%.0f s)\n", program.c_str(),
-                   path.c_str(), 100.0 * static_cast<double>(q.read.load()) / total, total / 1e6,
-                   s);
-  };
-}
-
-void LoadProgress::check(const std::string& path) {
-  if (cancel.load()) throw LoadCancelled(path + ": loading cancelled");
-  if (tick) tick(*this);
-}
 
 }  // namespace orrery
