@@ -1,4 +1,6 @@
 // The CUDA device seen from host code: presence, properties, memory, copies and event timing.
+#include "orrery/device.h"
+
 #include <algorithm>
 #include <cstdio>
 

@@ -1,5 +1,7 @@
 // The integrators' registry: one row each, and the rules every caller asks of them, read from the
 // rows (no caller switches on the integrator).
+#include "orrery/integrators.h"
+
 #include <stdexcept>
 
 #include "orrery/input.h"
