@@ -14,6 +14,7 @@
 #include "orrery/accuracy.h"
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/presets.h"
 #include "orrery/simulation.h"
 

@@ -13,6 +13,7 @@
 
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/presets.h"
 #include "orrery/simulation.h"
 

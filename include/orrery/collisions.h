@@ -12,7 +12,6 @@
 #include "orrery/params.h"
 #include "orrery/phases.h"
 #include "orrery/physics.h"
-#include "orrery/run_state.h"
 
 namespace orrery {
 
@@ -33,6 +32,18 @@ struct Contact {
   friend bool operator<(const Contact& a, const Contact& b) {
     return a.i < b.i || (a.i == b.i && a.j < b.j);
   }
+};
+
+// What the collision stage has done since its totals were last reset.
+struct CollisionTotals {
+  double energy_offset = 0;  // energy the collisions removed: kinetic (and, for merges, the pair's
+                             // softened potential); E + offset is what is conserved
+  Vec3d wall_impulse;        // sum of the momentum changes m dv the walls gave
+  long long contacts = 0;    // touching pairs found, summed over steps
+  long long merges = 0;      // bodies that merged into another and left
+  long long wall_hits = 0;   // bounces off a wall
+  long long truncated = 0;   // steps whose contacts outgrew the list's limit (some left out)
+  void add(const CollisionTotals& o);
 };
 
 // The collision stage on one side (host or device): pointers are that side's.

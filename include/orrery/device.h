@@ -6,7 +6,6 @@
 #include <memory>
 #include <string>
 
-#include "orrery/gpu_buffer.h"
 #include "orrery/no_copy.h"
 #include "orrery/physics.h"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "orrery/param_table.h"
-#include "orrery/solver.h"
+#include "orrery/params.h"
 
 namespace orrery {
 

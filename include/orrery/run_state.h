@@ -6,29 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "orrery/collisions.h"
 #include "orrery/integrators.h"
 #include "orrery/params.h"
 #include "orrery/physics.h"
 #include "orrery/units.h"
 
 namespace orrery {
-
-// What the collision stage has done since its totals were last reset.
-struct CollisionTotals {
-  double energy_offset = 0;  // energy the collisions removed: kinetic (and, for merges, the pair's
-                             // softened potential); E + offset is what is conserved
-  Vec3d wall_impulse;        // sum of the momentum changes m dv the walls gave
-  long long contacts = 0;    // touching pairs found, summed over steps
-  long long merges = 0;      // bodies that merged into another and left
-  long long wall_hits = 0;   // bounces off a wall
-  long long truncated = 0;   // steps whose contacts outgrew the list's limit (some left out)
-  void add(const CollisionTotals& o) {
-    energy_offset += o.energy_offset;
-    wall_impulse.x += o.wall_impulse.x, wall_impulse.y += o.wall_impulse.y;
-    wall_impulse.z += o.wall_impulse.z;
-    contacts += o.contacts, merges += o.merges, wall_hits += o.wall_hits, truncated += o.truncated;
-  }
-};
 
 struct RunState {
   double time = 0;      // simulation time
@@ -47,7 +31,7 @@ struct RunState {
   double last_eval_time = 0;
   std::vector<Vec4> last_acc;
   std::vector<Vec4d> last_acc64;
-  bool has_memory() const { return !last_acc.empty() || !last_acc64.empty(); }
+  bool has_memory() const;
   // The units of the state's numbers (the engine's velocities and times are in G = 1 units of
   // them): from the file or the preset, kept through every save.
   UnitSystem units;

@@ -15,6 +15,7 @@
 #include "gfx/gl_loader.h"
 #include "gfx/screenshot.h"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/param_table.h"
 #include "probe.h"
 #include "ui/panel.h"

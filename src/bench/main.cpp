@@ -12,7 +12,7 @@
 #include "orrery/param_table.h"
 #include "orrery/simd.h"
 #include "report.h"
-#include "runner.h"
+#include "runs.h"
 #include "stop.h"
 
 namespace {

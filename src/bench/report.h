@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "options.h"
-#include "runner.h"
+#include "runs.h"
 
 namespace orrery::bench {
 

@@ -11,6 +11,7 @@
 #include "gl_objects.h"
 #include "orrery/bodies.h"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/physics.h"
 #include "orrery/presets.h"
 

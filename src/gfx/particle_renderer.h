@@ -14,6 +14,7 @@
 #include "gfx/cpu_splat.h"
 #include "gl_objects.h"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 #include "sprite.h"
 #include "trails_picking.h"
 

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "orrery/gpu_buffer.h"
+
 namespace orrery::gfx {
 
 void Trails::configure(int k, int m, int n) {

@@ -10,6 +10,7 @@
 #include "cuda_gl.h"
 #include "gl_objects.h"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 #include "trails_picking.h"
 
 namespace orrery::gfx {

@@ -14,9 +14,10 @@
 
 #include "../support.h"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/presets.h"
-#include "orrery/solver.h"
 #include "orrery/simulation.h"
+#include "orrery/solver.h"
 
 namespace orrery::test {
 

@@ -10,6 +10,7 @@
 #include "../../src/sim/gravity/cuda_solvers.h"
 #include "../bh_checks.h"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 
 namespace orrery::test {
 namespace {

@@ -8,6 +8,7 @@
 #include "../precision_checks.h"
 #include "gpu_support.h"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 
 namespace orrery::test {
 namespace {

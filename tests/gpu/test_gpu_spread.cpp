@@ -10,6 +10,7 @@
 #include "gpu_support.h"
 #include "orrery/device.h"
 #include "orrery/diagnostics.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/input.h"
 #include "orrery/presets.h"
 #include "orrery/simulation.h"

@@ -10,10 +10,11 @@
 
 #include "../splat_support.h"
 #include "../support.h"
-#include "gfx/trails_picking.h"
 #include "gfx/splat.h"
+#include "gfx/trails_picking.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/presets.h"
 #include "orrery/simulation.h"
 

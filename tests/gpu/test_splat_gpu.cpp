@@ -13,6 +13,7 @@
 #include "../splat_support.h"
 #include "gfx/splat.h"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/presets.h"
 
 namespace orrery {

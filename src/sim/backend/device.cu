@@ -1,12 +1,11 @@
 // The CUDA device seen from host code: presence, properties, memory, copies and event timing.
-#include "orrery/device.h"
-
 #include <algorithm>
 #include <cstdio>
 
 #include "cuda_handles.cuh"
 #include "orrery/cuda_check.cuh"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 
 namespace orrery {
 
@@ -72,50 +71,6 @@ void require_device() {
   if (!device_present())
     throw std::runtime_error("this solver needs a CUDA device, and there is none (" +
                              device_info().reason + ")");
-}
-
-namespace gpu_memory {
-
-void* allocate(std::size_t bytes) {
-  require_device();
-  void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, bytes);
-  if (e != cudaSuccess) {
-    cudaGetLastError();  // an allocation failure is not sticky: later calls start clean
-    throw std::runtime_error("cannot allocate " + std::to_string(bytes) +
-                             " bytes of device memory: " + cudaGetErrorString(e));
-  }
-  return p;
-}
-
-void release(void* p) noexcept {
-  if (!p) return;
-  const cudaError_t e = cudaFree(p);
-  if (e != cudaSuccess)
-    std::fprintf(stderr, "orrery: cudaFree failed: %s\n", cudaGetErrorString(e));
-}
-
-void upload(void* dst, const void* src, std::size_t bytes) {
-  if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
-}
-
-void download(void* dst, const void* src, std::size_t bytes) {
-  if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
-}
-
-void copy(void* dst, const void* src, std::size_t bytes) {
-  if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
-}
-
-void zero(void* dst, std::size_t bytes) {
-  if (bytes) CUDA_CHECK_THROW(cudaMemset(dst, 0, bytes));
-}
-
-}  // namespace gpu_memory
-
-void throw_gpu_buffer_range(std::size_t count, std::size_t size) {
-  throw std::out_of_range("GpuBuffer: " + std::to_string(count) + " elements asked of " +
-                          std::to_string(size));
 }
 
 void device_synchronize() { CUDA_CHECK_THROW(cudaDeviceSynchronize()); }

@@ -34,21 +34,6 @@ void require_device() {
                            device_info().reason + ")");
 }
 
-namespace gpu_memory {
-void* allocate(std::size_t) {
-  require_device();
-  return nullptr;
-}
-void release(void*) noexcept {}
-void upload(void*, const void*, std::size_t) { require_device(); }
-void download(void*, const void*, std::size_t) { require_device(); }
-void copy(void*, const void*, std::size_t) { require_device(); }
-void zero(void*, std::size_t) { require_device(); }
-}  // namespace gpu_memory
-void throw_gpu_buffer_range(std::size_t count, std::size_t size) {
-  throw std::out_of_range("GpuBuffer: " + std::to_string(count) + " elements asked of " +
-                          std::to_string(size));
-}
 void device_synchronize() {}
 
 struct FiniteProbe::Impl {};

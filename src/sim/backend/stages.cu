@@ -8,6 +8,7 @@
 #include "element_kernels.cuh"
 #include "orrery/cuda_check.cuh"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 #include "stage_ops.h"
 
 namespace orrery {

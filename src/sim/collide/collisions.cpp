@@ -10,6 +10,13 @@
 
 namespace orrery {
 
+void CollisionTotals::add(const CollisionTotals& o) {
+  energy_offset += o.energy_offset;
+  wall_impulse.x += o.wall_impulse.x, wall_impulse.y += o.wall_impulse.y;
+  wall_impulse.z += o.wall_impulse.z;
+  contacts += o.contacts, merges += o.merges, wall_hits += o.wall_hits, truncated += o.truncated;
+}
+
 void Collider::keep_rows(const unsigned char* flags, int n, unsigned char keep) {
   if (!m_rows) return;
   std::vector<int>& rows = *m_rows;

@@ -11,6 +11,7 @@
 #include "cuda_fast.h"
 #include "cuda_solvers.h"
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 
 namespace orrery {
 

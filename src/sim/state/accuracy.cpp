@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "orrery/device.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/simulation.h"
 
 namespace orrery {

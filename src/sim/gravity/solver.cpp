@@ -1,5 +1,7 @@
 // The solver registry: one table of every solver compiled in, what runs here, and
 // construction by name.
+#include "orrery/solver.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // Runs the solvers for orrery-bench: ping-pong buffers from a real preset, CUDA events for GPU
 // solvers and steady_clock for CPU ones, and the comparison with the `cpu` reference.
-#include "runner.h"
+#include "runs.h"
 
 #include <algorithm>
 #include <chrono>
@@ -118,8 +118,8 @@ std::string cpu_skip_line(const std::string& what, const std::string& solver, in
 // The run's table row comes first either way: nothing measured is lost.
 std::string keep_last_state(const Plan& plan, Simulation& sim, int block, const RunResult& run) {
   if (plan.save.empty() && plan.export_csv.empty()) return "";
-  const std::string what = !plan.save.empty() ? "--save " + plan.save
-                                              : "--export-csv " + plan.export_csv;
+  const std::string what =
+      !plan.save.empty() ? "--save " + plan.save : "--export-csv " + plan.export_csv;
   if (!run.finite())
     return what + ": not saved: the state became non-finite at step " +
            std::to_string(run.nonfinite_step);
@@ -238,8 +238,8 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   r.ms_max = ms.empty() ? NAN : *std::max_element(ms.begin(), ms.end());
   for (int p = 0; p < k_phase_count; ++p)
     r.phase_ms[p] = phase_ms[p].empty() ? 0.0 : median(phase_ms[p]);
-  r.interactions = run.step_interactions.empty() ? sim->interactions_per_step(n)
-                                                 : median(run.step_interactions);
+  r.interactions =
+      run.step_interactions.empty() ? sim->interactions_per_step(n) : median(run.step_interactions);
   r.finite = run.finite();
   r.bodies_end = sim->bodies().n;
   if (plan.params.adaptive) {
@@ -360,8 +360,8 @@ std::vector<MaxNResult> run_max_n(const Plan& plan, Reporter& out) {
       // CPU solvers stop at --cpu-max-n as they do everywhere else (cpu-bh once ran on past it).
       auto allowed = [&](long long n) { return sp.info.gpu || n <= plan.cpu_max_n; };
       if (!allowed(k_max_n_start)) {
-        out.note(cpu_skip_line("the --max-n search of ", sp.info.name, k_max_n_start,
-                               plan.cpu_max_n));
+        out.note(
+            cpu_skip_line("the --max-n search of ", sp.info.name, k_max_n_start, plan.cpu_max_n));
         continue;
       }
       int lo = 0, hi = 0;
@@ -376,8 +376,8 @@ std::vector<MaxNResult> run_max_n(const Plan& plan, Reporter& out) {
             break;
           }
           if (!allowed(next)) {
-            r.limit = "--cpu-max-n " + std::to_string(plan.cpu_max_n) + ": N=" +
-                      std::to_string(next) + " not tried";
+            r.limit = "--cpu-max-n " + std::to_string(plan.cpu_max_n) +
+                      ": N=" + std::to_string(next) + " not tried";
             break;
           }
           const double ms = measure(static_cast<int>(next));

@@ -1,0 +1,75 @@
+// GpuBuffer's memory: cudaMalloc, cudaFree and the copies in a CUDA build; without CUDA every use
+// is refused with the device check's message.
+#include "orrery/gpu_buffer.h"
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "orrery/device.h"
+#ifdef ORRERY_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "orrery/cuda_check.cuh"
+#endif
+
+namespace orrery {
+namespace gpu_memory {
+#ifdef ORRERY_HAVE_CUDA
+
+void* allocate(std::size_t bytes) {
+  require_device();
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, bytes);
+  if (e != cudaSuccess) {
+    cudaGetLastError();  // an allocation failure is not sticky: later calls start clean
+    throw std::runtime_error("cannot allocate " + std::to_string(bytes) +
+                             " bytes of device memory: " + cudaGetErrorString(e));
+  }
+  return p;
+}
+
+void release(void* p) noexcept {
+  if (!p) return;
+  const cudaError_t e = cudaFree(p);
+  if (e != cudaSuccess)
+    std::fprintf(stderr, "orrery: cudaFree failed: %s\n", cudaGetErrorString(e));
+}
+
+void upload(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+}
+
+void download(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+}
+
+void copy(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) CUDA_CHECK_THROW(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+}
+
+void zero(void* dst, std::size_t bytes) {
+  if (bytes) CUDA_CHECK_THROW(cudaMemset(dst, 0, bytes));
+}
+
+#else
+
+void* allocate(std::size_t) {
+  require_device();
+  return nullptr;
+}
+void release(void*) noexcept {}
+void upload(void*, const void*, std::size_t) { require_device(); }
+void download(void*, const void*, std::size_t) { require_device(); }
+void copy(void*, const void*, std::size_t) { require_device(); }
+void zero(void*, std::size_t) { require_device(); }
+
+#endif
+}  // namespace gpu_memory
+
+void throw_gpu_buffer_range(std::size_t count, std::size_t size) {
+  throw std::out_of_range("GpuBuffer: " + std::to_string(count) + " elements asked of " +
+                          std::to_string(size));
+}
+
+}  // namespace orrery
