@@ -236,6 +236,35 @@ if mounted:
                                                      "--record", tiny + "/r.y4m"],
          expect={1}, limit=120)
 
+# A snapshot series: bad patterns and intervals, names in the way, and a disk that fills mid-run
+# (every output before the failure whole, no temporary file left, exit 1).
+for pat in ["%n", "%s.orrery", "x_%d_%d.orrery", "", "x.orrery", "x_%d.out", "x_%999d.orrery",
+            "%", "x_%-3d.orrery"]:
+    bench(f"--series {pat!r}", QUICK_B + ["--save-every", "1", "--series", WORK + "/" + pat],
+          expect={2})
+for every in ["0", "-1", "", "1.5", "time=", "time=0", "time=inf", "time=nan", "steps=x",
+              "9" * 30]:
+    bench(f"--save-every {every!r}",
+          QUICK_B + ["--save-every", every, "--series", WORK + "/e_%d.orrery"], expect={2})
+bench("--series without --save-every", QUICK_B + ["--series", WORK + "/f_%d.orrery"], expect={2})
+w("taken_002.orrery", b"someone's")
+bench("--series onto an existing output", QUICK_B + ["--save-every", "1", "--series",
+                                                     WORK + "/taken_%03d.orrery"], expect={2},
+      check=lambda: open(WORK + "/taken_002.orrery", "rb").read() == b"someone's" or "overwritten")
+if mounted:
+    def whole_series():
+        names = sorted(n for n in os.listdir(tiny) if n.startswith("s_"))
+        sizes = {os.path.getsize(os.path.join(tiny, n)) for n in names}
+        if not names or len(sizes) != 1 or any(not n.endswith(".orrery") for n in names):
+            return f"outputs not whole: {names} {sizes}"
+        return True
+    for n in os.listdir(tiny):
+        os.remove(os.path.join(tiny, n))
+    bench("--save-every onto a disk that fills", ["--solver", "cpu", "--n", "300", "--steps", "40",
+                                                  "--warmup", "0", "--save-every", "1",
+                                                  "--series", tiny + "/s_%03d.orrery"],
+          expect={1}, limit=120, check=whole_series)
+
 # --- memory and time ---------------------------------------------------------------------------
 bench("n 2^31-1 cpu", ["--solver", "cpu", "--n", "2147483647", "--steps", "1"], expect={0, 1, 2},
       limit=60)

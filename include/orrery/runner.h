@@ -41,6 +41,9 @@ struct RunPlan {
   std::optional<double> until;                // the run ends once the Simulation's time reaches it
   // After each step (done counts warm-ups; total = warmup + steps).
   std::function<void(long long done, long long total)> progress;
+  // After each step whose state passed the finite check, outside the timed steps' phases: a
+  // series' output (orrery/series.h). What it throws ends the run.
+  std::function<void(Simulation& sim, const Bodies& b)> after_step;
 };
 
 struct RunReading {

@@ -36,6 +36,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str();
   app.add_option("--warmup", raw.warmup, "untimed steps before timing")->capture_default_str();
   cli::add_run_options(app, raw.run, raw.preset(), true);
+  cli::add_series_options(app, raw.run);
   app.add_flag("--accuracy", raw.accuracy,
                "instead of timing: each selected solver's relative acceleration error against an "
                "exact double-precision sum (every body up to N = 131072, 8192 sampled targets "

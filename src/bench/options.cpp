@@ -258,8 +258,11 @@ void adopt_file(const RunSettings& file, const std::string& what, RawOptions& ra
 // --save and --export-csv keep one run's last state: one solver, block, N and theta; their places
 // are checked before anything runs.
 void check_saves(const RawOptions& raw, Plan& plan) {
-  if (raw.save().empty() && raw.export_csv().empty()) return;
-  const std::string what = !raw.save().empty() ? "--save" : "--export-csv";
+  if (raw.save().empty() && raw.export_csv().empty() && !raw.run.save_every && !raw.run.series)
+    return;
+  const std::string what = !raw.save().empty()         ? "--save"
+                           : !raw.export_csv().empty() ? "--export-csv"
+                                                       : "--save-every";
   if (plan.compare || plan.max_n_fps > 0 || plan.convergence || plan.accuracy)
     throw UsageError(what +
                      ": keeps a timing run's last state: cannot be combined with --compare, " +
@@ -273,6 +276,7 @@ void check_saves(const RawOptions& raw, Plan& plan) {
   if (!raw.export_csv().empty()) check_can_save(raw.export_csv(), "--export-csv");
   plan.save = raw.save();
   plan.export_csv = raw.export_csv();
+  plan.series = cli::series_plan(raw.run);
 }
 
 // Parses --dt and the plain parameter rows by the core's rules (the message names the option).

@@ -112,6 +112,7 @@ struct Plan {
   std::shared_ptr<const SceneFile> scene;
   // --save, --export-csv: the one run's last state (after its warm-up and timed steps).
   std::string save, export_csv;
+  std::optional<SeriesPlan> series;  // --save-every: a snapshot series of the run
 };
 
 // Checks everything, including device presence and memory for each N, before anything runs.

@@ -16,6 +16,7 @@
 #include "orrery/diagnostics.h"
 #include "orrery/formats.h"
 #include "orrery/runner.h"
+#include "orrery/series.h"
 #include "stop.h"
 
 namespace orrery::bench {
@@ -179,7 +180,8 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
     sim->set_units(plan.preset_units.units);
   }
   // A file's types and IDs go to --save through merges (kept only when saving: no read-backs).
-  if (plan.loaded && !plan.save.empty()) sim->set_labels(plan.loaded->types, plan.loaded->ids);
+  if (plan.loaded && (!plan.save.empty() || plan.series))
+    sim->set_labels(plan.loaded->types, plan.loaded->ids);
   const long long step0 = sim->step_count();
   const double time0 = sim->time();
   const bool tracing = !plan.trace.empty();
@@ -194,8 +196,17 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   Progress progress(run_label(name, n, block, gpus), static_cast<long long>(warmup) + steps);
   rp.progress = [&](long long done, long long) { progress.step_done(done); };
   rp.cancel = &g_stop_requested;
+  std::optional<SeriesWriter> series;
+  if (plan.series) {
+    series.emplace(*plan.series);
+    series->start(*sim, sim->bodies());
+    rp.after_step = [&](Simulation& s, const Bodies& b) { series->after_step(s, b); };
+  }
   const RunResult run = Runner::run(*sim, rp);
   throw_if_stopped();
+  if (series)
+    std::fprintf(stderr, "orrery-bench: series: %d outputs, %s to %s\n", series->written(),
+                 series_file(*plan.series, 0).c_str(), series->last_file().c_str());
 
   TimingResult r;
   std::size_t first = 0, last = run.readings.size();

@@ -16,6 +16,7 @@
 #include "orrery/param_table.h"
 #include "orrery/registry.h"
 #include "orrery/scene.h"
+#include "orrery/series.h"
 
 namespace orrery::cli {
 
@@ -36,6 +37,7 @@ struct RunTexts {
   RowTexts params;
   std::map<std::string, std::vector<std::string>> sweeps;
   std::optional<std::string> scene, load, save, export_csv;
+  std::optional<std::string> save_every, series;  // a snapshot series (orrery/series.h)
   std::optional<std::string> types, gadget_g;  // how --load reads a GADGET file
   std::optional<std::string> units;            // a preset's or a unit-less file's units
   SceneTexts scene_settings;  // --collisions, --restitution, --radius, --box, --gravity
@@ -105,6 +107,18 @@ void parse_row_options(const RowTexts& texts, Params& p, std::set<std::string>* 
       r.set(p, parse_param_text(r, *text, r.option()));
       if (typed) typed->insert(name);
     }
+}
+
+// --save-every and --series, checked (none: no series). Throws InputError.
+inline std::optional<SeriesPlan> series_plan(const RunTexts& t) {
+  if (!t.save_every) {
+    if (t.series) throw InputError("--series: names a series' files: give --save-every too");
+    return std::nullopt;
+  }
+  SeriesPlan p = parse_series(*t.save_every, t.series.value_or(k_default_series_pattern),
+                              "--save-every", "--series");
+  SeriesWriter check(p);  // the folder can be written; no output exists yet
+  return p;
 }
 
 // The plain rows typed, as values (for TypedSettings::params).
@@ -216,6 +230,24 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
         true},
        {"--export-csv", &t.export_csv, "FILE",
         "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius", true}});
+}
+
+// --save-every and --series: a run's snapshot series (orrery-bench's; the viewer's is to come).
+inline void add_series_options(CLI::App& app, RunTexts& t) {
+  add_text_options(
+      app,
+      {{"--save-every", &t.save_every, "K|time=T",
+        "write a snapshot series: the state at the start, then every K steps (or steps=K), or at "
+        "the step nearest each multiple of T of simulation time (time=T); one file an output, "
+        "named by --series",
+        true},
+       {"--series", &t.series, "PATTERN",
+        std::string("with --save-every: the files' names, one %d, %Nd or %0Nd for the output's "
+                    "number (%% for a percent sign), in the format the extension asks for "
+                    "(default ") +
+            k_default_series_pattern +
+            ": GADGET-4's names, which yt's DatasetSeries opens); a series overwrites no file",
+        true}});
 }
 
 }  // namespace orrery::cli

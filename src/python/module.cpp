@@ -227,10 +227,13 @@ between two steps with KeyboardInterrupt, leaving the state of the last whole st
 RuntimeError when the state became non-finite (checked once, after the steps).)")
       .def("integrate",
            guarded([](PySimulation& s, const py::object& t, const py::object& exact,
-                      const py::object& progress) {
-             s.integrate(python::as_number(t, "t"), python::as_bool(exact, "exact"), progress);
+                      const py::object& progress, const py::object& save_every,
+                      const py::object& pattern) {
+             s.integrate(python::as_number(t, "t"), python::as_bool(exact, "exact"), progress,
+                         save_every, pattern);
            }),
            py::arg("t"), py::arg("exact") = true, py::arg("progress") = py::none(),
+           py::arg("save_every") = py::none(), py::arg("pattern") = py::none(),
            R"(Steps until the time is t. The steps are of dt while a whole one fits; then, with
 exact=True (the default), one shorter step of the remaining time, so that time equals t up to
 the rounding of that step's length to float32 (about 6e-8 of it); dt itself is kept. With
@@ -240,7 +243,11 @@ then lie before the current time. With dt='auto' the adaptive steps run until th
 t, the last one shortened to land on it (exact=True) or whole (exact=False). Ctrl-C as for
 step(). progress=True prints a line on stderr every 2 s of a long call; a callable is called
 about every second as progress(time, t, steps), between runs of steps (its exception ends the
-call, the state that of the last whole step).)")
+call, the state that of the last whole step). save_every writes a snapshot series: the state
+now, then every K steps (an int) or at the step nearest each multiple of an interval of time (a
+float), one file an output named by pattern (one %d, %Nd or %0Nd; default snapshot_%03d.hdf5,
+GADGET-4's names) in the format its extension asks for. A series overwrites no file (ValueError
+before any step); a failed write ends the call with OSError, the outputs before it whole.)")
       .def("save", guarded([](PySimulation& s, const py::object& path) {
              s.save(py::module_::import("os").attr("fspath")(path).cast<std::string>());
            }),

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "orrery/series.h"
 #include "orrery/simulation.h"
 #include "orrery/snapshot.h"
 #include "settings.h"
@@ -68,7 +69,10 @@ class PySimulation {
   void step(long long k);
   // progress: None or False (quiet), True (a line on stderr every 2 s) or a callable(time, t,
   // steps) called about every second between runs of steps.
-  void integrate(double t, bool exact, const py::object& progress = py::none());
+  // save_every: None, K steps (an int), an interval of time (a float), or --save-every's text;
+  // pattern: the series' file names (None: snapshot_%03d.hdf5).
+  void integrate(double t, bool exact, const py::object& progress = py::none(),
+                 const py::object& save_every = py::none(), const py::object& pattern = py::none());
 
   int n() const { return m_sim->bodies().n; }
   double time() const { return m_sim->time(); }
@@ -157,6 +161,7 @@ class PySimulation {
     double m_target;
     std::chrono::steady_clock::time_point m_start, m_last;
   };
+  void integrate_to(double t, bool exact, const py::object& progress);
   void run_steps(long long k, std::optional<double> until = std::nullopt,
                  Progress* progress = nullptr);
   void check_finite();
@@ -168,6 +173,7 @@ class PySimulation {
   int m_block_asked = 0, m_gpus = 1;
   // The last step() or integrate(): steps, wall seconds, interactions, phase times.
   long long m_last_steps = 0;
+  SeriesWriter* m_series = nullptr;  // an integrate() call's series, written after each step
   double m_last_seconds = 0, m_last_interactions = 0;
   PhaseTimes m_last_phases;
 };

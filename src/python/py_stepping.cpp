@@ -12,6 +12,11 @@
 namespace orrery::python {
 namespace {
 
+// A series' output that could not be written (the place, the disk, a file in the way).
+struct SeriesFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // A call steps in runs of about this long between looks at Ctrl-C.
 constexpr double k_chunk_s = 0.05;
 // How often progress is told: a line on stderr, or the caller's function.
@@ -59,6 +64,16 @@ void PySimulation::run_steps(long long k, std::optional<double> until, Progress*
       plan.steps = now;
       plan.phases = PhaseCollection::whole;
       plan.until = until;
+      if (m_series)
+        plan.after_step = [this](Simulation& sim, const Bodies& b) {
+          try {
+            m_series->after_step(sim, b);
+          } catch (const std::bad_alloc&) {
+            throw;
+          } catch (const std::exception& e) {
+            throw SeriesFailure(e.what());
+          }
+        };
       try {
         r = Runner::run(*m_sim, plan);
       } catch (const std::bad_alloc&) {
@@ -106,7 +121,50 @@ void PySimulation::step(long long k) {
   check_finite();
 }
 
-void PySimulation::integrate(double t, bool exact, const py::object& progress) {
+namespace {
+
+// save_every's Python forms as --save-every's text: an int is steps, a float an interval of time.
+std::string series_text(const py::object& v) {
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  if (py::isinstance<py::bool_>(v))
+    throw py::type_error("save_every: expected steps (an int), a time (a float) or a text");
+  if (py::isinstance<py::int_>(v))
+    return std::to_string(python::as_integer(v, "save_every", 1, k_max_series_steps));
+  if (py::isinstance<py::float_>(v))
+    return "time=" + number_text(python::as_number(v, "save_every"));
+  throw py::type_error("save_every: expected steps (an int), a time (a float) or a text");
+}
+
+}  // namespace
+
+void PySimulation::integrate(double t, bool exact, const py::object& progress,
+                             const py::object& save_every, const py::object& pattern) {
+  std::optional<SeriesWriter> series;
+  if (save_every.is_none()) {
+    if (!pattern.is_none()) throw InputError("pattern: names a series' files: give save_every too");
+  } else {
+    const std::string name =
+        pattern.is_none() ? std::string(k_default_series_pattern) : pattern.cast<std::string>();
+    series.emplace(parse_series(series_text(save_every), name, "save_every", "pattern"));
+  }
+  if (series) series->start(*m_sim, m_sim->bodies());
+  struct Forget {
+    SeriesWriter*& slot;
+    ~Forget() { slot = nullptr; }
+  } forget{m_series};
+  m_series = series ? &*series : nullptr;
+  try {
+    integrate_to(t, exact, progress);
+  } catch (const SeriesFailure& e) {  // an OSError, as save()'s
+    PyErr_SetString(PyExc_OSError, (std::string(e.what()) + "; the run stopped at step " +
+                                    std::to_string(m_sim->step_count()) + ", its last output " +
+                                    series->last_file())
+                                       .c_str());
+    throw py::error_already_set();
+  }
+}
+
+void PySimulation::integrate_to(double t, bool exact, const py::object& progress) {
   if (!std::isfinite(t)) throw InputError("t: must be a finite time");
   const double now = m_sim->time();
   const bool back = m_sim->time_reversed();

@@ -63,6 +63,7 @@ RunResult Runner::run(Simulation& sim, Bodies& b, const RunPlan& plan) {
         break;
       }
     }
+    if (plan.after_step) plan.after_step(sim, b);
     if (plan.measure_every > 0 && (k + 1) % plan.measure_every == 0) measure();
     if (plan.progress) plan.progress(k + 1, total);
   }

@@ -1,0 +1,62 @@
+// A run's snapshot series, as GADGET and REBOUND's SimulationArchive keep one: the state at the
+// start and then every K steps or every T of simulation time, one file an output, named by a
+// pattern ("snapshot_%03d.hdf5": GADGET-4's names, which yt's DatasetSeries opens) in the format
+// its extension asks for. Each file is written whole or not at all (save_snapshot).
+#pragma once
+
+#include <string>
+
+#include "orrery/simulation.h"
+#include "orrery/snapshot.h"
+
+namespace orrery {
+
+// GADGET-4's names, in the folder the run starts in.
+constexpr const char* k_default_series_pattern = "snapshot_%03d.hdf5";
+
+// The most steps between outputs.
+constexpr long long k_max_series_steps = 1000000000000000LL;
+
+struct SeriesPlan {
+  long long every_steps = 0;  // > 0: an output every K steps
+  double every_time = 0;      // > 0: an output at the step nearest each multiple of T of time run
+  std::string pattern;        // one %d, %Nd or %0Nd: the output's number
+  std::string pattern_name = "--series";  // how messages name the pattern
+};
+
+// --save-every's grammar: "K" or "steps=K" (a whole number of steps >= 1) or "time=T" (a finite
+// time > 0), and the pattern: one number conversion, "%%" for a percent sign, an extension a
+// format writes. Throws InputError naming `every_name` or `pattern_name` and the value.
+SeriesPlan parse_series(const std::string& every, const std::string& pattern,
+                        const std::string& every_name, const std::string& pattern_name);
+
+// Output k's file name.
+std::string series_file(const SeriesPlan& p, int k);
+
+// A Simulation's state as a snapshot (lent arrays b, or its own): bodies, run, types and IDs.
+Snapshot snapshot_of(Simulation& sim, const Bodies& b);
+
+class SeriesWriter {
+ public:
+  // Checks, before any step: output 0's folder can be written, and no file of the pattern's first
+  // outputs exists (a series never overwrites one). Throws InputError.
+  explicit SeriesWriter(SeriesPlan plan);
+  // Writes output 0, the state as it is, and starts the clock there.
+  void start(Simulation& sim, const Bodies& b);
+  // After a step: the next output, where it is due. True when a file was written. A failed write
+  // throws SnapshotError naming the file; every earlier output stays whole.
+  bool after_step(Simulation& sim, const Bodies& b);
+  int written() const { return m_written; }
+  const std::string& last_file() const { return m_last; }
+
+ private:
+  void write(Simulation& sim, const Bodies& b);
+  SeriesPlan m_plan;
+  int m_written = 0;
+  long long m_step0 = 0;
+  double m_time0 = 0, m_elapsed = 0;  // the run's start, and the time run at the last step
+  long long m_next = 1;               // the next output's multiple of the interval
+  std::string m_last;
+};
+
+}  // namespace orrery
