@@ -251,18 +251,22 @@ w("taken_002.orrery", b"someone's")
 bench("--series onto an existing output", QUICK_B + ["--save-every", "1", "--series",
                                                      WORK + "/taken_%03d.orrery"], expect={2},
       check=lambda: open(WORK + "/taken_002.orrery", "rb").read() == b"someone's" or "overwritten")
-if mounted:
+# Its own small disk: the cases run later, side by side, and the others fill theirs.
+tiny_series = os.path.join(WORK, "tiny_series")
+os.makedirs(tiny_series)
+series_mounted = mounted and subprocess.run(
+    ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", tiny_series],
+    capture_output=True).returncode == 0
+if series_mounted:
     def whole_series():
-        names = sorted(n for n in os.listdir(tiny) if n.startswith("s_"))
-        sizes = {os.path.getsize(os.path.join(tiny, n)) for n in names}
-        if not names or len(sizes) != 1 or any(not n.endswith(".orrery") for n in names):
+        names = sorted(os.listdir(tiny_series))
+        sizes = {os.path.getsize(os.path.join(tiny_series, n)) for n in names}
+        if len(names) < 2 or len(sizes) != 1 or any(not n.startswith("s_") for n in names):
             return f"outputs not whole: {names} {sizes}"
         return True
-    for n in os.listdir(tiny):
-        os.remove(os.path.join(tiny, n))
     bench("--save-every onto a disk that fills", ["--solver", "cpu", "--n", "300", "--steps", "40",
                                                   "--warmup", "0", "--save-every", "1",
-                                                  "--series", tiny + "/s_%03d.orrery"],
+                                                  "--series", tiny_series + "/s_%03d.orrery"],
           expect={1}, limit=120, check=whole_series)
 
 # --- memory and time ---------------------------------------------------------------------------
@@ -346,6 +350,8 @@ def main():
     results += [run_case(c) for c in heavy]  # timing-sensitive: one at a time
     if mounted:
         subprocess.run(["umount", tiny])
+    if series_mounted:
+        subprocess.run(["umount", tiny_series])
     os.chmod(os.path.join(WORK, "ro"), 0o755)
     lines = [(verdict, f"{verdict:10} rc={rc!s:4} {secs:5.1f}s  {c['name']}  :: "
                        + err.replace("\n", " / ")[:400]) for verdict, c, rc, err, secs in results]
