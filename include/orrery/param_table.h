@@ -111,6 +111,9 @@ std::string param_help(const ParamRow& r);
 // "name value" for each plain row, comma-separated: the run line's part ("softening 0.1, ...");
 // without the sweep rows where `sweeps` is false (orrery-bench prints those a run each).
 std::string plain_params_text(const SimParams& p, bool sweeps = true);
+// The row orrery-bench sweeps (the one row with `sweep`; a logic_error where the table has none
+// or several).
+const ParamRow& sweep_row();
 
 // Plain rows by name, as a surface collected them (typed options, keywords): applied over a run's
 // parameters in the table's order.

@@ -93,7 +93,7 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
     raw.ns_given = app.count("--n") > 0;
-    raw.theta_given = app.count("--theta") > 0;
+    raw.sweep_given = app.count(sweep_row().option()) > 0;
     raw.integrator_given = raw.integrator_typed = app.count("--integrator") > 0;
     raw.solver_given = app.count("--solver") > 0, raw.block_given = app.count("--block") > 0;
     raw.preset_given = app.count("--preset") > 0, raw.seed_given = app.count("--seed") > 0;

@@ -230,7 +230,7 @@ TypedSettings typed_settings(const RawOptions& raw, const SimParams& typed,
                     typed, t);
   for (const auto& [name, text] : raw.run.params)
     if (text) t.params[name] = param_row(name).get(typed);
-  if (raw.theta_given) t.params["theta"] = typed.theta;
+  if (raw.sweep_given) t.params[sweep_row().name] = sweep_row().get(typed);
   if (raw.run.precision) t.precision = typed.precision;
   t.scene = scene;
   return t;
@@ -252,11 +252,11 @@ void adopt_file(const RunSettings& file, const std::string& what, RawOptions& ra
     raw.run.integrator = to_string(r.settings.integrator), raw.integrator_given = true;
   raw.settings_from = what;
   plan.params = r.settings.params;
-  if (!raw.theta_given) plan.thetas = {plan.params.theta};
+  if (!raw.sweep_given) plan.sweep = {sweep_row().get(plan.params)};
 }
 
-// --save and --export-csv keep one run's last state: one solver, block, N and theta; their places
-// are checked before anything runs.
+// --save and --export-csv keep one run's last state: one solver, block, N and swept value; their
+// places are checked before anything runs.
 void check_saves(const RawOptions& raw, Plan& plan) {
   if (raw.save().empty() && raw.export_csv().empty() && !raw.run.save_every && !raw.run.series)
     return;
@@ -268,9 +268,9 @@ void check_saves(const RawOptions& raw, Plan& plan) {
                      ": keeps a timing run's last state: cannot be combined with --compare, " +
                      "--max-n, --convergence or --accuracy");
   if (plan.solvers.size() != 1 || plan.solvers.front().blocks.size() != 1 ||
-      plan.solvers.front().gpus.size() != 1 || plan.ns.size() != 1 || plan.thetas.size() != 1)
+      plan.solvers.front().gpus.size() != 1 || plan.ns.size() != 1 || plan.sweep.size() != 1)
     throw UsageError(what + ": keeps one run's last state: select one solver, block size, GPU " +
-                     "count, N and theta");
+                     "count, N and " + sweep_row().name);
   if (!raw.save().empty())
     check_save_format(raw.save(), "--save"), check_can_save(raw.save(), "--save");
   if (!raw.export_csv().empty()) check_can_save(raw.export_csv(), "--export-csv");
@@ -319,7 +319,8 @@ Plan make_plan(const RawOptions& raw_in) {
   raw.solvers = items_of(raw_in.solvers, "--solver");
   raw.blocks = items_of(raw_in.blocks, "--block");
   raw.gpus = items_of(raw_in.gpus, "--gpus");
-  raw.run.sweeps.at("theta") = items_of(raw_in.thetas(), "--theta");
+  raw.run.sweeps.at(sweep_row().name) =
+      items_of(raw_in.sweep_texts(), sweep_row().option().c_str());
   std::shared_ptr<const SceneFile> scene_file;
   if (!raw.scene_file().empty()) {
     if (!raw.load().empty() || raw.preset_given || raw.seed_given)
@@ -381,14 +382,15 @@ Plan make_plan(const RawOptions& raw_in) {
   const SceneOverrides scene = parse_scene_options(raw.run.scene_settings);
   apply_scene(plan.preset, scene, plan.params);
   plan.radius = scene.radius;
-  plan.thetas.clear();
-  for (const std::string& text : raw.thetas()) {
+  const ParamRow& swept = sweep_row();
+  plan.sweep.clear();
+  for (const std::string& text : raw.sweep_texts()) {
     SimParams one;
-    parse_param(text, "--theta", "theta", one);
-    append_unique(plan.thetas, one.theta);
+    parse_param(text, swept.option(), swept.name, one);
+    append_unique(plan.sweep, swept.get(one));
   }
-  if (plan.thetas.empty()) throw UsageError("--theta: no value given");
-  plan.params.theta = plan.thetas.front();
+  if (plan.sweep.empty()) throw UsageError(swept.option() + ": no value given");
+  swept.set(plan.params, plan.sweep.front());
   // A file's settings under the typed ones: a scene's (over its snapshot's), else a loaded
   // snapshot's (Orrery's format: its run's; TIPSY: the defaults).
   if (scene_file) {

@@ -55,7 +55,7 @@ struct RawOptions {
   std::string preset() const { return run.preset.value_or("random"); }
   std::string seed() const { return run.seed.value_or("1"); }
   // The opening angles to run at: the sweep row's values (orrery/param_table.h).
-  const std::vector<std::string>& thetas() const { return run.sweeps.at("theta"); }
+  const std::vector<std::string>& sweep_texts() const { return run.sweeps.at(sweep_row().name); }
   bool typed(const char* param) const { return run.params.at(param).has_value(); }
   std::string integrator() const { return run.integrator.value_or("euler"); }
   std::string scene_file() const { return run.scene.value_or(""); }
@@ -63,7 +63,7 @@ struct RawOptions {
   std::string save() const { return run.save.value_or(""); }
   std::string export_csv() const { return run.export_csv.value_or(""); }
   // Options typed on the command line (a loaded snapshot's settings give way to these).
-  bool theta_given = false;
+  bool sweep_given = false;
   bool integrator_given = false, solver_given = false, block_given = false;
   bool integrator_typed = false;  // on the command line (integrator_given: or from a file)
   std::string settings_from;      // "scene" or "snapshot" when a file's settings were taken
@@ -100,7 +100,7 @@ struct Plan {
   double max_n_fps = 0;      // > 0: find each solver's largest N that sustains this many steps/s
   bool convergence = false;  // the integrators' one-period errors on the e = 0.5 Kepler orbit
   bool accuracy = false;     // tree codes' acceleration error against the exact double sum
-  std::vector<float> thetas{0.5f};  // each tree code runs at each; exact solvers once
+  std::vector<double> sweep{0.5};   // the sweep row's values: a solver that reads it runs each
   std::string trace;                // --trace FILE: diagnostics every trace_every steps of each run
   int trace_every = 10;
   // Lines to print before running, for selected solvers or blocks that cannot run here.

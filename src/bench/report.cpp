@@ -102,13 +102,16 @@ std::vector<Phase> step_phases(const Plan& plan) {
   return v;
 }
 
-// "0.5", or "-" for an exact solver.
-std::string theta_text(float theta) {
-  if (std::isnan(theta)) return "-";
+// The sweep row's value, "0.5", or "-" for a solver that does not read it.
+std::string swept_text(float value) {
+  if (std::isnan(value)) return "-";
   char buf[16];
-  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(theta));
+  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(value));
   return buf;
 }
+
+// The sweep row's name, for the tables' and files' column ("theta").
+std::string swept_name() { return sweep_row().name; }
 
 std::string vec_json(const Vec3d& v) {
   return "[" + json_number(v.x) + ", " + json_number(v.y) + ", " + json_number(v.z) + "]";
@@ -241,7 +244,7 @@ void TableReporter::timing(const TimingResult& r) {
     if (r.floor_hits > 0) step += ", floor held " + std::to_string(r.floor_hits) + " times";
   }
   std::fprintf(m_out, "  %s %s%s%s%s%s\n", r.config.c_str(), r.integrator.c_str(),
-               std::isnan(r.theta) ? "" : (" theta " + theta_text(r.theta)).c_str(),
+               std::isnan(r.swept) ? "" : (" " + swept_name() + " " + swept_text(r.swept)).c_str(),
                contacts.c_str(), step.c_str(), flag.c_str());
   std::fflush(m_out);
 }
@@ -249,23 +252,24 @@ void TableReporter::timing(const TimingResult& r) {
 void TableReporter::accuracy(const AccuracyResult& r) {
   if (!m_accuracy_header) {
     std::fprintf(m_out, "%-13s %-10s %9s %6s %8s %11s %11s %11s %11s %12s  %s\n", "solver",
-                 "preset", "N", "theta", "targets", "median", "rms", "p99", "max", "inter./body",
-                 "config");
+                 "preset", "N", swept_name().c_str(), "targets", "median", "rms", "p99", "max",
+                 "inter./body", "config");
     m_accuracy_header = true;
   }
   const AccuracyStats& a = r.stats;
   std::fprintf(m_out, "%-13s %-10s %9d %6s %8d %11.3e %11.3e %11.3e %11.3e %12.1f  %s\n",
-               r.solver.c_str(), r.preset.c_str(), r.n, theta_text(r.theta).c_str(), a.targets,
+               r.solver.c_str(), r.preset.c_str(), r.n, swept_text(r.swept).c_str(), a.targets,
                a.median, a.rms, a.p99, a.max, a.interactions_per_body, r.config.c_str());
   std::fflush(m_out);
 }
 
 void write_accuracy_csv(OutputFile& file, const std::vector<AccuracyResult>& rows) {
   std::ostringstream f;
-  f << "solver,config,preset,n,theta,targets,median,rms,p99,max,interactions_per_body\n";
+  f << "solver,config,preset,n," << swept_name()
+    << ",targets,median,rms,p99,max,interactions_per_body\n";
   for (const AccuracyResult& r : rows)
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.preset << ',' << r.n << ','
-      << json_number(r.theta) << ',' << r.stats.targets << ',' << json_number(r.stats.median) << ','
+      << json_number(r.swept) << ',' << r.stats.targets << ',' << json_number(r.stats.median) << ','
       << json_number(r.stats.rms) << ',' << json_number(r.stats.p99) << ','
       << json_number(r.stats.max) << ',' << json_number(r.stats.interactions_per_body) << '\n';
   file.write(f.str());
@@ -325,7 +329,8 @@ void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
        "gflops,finite,nonfinite_step,integrator,interactions_per_step";
   for (int p = 0; p < k_phase_count - 1; ++p) f << ",ms_" << phase_name(static_cast<Phase>(p));
   f << ",energy_start,energy_end,energy_drift,momentum_start,momentum_end,momentum_drift,"
-       "angular_momentum_start,angular_momentum_end,angular_momentum_drift,virial_end,theta\n";
+       "angular_momentum_start,angular_momentum_end,angular_momentum_drift,virial_end,"
+    << swept_name() << "\n";
   for (const TimingResult& r : rows) {
     f << csv_field(r.solver) << ',' << csv_field(r.config) << ',' << r.n << ',' << r.block << ','
       << r.gpus << ',' << r.steps << ',' << r.warmup << ',' << json_number(r.ms_median) << ','
@@ -345,7 +350,7 @@ void write_timing_csv(OutputFile& file, const std::vector<TimingResult>& rows) {
     } else {
       f << ",,,,,,,,,,";
     }
-    f << ',' << json_number(r.theta) << '\n';
+    f << ',' << json_number(r.swept) << '\n';
   }
   file.write(f.str());
 }
@@ -428,8 +433,8 @@ void write_json(OutputFile& file, const Plan& plan, const std::vector<TimingResu
       << ", \"finite\": " << (r.finite ? "true" : "false")
       << ", \"nonfinite_step\": " << r.nonfinite_step
       << ", \"integrator\": " << json_string(r.integrator)
-      << ", \"interactions_per_step\": " << json_number(r.interactions)
-      << ", \"theta\": " << json_number(r.theta) << ", \"phases_ms\": {";
+      << ", \"interactions_per_step\": " << json_number(r.interactions) << ", "
+      << json_string(swept_name()) << ": " << json_number(r.swept) << ", \"phases_ms\": {";
     for (int p = 0; p < k_phase_count - 1; ++p)
       f << (p ? ", " : "") << json_string(phase_name(static_cast<Phase>(p))) << ": "
         << json_number(r.phase_ms[p]);

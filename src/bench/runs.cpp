@@ -265,9 +265,15 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   return r;
 }
 
-// The opening angles a solver runs at: each of the plan's for a tree code, the first for others.
-std::vector<float> thetas_for(const Plan& plan, const SolverInfo& info) {
-  return info.approximate ? plan.thetas : std::vector<float>{plan.thetas.front()};
+// Whether a solver reads the sweep row: a solver's row (theta) is read by the tree codes alone.
+bool reads_sweep(const SolverInfo& info) {
+  return sweep_row().owner != ParamOwner::solver || info.approximate;
+}
+
+// The sweep row's values a solver runs at: each of the plan's where it reads the row, else the
+// first.
+std::vector<double> sweep_for(const Plan& plan, const SolverInfo& info) {
+  return reads_sweep(info) ? plan.sweep : std::vector<double>{plan.sweep.front()};
 }
 
 std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
@@ -283,14 +289,14 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out) {
         initial = bench_state(plan, n);
         check_box_fits(plan.params.collisions.box, initial->vel);  // before any run
       }
-      for (float theta : thetas_for(plan, sp.info))
+      for (double value : sweep_for(plan, sp.info))
         for (int block : sp.blocks)
           for (int gpus : sp.gpus) {
             Plan p = plan;
-            p.params.theta = theta;
+            sweep_row().set(p.params, value);
             TimingResult r = time_one(p, *initial, sp.info.name, block, gpus, plan.warmup,
                                       plan.steps, plan.diagnostics);
-            if (sp.info.approximate) r.theta = theta;
+            if (reads_sweep(sp.info)) r.swept = static_cast<float>(value);
             out.timing(r);
             results.push_back(r);
           }
@@ -463,14 +469,14 @@ std::vector<AccuracyResult> run_accuracy(const Plan& plan, Reporter& out) {
   for (int n : plan.ns) {
     const BodyState s = bench_state(plan, n);
     for (const SolverPlan& sp : plan.solvers)
-      for (float theta : thetas_for(plan, sp.info)) {
+      for (double value : sweep_for(plan, sp.info)) {
         if (!sp.info.gpu && !sp.info.approximate && n > plan.cpu_max_n) {
           out.note(cpu_skip_line("the accuracy of ", sp.info.name, n, plan.cpu_max_n));
           break;
         }
         throw_if_stopped();
         SimParams p = plan.params;
-        p.theta = theta;
+        sweep_row().set(p, value);
         std::unique_ptr<Solver> g = make_solver(sp.info.name, sp.blocks.front(), sp.gpus.front());
         AccuracyResult r;
         r.stats = measure_accuracy(*g, s, p, 131072, 8192, plan.seed);
@@ -478,7 +484,7 @@ std::vector<AccuracyResult> run_accuracy(const Plan& plan, Reporter& out) {
         r.config = g->config();
         r.preset = to_string(plan.preset);
         r.n = n;
-        if (sp.info.approximate) r.theta = theta;
+        if (reads_sweep(sp.info)) r.swept = static_cast<float>(value);
         out.accuracy(r);
         results.push_back(r);
       }

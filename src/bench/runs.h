@@ -18,7 +18,7 @@ namespace orrery::bench {
 struct TimingResult {
   std::string solver, config;
   std::string integrator = "euler";
-  float theta = NAN;  // the opening angle of a tree code; NaN for exact solvers
+  float swept = NAN;  // the sweep row's value (theta); NaN for a solver that does not read it
   int n = 0;
   int block = 0;  // 0 for CPU solvers (shown as "-")
   int gpus = 1;   // the GPUs the solver was spread over (1: one GPU, or the CPU)
@@ -96,7 +96,7 @@ struct AccuracyResult {
   std::string solver, config;
   std::string preset;
   int n = 0;
-  float theta = NAN;  // NaN for exact solvers
+  float swept = NAN;  // as TimingResult's
   AccuracyStats stats;
 };
 
@@ -117,7 +117,8 @@ std::vector<TimingResult> run_timing(const Plan& plan, Reporter& out);
 // Runs every selected solver other than `cpu` and `cpu` from the same state for
 // k_compare_steps steps at each N up to plan.cpu_max_n.
 std::vector<CompareResult> run_compare(const Plan& plan, Reporter& out);
-// Every selected solver at every N and (tree codes) theta: the relative acceleration error.
+// Every selected solver at every N and (where it reads it) swept value: the relative acceleration
+// error.
 std::vector<AccuracyResult> run_accuracy(const Plan& plan, Reporter& out);
 // Every integrator through every selected solver on the Kepler orbit, at 25 to 6400 steps a period.
 std::vector<ConvergenceResult> run_convergence(const Plan& plan, Reporter& out);

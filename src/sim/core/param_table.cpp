@@ -169,6 +169,17 @@ std::string param_help(const ParamRow& r) {
          ")";
 }
 
+const ParamRow& sweep_row() {
+  const ParamRow* found = nullptr;
+  for (const ParamRow& r : param_rows())
+    if (r.sweep) {
+      if (found) throw std::logic_error("more than one sweep row");
+      found = &r;
+    }
+  if (!found) throw std::logic_error("no sweep row");
+  return *found;
+}
+
 std::string plain_params_text(const SimParams& p, bool sweeps) {
   std::string s;
   for (const ParamRow* r : param_rows(ParamForm::plain))
