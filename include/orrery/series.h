@@ -22,6 +22,7 @@ struct SeriesPlan {
   double every_time = 0;      // > 0: an output at the step nearest each multiple of T of time run
   std::string pattern;        // one %d, %Nd or %0Nd: the output's number
   std::string pattern_name = "--series";  // how messages name the pattern
+  int block = 0;                          // the block size the outputs record (snapshot_of)
 };
 
 // --save-every's grammar: "K" or "steps=K" (a whole number of steps >= 1) or "time=T" (a finite
@@ -33,8 +34,9 @@ SeriesPlan parse_series(const std::string& every, const std::string& pattern,
 // Output k's file name.
 std::string series_file(const SeriesPlan& p, int k);
 
-// A Simulation's state as a snapshot (lent arrays b, or its own): bodies, run, types and IDs.
-Snapshot snapshot_of(Simulation& sim, const Bodies& b);
+// A Simulation's state as a snapshot (lent arrays b, or its own): bodies, run (recording `block`,
+// the block size asked for; 0: the solver's default), types and IDs.
+Snapshot snapshot_of(Simulation& sim, const Bodies& b, int block = 0);
 
 class SeriesWriter {
  public:

@@ -125,12 +125,7 @@ std::string keep_last_state(const Plan& plan, Simulation& sim, int block, const 
     return what + ": not saved: the state became non-finite at step " +
            std::to_string(run.nonfinite_step);
   try {
-    Snapshot s;
-    s.bodies = sim.state();
-    s.run = sim.run_state();
-    s.run.block = block;
-    s.types = sim.types();
-    s.ids = sim.ids();
+    const Snapshot s = snapshot_of(sim, sim.bodies(), block);
     if (!plan.save.empty()) {
       save_snapshot(plan.save, s);
       std::fprintf(stderr, "orrery-bench: saved %s (%s, %d bodies, step %lld, time %.9g)\n",
@@ -198,7 +193,9 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
   rp.cancel = &g_stop_requested;
   std::optional<SeriesWriter> series;
   if (plan.series) {
-    series.emplace(*plan.series);
+    SeriesPlan sp = *plan.series;
+    sp.block = block;
+    series.emplace(sp);
     series->start(*sim, sim->bodies());
     rp.after_step = [&](Simulation& s, const Bodies& b) { series->after_step(s, b); };
   }

@@ -67,15 +67,7 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
   return sim;
 }
 
-Snapshot PySimulation::snapshot() {
-  Snapshot s;
-  s.bodies = m_sim->state();
-  s.run = m_sim->run_state();
-  s.run.block = m_block_asked;
-  s.types = m_sim->types();
-  s.ids = m_sim->ids();
-  return s;
-}
+Snapshot PySimulation::snapshot() { return snapshot_of(*m_sim, m_sim->bodies(), m_block_asked); }
 
 void PySimulation::save(const std::string& path) {
   if (path.empty()) throw InputError("path: empty");

@@ -145,7 +145,9 @@ void PySimulation::integrate(double t, bool exact, const py::object& progress,
   } else {
     const std::string name =
         pattern.is_none() ? std::string(k_default_series_pattern) : pattern.cast<std::string>();
-    series.emplace(parse_series(series_text(save_every), name, "save_every", "pattern"));
+    SeriesPlan sp = parse_series(series_text(save_every), name, "save_every", "pattern");
+    sp.block = m_block_asked;
+    series.emplace(sp);
   }
   if (series) series->start(*m_sim, m_sim->bodies());
   struct Forget {

@@ -93,10 +93,11 @@ std::string series_file(const SeriesPlan& p, int k) {
   return out;
 }
 
-Snapshot snapshot_of(Simulation& sim, const Bodies& b) {
+Snapshot snapshot_of(Simulation& sim, const Bodies& b, int block) {
   Snapshot s;
   s.bodies = sim.state(b);
   s.run = sim.run_state();
+  s.run.block = block;
   s.types = sim.types();
   s.ids = sim.ids();
   return s;
@@ -117,7 +118,7 @@ void SeriesWriter::write(Simulation& sim, const Bodies& b) {
   if (m_written > 0 && exists(path))  // made by someone else since the run started
     throw SnapshotError(path + ": exists already; the series stops here (its outputs before " +
                         "it are whole)");
-  save_snapshot(path, snapshot_of(sim, b));
+  save_snapshot(path, snapshot_of(sim, b, m_plan.block));
   m_last = path;
   ++m_written;
 }
