@@ -64,7 +64,10 @@ void PySimulation::run_steps(long long k, std::optional<double> until, Progress*
       plan.steps = now;
       plan.phases = PhaseCollection::whole;
       plan.until = until;
-      if (m_series)
+      if (m_series) {
+        // An output is written only of a finite state (one save() and --load take): the run
+        // stops at a step that leaves a non-finite value, and the caller's check names it.
+        plan.finite = FiniteCheck::every_step;
         plan.after_step = [this](Simulation& sim, const Bodies& b) {
           try {
             m_series->after_step(sim, b);
@@ -74,6 +77,7 @@ void PySimulation::run_steps(long long k, std::optional<double> until, Progress*
             throw SeriesFailure(e.what());
           }
         };
+      }
       try {
         r = Runner::run(*m_sim, plan);
       } catch (const std::bad_alloc&) {
@@ -90,6 +94,7 @@ void PySimulation::run_steps(long long k, std::optional<double> until, Progress*
     }
     m_last_steps += r.steps;
     m_last_seconds += seconds;
+    if (!r.finite()) break;  // a series' run (FiniteCheck::every_step): check_finite() tells
     m_last_interactions += r.interactions;
     for (int p = 0; p < k_phase_count; ++p) m_last_phases.ms[p] += r.phases.ms[p];
     if (seconds < 0.5 * k_chunk_s)

@@ -84,3 +84,11 @@ def test_a_file_in_the_way_during_the_run_stops_it_with_the_outputs_before_whole
     assert (tmp / "z_1003.orrery").read_text() == "in the way"
     assert len(list(tmp.glob("z_*.orrery"))) == 1004
     assert orrery.load(str(tmp / "z_1002.orrery")).steps == 1002
+
+
+def test_a_state_that_blows_up_ends_the_series_before_a_file_load_would_refuse(tmp):
+    s = orrery.Simulation(n=50, preset="plummer", solver="cpu", dt=1e30)
+    with pytest.raises(RuntimeError, match="non-finite by step 1"):
+        s.integrate(3e30, save_every=1, pattern=str(tmp / "nf_%d.orrery"))
+    assert sorted(os.listdir(tmp)) == ["nf_0.orrery"]
+    assert orrery.load(str(tmp / "nf_0.orrery")).steps == 0
