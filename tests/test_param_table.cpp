@@ -144,7 +144,7 @@ TEST(ParamTable, TheViewRowsHoldTheirBoundsAndTravelThroughASceneFile) {
     EXPECT_EQ(r.form, ParamForm::view);
     check_param(r, r.default_value());
     ViewParams v;
-    r.set(v, r.lo_open ? r.lo : std::nextafter(r.lo, -1e30f));
+    r.set(v, r.lo_open ? r.lo : std::nextafter(r.lo, -INFINITY));  // -inf below -FLT_MAX
     EXPECT_THROW(validate(v), InputError);
   }
   EXPECT_EQ(param_row("camera_distance").option(), "--camera-distance");

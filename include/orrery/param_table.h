@@ -13,13 +13,17 @@
 
 namespace orrery {
 
-// Where the viewer's camera starts (Python's render() and show() pass them on): the view's rows
-// (view_rows()). The camera looks at the origin, or at a loaded file's centre.
+// Where the viewer's camera stands (Python's render() and show() pass them on): the view's rows
+// (view_rows()). The camera looks at the point (camera_x, camera_y, camera_z): the origin, or the
+// bodies' framed centre (orrery/camera_motion.h), unless given.
 struct ViewParams {
   float camera_distance = 50.0f;  // from the point looked at
   float camera_azimuth = 0.0f;    // degrees about +y, 0 looking down -z
   float camera_elevation = 0.0f;  // degrees above the x-z plane
+  float camera_roll = 0.0f;       // degrees about the line of sight, counter-clockwise
   float fov = 45.0f;              // vertical field of view, degrees
+  float camera_x = 0.0f, camera_y = 0.0f, camera_z = 0.0f;  // the point looked at
+  float orbit = 0.0f;  // degrees of azimuth a second the camera turns on its own
 };
 
 // Which part reads the parameter (the panel greys a row whose owner does not take it).

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/camera_motion.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
 #include "orrery/param_table.h"
@@ -42,9 +43,14 @@ struct SceneFile {
   // How the viewer draws it (empty: its defaults, or what the command line typed): the colour
   // quantity, palette and scale, and the HUD (full, minimal or none).
   std::string color, palette, color_scale, hud;
-  // Where the camera starts (the view rows' keys), for the rows the scene gives.
+  // Where the camera starts (the view rows' keys), for the rows the scene gives; how it frames
+  // the bodies and what it follows (their words, as --frame and --follow; empty: not given),
+  // whether it keeps them framed, and the path it flies (empty: none).
   ViewParams view;
   std::set<std::string> view_given;
+  std::string frame, follow;
+  bool keep_frame = false;
+  CameraPath camera_path;
 };
 
 // Parses a scene's JSON text. Throws SnapshotError "<name>: <key>: <what>" (an InputError).

@@ -176,6 +176,8 @@ class Simulation : NoCopy {
   };
   BodyReading read_body(const Bodies& b, int i);
   Vec3d centre_of_mass(const Bodies& b);
+  // An even sample of the positions, at most `max` of them (every body where n <= max).
+  std::vector<Vec4> sample_positions(const Bodies& b, std::size_t max);
 
   Solver& solver() { return *m_solver; }
   const Solver& solver() const { return *m_solver; }

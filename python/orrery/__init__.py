@@ -10,6 +10,7 @@ The engine is the one the `orrery` viewer and `orrery-bench` run. Simulation, lo
 devices are compiled (orrery._orrery); show() and render() run this build's viewer on a copy of the
 state (docs/python.md).
 """
+import json
 import os
 import warnings
 import shutil
@@ -105,13 +106,73 @@ def viewer_path():
 
 _FLAGS = {"width", "height", "color", "palette", "color_scale", "color_range", "trails",
           "trail_bodies", "point_radius", "hide_panel", "steps_per_frame", "frames", "vsync",
-          "draw", "record", "record_fps", "keys", "screenshot", "hud"}
+          "draw", "record", "record_fps", "keys", "screenshot", "hud", "frame", "follow",
+          "keep_frame", "camera_path"}
 # The camera: the view's rows of the parameter table (camera_distance, fov, ...).
-_FLAGS |= {row["name"] for row in _orrery.parameters() if row["owner"] == "view"}
+_VIEW_ROWS = [row["name"] for row in _orrery.parameters() if row["owner"] == "view"]
+_FLAGS |= set(_VIEW_ROWS)
+# camera={...}: its keys, and the flags they stand for.
+_CAMERA_KEYS = {"distance": "camera_distance", "azimuth": "camera_azimuth",
+                "elevation": "camera_elevation", "roll": "camera_roll", "fov": "fov",
+                "orbit": "orbit", "frame": "frame", "follow": "follow",
+                "keep_frame": "keep_frame", "path": "camera_path"}
 
 
-def _view_args(options):
-    """Viewer flags from keyword arguments: color="density" -> --color density; True -> the flag."""
+def _camera_options(camera):
+    """The flags of camera={...}: distance, azimuth, elevation, roll, fov (degrees), centre
+    (x, y, z), orbit (degrees a second), frame, follow, keep_frame and path."""
+    if not isinstance(camera, dict):
+        raise ValueError(f"camera: must be a dict (keys: {', '.join(sorted(_CAMERA_KEYS))}, "
+                         f"centre), not {type(camera).__name__}")
+    out = {}
+    for key, value in camera.items():
+        if key in ("centre", "center"):
+            try:
+                x, y, z = (float(v) for v in value)
+            except (TypeError, ValueError):
+                raise ValueError(f"camera: {key} must be three numbers (x, y, z)") from None
+            out.update(camera_x=x, camera_y=y, camera_z=z)
+        elif key in _CAMERA_KEYS:
+            out[_CAMERA_KEYS[key]] = value
+        else:
+            raise ValueError(f"camera: unknown key '{key}' (keys: "
+                             f"{', '.join(sorted(_CAMERA_KEYS))}, centre)")
+    return out
+
+
+def _path_file(path, folder):
+    """camera_path=: a JSON file's path as given, or keyframes ({"keys": [...]} or a list of keys)
+    written to a file in folder."""
+    if isinstance(path, (str, os.PathLike)):
+        return os.fspath(path)
+    if isinstance(path, (list, tuple)):
+        path = {"keys": list(path)}
+    if not isinstance(path, dict):
+        raise ValueError("camera_path: must be a JSON file's path, a dict with \"keys\" or a list "
+                         "of keyframes")
+    name = os.path.join(folder, "camera_path.json")
+    try:
+        text = json.dumps(path, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"camera_path: {e}") from None
+    with open(name, "w") as f:
+        f.write(text)
+    return name
+
+
+def _view_args(options, folder):
+    """Viewer flags from keyword arguments: color="density" -> --color density; True -> the flag.
+    camera={...} gives the camera's flags (those typed alone too: ValueError); a camera path given
+    as keyframes is written in folder."""
+    options = dict(options)
+    if "camera" in options:
+        camera = _camera_options(options.pop("camera"))
+        for key in camera:
+            if key in options:
+                raise ValueError(f"camera: {key} is given twice (in camera= and as {key}=)")
+        options.update(camera)
+    if options.get("camera_path") is not None:
+        options["camera_path"] = _path_file(options["camera_path"], folder)
     args = []
     for key, value in options.items():
         if key not in _FLAGS:
@@ -149,12 +210,17 @@ def _show(self, **view_options):
     chosen in the panel) as the viewer left it. view_options are the viewer's flags without the
     dashes: width, height, color, palette, color_scale, color_range=(lo, hi), trails,
     trail_bodies, point_radius, hide_panel, hud, steps_per_frame, frames, vsync, draw, record,
-    record_fps, keys, screenshot, and the camera's camera_distance, camera_azimuth,
-    camera_elevation and fov (degrees). Needs a display (DISPLAY or WAYLAND_DISPLAY)."""
+    record_fps, keys, screenshot, and the camera: its rows camera_distance, camera_azimuth,
+    camera_elevation, camera_roll, fov (degrees), camera_x, camera_y, camera_z (the point looked
+    at) and orbit (degrees a second); frame ("all", "mass:0.9", "bodies:0.95", "none"), follow
+    ("com", "body:5"), keep_frame=True and camera_path (a JSON file, or the keyframes as a dict or
+    a list: [{"t": 0, "camera_distance": 80}, {"t": 4, "camera_azimuth": 90}]). camera={...}
+    gives them together: distance, azimuth, elevation, roll, fov, centre=(x, y, z), orbit, frame,
+    follow, keep_frame, path. Needs a display (DISPLAY or WAYLAND_DISPLAY)."""
     with tempfile.TemporaryDirectory(prefix="orrery-show-") as tmp:
         start, end = os.path.join(tmp, "start.orrery"), os.path.join(tmp, "end.orrery")
         self._snapshot_to(start)
-        _run_viewer(["--load", start, "--save", end] + _view_args(view_options), "show")
+        _run_viewer(["--load", start, "--save", end] + _view_args(view_options, tmp), "show")
         self._restore_from(end)
 
 
@@ -164,7 +230,8 @@ def _render(self, path, width=1280, height=720, **view_options):
     point_radius=0.1, hud="minimal", ...) but frames, screenshot, record and paused, which
     render() sets itself (TypeError). hud: "none" (default: the bodies alone), "minimal" (the
     time, a scale bar and the colour bar, in physical units where sim.units has them) or "full"
-    (the panel). Raises
+    (the panel). camera={"azimuth": 30, "elevation": 20, "roll": 10, "centre": (0, 0, 0),
+    "frame": "mass:0.9"} sets the view (see show()). Raises
     ValueError for a bad option, OSError when path cannot be written (a full disk too),
     RuntimeError when no EGL context can be made."""
     path = os.fspath(path)
@@ -181,7 +248,7 @@ def _render(self, path, width=1280, height=720, **view_options):
         # Paused, so no frame steps; three frames, so a colour made off the UI thread (CPU
         # solvers) has arrived by the last one, whose picture is kept.
         args = ["--headless", "--paused", "--frames", "3", "--load", start, "--width", str(width),
-                "--height", str(height), "--screenshot", path] + _view_args(view_options)
+                "--height", str(height), "--screenshot", path] + _view_args(view_options, tmp)
         try:
             _run_viewer(args, "render")
         except RuntimeError as e:

@@ -100,7 +100,7 @@ App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
     const auto upload_start = std::chrono::steady_clock::now();
     m_run->load(bodies, &run);
     take_types(*m_opts.loaded, m_opts.loaded_scene ? "" : m_opts.loaded_path);
-    frame_bodies(bodies);
+    frame_bodies(true);
     m_files.loaded = m_opts.loaded;
     const std::string& p = m_opts.loaded_path;
     m_files.loaded_preset = m_opts.loaded_scene;
@@ -119,7 +119,8 @@ App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
     m_run->reset(m_settings.preset, m_settings.n, m_settings.seed, m_opts.scene.radius,
                  m_opts.preset_units);
   }
-  if (!m_files.loaded) camera_from(m_opts.view, m_opts.view_given);  // a file framed itself
+  if (!m_files.loaded) frame_bodies(false);  // a file framed itself
+  start_camera_motion();
   m_colour.state_epoch = m_run->epoch();
   init_view_tools();
   say("orrery: solver " +
@@ -330,6 +331,7 @@ int App::run() {
       m_run->count(), m_run->buffers().path_name(), draw_name(), to_string(m_run->integrator()),
       diag);
   say(line);
+  say("orrery: view: " + view_options());
   if (!m_capture.output_error.empty()) {  // after the summary: nothing the run measured is lost
     std::fprintf(stderr, "orrery: error: %s\n", m_capture.output_error.c_str());
     return 1;

@@ -77,7 +77,7 @@ class App : NoCopy {
   // The frame (app_frame.cpp): poll, new frame, advance, build the UI, render, finish.
   void frame(long long index, bool last);
   void poll(long long index);
-  FrameView new_frame();
+  FrameView new_frame(long long index);
   float device_work(FrameView& v);
   void build_ui(long long index, FrameView& v);
   void fill_readouts(long long index);
@@ -141,8 +141,22 @@ class App : NoCopy {
   void forget_file();  // the File section, the box and the path go
   // Reads the loaded file again with the types of `mask` (bit t: type t).
   void reload_types(int mask);
-  // Points the camera at a loaded file's bodies (its home view: Home comes back to it).
-  void frame_bodies(const BodyState& s);
+  // Camera (app_camera.cpp). Frames the run's bodies by --frame as its home view (Home comes back
+  // to it), the view's rows typed over it; `size_sprites`: a file's sprites scale with its extent.
+  void frame_bodies(bool size_sprites);
+  // K: the camera frames the bodies as they are now (keeping its angles).
+  void frame_now();
+  // --follow, --keep-frame and the camera path, from the options (throws InputError for a body
+  // that is not there).
+  void start_camera_motion();
+  void restart_path();
+  // A scene opened from the panel: its framing (where it gives one), view rows, follow,
+  // keep_frame and path.
+  void take_scene_camera(const SceneFile& sc);
+  void drive_camera(long long index);
+  // The view as the options that give it again ("--camera-distance 52.3 ... --fov 45"): the exit
+  // line's, so that a view found by hand can be rendered again.
+  std::string view_options() const;
   // The camera's home view from the view's rows: angles and field of view always, the distance
   // where `given` names it (a framed file keeps its own otherwise); then goes there.
   void camera_from(const ViewParams& v, const std::set<std::string>& given);
@@ -204,6 +218,7 @@ class App : NoCopy {
   Input m_input;
   Capture m_capture;
   ColourState m_colour;
+  CameraDrive m_drive;
   static constexpr std::size_t k_phase_frames = 120;
 };
 

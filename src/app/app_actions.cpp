@@ -167,6 +167,20 @@ const std::vector<App::Command>& App::commands() {
          app.m_capture.screenshot_now = true;  // announced once written
        }},
       {K::sweep_blocks, [](App& app, const ui::Action&) { app.run_sweep(); }},
+      {K::frame_bodies, [](App& app, const ui::Action&) { app.frame_now(); }},
+      {K::toggle_keep_frame,
+       [](App& app, const ui::Action&) {
+         app.m_settings.keep_frame = !app.m_settings.keep_frame;
+         app.m_drive.goal.reset();
+         app.say(app.m_settings.keep_frame ? "keep frame on (" + to_string(app.m_opts.frame) + ")"
+                                           : std::string("keep frame off"));
+       }},
+      {K::restart_path,
+       [](App& app, const ui::Action&) {
+         if (app.m_opts.camera_path.empty()) return;
+         app.restart_path();
+         app.say("camera path: from its start");
+       }},
       {K::reset_camera,
        [](App& app, const ui::Action&) {
          app.m_camera.reset();

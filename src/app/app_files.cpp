@@ -105,7 +105,7 @@ void App::poll_load() {
       throw InputError(done->path + ": " + std::to_string(snap->bodies.size()) +
                        " bodies, more than the viewer's " + std::to_string(k_max_bodies));
     start_from(*snap, done->path);
-    if (done->frame) frame_bodies(snap->bodies);
+    if (done->frame) frame_bodies(true);
   } catch (const LoadCancelled& e) {
     note_file(std::string(e.what()) + " (the run goes on unchanged)", false);
     return;
@@ -119,39 +119,6 @@ void App::poll_load() {
                 std::to_string(snap->bodies.size()) + " bodies, step " +
                 std::to_string(snap->run.steps) + ")",
             false);
-}
-
-// The snapshot's bodies, and (Orrery's format) its integrator, parameters, time and step count;
-// the solver stays. Throws, keeping the old state, when the GPU cannot hold it or the parameters
-// are refused.
-void App::frame_bodies(const BodyState& s) {
-  if (s.pos.empty()) return;
-  // An even sample of at most 2^20 bodies frames the view as well as all of them do: a 16M-body
-  // file's whole sort took a quarter of a second of its load.
-  const std::size_t stride = std::max<std::size_t>(1, s.pos.size() >> 20);
-  double c[3] = {0, 0, 0}, m = 0;
-  for (std::size_t i = 0; i < s.pos.size(); i += stride) {
-    const Vec4& p = s.pos[i];
-    c[0] += p.w * p.x, c[1] += p.w * p.y, c[2] += p.w * p.z, m += p.w;
-  }
-  for (double& v : c) v = m > 0 ? v / m : 0.0;
-  std::vector<float> r;
-  r.reserve(s.pos.size() / stride + 1);
-  for (std::size_t i = 0; i < s.pos.size(); i += stride) {
-    const Vec4& p = s.pos[i];
-    r.push_back(static_cast<float>(std::sqrt(
-        (p.x - c[0]) * (p.x - c[0]) + (p.y - c[1]) * (p.y - c[1]) + (p.z - c[2]) * (p.z - c[2]))));
-  }
-  // The radius holding 95% of the bodies: a few far strays do not shrink the picture.
-  const std::size_t k = r.size() * 95 / 100;
-  std::nth_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(k), r.end());
-  camera_from(m_opts.view, {});  // the field of view the framing uses
-  m_camera.frame({static_cast<float>(c[0]), static_cast<float>(c[1]), static_cast<float>(c[2])},
-                 r[k]);
-  if (!m_opts.view_given.empty()) camera_from(m_opts.view, m_opts.view_given);
-  // Sprites in proportion (0.2 for a preset's extent of about 20), unless --point-radius was given.
-  if (!m_opts.point_radius_given)
-    m_settings.point_radius = std::clamp(0.01f * r[k], k_min_point_radius, k_max_point_radius);
 }
 
 void App::take_types(const Snapshot& snap, const std::string& from) {
@@ -189,6 +156,9 @@ void App::forget_file() {
   m_files.path.clear();
 }
 
+// The snapshot's bodies, and (Orrery's format) its integrator, parameters, time and step count;
+// the solver stays. Throws, keeping the old state, when the GPU cannot hold it or the parameters
+// are refused.
 void App::start_from(const Snapshot& snap, const std::string& path) {
   const RunState* run = snap.run_recorded ? &snap.run : nullptr;
   m_run->load(snap.bodies, run, snap.run.units);
@@ -355,7 +325,7 @@ void App::open_scene(const std::string& path) {
     m_settings.preset = sc.preset;
     m_settings.seed = sc.seed;
   }
-  if (!sc.view_given.empty()) camera_from(sc.view, sc.view_given);
+  take_scene_camera(sc);
   note_file("scene " + (sc.name.empty() ? path : sc.name) + " (" +
                 std::to_string(snap->bodies.size()) + " bodies)",
             false);
@@ -376,6 +346,13 @@ void App::save_current_scene() {
   sc.steps_per_frame = m_valid_steps;
   sc.view = camera_view();
   for (const ParamRow& row : view_rows()) sc.view_given.insert(row.name);
+  sc.frame = to_string(m_opts.frame);
+  const bool body = m_settings.follow == ui::Follow::picked_body;
+  sc.follow = body && m_settings.picked < 0
+                  ? std::string("none")
+                  : to_string(FollowChoice{m_settings.follow, body ? m_settings.picked : -1});
+  sc.keep_frame = m_settings.keep_frame;
+  sc.camera_path = m_opts.camera_path;
   const std::string path = timestamped_name(".json", "orrery-scene");
   try {
     save_scene(path, sc);

@@ -18,7 +18,7 @@ namespace orrery::app {
 // the UI, render, then the frame's outputs and the swap.
 void App::frame(long long index, bool last) {
   poll(index);
-  FrameView v = new_frame();
+  FrameView v = new_frame(index);
   v.sim_ms = device_work(v);
   values_and_trails_on_host(last);
   check_blowup();
@@ -48,7 +48,7 @@ void App::poll(long long index) {
 
 // The UI's new frame, the camera from this frame's input (before the splat, which draws with it),
 // following, and a click's pick.
-App::FrameView App::new_frame() {
+App::FrameView App::new_frame(long long index) {
   FrameView v;
   target_size(v.w, v.h);
   m_display.imgui->begin_frame(v.w, v.h, m_shown.stats.last_frame_ms() * 1e-3f);
@@ -60,6 +60,7 @@ App::FrameView App::new_frame() {
     m_camera.zoom(in.zoom);
   }
   if (m_run->epoch() != m_colour.state_epoch) on_new_state();
+  drive_camera(index);
   follow_and_read();  // the camera follows the body as it was after the last frame's steps
   v.style = style();
   v.sprites = gfx::sprite_params(m_camera, v.style, v.w, v.h);

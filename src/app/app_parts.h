@@ -18,6 +18,7 @@
 #include "gfx/particle_renderer.h"
 #include "gfx/surface.h"
 #include "gfx/trails.h"
+#include "orrery/camera_motion.h"
 #include "orrery/fields.h"
 #include "orrery/output_file.h"
 #include "orrery/snapshot.h"
@@ -100,6 +101,15 @@ struct Shown {
   long long floor_said = 0;      // floor hits already told about
   long long diag_readings = 0;   // for the summary: diagnostics readings and their cost
   double diag_total_ms = 0.0;
+};
+
+// The camera moving on its own (App::drive_camera): the path's clock and the view it started
+// from, and the sphere --keep-frame eases to.
+struct CameraDrive {
+  double clock = 0.0;  // seconds of the path's clock
+  ViewParams path_start;
+  bool path_playing = false;
+  std::optional<Sphere> goal;
 };
 
 // The input since the last frame.

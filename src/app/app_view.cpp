@@ -393,36 +393,4 @@ void App::fill_legend() {
                : "";
 }
 
-void App::camera_from(const ViewParams& v, const std::set<std::string>& given) {
-  const bool distance = given.count("camera_distance") > 0;
-  m_camera.set_home(glm::radians(v.camera_azimuth), glm::radians(v.camera_elevation),
-                    glm::radians(v.fov), distance ? v.camera_distance : 0.0f);
-}
-
-ViewParams App::camera_view() const {
-  // Degrees to 1e-4 (a scene says 20, not the 19.999998 of a float's trip through radians).
-  const auto degrees = [](float rad) { return std::round(glm::degrees(rad) * 1e4f) / 1e4f; };
-  ViewParams v;
-  v.camera_distance = m_camera.distance();
-  v.camera_azimuth = std::remainder(degrees(m_camera.yaw()), 360.0f);  // orbiting winds it on
-  v.camera_elevation = degrees(m_camera.pitch());
-  v.fov = degrees(m_camera.fov_y());
-  return v;
-}
-
-void App::keep_view_valid(const ViewParams& shown) {
-  const ViewParams& v = m_settings.view;
-  bool moved = false;
-  for (const ParamRow& row : view_rows()) moved |= row.get(v) != row.get(shown);
-  if (!moved) return;
-  try {
-    validate(v);
-  } catch (const std::exception& e) {
-    say(std::string("orrery: refused: ") + e.what());
-    return;
-  }
-  m_camera.set_view(v.camera_distance, glm::radians(v.camera_azimuth),
-                    glm::radians(v.camera_elevation), glm::radians(v.fov));
-}
-
 }  // namespace orrery::app

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "cli/run_options.h"
+#include "cli_view.h"
 #include "gfx/colormap.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
@@ -209,6 +210,7 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
   for (const ParamRow& row : view_rows())  // its camera, under the rows typed
     if (sc.view_given.count(row.name) && o.view_given.insert(row.name).second)
       row.set(o.view, row.get(sc.view));
+  camera_from_scene(sc, o);
   // Its look, under the options typed (its palette checked here: the palettes are the viewer's).
   if (!sc.palette.empty() &&
       std::find(std::begin(gfx::k_palette_names), std::end(gfx::k_palette_names), sc.palette) ==
@@ -350,6 +352,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   orrery::cli::add_run_options(cli, run, o.preset);
   orrery::cli::RowTexts view;
   orrery::cli::add_view_options(cli, view);
+  CameraTexts camera;
+  add_camera_options(cli, camera);
   cli.add_option("--steps-per-frame", t.steps_per_frame,
                  "simulation steps per drawn frame, 1 to 1000 (default 1)");
   cli.add_option("--width", t.width, "window or image width, 64 to 16384 (default 1280)");
@@ -364,12 +368,6 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_flag("--headless", o.headless,
                "render offscreen through EGL (device platform): for GPU servers with no display");
   cli.add_flag("--hide-panel", o.hide_panel, "start with the panel hidden (H shows it)");
-  cli.add_option("--hud", o.hud,
-                 "what is drawn over the bodies: full (the panel and readouts; default), minimal "
-                 "(a clean picture: the simulation time, a scale bar and the colour bar, in "
-                 "physical units where the state has them) or none (the bodies alone); H brings "
-                 "the panel back")
-      ->check(CLI::IsMember({"full", "minimal", "none"}));
   cli.add_flag("--paused", o.paused,
                "start paused (Space runs): frames draw the starting state, as for a picture of it");
   cli.add_option("--point-radius", t.point_radius,
@@ -388,15 +386,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "recording too")
       ->check(orrery::cli::non_empty());
   cli.add_option("--color", o.color, color_help())->check(CLI::IsMember(quantity_names()));
-  cli.add_option("--palette", o.palette,
-                 "classic (the viewer's own), viridis, magma, inferno, plasma, cividis "
-                 "(perceptually uniform), coolwarm (diverging) or twilight (cyclic): 256-entry "
-                 "tables made from matplotlib's (default: the quantity's, as --color lists)")
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(gfx::k_palette_names),
-                                                     std::end(gfx::k_palette_names))));
-  cli.add_option("--color-scale", o.color_scale,
-                 "linear or log (default: the quantity's, as --color lists)")
-      ->check(CLI::IsMember(std::vector<std::string>{"linear", "log"}));
+  add_look_options(cli, o);
   cli.add_option("--color-range", t.color_range,
                  "LO,HI: a fixed range instead of the 1st to 99th percentile of the data");
   cli.add_option("--trails", t.trails,
@@ -411,7 +401,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option(
          "--keys", keys,
          "comma-separated keys to apply one per frame from the second frame, as if typed "
-         "(s,S,b,B,space,.,r,i,0-9,h,d,t,v,c,C,l,f,g,home,backspace,f5,f9,f11,f12,esc; pick for "
+         "(s,S,b,B,space,.,r,i,0-9,h,d,t,v,c,C,l,f,g,k,K,home,backspace,f5,f9,f11,f12,esc; pick "
+         "for "
          "the body nearest the middle, fit to refit the colour range, sweep for the panel's "
          "block-size sweep, scene1 to scene99 for its scene list, savescene for its Save "
          "scene): for scripts and headless runs")
@@ -426,13 +417,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                                       {"--vsync", "NAME"},
                                       {"--frames", "INT"},
                                       {"--screenshot", "FILE"},
-                                      {"--hud", "WORD"},
                                       {"--point-radius", "NUMBER"},
                                       {"--draw", "NAME"},
                                       {"--record", "FILE"},
                                       {"--color", "NAME"},
-                                      {"--palette", "NAME"},
-                                      {"--color-scale", "NAME"},
                                       {"--color-range", "LO,HI"},
                                       {"--trails", "INT"},
                                       {"--trail-bodies", "INT"},
@@ -456,6 +444,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     o.vsync = vsync == "on";
     parse_numbers(t, o);
     orrery::cli::parse_row_options(view, o.view, &o.view_given);
+    take_camera_options(camera, o);
     if (o.color_range && o.color_scale == "log" && !(o.color_range->first > 0.0f))
       throw InputError("--color-range with --color-scale log: LO must be above 0");
     if (!load.empty() && !scene.empty()) throw InputError("--scene and --load: give one of them");
@@ -474,6 +463,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (!scene.empty()) scene_into(scene, given, t, o);
     if (!load.empty()) load_into(load, given, t, o);
     check_values(o, keys, given.integrator, run.params.at("damping").has_value());
+    check_camera(o);
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();
     r.exit_code = 0;

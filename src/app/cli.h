@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "orrery/camera_motion.h"
 #include "orrery/param_table.h"
 #include "orrery/scene.h"
 #include "orrery/scene_file.h"
@@ -46,6 +47,13 @@ struct Options {
   // a scene (a loaded file's framing keeps the others).
   ViewParams view;
   std::set<std::string> view_given;
+  // How the camera frames the bodies and moves (orrery/camera_motion.h), and which of "frame",
+  // "follow", "keep_frame" and "camera_path" were typed (a scene's fill the others).
+  Framing frame;
+  FollowChoice follow;
+  bool keep_frame = false;
+  CameraPath camera_path;
+  std::set<std::string> camera_given;
   std::string draw = "auto";       // auto (cuda on the zero-copy path, else gl), gl or cuda
   std::vector<ui::Action> script;  // --keys: applied one per frame from the second frame
   // --load: the bodies to start from instead of the preset (an Orrery snapshot also gave the

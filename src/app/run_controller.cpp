@@ -105,6 +105,12 @@ std::optional<Vec3> RunController::centre_of_mass() {
   return c;
 }
 
+std::vector<Vec4> RunController::sample_positions(std::size_t max) {
+  std::vector<Vec4> out;
+  with_state([&](const Bodies& b) { out = m_sim->sample_positions(b, max); });
+  return out;
+}
+
 int RunController::pick(const gfx::SpriteParams& p, float x, float y, float radius_px) {
   int picked = -1;
   with_state([&](const Bodies& b) {

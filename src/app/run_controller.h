@@ -155,6 +155,8 @@ class RunController {
   using BodyReading = Simulation::BodyReading;
   std::optional<BodyReading> read_body(int index);
   std::optional<Vec3> centre_of_mass();
+  // An even sample of at most `max` of the newest positions (empty: no state).
+  std::vector<Vec4> sample_positions(std::size_t max);
   // The body nearest window pixel (x, y) (origin bottom-left) within radius_px under these sprite
   // parameters: -1 when none.
   int pick(const gfx::SpriteParams& p, float x, float y, float radius_px);

@@ -23,19 +23,27 @@ void OrbitCamera::reset() {
   m_distance = m_home_distance;
   m_yaw = m_home_yaw;
   m_pitch = m_home_pitch;
+  m_roll = m_home_roll;
 }
 
-void OrbitCamera::set_home(float yaw, float pitch, float fov_y, float distance) {
+void OrbitCamera::set_home(float yaw, float pitch, float roll, float fov_y, float distance) {
   m_home_yaw = yaw;
+  m_home_roll = roll;
   m_home_pitch = std::clamp(pitch, -k_max_pitch, k_max_pitch);
   m_fov_y = fov_y;
   if (distance > 0.0f && std::isfinite(distance)) m_home_distance = distance;
   reset();
 }
 
-void OrbitCamera::set_view(float distance, float yaw, float pitch, float fov_y) {
+void OrbitCamera::set_home_target(const glm::vec3& target) {
+  m_home_target = target;
+  reset();
+}
+
+void OrbitCamera::set_view(float distance, float yaw, float pitch, float roll, float fov_y) {
   if (distance > 0.0f && std::isfinite(distance)) m_distance = distance;
   m_yaw = yaw;
+  m_roll = roll;
   m_pitch = std::clamp(pitch, -k_max_pitch, k_max_pitch);
   m_fov_y = fov_y;
 }
@@ -69,7 +77,11 @@ glm::vec3 OrbitCamera::eye() const {
          m_distance * glm::vec3(std::sin(m_yaw) * cp, std::sin(m_pitch), std::cos(m_yaw) * cp);
 }
 
-glm::mat4 OrbitCamera::view() const { return glm::lookAt(eye(), m_target, glm::vec3(0, 1, 0)); }
+glm::mat4 OrbitCamera::view() const {
+  // The camera turned counter-clockwise about its line of sight turns the picture clockwise.
+  const glm::mat4 look = glm::lookAt(eye(), m_target, glm::vec3(0, 1, 0));
+  return m_roll == 0.0f ? look : glm::rotate(glm::mat4(1.0f), -m_roll, glm::vec3(0, 0, 1)) * look;
+}
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
   return glm::perspective(m_fov_y, aspect, 0.05f, 20000.0f);

@@ -247,6 +247,17 @@ void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) 
   // The camera, where the mouse leaves it (the view's rows; Ctrl+click types a value).
   for (const ParamRow& row : view_rows()) param_slider(row, row.name, s.view, true);
   if (ImGui::Button("Reset camera")) actions.push_back({ActionKind::reset_camera});
+  ImGui::SameLine();
+  if (ImGui::Button("Frame (K)")) actions.push_back({ActionKind::frame_bodies});
+  ImGui::SameLine();
+  bool keep = s.keep_frame;
+  if (ImGui::Checkbox("keep framed (Shift+K)", &keep) && keep != s.keep_frame)
+    actions.push_back({ActionKind::toggle_keep_frame});
+  if (!r.camera_path.empty()) {
+    ImGui::TextUnformatted(r.camera_path.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Again")) actions.push_back({ActionKind::restart_path});
+  }
 }
 
 // Work in flight and problems to act on, at the top where they are seen (with a Reset button for

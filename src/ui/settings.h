@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "orrery/camera_motion.h"
 #include "orrery/fields.h"
 #include "orrery/integrators.h"
 #include "orrery/params.h"
@@ -16,8 +17,8 @@ namespace orrery::ui {
 // call: an N a solver cannot hold is refused before allocating, naming the memory it needs.
 constexpr long long k_max_bodies = 1LL << 27;
 
-// What the camera follows.
-enum class Follow { nothing, picked_body, centre_of_mass };
+// What the camera follows (orrery/camera_motion.h).
+using Follow = orrery::FollowKind;
 
 // A solver as the panel lists it (filled in by the app from the solver registry).
 struct SolverChoice {
@@ -96,6 +97,8 @@ struct Settings {
   // Picking and following: the picked body (-1: none), and what the camera follows.
   int picked = -1;
   Follow follow = Follow::nothing;
+  // The camera keeps the bodies framed as the run evolves (--keep-frame).
+  bool keep_frame = false;
 };
 
 // The maximum trail sample and length the panel and --trails accept.
@@ -181,6 +184,7 @@ struct SweepPoint {
 
 // What the panel and overlay show; written by the app every frame.
 struct Readouts {
+  std::string camera_path;  // "camera path 2.5 of 6 s" while there is one (empty: none)
   float fps = 0.0f;
   float frame_ms = 0.0f;
   float sim_ms = 0.0f;  // solver time per frame (CUDA events for GPU solvers)
@@ -246,25 +250,28 @@ enum class ActionKind {
   screenshot,
   sweep_blocks,
   reset_camera,
-  toggle_draw,    // GL point sprites <-> the splat of this machine (CUDA's, else the CPU's)
-  set_draw,       // value: a DrawMethod
-  toggle_tree,    // the tree overlay
-  quick_save,     // the run to the quick-save file
-  quick_load,     // the run from it
-  toggle_record,  // start or stop a recording
-  reverse_time,   // time runs the other way
-  load_scene,     // value: index into Catalog::scenes
-  save_scene,     // the current settings to a new scene file
-  next_color,     // C: the next quantity to colour by (value 1), the previous (value -1)
-  set_color,      // value: quantity index
-  fit_color,      // the range from the percentiles again
-  toggle_trails,  // L
-  apply_trails,   // the panel's trail length or sample changed
-  follow_picked,  // F
-  follow_centre,  // G
-  pick_centre,    // the body nearest the middle of the view (scripts)
-  reload_types,   // value: the particle types to read the loaded file again with (bit t: type t)
-  cancel_load,    // stop the file being read in the background
+  frame_bodies,       // K: the camera frames the bodies as they are now (--frame's rule)
+  toggle_keep_frame,  // Shift+K: keep them framed as the run evolves
+  restart_path,       // the camera path from its start
+  toggle_draw,        // GL point sprites <-> the splat of this machine (CUDA's, else the CPU's)
+  set_draw,           // value: a DrawMethod
+  toggle_tree,        // the tree overlay
+  quick_save,         // the run to the quick-save file
+  quick_load,         // the run from it
+  toggle_record,      // start or stop a recording
+  reverse_time,       // time runs the other way
+  load_scene,         // value: index into Catalog::scenes
+  save_scene,         // the current settings to a new scene file
+  next_color,         // C: the next quantity to colour by (value 1), the previous (value -1)
+  set_color,          // value: quantity index
+  fit_color,          // the range from the percentiles again
+  toggle_trails,      // L
+  apply_trails,       // the panel's trail length or sample changed
+  follow_picked,      // F
+  follow_centre,      // G
+  pick_centre,        // the body nearest the middle of the view (scripts)
+  reload_types,  // value: the particle types to read the loaded file again with (bit t: type t)
+  cancel_load,   // stop the file being read in the background
   quit
 };
 

@@ -38,6 +38,8 @@ class Backend : public ElementPasses<Vec4> {
   // Body i's direct-sum acceleration in double, and its position and velocity (both wait).
   virtual Vec3 body_acceleration(const Vec4* pos, int n, int i, float softening) = 0;
   virtual void read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v) = 0;
+  // Every stride-th of n positions, (n + stride - 1) / stride of them, to the host (waits).
+  virtual void read_positions(const Vec4* pos, int n, int stride, Vec4* out) = 0;
   // The first body with a non-finite position or velocity, or -1 (waits).
   virtual long long first_nonfinite(const Vec4* pos, const Vec4* vel, int n) = 0;
 

@@ -51,6 +51,9 @@ class CudaBackend final : public DevicePasses<Backend, Vec4> {
   void read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v) override {
     device_read_body(pos, vel, i, p, v);
   }
+  void read_positions(const Vec4* pos, int n, int stride, Vec4* out) override {
+    device_read_positions(pos, n, stride, out);
+  }
   long long first_nonfinite(const Vec4* pos, const Vec4* vel, int n) override {
     if (!m_probe) m_probe = std::make_unique<FiniteProbe>();
     return m_probe->check(pos, vel, n);

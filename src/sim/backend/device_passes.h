@@ -21,6 +21,8 @@ void device_magnitudes(const Vec4* acc, int n, float* out);
 void device_depths(const Vec4* pot, int n, float* out);
 // Body i's position and velocity (waits).
 void device_read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v);
+// Every stride-th of n positions to the host, in one strided copy (waits).
+void device_read_positions(const Vec4* pos, int n, int stride, Vec4* out);
 
 // Device reductions with a fixed grid, partial sums per block summed on the host in a fixed order
 // (the same state gives the same bits); scratch allocated once and grown.

@@ -112,6 +112,13 @@ void device_read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v)
   CUDA_CHECK_THROW(cudaMemcpy(&v, vel + i, sizeof(Vec4), cudaMemcpyDeviceToHost));
 }
 
+void device_read_positions(const Vec4* pos, int n, int stride, Vec4* out) {
+  const std::size_t count = (static_cast<std::size_t>(n) + stride - 1) / stride;
+  if (count == 0) return;
+  CUDA_CHECK_THROW(cudaMemcpy2D(out, sizeof(Vec4), pos, sizeof(Vec4) * stride, sizeof(Vec4), count,
+                                cudaMemcpyDeviceToHost));
+}
+
 struct DeviceFields::Impl {
   GpuBuffer<unsigned> table;
   GpuBuffer<double> sums;

@@ -66,6 +66,9 @@ class HostBackend final : public HostPasses<Backend, Vec4> {
   void read_body(const Vec4* pos, const Vec4* vel, int i, Vec4& p, Vec4& v) override {
     p = pos[i], v = vel[i];
   }
+  void read_positions(const Vec4* pos, int n, int stride, Vec4* out) override {
+    for (int i = 0; i < n; i += stride) *out++ = pos[i];
+  }
   long long first_nonfinite(const Vec4* pos, const Vec4* vel, int n) override {
     return orrery::first_nonfinite(pos, vel, n);
   }

@@ -59,7 +59,36 @@ std::vector<ParamRow> make_rows() {
   };
 }
 
-// The camera's rows: where the viewer starts looking from.
+// A coordinate of the point the camera looks at.
+ParamRow centre_row(const char* name, const char* axis, float& (*field)(ViewParams&)) {
+  static std::string labels[3], helps[3];
+  const int k = axis[0] - 'x';
+  labels[k] = std::string("camera ") + axis;
+  helps[k] = std::string("the ") + axis +
+             " of the point the camera looks at (default: the bodies' framed centre, or the "
+             "origin)";
+  return {name,
+          labels[k].c_str(),
+          ParamOwner::view,
+          ParamForm::view,
+          "length",
+          helps[k].c_str(),
+          "",
+          -k_no_top,
+          k_no_top,
+          false,
+          "must be a finite number",
+          nullptr,
+          false,
+          -100.0f,
+          100.0f,
+          false,
+          "%.3g",
+          "",
+          field};
+}
+
+// The camera's rows: where the viewer looks from, and its turning.
 std::vector<ParamRow> make_view_rows() {
   using O = ParamOwner;
   using F = ParamForm;
@@ -76,9 +105,21 @@ std::vector<ParamRow> make_view_rows() {
        "the camera's angle above the x-z plane", "", -88.0f, 88.0f, false,
        "must be in [-88, 88] degrees (the camera stops short of the poles)", nullptr, false, -88.0f,
        88.0f, false, "%.0f", "", [](ViewParams& v) -> float& { return v.camera_elevation; }},
+      {"camera_roll", "camera roll", O::view, F::view, "degrees",
+       "the camera's turn about its line of sight (counter-clockwise)", "", -180.0f, 180.0f, false,
+       "must be in [-180, 180] degrees", nullptr, false, -180.0f, 180.0f, false, "%.0f", "",
+       [](ViewParams& v) -> float& { return v.camera_roll; }},
       {"fov", "field of view", O::view, F::view, "degrees", "the camera's vertical field of view",
        "", 5.0f, 120.0f, false, "must be in [5, 120] degrees", nullptr, false, 10.0f, 90.0f, false,
        "%.0f", "", [](ViewParams& v) -> float& { return v.fov; }},
+      centre_row("camera_x", "x", [](ViewParams& v) -> float& { return v.camera_x; }),
+      centre_row("camera_y", "y", [](ViewParams& v) -> float& { return v.camera_y; }),
+      centre_row("camera_z", "z", [](ViewParams& v) -> float& { return v.camera_z; }),
+      {"orbit", "orbit", O::view, F::view, "degrees/s",
+       "the camera turns about the point it looks at by this many degrees of azimuth a second "
+       "(of a recording's frames, else of the clock; 0: still)",
+       "", -3600.0f, 3600.0f, false, "must be in [-3600, 3600] degrees a second", nullptr, false,
+       -90.0f, 90.0f, false, "%.0f", "", [](ViewParams& v) -> float& { return v.orbit; }},
   };
 }
 

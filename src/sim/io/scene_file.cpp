@@ -13,6 +13,8 @@
 #include <sstream>
 #include <utility>
 
+#include "json_reader.h"
+#include "orrery/camera_motion.h"
 #include "orrery/collisions.h"
 #include "orrery/fields.h"
 #include "orrery/param_table.h"
@@ -26,9 +28,10 @@ using json = nlohmann::json;
 const std::set<std::string>& top_keys() {
   static const std::set<std::string> k = [] {
     std::set<std::string> keys = {
-        "name",   "description", "initial", "solver",      "block", "integrator",
-        "dt_max", "precision",   "gravity", "collisions",  "box",   "steps_per_frame",
-        "units",  "color",       "palette", "color_scale", "hud"};
+        "name",   "description", "initial",    "solver",      "block", "integrator",
+        "dt_max", "precision",   "gravity",    "collisions",  "box",   "steps_per_frame",
+        "units",  "color",       "palette",    "color_scale", "hud",   "frame",
+        "follow", "keep_frame",  "camera_path"};
     for (const auto* rows : {&param_rows(), &view_rows()})
       for (const ParamRow& r : *rows) keys.insert(r.name);
     return keys;
@@ -41,50 +44,27 @@ const std::set<std::string>& initial_keys() {
   return k;
 }
 
-struct Reader {
-  const std::string& file;
-  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw SnapshotError(file + ": " + key + ": " + what);
-  }
-  std::string text(const json& j, const std::string& key) const {
-    if (!j.is_string()) fail(key, "must be a string");
-    return j.get<std::string>();
-  }
-  double number(const json& j, const std::string& key) const {
-    if (!j.is_number()) fail(key, "must be a number");
-    const double v = j.get<double>();
-    if (!std::isfinite(v)) fail(key, "must be finite");
-    return v;
-  }
-  long long integer(const json& j, const std::string& key, long long lo, long long hi) const {
-    if (j.is_number_float()) {  // 64.0 is a whole number too; 64.5 and 1e300 are not
-      const double d = j.get<double>();
-      if (!std::isfinite(d) || d != std::floor(d)) fail(key, "must be a whole number");
-      if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
-        fail(key, "out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
-      return static_cast<long long>(d);
+// The camera's framing, follow, keep_frame and path keys.
+void read_camera_motion(const json& j, const Reader& r, SceneFile& s) {
+  const auto word = [&](const char* key, auto parse) {
+    if (!j.contains(key)) return std::string();
+    const std::string v = r.text(j[key], key);
+    try {
+      parse(v, key);
+    } catch (const InputError& e) {
+      r.fail(key, e.what());
     }
-    if (!j.is_number_integer()) fail(key, "must be a whole number");
-    if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
-      fail(key, "out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ")");
-    const long long v = j.get<long long>();
-    if (v < lo || v > hi)
-      fail(key, std::to_string(v) + " is out of range (" + std::to_string(lo) + " to " +
-                    std::to_string(hi) + ")");
     return v;
+  };
+  s.frame = word("frame", parse_framing);
+  s.follow = word("follow", parse_follow);
+  if (j.contains("keep_frame")) {
+    if (!j["keep_frame"].is_boolean()) r.fail("keep_frame", "must be true or false");
+    s.keep_frame = j["keep_frame"].get<bool>();
   }
-  float in_float(const json& j, const std::string& key, double lo, double hi) const {
-    const double v = number(j, key);
-    if (v < lo || v > hi)
-      fail(key, json(v).dump() + " is out of range (" + json(lo).dump() + " to " + json(hi).dump() +
-                    ")");
-    return static_cast<float>(v);
-  }
-  void known(const json& obj, const std::set<std::string>& keys, const std::string& where) const {
-    for (auto it = obj.begin(); it != obj.end(); ++it)
-      if (!keys.count(it.key())) fail(where + it.key(), "unknown key");
-  }
-};
+  if (j.contains("camera_path"))
+    s.camera_path = parse_camera_path(j["camera_path"].dump(), r.file + ": camera_path");
+}
 
 std::string folder_of(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
@@ -94,28 +74,8 @@ std::string folder_of(const std::string& path) {
 }  // namespace
 
 SceneFile parse_scene(const std::string& text, const std::string& name) {
-  json j;
-  // A key given twice in one object is refused (JSON leaves it open; the parser kept the last).
-  std::vector<std::set<std::string>> keys_seen;
-  std::string twice;
-  const json::parser_callback_t note_keys = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) keys_seen.emplace_back();
-    if (event == json::parse_event_t::object_end && !keys_seen.empty()) keys_seen.pop_back();
-    if (event == json::parse_event_t::key && !keys_seen.empty() && twice.empty() &&
-        !keys_seen.back().insert(parsed.get<std::string>()).second)
-      twice = parsed.get<std::string>();
-    return true;
-  };
-  try {
-    j = json::parse(text, note_keys);
-  } catch (const json::exception& e) {  // parse_error, or out_of_range (a number like 1e999)
-    std::string what = e.what();
-    const std::size_t colon = what.find("] ");
-    throw SnapshotError(
-        name + ": not JSON: " + (colon == std::string::npos ? what : what.substr(colon + 2)));
-  }
+  const json j = parse_json_text(text, name);
   const Reader r{name};
-  if (!twice.empty()) r.fail(twice, "given twice in one object (which one is meant?)");
   if (!j.is_object()) r.fail("(top)", "must be an object");
   r.known(j, top_keys(), "");
   SceneFile s;
@@ -262,6 +222,7 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
     row.set(s.view, v);
     s.view_given.insert(row.name);
   }
+  read_camera_motion(j, r, s);
   alone("box", [&](SimParams& q) { q.collisions.box = p.collisions.box; });
   try {
     validate(p);
@@ -318,6 +279,10 @@ std::string scene_json(const SceneFile& s) {
   for (const auto& [key, v] : {std::pair{"color", &s.color}, std::pair{"palette", &s.palette},
                                std::pair{"color_scale", &s.color_scale}, std::pair{"hud", &s.hud}})
     if (!v->empty()) j[key] = *v;
+  if (!s.frame.empty()) j["frame"] = s.frame;
+  if (!s.follow.empty()) j["follow"] = s.follow;
+  if (s.keep_frame) j["keep_frame"] = true;
+  if (!s.camera_path.empty()) j["camera_path"] = json::parse(camera_path_json(s.camera_path));
   return j.dump(2) + "\n";
 }
 

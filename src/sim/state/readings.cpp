@@ -112,6 +112,14 @@ Vec3d Simulation::centre_of_mass(const Bodies& b) {
   return centre(m_backend->sums(b.pos, b.vel, nullptr, b.n));
 }
 
+std::vector<Vec4> Simulation::sample_positions(const Bodies& b, std::size_t max) {
+  if (b.n <= 0 || max == 0) return {};
+  const int stride = static_cast<int>((static_cast<std::size_t>(b.n) + max - 1) / max);
+  std::vector<Vec4> out((static_cast<std::size_t>(b.n) + stride - 1) / stride);
+  m_backend->read_positions(b.pos, b.n, stride, out.data());
+  return out;
+}
+
 long long Simulation::first_nonfinite(const Bodies& b) {
   return m_backend->first_nonfinite(b.pos, b.vel, b.n);
 }
