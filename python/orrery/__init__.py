@@ -106,7 +106,7 @@ def viewer_path():
 
 _FLAGS = {"width", "height", "color", "palette", "color_scale", "color_range", "trails",
           "trail_bodies", "point_radius", "hide_panel", "steps_per_frame", "frames", "vsync",
-          "draw", "record", "record_fps", "keys", "screenshot", "hud", "frame", "follow",
+          "draw", "record", "record_fps", "keys", "screenshot", "hud", "mode", "frame", "follow",
           "keep_frame", "camera_path"}
 # The camera: the view's rows of the parameter table (camera_distance, fov, ...).
 _VIEW_ROWS = [row["name"] for row in _orrery.parameters() if row["owner"] == "view"]
@@ -231,7 +231,9 @@ def _render(self, path, width=1280, height=720, **view_options):
     render() sets itself (TypeError). hud: "none" (default: the bodies alone), "minimal" (the
     time, a scale bar and the colour bar, in physical units where sim.units has them) or "full"
     (the panel). camera={"azimuth": 30, "elevation": 20, "roll": 10, "centre": (0, 0, 0),
-    "frame": "mass:0.9"} sets the view (see show()). Raises
+    "frame": "mass:0.9"} sets the view (see show()). mode="density" draws the bodies' smoothed
+    surface density (a kernel as wide as the distance to each body's 32nd neighbour, log scale,
+    magma unless palette= is given) instead of the bodies. Raises
     ValueError for a bad option, OSError when path cannot be written (a full disk too),
     RuntimeError when no EGL context can be made."""
     path = os.fspath(path)

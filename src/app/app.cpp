@@ -54,6 +54,7 @@ App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
                    : m_opts.hud == "none"  ? ui::Settings::Hud::none
                                            : ui::Settings::Hud::full;
   m_settings.paused = m_opts.paused;
+  m_settings.density_map = m_opts.mode == "density";
   m_settings.point_radius = m_opts.point_radius;
   choose_draw();
   m_settings.seed = m_opts.seed;
@@ -332,6 +333,18 @@ int App::run() {
       diag);
   say(line);
   say("orrery: view: " + view_options());
+  if (m_density.ms >= 0.0f) {
+    fill_density_legend();
+    const ui::LegendReadout& l = m_shown.readouts.legend;
+    char map[256];
+    std::snprintf(map, sizeof map,
+                  "orrery: density map: %d bodies on %d x %d pixels, the newest in %.1f ms (%s); "
+                  "surface density %.4g to %.4g %s",
+                  m_run->count(), m_density.params.width, m_density.params.height, m_density.ms,
+                  m_density.device ? "GPU" : "CPU", static_cast<double>(l.lo),
+                  static_cast<double>(l.hi), l.unit.c_str());
+    say(map);
+  }
   if (!m_capture.output_error.empty()) {  // after the summary: nothing the run measured is lost
     std::fprintf(stderr, "orrery: error: %s\n", m_capture.output_error.c_str());
     return 1;

@@ -193,6 +193,11 @@ class App : NoCopy {
   void follow_and_read();
   void mark_pick(const gfx::SpriteParams& sp);  // where the picked body is drawn this frame
   void fill_legend();
+  // The density map picture (app_density.cpp): made (or the last one kept) and blitted into
+  // `target`; its legend's range and unit.
+  void draw_density(const FrameView& v, GLuint target);
+  void fill_density_legend();
+  int density_palette() const;
   // The minimal HUD's time label and scale bar.
   void fill_hud();
 
@@ -219,6 +224,7 @@ class App : NoCopy {
   Capture m_capture;
   ColourState m_colour;
   CameraDrive m_drive;
+  DensityPicture m_density;
   static constexpr std::size_t k_phase_frames = 120;
 };
 

@@ -167,6 +167,11 @@ const std::vector<App::Command>& App::commands() {
          app.m_capture.screenshot_now = true;  // announced once written
        }},
       {K::sweep_blocks, [](App& app, const ui::Action&) { app.run_sweep(); }},
+      {K::toggle_density_map,
+       [](App& app, const ui::Action&) {
+         app.m_settings.density_map = !app.m_settings.density_map;
+         app.say(app.m_settings.density_map ? "picture: density map" : "picture: bodies");
+       }},
       {K::frame_bodies, [](App& app, const ui::Action&) { app.frame_now(); }},
       {K::toggle_keep_frame,
        [](App& app, const ui::Action&) {

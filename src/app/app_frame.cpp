@@ -158,7 +158,9 @@ void App::render(FrameView& v) {
   using Clock = std::chrono::steady_clock;
   const GLuint target = target_framebuffer();
   m_display.draw_timer.begin();
-  if (v.splatted) {
+  if (m_settings.density_map) {
+    draw_density(v, target);
+  } else if (v.splatted) {
     m_display.renderer->draw_splatted(target, v.w, v.h);
   } else if (m_settings.draw == ui::DrawMethod::cpu_splat) {
     gfx::ParticleRenderer::CpuTrails trails;
@@ -184,7 +186,8 @@ void App::render(FrameView& v) {
   v.ui_ms += std::chrono::duration<float, std::milli>(Clock::now() - render_start).count();
   m_display.draw_timer.end();
   // The splat runs on CUDA's stream, before and outside the GL timer: its time adds to GL's.
-  m_shown.readouts.splat_ms = v.splatted ? m_display.renderer->last_splat_ms()
+  m_shown.readouts.splat_ms = m_settings.density_map ? m_density.ms
+                              : v.splatted           ? m_display.renderer->last_splat_ms()
                               : m_settings.draw == ui::DrawMethod::cpu_splat
                                   ? m_display.renderer->last_cpu_splat_ms()
                                   : -1.0f;
@@ -274,7 +277,8 @@ float App::device_work(FrameView& v) {
 }
 
 gfx::CudaGlBuffers* App::splat_image(int w, int h) {
-  if (m_settings.draw != ui::DrawMethod::cuda_splat || w <= 0 || h <= 0) return nullptr;
+  if (m_settings.draw != ui::DrawMethod::cuda_splat || m_settings.density_map || w <= 0 || h <= 0)
+    return nullptr;
   try {
     // Headless, CUDA writes the offscreen image itself; a window's framebuffer gets a blit.
     return &m_display.renderer->splat_image(w, h, m_display.surface->direct_texture());

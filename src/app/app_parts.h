@@ -14,6 +14,7 @@
 
 #include "frame_stats.h"
 #include "gfx/body_buffers.h"
+#include "gfx/density_map.h"
 #include "gfx/gl_objects.h"
 #include "gfx/particle_renderer.h"
 #include "gfx/surface.h"
@@ -101,6 +102,19 @@ struct Shown {
   long long floor_said = 0;      // floor hits already told about
   long long diag_readings = 0;   // for the summary: diagnostics readings and their cost
   double diag_total_ms = 0.0;
+};
+
+// The density map picture (gfx/density_map.h): the GPU's scratch, the map (mass per pixel) and
+// its colours, and what they were made from (a paused frame draws them again).
+struct DensityPicture {
+  std::unique_ptr<gfx::DeviceDensityMap> device;
+  std::vector<float> map, h;
+  std::vector<std::uint8_t> rgba;
+  float lo = 0.0f, hi = 0.0f;  // the map's range (mass per pixel), fitted on each new map
+  std::uint64_t version = 0;
+  gfx::SpriteParams params;
+  int palette = -1;
+  float ms = -1.0f;  // the newest map's time
 };
 
 // The camera moving on its own (App::drive_camera): the path's clock and the view it started

@@ -357,6 +357,7 @@ void App::fill_hud() {
 }
 
 void App::fill_legend() {
+  if (m_settings.density_map) return fill_density_legend();
   ui::LegendReadout& l = m_shown.readouts.legend;
   const auto q = m_settings.color_quantity;
   l.categorical = quantity_info(q).label;

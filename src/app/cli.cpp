@@ -401,7 +401,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option(
          "--keys", keys,
          "comma-separated keys to apply one per frame from the second frame, as if typed "
-         "(s,S,b,B,space,.,r,i,0-9,h,d,t,v,c,C,l,f,g,k,K,home,backspace,f5,f9,f11,f12,esc; pick "
+         "(s,S,b,B,space,.,r,i,0-9,h,d,t,v,c,C,l,f,g,k,K,m,home,backspace,f5,f9,f11,f12,esc; pick "
          "for "
          "the body nearest the middle, fit to refit the colour range, sweep for the panel's "
          "block-size sweep, scene1 to scene99 for its scene list, savescene for its Save "

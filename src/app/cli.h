@@ -40,6 +40,7 @@ struct Options {
   bool headless = false;
   bool hide_panel = false;
   std::string hud = "full";  // --hud: full, minimal or none
+  std::string mode = "bodies";  // --mode: the bodies, or their density map
   bool paused = false;  // --paused: no steps until Space
   float point_radius = 0.2f;
   bool point_radius_given = false;  // else a loaded file's sprites scale with its extent

@@ -49,8 +49,15 @@ void add_look_options(CLI::App& cli, Options& o) {
   cli.add_option("--color-scale", o.color_scale,
                  "linear or log (default: the quantity's, as --color lists)")
       ->check(CLI::IsMember(std::vector<std::string>{"linear", "log"}));
+  cli.add_option("--mode", o.mode,
+                 "the picture: bodies (sprites, coloured by --color; default) or density (their "
+                 "smoothed surface density, the mass of each spread by a kernel as wide as the "
+                 "distance to its 32nd neighbour, in log scale through --palette, magma by "
+                 "default; M switches)")
+      ->check(CLI::IsMember({"bodies", "density"}));
   orrery::cli::name_value_types(
-      cli, {{"--hud", "WORD"}, {"--palette", "NAME"}, {"--color-scale", "NAME"}});
+      cli,
+      {{"--hud", "WORD"}, {"--palette", "NAME"}, {"--color-scale", "NAME"}, {"--mode", "WORD"}});
 }
 
 void take_camera_options(const CameraTexts& t, Options& o) {

@@ -105,6 +105,22 @@ std::optional<Vec3> RunController::centre_of_mass() {
   return c;
 }
 
+void RunController::density_map(const gfx::SpriteParams& p,
+                                std::unique_ptr<gfx::DeviceDensityMap>& device,
+                                std::vector<float>& h, std::vector<float>& map) {
+  with_state([&](const Bodies& b) {
+    if (b.on_device) {
+      if (!device) device = std::make_unique<gfx::DeviceDensityMap>();
+      device->make(b.pos, b.n, p, map);
+      return;
+    }
+    h.resize(static_cast<std::size_t>(b.n));
+    map.resize(static_cast<std::size_t>(p.width) * static_cast<std::size_t>(p.height));
+    gfx::smoothing_lengths_cpu(b.pos, b.n, h.data());
+    gfx::density_map_cpu(b.pos, h.data(), b.n, p, map.data());
+  });
+}
+
 std::vector<Vec4> RunController::sample_positions(std::size_t max) {
   std::vector<Vec4> out;
   with_state([&](const Bodies& b) { out = m_sim->sample_positions(b, max); });

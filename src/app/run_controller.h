@@ -15,6 +15,7 @@
 
 #include "cpu_job.h"
 #include "gfx/body_buffers.h"
+#include "gfx/density_map.h"
 #include "gfx/sprite.h"
 #include "orrery/device.h"
 #include "orrery/fields.h"
@@ -155,6 +156,10 @@ class RunController {
   using BodyReading = Simulation::BodyReading;
   std::optional<BodyReading> read_body(int index);
   std::optional<Vec3> centre_of_mass();
+  // The newest state's density map as p sees it (mass per pixel, into `map`): on the GPU with
+  // `device` (made on first use) where the state is there, else on the CPU with `h` as scratch.
+  void density_map(const gfx::SpriteParams& p, std::unique_ptr<gfx::DeviceDensityMap>& device,
+                   std::vector<float>& h, std::vector<float>& map);
   // An even sample of at most `max` of the newest positions (empty: no state).
   std::vector<Vec4> sample_positions(std::size_t max);
   // The body nearest window pixel (x, y) (origin bottom-left) within radius_px under these sprite

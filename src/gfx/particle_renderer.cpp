@@ -271,6 +271,17 @@ void ParticleRenderer::draw_cpu(GLuint pos_vbo, GLuint vel_vbo, GLuint values_vb
   show_picture(m_cpu_picture.framebuffer(), target, p.width, p.height);
 }
 
+void ParticleRenderer::draw_rgba(const std::uint8_t* rgba8, int width, int height, GLuint target) {
+  if (width <= 0 || height <= 0) return;
+  if (m_rgba_picture.width() != width || m_rgba_picture.height() != height)
+    m_rgba_picture = RenderTarget(width, height, GL_RGBA8);
+  glBindTexture(GL_TEXTURE_2D, m_rgba_picture.texture());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba8);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  show_picture(m_rgba_picture.framebuffer(), target, width, height);
+}
+
 CudaGlBuffers& ParticleRenderer::splat_image(int width, int height, GLuint direct_texture) {
   if (width <= 0 || height <= 0)
     throw std::invalid_argument("ParticleRenderer::splat_image: an empty image");

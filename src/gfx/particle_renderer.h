@@ -86,6 +86,9 @@ class ParticleRenderer {
   void draw_cpu(GLuint pos_vbo, GLuint vel_vbo, GLuint values_vbo, int count, const SpriteParams& p,
                 float exposure, GLuint target, std::uint64_t state_version,
                 const CpuTrails* trails = nullptr);
+  // A finished picture (8-bit RGBA, row 0 the bottom one: a density map) uploaded into a texture
+  // and blitted into `target`, which is left bound.
+  void draw_rgba(const std::uint8_t* rgba8, int width, int height, GLuint target);
   // CPU time of the newest draw_cpu()'s splat and tone map; negative when there was none.
   float last_cpu_splat_ms() const { return m_cpu_ms; }
 
@@ -130,6 +133,7 @@ class ParticleRenderer {
   std::unique_ptr<CpuSplat> m_cpu;
   std::vector<std::uint8_t> m_cpu_rgba8;
   RenderTarget m_cpu_picture;
+  RenderTarget m_rgba_picture;  // draw_rgba's
   std::uint64_t m_cpu_version = 0;
   int m_cpu_count = 0;
   float m_cpu_exposure = 0.0f;

@@ -29,6 +29,7 @@ const std::vector<KeyBinding>& key_bindings() {
       {"click", "pick a body: its state in the panel, a ring around it"},
       {"F / G", "follow the picked body / the centre of mass (again: stop)"},
       {"Home", "reset the view"},
+      {"M", "the picture: the bodies / their smoothed surface density map (--mode)"},
       {"K / Shift+K", "frame the bodies now / keep them framed as the run evolves (again: stop)"},
       {"F11", "fullscreen"},
       {"F12", "screenshot to PNG"},
@@ -81,6 +82,8 @@ std::optional<Action> action_for_key(int key, int mods) {
       return Action{ActionKind::follow_centre};
     case GLFW_KEY_HOME:
       return Action{ActionKind::reset_camera};
+    case GLFW_KEY_M:
+      return Action{ActionKind::toggle_density_map};
     case GLFW_KEY_K:
       return Action{shift ? ActionKind::toggle_keep_frame : ActionKind::frame_bodies};
     case GLFW_KEY_V:
@@ -136,7 +139,7 @@ std::optional<Action> action_for_name(const std::string& name) {
 }
 
 const char* key_names() {
-  return "s S b B space . r i 0-9 h d t v c C l f g k K home backspace f5 f9 f11 f12 esc sweep "
+  return "s S b B space . r i 0-9 h d t v c C l f g k K m home backspace f5 f9 f11 f12 esc sweep "
          "scene1-scene99 savescene pick fit";
 }
 

@@ -226,6 +226,13 @@ void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) 
         "kernel splats them from the mapped buffers, far cheaper on GPUs with little raster "
         "hardware (H100); needs the zero-copy path. CPU splat: the CPU's cores splat them, far "
         "cheaper where OpenGL itself runs on the CPU (Mesa's llvmpipe).");
+  bool map = s.density_map;
+  if (ImGui::Checkbox("density map (M)", &map) && map != s.density_map)
+    actions.push_back({ActionKind::toggle_density_map});
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "The bodies' smoothed surface density instead of their sprites: each body's mass spread "
+        "by a kernel as wide as the distance to its 32nd nearest neighbour, in log scale.");
   ImGui::SliderFloat("point size", &s.point_radius, 0.02f, 1.0f, "%.3f",
                      ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("brightness", &s.brightness, 0.05f, 10.0f, "%.2f",

@@ -76,6 +76,7 @@ struct Settings {
   float brightness = 1.0f;
   float exposure = 1.0f;
   DrawMethod draw = DrawMethod::gl_sprites;  // how bodies are drawn (D, the View section)
+  bool density_map = false;   // the picture is the bodies' smoothed surface density (M, --mode)
   bool tree_overlay = false;  // draw the tree code's cells (T)
   bool file_box = true;       // draw a loaded file's periodic box
   int types_edit = 0x3f;      // the particle types ticked in the panel (bit t: type t)
@@ -250,26 +251,27 @@ enum class ActionKind {
   screenshot,
   sweep_blocks,
   reset_camera,
-  frame_bodies,       // K: the camera frames the bodies as they are now (--frame's rule)
-  toggle_keep_frame,  // Shift+K: keep them framed as the run evolves
-  restart_path,       // the camera path from its start
-  toggle_draw,        // GL point sprites <-> the splat of this machine (CUDA's, else the CPU's)
-  set_draw,           // value: a DrawMethod
-  toggle_tree,        // the tree overlay
-  quick_save,         // the run to the quick-save file
-  quick_load,         // the run from it
-  toggle_record,      // start or stop a recording
-  reverse_time,       // time runs the other way
-  load_scene,         // value: index into Catalog::scenes
-  save_scene,         // the current settings to a new scene file
-  next_color,         // C: the next quantity to colour by (value 1), the previous (value -1)
-  set_color,          // value: quantity index
-  fit_color,          // the range from the percentiles again
-  toggle_trails,      // L
-  apply_trails,       // the panel's trail length or sample changed
-  follow_picked,      // F
-  follow_centre,      // G
-  pick_centre,        // the body nearest the middle of the view (scripts)
+  frame_bodies,        // K: the camera frames the bodies as they are now (--frame's rule)
+  toggle_keep_frame,   // Shift+K: keep them framed as the run evolves
+  restart_path,        // the camera path from its start
+  toggle_density_map,  // M: the bodies / their density map
+  toggle_draw,         // GL point sprites <-> the splat of this machine (CUDA's, else the CPU's)
+  set_draw,            // value: a DrawMethod
+  toggle_tree,         // the tree overlay
+  quick_save,          // the run to the quick-save file
+  quick_load,          // the run from it
+  toggle_record,       // start or stop a recording
+  reverse_time,        // time runs the other way
+  load_scene,          // value: index into Catalog::scenes
+  save_scene,          // the current settings to a new scene file
+  next_color,          // C: the next quantity to colour by (value 1), the previous (value -1)
+  set_color,           // value: quantity index
+  fit_color,           // the range from the percentiles again
+  toggle_trails,       // L
+  apply_trails,        // the panel's trail length or sample changed
+  follow_picked,       // F
+  follow_centre,       // G
+  pick_centre,         // the body nearest the middle of the view (scripts)
   reload_types,  // value: the particle types to read the loaded file again with (bit t: type t)
   cancel_load,   // stop the file being read in the background
   quit

@@ -93,3 +93,12 @@ def test_bad_camera_values_the_viewer_refuses(tmp, options, match):
         assert __import__("re").search(match, str(e)), str(e)
     else:
         pytest.fail("accepted")
+
+
+def test_render_draws_a_density_map(tmp):
+    sim = small()
+    density = picture(sim, tmp, "density", mode="density")
+    assert density != picture(sim, tmp, "bodies")
+    assert density != picture(sim, tmp, "viridis", mode="density", palette="viridis")
+    with pytest.raises(ValueError, match="--mode"):
+        render_or_skip(sim, (tmp / "x.png").as_posix(), mode="heat")

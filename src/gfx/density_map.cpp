@@ -1,0 +1,161 @@
+// Density maps on the CPU: the Morton orders, the neighbour distances and the kernel deposit, and
+// the map's picture.
+#include "gfx/density_map.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <utility>
+
+#include "gfx/colormap.h"
+
+namespace orrery::gfx {
+namespace {
+
+using namespace map_detail;
+
+struct Box {
+  float lo[3] = {0, 0, 0};
+  float inv_span = 1.0f;
+};
+
+Box bounding_box(const Vec4* pos, int n) {
+  float lo[3] = {pos[0].x, pos[0].y, pos[0].z}, hi[3] = {lo[0], lo[1], lo[2]};
+  for (int i = 1; i < n; ++i) {
+    const float v[3] = {pos[i].x, pos[i].y, pos[i].z};
+    for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], v[k]), hi[k] = std::max(hi[k], v[k]);
+  }
+  Box b;
+  float span = 0.0f;
+  for (int k = 0; k < 3; ++k) b.lo[k] = lo[k], span = std::max(span, hi[k] - lo[k]);
+  b.inv_span = span > 0.0f ? 1.0f / span : 1.0f;
+  return b;
+}
+
+std::uint64_t key_of(const Vec4& p, const Box& b, int order) {
+  float u = (p.x - b.lo[0]) * b.inv_span, v = (p.y - b.lo[1]) * b.inv_span,
+        w = (p.z - b.lo[2]) * b.inv_span;
+  if (order > 0)
+    u = 0.5f * (u + shift(order, 0)), v = 0.5f * (v + shift(order, 1)),
+    w = 0.5f * (w + shift(order, 2));
+  return morton(u, v, w);
+}
+
+}  // namespace
+
+void smoothing_lengths_cpu(const Vec4* pos, int n, float* h) {
+  if (n < 0) throw std::invalid_argument("smoothing_lengths_cpu: n < 0");
+  if (n == 0) return;
+  std::fill(h, h + n, std::numeric_limits<float>::infinity());
+  if (n == 1) {
+    h[0] = 0.0f;
+    return;
+  }
+  const Box box = bounding_box(pos, n);
+  const int k = std::min(k_map_neighbours, n - 1);
+  std::vector<std::pair<std::uint64_t, int>> order(static_cast<std::size_t>(n));
+  std::vector<float> d2;
+  for (int o = 0; o < k_map_orders; ++o) {
+    for (int i = 0; i < n; ++i) order[i] = {key_of(pos[i], box, o), i};
+    std::sort(order.begin(), order.end());
+    for (int s = 0; s < n; ++s) {
+      const int self = order[s].second, start = window_start(s, n);
+      const int end = std::min(n, start + 2 * k_map_window + 1);
+      d2.clear();
+      for (int c = start; c < end; ++c) {
+        if (c == s) continue;
+        const Vec4& a = pos[self];
+        const Vec4& b = pos[order[c].second];
+        const float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
+        d2.push_back(dx * dx + dy * dy + dz * dz);
+      }
+      std::nth_element(d2.begin(), d2.begin() + (k - 1), d2.end());
+      h[self] = std::min(h[self], std::sqrt(d2[static_cast<std::size_t>(k - 1)]));
+    }
+  }
+}
+
+void density_map_cpu(const Vec4* pos, const float* h, int n, const SpriteParams& p, float* map) {
+  if (n < 0 || p.width <= 0 || p.height <= 0)
+    throw std::invalid_argument("density_map_cpu: n < 0 or an empty picture");
+  const int w = p.width, ht = p.height;
+  std::fill(map, map + static_cast<std::size_t>(w) * ht, 0.0f);
+  for (int b = 0; b < n; ++b) {
+    float x, y, r;
+    if (!footprint(p, pos[b], h[b], x, y, r)) continue;
+    int x0, y0, x1, y1;
+    kernel_box(x, y, r, x0, y0, x1, y1);
+    double sum = 0.0;
+    if (r >= 0.5f)
+      for (int j = y0; j <= y1; ++j)
+        for (int i = x0; i <= x1; ++i) sum += pixel_weight(x, y, r, i, j);
+    const float m = pos[b].w;
+    if (!(sum > 0.0)) {  // a kernel smaller than a pixel: the body's own pixel
+      const int i = static_cast<int>(std::floor(x)), j = static_cast<int>(std::floor(y));
+      if (i >= 0 && i < w && j >= 0 && j < ht) map[static_cast<std::size_t>(j) * w + i] += m;
+      continue;
+    }
+    const float scale = static_cast<float>(m / sum);
+    for (int j = std::max(y0, 0); j <= std::min(y1, ht - 1); ++j)
+      for (int i = std::max(x0, 0); i <= std::min(x1, w - 1); ++i)
+        map[static_cast<std::size_t>(j) * w + i] += scale * pixel_weight(x, y, r, i, j);
+  }
+}
+
+bool map_range(const float* map, std::size_t count, float& lo, float& hi) {
+  std::vector<float> lit;
+  for (std::size_t i = 0; i < count; ++i)
+    if (map[i] > 0.0f) lit.push_back(map[i]);
+  if (lit.empty()) return false;
+  const auto at = [&](double f) {
+    const auto k = static_cast<std::size_t>(f * static_cast<double>(lit.size() - 1));
+    std::nth_element(lit.begin(), lit.begin() + static_cast<std::ptrdiff_t>(k), lit.end());
+    return lit[k];
+  };
+  lo = at(0.05);
+  hi = at(0.999);
+  if (!(hi > lo)) hi = lo * 10.0f;
+  return true;
+}
+
+void map_rgba(const float* map, int width, int height, int palette, float lo, float hi,
+              std::uint8_t* rgba8) {
+  const float l0 = std::log10(std::max(lo, 1e-38f)), l1 = std::log10(std::max(hi, 1e-37f));
+  const float inv = l1 > l0 ? 1.0f / (l1 - l0) : 1.0f;
+  const std::size_t count = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  for (std::size_t i = 0; i < count; ++i) {
+    const float t = map[i] > 0.0f ? (std::log10(map[i]) - l0) * inv : 0.0f;
+    float r, g, b;
+    palette_rgb(palette, std::clamp(t, 0.0f, 1.0f), r, g, b);
+    rgba8[4 * i + 0] = static_cast<std::uint8_t>(std::lround(255.0f * r));
+    rgba8[4 * i + 1] = static_cast<std::uint8_t>(std::lround(255.0f * g));
+    rgba8[4 * i + 2] = static_cast<std::uint8_t>(std::lround(255.0f * b));
+    rgba8[4 * i + 3] = 255;
+  }
+}
+
+}  // namespace orrery::gfx
+
+#if !defined(ORRERY_HAVE_CUDA)
+namespace orrery::gfx {
+
+// Without CUDA the device map cannot be made; its calls say so.
+struct DeviceDensityMap::Impl {};
+DeviceDensityMap::DeviceDensityMap() = default;
+DeviceDensityMap::~DeviceDensityMap() = default;
+namespace {
+[[noreturn]] void no_cuda() {
+  throw std::runtime_error("density maps on the GPU: this build has no CUDA");
+}
+}  // namespace
+void DeviceDensityMap::smoothing_lengths(const Vec4*, int, float*) { no_cuda(); }
+void DeviceDensityMap::map(const Vec4*, const float*, int, const SpriteParams&, float*) {
+  no_cuda();
+}
+void DeviceDensityMap::make(const Vec4*, int, const SpriteParams&, std::vector<float>&) {
+  no_cuda();
+}
+
+}  // namespace orrery::gfx
+#endif
