@@ -305,7 +305,9 @@ int App::run() {
   else if (m_shown.stats.mean_splat_ms() >= 0.0)
     std::snprintf(draw, sizeof draw, "%.3f ms/frame (%s %.3f, GL %.3f)",
                   m_shown.stats.mean_draw_ms(),
-                  m_settings.draw == ui::DrawMethod::cpu_splat ? "CPU splat" : "CUDA splat",
+                  m_settings.density_map                         ? "density map"
+                  : m_settings.draw == ui::DrawMethod::cpu_splat ? "CPU splat"
+                                                                 : "CUDA splat",
                   m_shown.stats.mean_splat_ms(), m_shown.stats.mean_gl_ms());
   else if (m_shown.stats.mean_draw_ms() >= 0.0)
     std::snprintf(draw, sizeof draw, "%.3f ms/frame", m_shown.stats.mean_draw_ms());
@@ -329,8 +331,8 @@ int App::run() {
           : 0.0,
       m_shown.stats.mean_sim_ms(), draw,
       ui::solver_label(m_catalog, m_settings.solver, m_settings.block, gpus_in_use()).c_str(),
-      m_run->count(), m_run->buffers().path_name(), draw_name(), to_string(m_run->integrator()),
-      diag);
+      m_run->count(), m_run->buffers().path_name(),
+      m_settings.density_map ? "density-map" : draw_name(), to_string(m_run->integrator()), diag);
   say(line);
   say("orrery: view: " + view_options());
   if (m_density.ms >= 0.0f) {

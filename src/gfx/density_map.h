@@ -10,7 +10,7 @@
 // median is 7% and 4.5% above (tests/test_density_map.cpp): an approximate k-nearest-neighbour
 // search, as fast as three sorts, that smooths a little more than the exact one.
 //
-// The kernel is the M4 cubic spline in 2D, of radius h projected to pixels at the body's depth,
+// The kernel is SPH's poly6 in 2D, of radius h projected to pixels at the body's depth,
 // normalised over the pixels it covers, so that a body's whole mass lands on the picture (a
 // body whose kernel covers no pixel centre puts it in its own pixel). The map holds mass per
 // pixel; surface density is that over the area a pixel spans at the point looked at.
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "gfx/sprite.h"
+#include "orrery/morton.h"
 #include "orrery/no_copy.h"
 #include "orrery/physics.h"
 
@@ -67,13 +68,13 @@ bool map_range(const float* map, std::size_t count, float& lo, float& hi);
 // The pieces both versions share.
 namespace map_detail {
 
-// The M4 cubic spline's shape at q = r / radius (not normalised: the deposit normalises).
+// The kernel's shape at q = r / radius, from q^2: (1 - q^2)^3, SPH's "poly6" (Mueller et al.
+// 2003): as smooth as the cubic spline, with no square root a pixel (not normalised: the deposit
+// normalises).
 ORRERY_HD float kernel(float q2) {
   if (q2 >= 1.0f) return 0.0f;
-  const float q = sqrtf(q2);
-  if (q < 0.5f) return 1.0f - 6.0f * q2 + 6.0f * q2 * q;
-  const float u = 1.0f - q;
-  return 2.0f * u * u * u;
+  const float u = 1.0f - q2;
+  return u * u * u;
 }
 
 // Where a body lands and its kernel's radius in pixels; false when it is clipped (behind the
@@ -102,21 +103,12 @@ ORRERY_HD float pixel_weight(float x, float y, float radius, int i, int j) {
 }
 
 // The 63-bit Morton key of a point at (u, v, w) in [0, 1) of the box.
-ORRERY_HD std::uint64_t spread_bits(std::uint64_t v) {
-  v &= 0x1fffff;
-  v = (v | v << 32) & 0x1f00000000ffffULL;
-  v = (v | v << 16) & 0x1f0000ff0000ffULL;
-  v = (v | v << 8) & 0x100f00f00f00f00fULL;
-  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
-  v = (v | v << 2) & 0x1249249249249249ULL;
-  return v;
-}
 ORRERY_HD std::uint64_t morton(float u, float v, float w) {
   const float top = 2097151.0f;  // 2^21 - 1
   const auto cell = [&](float t) {
     return static_cast<std::uint64_t>(fminf(fmaxf(t * 2097152.0f, 0.0f), top));
   };
-  return spread_bits(cell(u)) | spread_bits(cell(v)) << 1 | spread_bits(cell(w)) << 2;
+  return morton_spread21(cell(u)) | morton_spread21(cell(v)) << 1 | morton_spread21(cell(w)) << 2;
 }
 // Order o > 0 is on a grid shifted by an odd fraction of the box (which is doubled to hold it).
 constexpr int k_map_orders = 3;

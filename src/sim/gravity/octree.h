@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "orrery/morton.h"
 #include "orrery/physics.h"
 #include "simd_sums.h"
 
@@ -137,18 +138,6 @@ class HostOctree {
   int m_leaf_size = 16;
   int m_depth = 0;
 };
-
-// Spreads the low 21 bits of v to every third bit: one coordinate's share of a 63-bit Morton key
-// (both tree codes use it, on the host and the device).
-ORRERY_HD std::uint64_t morton_spread21(std::uint64_t v) {
-  v &= 0x1fffff;
-  v = (v | v << 32) & 0x1f00000000ffffULL;
-  v = (v | v << 16) & 0x1f0000ff0000ffULL;
-  v = (v | v << 8) & 0x100f00f00f00f00fULL;
-  v = (v | v << 4) & 0x10c30c30c30c30c3ULL;
-  v = (v | v << 2) & 0x1249249249249249ULL;
-  return v;
-}
 
 // A body at distance vector d = x - com from a cell of mass m, traceless quadrupole q (xx yy zz
 // xy xz yz) and second moment's trace T = sum m |x - com|^2 feels, with Plummer softening eps2
