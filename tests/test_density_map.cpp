@@ -77,6 +77,24 @@ TEST(DensityMap, FewBodies) {
   EXPECT_THROW(gfx::smoothing_lengths_cpu(two.data(), -1, h.data()), std::invalid_argument);
 }
 
+TEST(DensityMap, AHeavyBodyIsAPoint) {
+  // A galaxy's central mass among its disc's light bodies: a point (h = 0), its whole mass in its
+  // own pixel; the light ones smoothed as before.
+  std::vector<Vec4> b = gaussian_blob(2000, 1.0f, 1.0f, 13);
+  b.push_back({0.01f, 0.02f, 0.0f, 5.0f});  // 10,000 times a light body
+  std::vector<float> h(b.size());
+  gfx::smoothing_lengths_cpu(b.data(), static_cast<int>(b.size()), h.data());
+  EXPECT_EQ(h.back(), 0.0f);
+  for (std::size_t i = 0; i + 1 < b.size(); ++i) ASSERT_GT(h[i], 0.0f) << i;
+  const gfx::SpriteParams p = test::camera_params(200, 200, 20.0f);
+  std::vector<float> map(200 * 200);
+  std::vector<Vec4> heavy = {b.back()};
+  std::vector<float> zero = {0.0f};
+  gfx::density_map_cpu(heavy.data(), zero.data(), 1, p, map.data());
+  EXPECT_EQ(std::count_if(map.begin(), map.end(), [](float v) { return v > 0; }), 1);
+  EXPECT_FLOAT_EQ(*std::max_element(map.begin(), map.end()), 5.0f);
+}
+
 TEST(DensityMap, TheMapHoldsTheBodiesMass) {
   // Every body well inside the picture: the map's total is their mass to float rounding, however
   // small or large their kernels (a few bodies at large distances from the rest too).
@@ -134,6 +152,12 @@ TEST(DensityMap, ItsPictureAndRange) {
   ASSERT_TRUE(gfx::map_range(map.data(), map.size(), lo, hi));
   EXPECT_FLOAT_EQ(lo, 1.0f);
   EXPECT_FLOAT_EQ(hi, 10.0f);  // the 99.9th percentile of three lit pixels: the middle one's
+  std::vector<float> deep(1000);  // half the picture in faint wings
+  std::fill(deep.begin(), deep.begin() + 500, 1e-9f);
+  std::fill(deep.begin() + 500, deep.end(), 1.0f);
+  ASSERT_TRUE(gfx::map_range(deep.data(), deep.size(), lo, hi));
+  EXPECT_FLOAT_EQ(hi, 1.0f);
+  EXPECT_FLOAT_EQ(lo, 1e-4f);  // four decades, not the 5th percentile's nine
   std::vector<std::uint8_t> rgba(16);
   const int magma = 2;
   ASSERT_STREQ(gfx::k_palette_names[magma], "magma");

@@ -68,6 +68,9 @@ struct CameraPath {
   bool loop = false;
   bool empty() const { return keys.empty(); }
   double duration() const { return keys.empty() ? 0.0 : keys.back().t; }
+  // Whether a key gives the row: the viewer moves only those (the others stay with the mouse,
+  // --keep-frame and --follow).
+  bool gives(const std::string& row) const;
   // Whether a key gives the point looked at (camera_x, _y, _z): else following and framing keep
   // choosing it.
   bool moves_centre() const;

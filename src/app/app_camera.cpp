@@ -201,7 +201,11 @@ void App::drive_camera(long long index) {
     }
   }
   if (!m_drive.path_playing) return;
-  const ViewParams v = camera_at(path, m_drive.clock, m_drive.path_start);
+  // The rows some key gives; the others stay with the mouse, the framing and the following.
+  const ViewParams keyed = camera_at(path, m_drive.clock, m_drive.path_start);
+  ViewParams v = camera_view();
+  for (const ParamRow& row : view_rows())
+    if (path.gives(row.name)) row.set(v, row.get(keyed));
   m_camera.set_view(v.camera_distance, glm::radians(v.camera_azimuth),
                     glm::radians(v.camera_elevation), glm::radians(v.camera_roll),
                     glm::radians(v.fov));

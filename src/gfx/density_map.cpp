@@ -66,15 +66,18 @@ void smoothing_lengths_cpu(const Vec4* pos, int n, float* h) {
       const int self = order[s].second, start = window_start(s, n);
       const int end = std::min(n, start + 2 * k_map_window + 1);
       d2.clear();
+      float window_mass = 0.0f;
       for (int c = start; c < end; ++c) {
         if (c == s) continue;
         const Vec4& a = pos[self];
         const Vec4& b = pos[order[c].second];
         const float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
         d2.push_back(dx * dx + dy * dy + dz * dz);
+        window_mass += b.w;
       }
       std::nth_element(d2.begin(), d2.begin() + (k - 1), d2.end());
-      h[self] = std::min(h[self], std::sqrt(d2[static_cast<std::size_t>(k - 1)]));
+      const bool point = point_mass(pos[self].w, window_mass, static_cast<int>(d2.size()));
+      h[self] = point ? 0.0f : std::min(h[self], std::sqrt(d2[static_cast<std::size_t>(k - 1)]));
     }
   }
 }
@@ -138,8 +141,10 @@ bool map_range(const float* map, std::size_t count, float& lo, float& hi) {
     std::nth_element(lit.begin(), lit.begin() + static_cast<std::ptrdiff_t>(k), lit.end());
     return lit[k];
   };
-  lo = at(0.05);
   hi = at(0.999);
+  // At most four decades: below that lie the kernels' faint wings in the sparse outskirts, which
+  // a wider range paints over the whole picture.
+  lo = std::max(at(0.05), hi * 1e-4f);
   if (!(hi > lo)) hi = lo * 10.0f;
   return true;
 }

@@ -81,11 +81,13 @@ __global__ void select_kernel(const Vec4* pos, const int* sorted, int n, int k, 
   const Vec4 a = pos[self];
   constexpr int k_slots = (2 * k_map_window + 1 + 31) / 32;
   unsigned v[k_slots];
+  float window_mass = 0.0f;
   for (int j = 0; j < k_slots; ++j) {
     const int c = start + lane + 32 * j;
     v[j] = k_full;
     if (c < end && c != s) {
       const Vec4 b = pos[sorted[c]];
+      window_mass += b.w;
       const float dx = __fsub_rn(b.x, a.x), dy = __fsub_rn(b.y, a.y), dz = __fsub_rn(b.z, a.z);
       v[j] = __float_as_uint(
           __fadd_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), __fmul_rn(dz, dz)));
@@ -104,9 +106,13 @@ __global__ void select_kernel(const Vec4* pos, const int* sorted, int n, int k, 
       prefix |= 1u << bit;
     }
   }
+  for (int o = 16; o > 0; o >>= 1) window_mass += __shfl_xor_sync(k_full, window_mass, o);
   if (lane == 0) {
     const float d = __fsqrt_rn(__uint_as_float(prefix));
-    h[self] = first ? d : fminf(h[self], d);
+    if (point_mass(a.w, window_mass, end - start - 1))
+      h[self] = 0.0f;
+    else
+      h[self] = first ? d : fminf(h[self], d);
   }
 }
 

@@ -6,7 +6,8 @@
 // The neighbour distance is found among a window of bodies about each body in three Morton orders
 // of the bodies (two on grids shifted by odd fractions of the box): the k-th smallest distance
 // among each order's candidates, the smallest of the three. Candidates are a subset of all
-// bodies, so it is never below the true k-th distance; on a Gaussian blob and a uniform cube its
+// bodies, so it is never below the true k-th distance (a body far heavier than its neighbours is
+// a point instead: k_point_mass_ratio); on a Gaussian blob and a uniform cube its
 // median is 7% and 4.5% above (tests/test_density_map.cpp): an approximate k-nearest-neighbour
 // search, as fast as three sorts, that smooths a little more than the exact one.
 //
@@ -61,8 +62,8 @@ class DeviceDensityMap : NoCopy {
 // the palette's bottom) through the palette (a Palette index), as 8-bit RGBA, row 0 the bottom.
 void map_rgba(const float* map, int width, int height, int palette, float lo, float hi,
               std::uint8_t* rgba8);
-// The range of a map's lit pixels a picture shows: from the 5th to the 99.9th percentile of the
-// pixels above zero (false where none is).
+// The range of a map's lit pixels a picture shows: up to the 99.9th percentile of the pixels
+// above zero, down to their 5th percentile but at most four decades (false where none is lit).
 bool map_range(const float* map, std::size_t count, float& lo, float& hi);
 
 // The pieces both versions share.
@@ -118,6 +119,15 @@ ORRERY_HD float shift(int order, int axis) {
                          {0.1453f, 0.8317f, 0.4639f},
                          {0.8861f, 0.0937f, 0.6271f}};
   return a[(order - 1) % 4][axis];
+}
+
+// A body this many times heavier than the mean of its window's bodies (a galaxy's central mass, a
+// black hole) is a point on the map (h = 0): its neighbours' distance says nothing of its own
+// size, and smoothing its mass over it painted a disc brighter than the galaxy around it.
+constexpr float k_point_mass_ratio = 30.0f;
+ORRERY_HD bool point_mass(float mass, float window_mass, int window_count) {
+  return window_count > 0 &&
+         mass * static_cast<float>(window_count) > k_point_mass_ratio * window_mass;
 }
 
 // The first candidate of the window about sorted position s (2W + 1 bodies, self included).

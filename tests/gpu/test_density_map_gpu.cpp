@@ -23,6 +23,7 @@ std::vector<Vec4> clustered(int n, std::uint32_t seed) {
   for (int i = 0; i < n; ++i) {
     const float s = i % 3 == 0 ? 0.2f : 2.0f;  // a dense core in a wide halo
     out[i] = {s * g(rng) + (i % 3 == 0 ? 1.5f : 0.0f), s * g(rng), s * g(rng), 1.0f / n};
+    if (i % 1000 == 999) out[i].w = 100.0f / n;  // central masses: points on both
   }
   return out;
 }

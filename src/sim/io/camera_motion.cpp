@@ -160,6 +160,12 @@ const char* to_string(Easing e) {
   return k_names[static_cast<int>(e)];
 }
 
+bool CameraPath::gives(const std::string& row) const {
+  for (const CameraKey& k : keys)
+    if (k.given.count(row)) return true;
+  return false;
+}
+
 bool CameraPath::moves_centre() const {
   for (const CameraKey& k : keys)
     for (const std::string& name : k.given)
