@@ -31,10 +31,25 @@ for n in 1048576 16777216; do
     --hud minimal --screenshot "$out/density-$n.png" >"$out/density-$n.log" 2>&1
   row "density map N=$n (exit $?)" "$(grep -o 'the newest in [0-9.]* ms ([A-Z]*)' "$out/density-$n.log")"
 done
-timeout 240 ncu --kernel-name regex:'bounds_kernel|keys_kernel|select_kernel|deposit_kernel|RadixSort' \
-  --metrics gpu__time_duration.sum --csv env -u DISPLAY "$o" --headless --solver cuda-bh \
-  --preset plummer --n 16777216 --frames 2 --paused --mode density >"$out/ncu-density.csv" 2>"$out/ncu.err"
-row "ncu (exit $?)" "$(grep -c gpu__time_duration "$out/ncu-density.csv") kernels timed"
+# Where a 16M-body map's time goes: each kernel of the newest map (ncu), summed by kind.
+timeout 240 ncu --metrics gpu__time_duration.sum --csv env -u DISPLAY "$o" --headless \
+  --solver cuda-bh --preset plummer --n 16777216 --frames 2 --paused --mode density --draw gl \
+  >"$out/ncu-density.csv" 2>"$out/ncu.err"
+row "ncu (exit $?)" "$(python3 - "$out/ncu-density.csv" <<'PY'
+import csv, io, sys, collections
+lines = open(sys.argv[1]).read().splitlines()
+start = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
+rows = list(csv.reader(io.StringIO("\n".join(l for l in lines[start:] if l.startswith('"')))))
+head, rows = rows[0], rows[1:]
+k, v = head.index("Kernel Name"), head.index("Metric Value")
+last = max(i for i, r in enumerate(rows) if "bounds_kernel" in r[k])  # the newest map's start
+kinds = collections.OrderedDict()
+for r in rows[last:]:
+    name = next((n for n in ("bounds", "keys", "RadixSort", "select", "deposit") if n in r[k]), "other")
+    kinds[name] = kinds.get(name, 0.0) + float(r[v].replace(",", "")) / 1e6
+print(", ".join(f"{n} {t:.1f} ms" for n, t in kinds.items()), f"(GPU total {sum(kinds.values()):.1f} ms)")
+PY
+)"
 for rep in 1 2; do
   for v in old new; do
     d=$old

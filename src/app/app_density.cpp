@@ -6,6 +6,7 @@
 
 #include "app.h"
 #include "gfx/colormap.h"
+#include "orrery/device.h"
 #include "orrery/units.h"
 
 namespace orrery::app {
@@ -28,6 +29,8 @@ void App::draw_density(const FrameView& v, GLuint target) {
   const bool same = version != 0 && version == m_density.version &&
                     std::memcmp(&p, &m_density.params, sizeof p) == 0;
   if (!same) {
+    // The map's own time: not the steps queued before it on the device.
+    if (m_run->solver().on_device()) device_synchronize();
     const auto start = std::chrono::steady_clock::now();
     try {
       m_run->density_map(p, m_density.device, m_density.h, m_density.map);
