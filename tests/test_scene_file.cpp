@@ -216,3 +216,45 @@ TEST(SceneFile, ItsLookIsCheckedAndWritten) {
 
 }  // namespace
 }  // namespace orrery::test
+
+namespace orrery {
+namespace {
+
+// Issue 44: a scene carries the picture's mode, a fixed colour range and trails, and writes them
+// back; bad values are refused naming the key.
+TEST(SceneFile, CarriesThePicturesModeRangeAndTrails) {
+  const SceneFile s = parse_scene(R"({"initial": {"preset": "disk"}, "mode": "density",
+      "color_range": [0.5, 4], "trails": 16})",
+                                  "look.json");
+  EXPECT_EQ(s.mode, "density");
+  ASSERT_TRUE(s.color_range);
+  EXPECT_FLOAT_EQ(s.color_range->first, 0.5f);
+  EXPECT_FLOAT_EQ(s.color_range->second, 4.0f);
+  EXPECT_EQ(s.trails, 16);
+  const SceneFile back = parse_scene(scene_json(s), "again.json");
+  EXPECT_EQ(back.mode, "density");
+  EXPECT_EQ(back.color_range, s.color_range);
+  EXPECT_EQ(back.trails, 16);
+  const SceneFile plain = parse_scene(R"({"initial": {"preset": "disk"}})", "plain.json");
+  EXPECT_TRUE(plain.mode.empty());
+  EXPECT_FALSE(plain.color_range);
+  EXPECT_EQ(plain.trails, -1);
+  EXPECT_EQ(scene_json(plain).find("trails"), std::string::npos);
+  for (const auto& [bad, want] : std::vector<std::pair<std::string, std::string>>{
+           {R"("mode": "heat")", "mode: 'heat' is not one of bodies, density"},
+           {R"("color_range": [3, 1])", "color_range: must be [lo, hi] with lo < hi"},
+           {R"("color_range": [1])", "color_range: must be [lo, hi]"},
+           {R"("color_range": "1,2")", "color_range: must be [lo, hi]"},
+           {R"("trails": 1)", "trails: a trail needs at least 2"},
+           {R"("trails": 65)", "trails: out of range (0 to 64)"}}) {
+    try {
+      parse_scene(R"({"initial": {"preset": "disk"}, )" + bad + "}", "look.json");
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const SnapshotError& e) {
+      EXPECT_NE(std::string(e.what()).find("look.json: " + want), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace orrery

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "orrery/camera_motion.h"
@@ -43,6 +44,11 @@ struct SceneFile {
   // How the viewer draws it (empty: its defaults, or what the command line typed): the colour
   // quantity, palette and scale, and the HUD (full, minimal or none).
   std::string color, palette, color_scale, hud;
+  // The picture: the bodies or their density map ("bodies", "density"; empty: not given), a fixed
+  // colour range (none: fitted), and trails of this many positions (-1: not given; 0: off).
+  std::string mode;
+  std::optional<std::pair<float, float>> color_range;
+  int trails = -1;
   // Where the camera starts (the view rows' keys), for the rows the scene gives; how it frames
   // the bodies and what it follows (their words, as --frame and --follow; empty: not given),
   // whether it keeps them framed, and the path it flies (empty: none).

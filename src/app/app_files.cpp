@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "app.h"
+#include "gfx/colormap.h"
 #include "gfx/screenshot.h"
 #include "orrery/device.h"
 #include "orrery/formats.h"
@@ -353,6 +354,18 @@ void App::save_current_scene() {
                   : to_string(FollowChoice{m_settings.follow, body ? m_settings.picked : -1});
   sc.keep_frame = m_settings.keep_frame;
   sc.camera_path = m_opts.camera_path;
+  // Its look as it stands.
+  sc.color = quantity_info(m_settings.color_quantity).name;
+  sc.palette = gfx::k_palette_names[m_settings.palette];
+  sc.color_scale = m_settings.color_log ? "log" : "linear";
+  using Hud = ui::Settings::Hud;
+  sc.hud = m_settings.hud == Hud::none      ? "none"
+           : m_settings.hud == Hud::minimal ? "minimal"
+                                            : "full";
+  sc.mode = m_settings.density_map ? "density" : "bodies";
+  if (!m_settings.color_auto)
+    sc.color_range = std::make_pair(m_settings.color_lo, m_settings.color_hi);
+  sc.trails = m_settings.trail_length;
   const std::string path = timestamped_name(".json", "orrery-scene");
   try {
     save_scene(path, sc);

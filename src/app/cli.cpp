@@ -111,7 +111,7 @@ void parse_numbers(const Texts& t, Options& o) {
 
 struct Given {
   bool n, preset, seed, solver, block, integrator;
-  bool color = false, palette = false, color_scale = false, hud = false;  // a scene's look
+  LookTyped look;  // a scene's look, under these
 };
 
 bool runs_here(const std::string& solver) {
@@ -217,10 +217,7 @@ void scene_into(const std::string& path, const Given& given, const Texts& t, Opt
           std::end(gfx::k_palette_names))
     throw InputError(path + ": palette: '" + sc.palette + "' is not one of the viewer's (" +
                      palette_list() + ")");
-  if (!sc.color.empty() && !given.color) o.color = sc.color;
-  if (!sc.palette.empty() && !given.palette) o.palette = sc.palette;
-  if (!sc.color_scale.empty() && !given.color_scale) o.color_scale = sc.color_scale;
-  if (!sc.hud.empty() && !given.hud) o.hud = sc.hud;
+  look_from_scene(sc, given.look, o);
   // Its bodies start the run as a loaded state: R comes back to them.
   o.loaded = std::make_shared<const Snapshot>(std::move(snap));
   o.loaded_path = path;
@@ -455,11 +452,16 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       o.preset_units = parse_units(*run.units, "--units");
     else
       o.load_options = parse_load_options(run.types, run.gadget_g, run.units);
-    const Given given{cli.count("--n") > 0,           cli.count("--preset") > 0,
-                      cli.count("--seed") > 0,        cli.count("--solver") > 0,
-                      cli.count("--block") > 0,       cli.count("--integrator") > 0,
-                      cli.count("--color") > 0,       cli.count("--palette") > 0,
-                      cli.count("--color-scale") > 0, cli.count("--hud") > 0};
+    const Given given{
+        cli.count("--n") > 0,
+        cli.count("--preset") > 0,
+        cli.count("--seed") > 0,
+        cli.count("--solver") > 0,
+        cli.count("--block") > 0,
+        cli.count("--integrator") > 0,
+        LookTyped{cli.count("--color") > 0, cli.count("--palette") > 0,
+                  cli.count("--color-scale") > 0, cli.count("--hud") > 0, cli.count("--mode") > 0,
+                  cli.count("--color-range") > 0, cli.count("--trails") > 0}};
     if (!scene.empty()) scene_into(scene, given, t, o);
     if (!load.empty()) load_into(load, given, t, o);
     check_values(o, keys, given.integrator, run.params.at("damping").has_value());

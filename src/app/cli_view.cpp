@@ -84,6 +84,18 @@ void check_camera(const Options& o) {
     throw InputError("--keep-frame with --frame none: there is no frame to keep");
 }
 
+void look_from_scene(const SceneFile& sc, const LookTyped& typed, Options& o) {
+  if (!sc.color.empty() && !typed.color) o.color = sc.color;
+  if (!sc.palette.empty() && !typed.palette) o.palette = sc.palette;
+  if (!sc.color_scale.empty() && !typed.color_scale) o.color_scale = sc.color_scale;
+  if (!sc.hud.empty() && !typed.hud) o.hud = sc.hud;
+  if (!sc.mode.empty() && !typed.mode) o.mode = sc.mode;
+  if (sc.color_range && !typed.color_range) o.color_range = sc.color_range;
+  if (o.color_range && o.color_scale == "log" && !(o.color_range->first > 0.0f))
+    throw InputError("the scene's color_range with a log scale: lo must be above 0");
+  if (sc.trails >= 0 && !typed.trails) o.trails = sc.trails;
+}
+
 void camera_from_scene(const SceneFile& sc, Options& o) {
   const auto untyped = [&](const char* key) { return !o.camera_given.count(key); };
   if (!sc.frame.empty() && untyped("frame")) o.frame = parse_framing(sc.frame, "frame");

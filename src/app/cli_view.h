@@ -22,6 +22,12 @@ void add_look_options(CLI::App& cli, Options& o);
 void take_camera_options(const CameraTexts& t, Options& o);
 // Refuses a combination that cannot work (keeping no frame). Throws InputError.
 void check_camera(const Options& o);
+// Which look options the command line typed (a scene's go under them).
+struct LookTyped {
+  bool color, palette, color_scale, hud, mode, color_range, trails;
+};
+// A scene's colour, palette, scale, HUD, picture, colour range and trails, where not typed.
+void look_from_scene(const SceneFile& sc, const LookTyped& typed, Options& o);
 // A scene's framing, follow, keep_frame and path, where the command line typed none.
 void camera_from_scene(const SceneFile& sc, Options& o);
 

@@ -28,10 +28,10 @@ using json = nlohmann::json;
 const std::set<std::string>& top_keys() {
   static const std::set<std::string> k = [] {
     std::set<std::string> keys = {
-        "name",   "description", "initial",    "solver",      "block", "integrator",
-        "dt_max", "precision",   "gravity",    "collisions",  "box",   "steps_per_frame",
-        "units",  "color",       "palette",    "color_scale", "hud",   "frame",
-        "follow", "keep_frame",  "camera_path"};
+        "name",   "description", "initial", "solver",      "block",      "integrator",
+        "dt_max", "precision",   "gravity", "collisions",  "box",        "steps_per_frame",
+        "units",  "color",       "palette", "color_scale", "hud",        "frame",
+        "mode",   "color_range", "trails",  "follow",      "keep_frame", "camera_path"};
     for (const auto* rows : {&param_rows(), &view_rows()})
       for (const ParamRow& r : *rows) keys.insert(r.name);
     return keys;
@@ -180,6 +180,19 @@ SceneFile parse_scene(const std::string& text, const std::string& name) {
   s.color = one_of("color", quantity_names());
   s.color_scale = one_of("color_scale", {"linear", "log"});
   s.hud = one_of("hud", {"full", "minimal", "none"});
+  s.mode = one_of("mode", {"bodies", "density"});
+  if (j.contains("color_range")) {
+    const json& c = j["color_range"];
+    if (!c.is_array() || c.size() != 2) r.fail("color_range", "must be [lo, hi]");
+    const double lo = r.number(c[0], "color_range"), hi = r.number(c[1], "color_range");
+    if (!(lo < hi) || std::abs(lo) > 3e38 || std::abs(hi) > 3e38)
+      r.fail("color_range", "must be [lo, hi] with lo < hi, finite floats");
+    s.color_range = std::make_pair(static_cast<float>(lo), static_cast<float>(hi));
+  }
+  if (j.contains("trails")) {
+    s.trails = static_cast<int>(r.integer(j["trails"], "trails", 0, 64));
+    if (s.trails == 1) r.fail("trails", "a trail needs at least 2 positions (0 is off)");
+  }
   if (j.contains("palette")) {
     s.palette = r.text(j["palette"], "palette");
     if (s.palette.empty()) r.fail("palette", "empty");
@@ -279,6 +292,9 @@ std::string scene_json(const SceneFile& s) {
   for (const auto& [key, v] : {std::pair{"color", &s.color}, std::pair{"palette", &s.palette},
                                std::pair{"color_scale", &s.color_scale}, std::pair{"hud", &s.hud}})
     if (!v->empty()) j[key] = *v;
+  if (!s.mode.empty()) j["mode"] = s.mode;
+  if (s.color_range) j["color_range"] = {s.color_range->first, s.color_range->second};
+  if (s.trails >= 0) j["trails"] = s.trails;
   if (!s.frame.empty()) j["frame"] = s.frame;
   if (!s.follow.empty()) j["follow"] = s.follow;
   if (s.keep_frame) j["keep_frame"] = true;
