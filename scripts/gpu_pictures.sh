@@ -3,7 +3,8 @@
 # `. .gpu/prelude.sh`, with the new slim build in NEW and the old one in OLD: the GPU and GL tests,
 # memcheck of the density map's kernels, the camera and density viewer tests, the density map's
 # time at 1M and 16M bodies (and per kernel, from ncu), and the viewer's frame rate at 1M under
-# cuda-bh old against new, twice, with the minimal HUD and with the density map.
+# cuda-bh old against new, twice, with the minimal HUD (the new with its bloom on, as by
+# default, and off) and with the density map.
 #   [PART=checks|figures] scripts/gpu_pictures.sh NEW_SLIM OLD_SLIM OUT_DIR
 . "$(dirname "$0")/gpu_slim_env.sh"
 old=$(cd "$2" && pwd)
@@ -13,9 +14,9 @@ o=$slim/src/app/orrery
 checks() {
 test_rows "$slim" "$out"
 timeout 300 compute-sanitizer --tool memcheck "$slim/tests/orrery_gpu_tests" \
-  --gtest_filter='DensityMapGpu.*' >"$out/memcheck.log" 2>&1
-row "memcheck density (exit $?)" "$(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED) ' "$out/memcheck.log" | tr '\n' ' ')"
-for t in camera density; do
+  --gtest_filter='DensityMapGpu.*:BloomGpu.*' >"$out/memcheck.log" 2>&1
+row "memcheck density, bloom (exit $?)" "$(grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED) ' "$out/memcheck.log" | tr '\n' ' ')"
+for t in camera density bloom; do
   args=("$o" "$out/viewer")
   [ $t = density ] && args=("$o" "$slim/tests/viewer/orrery_png_check" "$PWD" "$out/viewer")
   bash tests/viewer/$t.sh "${args[@]}" >"$out/viewer-$t.log" 2>&1
@@ -57,6 +58,7 @@ for rep in 1 2; do
     viewer_row "$v #$rep viewer 1M cuda-bh" "$out/frame-$v-$rep.log" "$d" --solver cuda-bh --n 1048576 --frames 300
     viewer_row "$v #$rep 1M cuda-bh --hud minimal" "$out/hud-$v-$rep.log" "$d" --solver cuda-bh --n 1048576 --frames 300 --hud minimal
   done
+  viewer_row "new #$rep 1M cuda-bh --bloom off" "$out/nobloom-$rep.log" "$slim" --solver cuda-bh --n 1048576 --frames 300 --bloom off
   viewer_row "new #$rep 1M cuda-bh --mode density" "$out/map-$rep.log" "$slim" --solver cuda-bh --n 1048576 --frames 120 --mode density
 done
 printf '%s\n' "${table[@]}"

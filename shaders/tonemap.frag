@@ -3,10 +3,13 @@
 in vec2 v_uv;
 uniform sampler2D u_hdr;
 uniform float u_exposure;
+uniform sampler2D u_bloom;        // the bloom's blurred small image (gfx/bloom.h)
+uniform float u_bloom_strength;   // 0: none
 out vec4 frag_color;
 
 void main() {
   vec3 hdr = texture(u_hdr, v_uv).rgb;
+  if (u_bloom_strength > 0.0) hdr += u_bloom_strength * texture(u_bloom, v_uv).rgb;
   vec3 light = vec3(1.0) - exp(-hdr * u_exposure);
   light = pow(light, vec3(1.0 / 1.8));
   vec3 top = vec3(0.028, 0.030, 0.060);

@@ -106,7 +106,8 @@ def viewer_path():
 
 _FLAGS = {"width", "height", "color", "palette", "color_scale", "color_range", "trails",
           "trail_bodies", "point_radius", "hide_panel", "steps_per_frame", "frames", "vsync",
-          "draw", "record", "record_fps", "keys", "screenshot", "hud", "mode", "frame", "follow",
+          "draw", "record", "record_fps", "keys", "screenshot", "hud", "mode", "bloom", "frame",
+          "follow",
           "keep_frame", "camera_path"}
 # The camera: the view's rows of the parameter table (camera_distance, fov, ...).
 _VIEW_ROWS = [row["name"] for row in _orrery.parameters() if row["owner"] == "view"]

@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "gfx/bloom.h"
 #include "gfx/cuda_gl.h"
 #include "gfx/gl_loader.h"
 #include "gfx/screenshot.h"
@@ -55,6 +56,7 @@ App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
                                            : ui::Settings::Hud::full;
   m_settings.paused = m_opts.paused;
   m_settings.density_map = m_opts.mode == "density";
+  m_settings.bloom = m_opts.bloom == "on";
   m_settings.point_radius = m_opts.point_radius;
   choose_draw();
   m_settings.seed = m_opts.seed;
@@ -412,6 +414,7 @@ gfx::RenderStyle App::style() const {
   // Balls cover their whole disc, where a sprite's glow is mostly a small core. A gas of them at a
   // fixed volume fraction is seen through about N^(1/3) balls a pixel: dimmer as that grows.
   st.sphere_intensity = 0.3f * m_settings.brightness * std::cbrt(4096.0f / n);
+  st.bloom = m_settings.bloom ? gfx::k_bloom_default : 0.0f;
   return st;
 }
 

@@ -41,6 +41,7 @@ struct Options {
   bool hide_panel = false;
   std::string hud = "full";  // --hud: full, minimal or none
   std::string mode = "bodies";  // --mode: the bodies, or their density map
+  std::string bloom = "on";     // --bloom: on or off
   bool paused = false;  // --paused: no steps until Space
   float point_radius = 0.2f;
   bool point_radius_given = false;  // else a loaded file's sprites scale with its extent

@@ -55,9 +55,16 @@ void add_look_options(CLI::App& cli, Options& o) {
                  "distance to its 32nd neighbour, in log scale through --palette, magma by "
                  "default; M switches)")
       ->check(CLI::IsMember({"bodies", "density"}));
-  orrery::cli::name_value_types(
-      cli,
-      {{"--hud", "WORD"}, {"--palette", "NAME"}, {"--color-scale", "NAME"}, {"--mode", "WORD"}});
+  cli.add_option("--bloom", o.bloom,
+                 "on (default) or off: a glow around the densest parts of the bodies' picture "
+                 "(the light above the tone map's knee, blurred and added back; the panel's View "
+                 "section switches it)")
+      ->check(CLI::IsMember({"on", "off"}));
+  orrery::cli::name_value_types(cli, {{"--hud", "WORD"},
+                                      {"--palette", "NAME"},
+                                      {"--color-scale", "NAME"},
+                                      {"--mode", "WORD"},
+                                      {"--bloom", "WORD"}});
 }
 
 void take_camera_options(const CameraTexts& t, Options& o) {

@@ -11,6 +11,7 @@
 // After highway.h, for whose targets it is compiled: a block of its own, which sorting keeps.
 #include <hwy/contrib/math/math-inl.h>
 
+#include "gfx/bloom.h"
 #include "gfx/tonemap.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -198,6 +199,10 @@ void CpuSplat::draw(const Vec4* pos, const Vec4* vel, const float* values, int n
     }
   }
   if (trails) trail_splat_cpu(*trails, p, trail_intensity, hdr);
+  if (p.bloom > 0.0f) {
+    m_bloom.resize(6 * static_cast<std::size_t>(bloom_size(w)) * bloom_size(h));
+    bloom_cpu(hdr, w, h, exposure, p.bloom, m_bloom.data());
+  }
 
 #pragma omp parallel for schedule(dynamic, 1)
   for (int b = 0; b < bands; ++b)

@@ -35,6 +35,7 @@ class CpuSplat {
  private:
   std::vector<float> m_star, m_bulge;  // sprite_glow(r2, 0) and (r2, 1) at r2 = i / k_table
   std::vector<float> m_hdr;
+  std::vector<float> m_bloom;  // the glow's small images (gfx/bloom.h)
   std::vector<Sprite> m_sprites;
   std::vector<int> m_first_band, m_last_band;     // each sprite's bands (last < first: none)
   std::vector<int> m_band_start, m_band_sprites;  // sprites by band of rows (counting sort)

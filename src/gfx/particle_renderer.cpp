@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "bloom.h"
 #include "orrery/no_copy.h"
 #include "shader_files.h"
 #include "splat.h"
@@ -38,6 +39,7 @@ SpriteParams sprite_params(const OrbitCamera& camera, const RenderStyle& style, 
   p.mass_ref = style.mass_ref;
   p.spheres = style.spheres ? 1 : 0;
   p.sphere_intensity = style.sphere_intensity;
+  p.bloom = style.bloom;
   return p;
 }
 
@@ -73,6 +75,10 @@ ParticleRenderer::ParticleRenderer()
                             "trails.vert + trails.frag")),
       m_tonemap(make_program(read_shader("fullscreen.vert"), read_shader("tonemap.frag"),
                              "fullscreen.vert + tonemap.frag")),
+      m_bloom_down(make_program(read_shader("fullscreen.vert"), read_shader("bloom_down.frag"),
+                                "fullscreen.vert + bloom_down.frag")),
+      m_bloom_blur(make_program(read_shader("fullscreen.vert"), read_shader("bloom_blur.frag"),
+                                "fullscreen.vert + bloom_blur.frag")),
       m_empty_vao(make_vertex_array()),
       m_palettes(make_texture()) {
   // Every palette a row of k_palette_entries RGB texels, interpolated linearly as the CPU's.
@@ -106,6 +112,8 @@ ParticleRenderer::ParticleRenderer()
   m_u_trail_intensity = glGetUniformLocation(tr, "u_intensity");
   m_u_hdr = glGetUniformLocation(t, "u_hdr");
   m_u_exposure = glGetUniformLocation(t, "u_exposure");
+  m_u_bloom = glGetUniformLocation(t, "u_bloom");
+  m_u_bloom_strength = glGetUniformLocation(t, "u_bloom_strength");
   check_gl("setting up the particle renderer");
 }
 
@@ -194,7 +202,49 @@ void ParticleRenderer::draw(GLuint vao, int count, const SpriteParams& p, float 
     m_hdr_count = count;
     m_hdr_params = p;
   }
-  tonemap(exposure, target, p.width, p.height);
+  if (p.bloom > 0.0f) bloom_gl(exposure);
+  tonemap(exposure, target, p.width, p.height, p.bloom);
+}
+
+void ParticleRenderer::bloom_gl(float exposure) {
+  const int sw = bloom_size(m_hdr.width()), sh = bloom_size(m_hdr.height());
+  if (m_bloom_a.width() != sw || m_bloom_a.height() != sh) {
+    m_bloom_a = RenderTarget(sw, sh, GL_RGBA16F);
+    m_bloom_b = RenderTarget(sw, sh, GL_RGBA16F);
+    for (const RenderTarget* t : {&m_bloom_a, &m_bloom_b}) {  // sampled between texel centres
+      glBindTexture(GL_TEXTURE_2D, t->texture());
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+      glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+  }
+  glDisable(GL_BLEND);
+  glViewport(0, 0, sw, sh);
+  glBindVertexArray(m_empty_vao.id());
+  glActiveTexture(GL_TEXTURE0);
+  // The light above the threshold into a, blurred along x into b, along y back into a.
+  glBindFramebuffer(GL_FRAMEBUFFER, m_bloom_a.framebuffer());
+  glUseProgram(m_bloom_down.id());
+  glBindTexture(GL_TEXTURE_2D, m_hdr.texture());
+  glUniform1i(glGetUniformLocation(m_bloom_down.id(), "u_hdr"), 0);
+  glUniform1f(glGetUniformLocation(m_bloom_down.id(), "u_threshold"), bloom_threshold(exposure));
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glUseProgram(m_bloom_blur.id());
+  glUniform1i(glGetUniformLocation(m_bloom_blur.id(), "u_small"), 0);
+  const GLint dir = glGetUniformLocation(m_bloom_blur.id(), "u_dir");
+  const std::pair<const RenderTarget*, const RenderTarget*> passes[] = {{&m_bloom_a, &m_bloom_b},
+                                                                        {&m_bloom_b, &m_bloom_a}};
+  for (int k = 0; k < 2; ++k) {
+    glBindFramebuffer(GL_FRAMEBUFFER, passes[k].second->framebuffer());
+    glBindTexture(GL_TEXTURE_2D, passes[k].first->texture());
+    glUniform2i(dir, k == 0 ? 1 : 0, k == 0 ? 0 : 1);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+  }
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glBindVertexArray(0);
+  glUseProgram(0);
 }
 
 namespace {
@@ -313,6 +363,11 @@ void ParticleRenderer::splat(const Vec4* pos, const Vec4* vel, const float* valu
   m_splat_timer->start();
   splat_device(pos, vel, count, p, hdr, values);
   if (trails) trail_splat_device(*trails, p, trail_intensity, hdr);
+  if (p.bloom > 0.0f) {
+    m_bloom_scratch.enlarge(6 * static_cast<std::size_t>(bloom_size(p.width)) *
+                            static_cast<std::size_t>(bloom_size(p.height)));
+    bloom_device(hdr, p.width, p.height, exposure, p.bloom, m_bloom_scratch.data());
+  }
   tonemap_device(hdr, p.width, p.height, exposure, bytes);
   m_splat_reg.copy_rgba8_to_texture(bytes, p.width, p.height);
   m_splat_timer->stop();
@@ -336,10 +391,14 @@ void ParticleRenderer::show_picture(GLuint picture, GLuint target, int width, in
   glViewport(0, 0, width, height);
 }
 
-void ParticleRenderer::tonemap(float exposure, GLuint target, int width, int height) {
+void ParticleRenderer::tonemap(float exposure, GLuint target, int width, int height, float bloom) {
   glBindFramebuffer(GL_FRAMEBUFFER, target);
   glViewport(0, 0, width, height);
   glUseProgram(m_tonemap.id());
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, bloom > 0.0f ? m_bloom_a.texture() : 0);
+  glUniform1i(m_u_bloom, 1);
+  glUniform1f(m_u_bloom_strength, bloom);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, m_hdr.texture());
   glUniform1i(m_u_hdr, 0);
@@ -348,6 +407,9 @@ void ParticleRenderer::tonemap(float exposure, GLuint target, int width, int hei
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glBindVertexArray(0);
   glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glActiveTexture(GL_TEXTURE0);
   glUseProgram(0);
 }
 

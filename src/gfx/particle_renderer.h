@@ -29,6 +29,7 @@ struct RenderStyle {
   float center_shift_px = 0.0f;   // moves the view's centre right by this many pixels
   bool spheres = false;           // bodies drawn as balls of their radius (collisions on)
   float sphere_intensity = 0.3f;  // a ball's brightness
+  float bloom = 0.0f;             // the glow around dense regions (gfx/bloom.h; 0: none)
 };
 
 // The sprite pass's inputs for this camera, style and image size (both draw modes use them).
@@ -99,7 +100,9 @@ class ParticleRenderer {
   GLuint draw_hdr(GLuint vao, int count, const SpriteParams& p, const TrailDraw* trails = nullptr);
 
  private:
-  void tonemap(float exposure, GLuint target, int width, int height);
+  void tonemap(float exposure, GLuint target, int width, int height, float bloom = 0.0f);
+  // The bloom's small image of m_hdr (gfx/bloom.h) into m_bloom_a, for tonemap() to add.
+  void bloom_gl(float exposure);
   // Blits a splat's picture (framebuffer `picture`; 0: it was written into the target directly)
   // into `target`, and leaves `target` bound with a full viewport.
   void show_picture(GLuint picture, GLuint target, int width, int height);
@@ -107,7 +110,10 @@ class ParticleRenderer {
   void set_color_uniforms(const ColorMap& c, const GLint* locations);
   void draw_trails(const TrailDraw& t, const SpriteParams& p);  // into the bound HDR target
 
-  GlProgram m_particles, m_trails, m_tonemap;
+  GlProgram m_particles, m_trails, m_tonemap, m_bloom_down, m_bloom_blur;
+  RenderTarget m_bloom_a, m_bloom_b;  // the bloom's small images (GL path)
+  GpuBuffer<float> m_bloom_scratch;   // and the CUDA path's
+  GLint m_u_bloom = -1, m_u_bloom_strength = -1;
   GlVertexArray m_empty_vao;  // core profiles need a bound VAO even without attributes
   GlTexture m_palettes;       // every palette, a row each (shaders/colormap.glsl samples it)
   RenderTarget m_hdr;

@@ -3,10 +3,10 @@
 find_package(hwy REQUIRED)  # the CPU draw path's vectorised tone map
 add_library(orrery_splat STATIC ${CMAKE_CURRENT_LIST_DIR}/splat.cpp ${CMAKE_CURRENT_LIST_DIR}/trails_picking.cpp
   ${CMAKE_CURRENT_LIST_DIR}/color_range.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/cpu_splat.cpp ${CMAKE_CURRENT_LIST_DIR}/density_map.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/cpu_splat.cpp ${CMAKE_CURRENT_LIST_DIR}/density_map.cpp ${CMAKE_CURRENT_LIST_DIR}/bloom.cpp)
 if(ORRERY_HAVE_CUDA)
   target_sources(orrery_splat PRIVATE ${CMAKE_CURRENT_LIST_DIR}/splat.cu ${CMAKE_CURRENT_LIST_DIR}/trails_picking.cu
-    ${CMAKE_CURRENT_LIST_DIR}/density_map.cu)
+    ${CMAKE_CURRENT_LIST_DIR}/density_map.cu ${CMAKE_CURRENT_LIST_DIR}/bloom.cu)
   target_compile_options(orrery_splat PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math -Xptxas=-warn-spills>)
 endif()

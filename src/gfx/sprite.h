@@ -22,6 +22,7 @@ struct SpriteParams {
   int spheres = 0;            // 1: a body whose ball (its own radius, the velocity's w) is larger
                               // than its sprite is drawn as that ball (collisions on)
   float sphere_intensity = 0.3f;  // a ball's brightness
+  float bloom = 0.0f;             // the glow's strength in the tone map (gfx/bloom.h; 0: none)
 };
 
 // Where and how one body lands on the image.

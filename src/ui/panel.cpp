@@ -226,6 +226,12 @@ void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) 
         "kernel splats them from the mapped buffers, far cheaper on GPUs with little raster "
         "hardware (H100); needs the zero-copy path. CPU splat: the CPU's cores splat them, far "
         "cheaper where OpenGL itself runs on the CPU (Mesa's llvmpipe).");
+  ImGui::Checkbox("glow (bloom)", &s.bloom);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "A glow around the densest parts of the picture: the light past the tone "
+        "map's knee, blurred and added back.");
+  ImGui::SameLine();
   bool map = s.density_map;
   if (ImGui::Checkbox("density map (M)", &map) && map != s.density_map)
     actions.push_back({ActionKind::toggle_density_map});

@@ -76,6 +76,7 @@ struct Settings {
   float brightness = 1.0f;
   float exposure = 1.0f;
   DrawMethod draw = DrawMethod::gl_sprites;  // how bodies are drawn (D, the View section)
+  bool bloom = true;          // a glow around the densest parts of the sprites' picture (--bloom)
   bool density_map = false;   // the picture is the bodies' smoothed surface density (M, --mode)
   bool tree_overlay = false;  // draw the tree code's cells (T)
   bool file_box = true;       // draw a loaded file's periodic box

@@ -62,3 +62,29 @@ TEST(DensityMapGpu, MatchesTheCpu) {
 
 }  // namespace
 }  // namespace orrery
+
+#include "gfx/bloom.h"
+
+namespace orrery {
+namespace {
+
+TEST(BloomGpu, MatchesTheCpu) {
+  if (!device_present()) GTEST_SKIP() << "no CUDA device: " << device_info().reason;
+  const int w = 517, h = 293;
+  std::vector<float> img(4 * w * h, 0.0f);
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (float& v : img) v = u(rng) < 0.01f ? 30.0f * u(rng) : 0.5f * u(rng);
+  GpuBuffer<float> dev(img.size()), scratch(6 * gfx::bloom_size(w) * gfx::bloom_size(h));
+  dev.upload(img.data(), img.size());
+  gfx::bloom_device(dev.data(), w, h, 1.3f, 0.9f, scratch.data());
+  std::vector<float> got(img.size()), scratch_cpu(scratch.size());
+  dev.download(got.data(), got.size());
+  gfx::bloom_cpu(img.data(), w, h, 1.3f, 0.9f, scratch_cpu.data());
+  float worst = 0.0f;
+  for (std::size_t k = 0; k < img.size(); ++k) worst = std::max(worst, std::abs(got[k] - img[k]));
+  EXPECT_LT(worst, 1e-4f);
+}
+
+}  // namespace
+}  // namespace orrery
