@@ -269,6 +269,48 @@ if series_mounted:
                                                   "--series", tiny_series + "/s_%03d.orrery"],
           expect={1}, limit=120, check=whole_series)
 
+# The camera, the density map and the glow (issue 44): bad words, lying and damaged path files,
+# non-finite and out-of-range rows, and the largest picture.
+for flag, bad in [("--frame", "mass:"), ("--frame", "mass:0"), ("--frame", "bodies:1e999"),
+                  ("--frame", "x" * 10000), ("--follow", "body:"), ("--follow", "body:-1"),
+                  ("--follow", "body:99999999999999999999"), ("--follow", "body:256"),
+                  ("--camera-roll", "nan"), ("--camera-x", "inf"), ("--camera-y", "1e39"),
+                  ("--orbit", "-inf"), ("--fov", "0"), ("--mode", ""), ("--mode", "Density"),
+                  ("--bloom", "1"), ("--camera-path", "")]:
+    view(f"{flag} {bad[:20]!r}", QUICK_V + [flag, bad], expect={2})
+view("--keep-frame --frame none", QUICK_V + ["--keep-frame", "--frame", "none"], expect={2})
+paths = {
+    "empty": b"",
+    "binary": bytes(range(256)) * 64,
+    "no keys": b'{"keys": []}',
+    "unsorted": b'{"keys": [{"t": 2}, {"t": 1}]}',
+    "duplicate": b'{"keys": [{"t": 1}, {"t": 1}]}',
+    "negative t": b'{"keys": [{"t": -1}]}',
+    "huge t": b'{"keys": [{"t": 1e999}]}',
+    "key twice": b'{"keys": [{"t": 0, "t": 1}]}',
+    "deep": b"[" * 100000 + b"]" * 100000,
+    "wrong type": b'{"keys": [{"t": 0, "camera_distance": "far"}]}',
+    "out of bounds": b'{"keys": [{"t": 0, "camera_elevation": 89}]}',
+    "orbit in a key": b'{"keys": [{"t": 0, "orbit": 3}]}',
+    "not utf-8": b'{"keys": [{"t": 0, "\xff\xfe": 1}]}',
+}
+for name, data in paths.items():
+    view(f"--camera-path {name}", QUICK_V + ["--camera-path", w("path-" + name.replace(" ", "_")
+                                                                    + ".json", data)],
+         expect={2})
+view("--camera-path a folder", QUICK_V + ["--camera-path", WORK], expect={2})
+view("--camera-path missing", QUICK_V + ["--camera-path", WORK + "/no.json"], expect={2})
+view("--camera-path /dev/zero", QUICK_V + ["--camera-path", "/dev/zero"], expect={2}, limit=60)
+view("density map 7680x4320", ["--solver", "cpu", "--n", "2000", "--frames", "2", "--paused",
+                               "--headless", "--mode", "density", "--width", "7680", "--height",
+                               "4320", "--screenshot", WORK + "/big_density.png"], expect={0, 2},
+     limit=180)
+view("density map one body", ["--solver", "cpu", "--n", "1", "--frames", "3", "--mode", "density",
+                              "--vsync", "off"], expect={0})
+view("density map of bodies behind the camera", QUICK_V + ["--mode", "density", "--camera-z",
+                                                          "1000", "--camera-distance", "1"],
+     expect={0})
+
 # --- memory and time ---------------------------------------------------------------------------
 bench("n 2^31-1 cpu", ["--solver", "cpu", "--n", "2147483647", "--steps", "1"], expect={0, 1, 2},
       limit=60)
