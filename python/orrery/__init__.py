@@ -295,6 +295,71 @@ def _save(self, path):
 _save.__doc__ = _native_save.__doc__
 Simulation.save = _save
 
+
+# The state's arrays are copies; a write into one would be lost, so they come read-only and a
+# write raises (numpy's "assignment destination is read-only"). Assign a whole array to change
+# the state: sim.positions = p (REBOUND's particles and pynbody's arrays are views instead:
+# docs/python.md says why not here).
+def _read_only(getter):
+    def get(self):
+        a = getter(self)
+        if a is not None:
+            a.flags.writeable = False
+        return a
+    get.__doc__ = getter.__doc__
+    return get
+
+
+for _name in ("positions", "velocities", "masses", "radii", "types", "ids"):
+    _prop = getattr(Simulation, _name)
+    setattr(Simulation, _name, property(_read_only(_prop.fget), _prop.fset, None, _prop.__doc__))
+del _name, _prop
+
+
+def _len(self):
+    """The number of bodies (sim.n)."""
+    return self.n
+
+
+def _state_bytes(sim):
+    """The state as Orrery's snapshot encoding, which restarts bit for bit."""
+    with tempfile.TemporaryDirectory(prefix="orrery-copy-") as tmp:
+        path = os.path.join(tmp, "state.orrery")
+        sim._snapshot_to(path)
+        with open(path, "rb") as f:
+            return f.read()
+
+
+def _from_state(version, data):
+    """A Simulation from _state_bytes() of this version of Orrery (pickle's constructor)."""
+    if version != __version__:
+        raise ValueError(f"this pickle holds a Simulation of Orrery {version}, not {__version__}: "
+                         "save() and load() carry a state between versions")
+    if not isinstance(data, (bytes, bytearray)):
+        raise ValueError("this pickle holds no Orrery state")
+    with tempfile.TemporaryDirectory(prefix="orrery-copy-") as tmp:
+        path = os.path.join(tmp, "state.orrery")
+        with open(path, "wb") as f:
+            f.write(data)
+        return load(path)
+
+
+def _copy(self):
+    """An independent Simulation in the same state, bit for bit: bodies, time, step count,
+    solver, integrator and settings (through Orrery's snapshot encoding, as pickling)."""
+    return _from_state(__version__, _state_bytes(self))
+
+
+def _reduce(self):
+    return (_from_state, (__version__, _state_bytes(self)))
+
+
+Simulation.__len__ = _len
+Simulation.copy = _copy
+Simulation.__copy__ = _copy
+Simulation.__deepcopy__ = lambda self, memo: _copy(self)
+Simulation.__reduce__ = _reduce
+
 # A thread in integrate() would keep the interpreter from exiting (after Ctrl-C in the main
 # thread, too): threading runs these before it joins the threads.
 if hasattr(threading, "_register_atexit"):

@@ -80,7 +80,7 @@ def test_edited_positions_do_not_keep_the_memory(tmp_path):
     a.step(4)
     a.save(tmp_path / "before.orrery")
     assert (tmp_path / "before.orrery").read_bytes()[8] == 4
-    pos = a.positions
+    pos = a.positions.copy()  # read-only: a copy to edit
     pos[0, 0] += 0.5
     a.positions = pos
     a.save(tmp_path / "edited.orrery")
