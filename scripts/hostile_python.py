@@ -328,7 +328,7 @@ refused(lambda: orrery.Simulation.from_arrays(pos, None, 1.0, box=20, gravity=Fa
 say("ok")''')
 probe("files: an edited state keeps nothing of the old forces", r'''
 s = small(dt="auto"); s.step(3)
-p = s.positions; p[0, 0] += 0.5; s.positions = p
+p = s.positions.copy(); p[0, 0] += 0.5; s.positions = p
 s.save(W + "/edit.orrery")
 if open(W + "/edit.orrery", "rb").read()[8] != 3: lie("the old evaluation was saved")
 say("ok")''')

@@ -18,6 +18,8 @@ import subprocess
 import tempfile
 import threading
 
+import numpy as np
+
 from . import _orrery
 from ._orrery import Simulation, devices, integrators, parameters, presets, solvers
 
@@ -359,6 +361,111 @@ Simulation.copy = _copy
 Simulation.__copy__ = _copy
 Simulation.__deepcopy__ = lambda self, memo: _copy(self)
 Simulation.__reduce__ = _reduce
+
+
+# IDs: every body has one (a file's, else numbered 0 to N-1), kept through merges and saved in
+# the formats that hold them (Orrery's, HDF5); add() and remove() change the bodies by them.
+_native_from_arrays = Simulation.from_arrays
+
+
+def _labels(sim):
+    """The bodies' types and IDs (numbered where the state came without them)."""
+    ids = sim.ids
+    if ids is None:
+        return np.ones(sim.n, np.uint8), np.arange(sim.n, dtype=np.uint64)
+    types = sim.types
+    return (np.ones(sim.n, np.uint8) if types is None else types), ids
+
+
+def _id_array(ids, what):
+    a = np.atleast_1d(np.asarray(ids))
+    if a.ndim != 1 or a.dtype.kind not in "iu":
+        raise TypeError(f"{what}: IDs must be whole numbers (a sequence or one)")
+    if a.dtype.kind == "i" and (a < 0).any():
+        raise ValueError(f"{what}: ID {int(a[a < 0][0])} is negative")
+    a = a.astype(np.uint64)
+    values, counts = np.unique(a, return_counts=True)
+    if (counts > 1).any():
+        raise ValueError(f"{what}: ID {int(values[counts > 1][0])} is given twice")
+    return a
+
+
+def _from_arrays(pos, vel, mass, radius=None, ids=None, **settings):
+    sim = _native_from_arrays(pos, vel, mass, radius, **settings)
+    if ids is not None:
+        ids = _id_array(ids, "from_arrays: ids")
+        sim._replace_bodies(sim.positions, sim.velocities, sim.masses, sim.radii,
+                            np.ones(sim.n, np.uint8), ids, "from_arrays")
+    return sim
+
+
+_from_arrays.__doc__ = (_native_from_arrays.__doc__ or "") + (
+    " ids: the bodies' IDs, N distinct whole numbers (default 0 to N-1).")
+Simulation.from_arrays = staticmethod(_from_arrays)
+
+
+def _add(self, pos, vel=None, mass=None, radius=None, ids=None):
+    """Adds bodies to the run, keeping its time, step count and settings: pos of shape (k, 3) (or
+    (3,) for one), vel likewise (None: at rest), mass (k,) or one number (required), radius
+    likewise (default 0), ids: k new distinct IDs (default: after the largest there). The next
+    step recomputes the forces. Raises ValueError for a shape, a value that is not finite, a
+    negative mass or radius, or an ID that is taken or given twice, and TypeError for a dtype that
+    is not a real number; the state is unchanged then. Returns the new bodies' IDs."""
+    if mass is None:
+        raise TypeError("add: mass= is required (an array of k or one number)")
+    p = np.asarray(pos)
+    if p.ndim == 1:
+        p = p[None, :]
+    if p.ndim != 2 or p.shape[1] != 3 or p.shape[0] < 1:
+        raise ValueError(f"add: pos must have shape (k, 3) or (3,), not {np.shape(pos)}")
+    k = p.shape[0]
+    v = np.zeros((k, 3)) if vel is None else np.asarray(vel)
+    if v.ndim == 1 and k == 1:
+        v = v[None, :]
+    m = np.asarray(mass)
+    m = np.full(k, m) if m.ndim == 0 else m
+    r = np.zeros(k) if radius is None else np.asarray(radius)
+    r = np.full(k, r) if r.ndim == 0 else r
+    for name, a, shape in (("vel", v, (k, 3)), ("mass", m, (k,)), ("radius", r, (k,))):
+        if a.shape != shape:
+            raise ValueError(f"add: {name} must have shape {shape} for {k} bodies, not {a.shape}")
+    types, have = _labels(self)
+    if ids is None:
+        start = int(have.max()) + 1 if have.size else 0
+        new = np.arange(start, start + k, dtype=np.uint64)
+    else:
+        new = _id_array(ids, "add: ids")
+        if new.size != k:
+            raise ValueError(f"add: {new.size} IDs for {k} bodies")
+    taken = np.intersect1d(new, have)
+    if taken.size:
+        raise ValueError(f"add: ID {int(taken[0])} is taken")
+    self._replace_bodies(np.concatenate([self.positions, p]), np.concatenate([self.velocities, v]),
+                         np.concatenate([self.masses, m]), np.concatenate([self.radii, r]),
+                         np.concatenate([types, np.ones(k, np.uint8)]),
+                         np.concatenate([have, new]), "add")
+    return new
+
+
+def _remove(self, ids):
+    """Removes the bodies with these IDs (one or a sequence), keeping the run's time, step count
+    and settings. Raises ValueError for an ID no body has, one given twice, or removing every
+    body; the state is unchanged then."""
+    gone = _id_array(ids, "remove")
+    types, have = _labels(self)
+    unknown = np.setdiff1d(gone, have)
+    if unknown.size:
+        raise ValueError(f"remove: no body has ID {int(unknown[0])}"
+                         + (f" (nor {unknown.size - 1} more)" if unknown.size > 1 else ""))
+    keep = ~np.isin(have, gone)
+    if not keep.any():
+        raise ValueError("remove: a simulation needs at least one body")
+    self._replace_bodies(self.positions[keep], self.velocities[keep], self.masses[keep],
+                         self.radii[keep], types[keep], have[keep], "remove")
+
+
+Simulation.add = _add
+Simulation.remove = _remove
 
 # A thread in integrate() would keep the interpreter from exiting (after Ctrl-C in the main
 # thread, too): threading runs these before it joins the threads.

@@ -381,12 +381,13 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
                     }),
                     "Time runs backwards while set (leapfrog and yoshida4 retrace their past).")
       .def_property_readonly("types", guarded(&PySimulation::types),
-                             "A GADGET or HDF5 file's particle types (0 gas, 1 halo, 2 disk, 3 "
-                             "bulge, 4 stars, 5 boundary), (N,) uint8, a copy; None when the "
-                             "bodies came from elsewhere. A merge keeps the heavier body's.")
+                             "The bodies' particle types (GADGET's: 0 gas, 1 halo, 2 disk, 3 "
+                             "bulge, 4 stars, 5 boundary), (N,) uint8, a read-only copy: a "
+                             "file's, else 1 (collisionless). A merge keeps the heavier body's.")
       .def_property_readonly("ids", guarded(&PySimulation::ids),
-                             "A GADGET or HDF5 file's particle IDs, (N,) uint64, a copy; None "
-                             "as for types. A merge keeps the heavier body's.")
+                             "The bodies' IDs, (N,) uint64, a read-only copy: a file's, else "
+                             "numbered 0 to N-1 (from_arrays(ids=...) and add(ids=...) give "
+                             "others). A merge keeps the heavier body's.")
       .def_property_readonly("config", guarded(&PySimulation::config),
                              "The solver's configuration in use (cuda-fast: its tuned tiles).")
       .def("__repr__",
@@ -398,6 +399,12 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
       .def_static(
           "_made", [](const py::object& o) { return orrery::python::made(o); },
           "Whether __init__ made this object (the Python layer refuses a second __init__).")
+      .def("_replace_bodies",
+           guarded([](PySimulation& s, const py::object& pos, const py::object& vel,
+                      const py::object& mass, const py::object& radius, const py::object& types,
+                      const py::object& ids, const std::string& what) {
+             s.replace_bodies(pos, vel, mass, radius, types, ids, what.c_str());
+           }))
       .def("_snapshot_to", guarded([](PySimulation& s, const std::string& path) {
              save_snapshot(path, s.snapshot());
            }))

@@ -173,14 +173,49 @@ std::unique_ptr<PySimulation> PySimulation::from_preset(int n, const std::string
   const UnitsChoice u = units_keyword(k, s, true);
   auto sim = std::make_unique<PySimulation>(s, c);
   sim->m_sim->set_units(u.units);
+  sim->number_bodies();
   return sim;
 }
 
-std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
-                                                        const py::object& vel,
-                                                        const py::object& mass,
-                                                        const py::object& radius,
-                                                        const Keywords& k) {
+namespace {
+
+// The GADGET type of bodies that are neither gas nor stars: what presets, from_arrays and add()
+// give theirs.
+constexpr std::uint8_t k_collisionless_type = 1;
+
+// An array of n whole numbers that T holds (IDs: uint64; types: 0 to 5). Throws TypeError for
+// another dtype, ValueError for a shape or a value out of range.
+template <class T>
+std::vector<T> as_vector(const py::object& obj, const char* name, long long n) {
+  py::array a = py::array::ensure(obj);
+  if (!a || (a.dtype().kind() != 'i' && a.dtype().kind() != 'u'))
+    throw py::type_error(std::string(name) + ": must be an array of whole numbers");
+  using Longs = py::array_t<long long, py::array::c_style | py::array::forcecast>;
+  using Unsigned = py::array_t<unsigned long long, py::array::c_style | py::array::forcecast>;
+  if (a.ndim() != 1 || a.shape(0) != n)
+    throw py::value_error(std::string(name) + ": must have shape (" + std::to_string(n) + ",)");
+  std::vector<T> out(static_cast<std::size_t>(n));
+  const bool is_signed = a.dtype().kind() == 'i';
+  const Longs l = is_signed ? Longs::ensure(a) : Longs();
+  const Unsigned u = is_signed ? Unsigned() : Unsigned::ensure(a);
+  const unsigned long long top = sizeof(T) == 1 ? 5 : std::numeric_limits<T>::max();
+  for (long long i = 0; i < n; ++i) {
+    const long long v = is_signed ? l.data()[i] : 0;
+    if (is_signed && v < 0)
+      throw py::value_error(std::string(name) + ": element " + std::to_string(i) + " is negative");
+    const unsigned long long w = is_signed ? static_cast<unsigned long long>(v) : u.data()[i];
+    if (w > top)
+      throw py::value_error(std::string(name) + ": element " + std::to_string(i) + " is above " +
+                            std::to_string(top));
+    out[static_cast<std::size_t>(i)] = static_cast<T>(w);
+  }
+  return out;
+}
+
+}  // namespace
+
+BodyState state_from_arrays(const py::object& pos, const py::object& vel, const py::object& mass,
+                            const py::object& radius, bool doubles) {
   const std::vector<float> x = checked(pos, "pos", -1, 3, false);
   const long long n = static_cast<long long>(x.size() / 3);
   if (n > std::numeric_limits<int>::max())
@@ -197,8 +232,7 @@ std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
     s.pos[i] = Vec4{x[3 * i], x[3 * i + 1], x[3 * i + 2], m[i]};
     s.vel[i] = Vec4{v[3 * i], v[3 * i + 1], v[3 * i + 2], r[i]};
   }
-  const Chosen c = choose(RunSettings{}, std::nullopt, k);
-  if (c.run.params.precision == Precision::double_) {  // the arrays' own values, as given
+  if (doubles) {  // the arrays' own values, as given
     const std::vector<double> xd = checked<double>(pos, "pos", n, 3, false);
     const std::vector<double> vd = vel.is_none() ? std::vector<double>(xd.size(), 0.0)
                                                  : checked<double>(vel, "vel", n, 3, false);
@@ -212,11 +246,52 @@ std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
     }
     round_to_floats(s);
   }
+  return s;
+}
+
+std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
+                                                        const py::object& vel,
+                                                        const py::object& mass,
+                                                        const py::object& radius,
+                                                        const Keywords& k) {
+  const Chosen c = choose(RunSettings{}, std::nullopt, k);
+  BodyState s =
+      state_from_arrays(pos, vel, mass, radius, c.run.params.precision == Precision::double_);
   check_inside_walls(c.run.params.collisions.box, s, "from_arrays");
   const UnitsChoice u = units_keyword(k, s, false);
   auto sim = std::make_unique<PySimulation>(s, c);
   sim->m_sim->set_units(u.units);
+  sim->number_bodies();
   return sim;
+}
+
+void PySimulation::number_bodies() {
+  const auto n = static_cast<std::size_t>(m_sim->bodies().n);
+  std::vector<std::uint64_t> ids(n);
+  for (std::size_t i = 0; i < n; ++i) ids[i] = i;
+  m_sim->set_labels(std::vector<std::uint8_t>(n, k_collisionless_type), std::move(ids));
+}
+
+void PySimulation::replace_bodies(const py::object& pos, const py::object& vel,
+                                  const py::object& mass, const py::object& radius,
+                                  const py::object& types, const py::object& ids,
+                                  const char* what) {
+  BodyState s = state_from_arrays(pos, vel, mass, radius, doubles());
+  if (s.size() < 1) throw InputError(std::string(what) + ": a simulation needs at least one body");
+  const auto n = static_cast<long long>(s.size());
+  Snapshot snap = snapshot();
+  snap.types = as_vector<std::uint8_t>(types, "types", n);
+  snap.ids = as_vector<std::uint64_t>(ids, "ids", n);
+  std::vector<std::uint64_t> sorted = snap.ids;
+  std::sort(sorted.begin(), sorted.end());
+  const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+  if (twice != sorted.end())
+    throw InputError(std::string(what) + ": ID " + std::to_string(*twice) + " is given twice");
+  check_box_fits(snap.run.params.collisions.box, s.vel);
+  check_inside_walls(snap.run.params.collisions.box, s, what);
+  snap.bodies = std::move(s);
+  snap.run.last_acc.clear(), snap.run.last_acc64.clear();  // forces of the bodies before
+  restore(snap);
 }
 
 namespace {

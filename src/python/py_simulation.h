@@ -43,6 +43,10 @@ UnitsChoice units_keyword(const Keywords& k, BodyState& s, bool preset);
 // raises (Ctrl-C's KeyboardInterrupt) cancels the load, and its exception is raised here.
 Snapshot load_interruptibly(const std::string& path, LoadOptions o);
 
+// The state of n bodies from arrays as from_arrays takes them (a double run: their doubles too).
+BodyState state_from_arrays(const py::object& pos, const py::object& vel, const py::object& mass,
+                            const py::object& radius, bool doubles);
+
 class PySimulation {
  public:
   // The bodies with the settings chosen (python/settings.h); `run` continues a saved run (its
@@ -61,6 +65,14 @@ class PySimulation {
   // or merges changed the bodies (they do not follow merges yet).
   py::object types() const;
   py::object ids() const;
+  // Every body an ID (0 to N-1) and the collisionless type: presets' and from_arrays' bodies.
+  void number_bodies();
+  // The bodies replaced by these (in the run's precision), with their types and IDs, keeping the
+  // clock and settings (add() and remove()). Throws ValueError/TypeError as from_arrays does, and
+  // for an ID given twice; the state is unchanged then.
+  void replace_bodies(const py::object& pos, const py::object& vel, const py::object& mass,
+                      const py::object& radius, const py::object& types, const py::object& ids,
+                      const char* what);
   // Orrery's format, TIPSY (.tipsy) or CSV (.csv), by the name.
   void save(const std::string& path);
 

@@ -348,7 +348,8 @@ def test_a_gadget_file_with_its_types_and_ids():
         orrery.load(path, gadget_g=0.0)
     with pytest.raises(ValueError, match="no particle of those types"):
         orrery.load(path, types=[4])
-    assert small().types is None
+    # A preset's bodies (issue 46): numbered, and collisionless (GADGET's type 1).
+    assert np.all(small().types == 1) and np.array_equal(small().ids, np.arange(100))
 
 
 def test_every_parameter_row_is_a_keyword_and_a_checked_property():
