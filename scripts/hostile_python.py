@@ -391,6 +391,73 @@ print("ok"); sys.stdout.flush()
 sys.exit(0)''', limit=30)
 
 
+# --- issue 46: IDs, add and remove, copies and pickles ------------------------------------------
+probe("ids: add with IDs that lie (huge, float, taken, repeated, empty)", r"""
+s = small(); s.step(2)
+n, t, ids = s.n, s.time, s.ids.copy()
+refused(lambda: s.add([[1, 2, 3]], mass=1.0, ids=[2**64]), ValueError, "ids")
+refused(lambda: s.add([[1, 2, 3]], mass=1.0, ids=[1.0]), TypeError, "whole numbers")
+refused(lambda: s.add([[1, 2, 3]], mass=1.0, ids=[3]), ValueError, "ID 3 is taken")
+refused(lambda: s.add([[1, 2, 3], [4, 5, 6]], mass=1.0, ids=[99, 99]), ValueError, "twice")
+refused(lambda: s.add(np.zeros((0, 3)), mass=1.0), ValueError, "pos")
+refused(lambda: s.add([[1, 2, 3]], mass=float("inf")), ValueError, "not finite")
+refused(lambda: s.add([[1e39, 2, 3]], mass=1.0), ValueError, "not finite")
+refused(lambda: s.add([[1, 2, 3]], mass=1.0, vel=[[np.nan, 0, 0]]), ValueError, "not finite")
+if s.n != n or s.time != t or not np.array_equal(s.ids, ids):
+    lost("a refused add changed the state")
+say("ok")
+""")
+probe("ids: remove what is not there, everything, or twice", r"""
+s = small()
+refused(lambda: s.remove([64]), ValueError, "no body has ID 64")
+refused(lambda: s.remove(list(range(64))), ValueError, "at least one body")
+refused(lambda: s.remove([1, 1]), ValueError, "twice")
+refused(lambda: s.remove(-1), ValueError, "negative")
+s.remove(list(range(63)))
+if s.n != 1 or list(s.ids) != [63]:
+    lie(f"removing 63 of 64 left {s.n} bodies, IDs {list(s.ids)}")
+s.step(3)
+if not np.isfinite(s.positions).all():
+    lost("one body left is not finite")
+say("ok")
+""")
+probe("ids: add then step on every CPU solver, merging", r"""
+for solver in ("cpu", "cpu-omp", "cpu-bh"):
+    s = orrery.Simulation(n=200, preset="plummer", solver=solver, collisions="merge", radius=0.2,
+                          integrator="leapfrog", dt=0.01)
+    s.add(np.random.default_rng(1).normal(size=(50, 3)), mass=0.005)
+    s.step(40)
+    ids = s.ids
+    if len(np.unique(ids)) != s.n or ids.max() >= 250:
+        lie(f"{solver}: IDs after merges {s.n} bodies, {len(np.unique(ids))} distinct")
+say("ok")
+""")
+probe("pickle: another version, a torn payload, a huge one", r"""
+import pickle
+s = small(); s.step(3)
+f, (v, data) = s.__reduce__()
+refused(lambda: f("9.9.9", data), ValueError, "9.9.9")
+refused(lambda: f(v, data[: len(data) // 2]), ValueError)
+refused(lambda: f(v, b"\0" * 10), ValueError)
+twin = pickle.loads(pickle.dumps(s))
+twin.step(2); s.step(2)
+if not np.array_equal(twin.positions, s.positions):
+    lie("a pickled twin stepped to other positions")
+say("ok")
+""")
+probe("arrays: read-only, and their flags cannot be set back", r"""
+s = small()
+a = s.positions
+try:
+    a.flags.writeable = True
+    a[0, 0] = 5.0
+    if s.positions[0, 0] == 5.0:
+        lie("a write reached the state through a copy")
+except ValueError:
+    pass
+say("ok")
+""")
+
 def run_probe(p):
     name, code, limit = p
     t0 = time.time()

@@ -379,6 +379,10 @@ def _labels(sim):
 
 def _id_array(ids, what):
     a = np.atleast_1d(np.asarray(ids))
+    if a.ndim == 1 and a.dtype == object and all(isinstance(x, int) for x in a):
+        wide = [x for x in a if x < 0 or x >= 2**64]  # beyond every integer dtype of numpy
+        if wide:
+            raise ValueError(f"{what}: ID {wide[0]} is not in [0, 2^64 - 1]")
     if a.ndim != 1 or a.dtype.kind not in "iu":
         raise TypeError(f"{what}: IDs must be whole numbers (a sequence or one)")
     if a.dtype.kind == "i" and (a < 0).any():
