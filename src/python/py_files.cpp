@@ -41,8 +41,8 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
   Snapshot s;
   if (ext == ".json" || ext == ".JSON") {
     const SceneFile sc = load_scene(path);
-    const Chosen c = choose(settings_of(sc), std::nullopt, k);
     const int n = sc.n > 0 ? sc.n : default_bodies();
+    const Chosen c = choose(settings_of(sc), std::nullopt, k, sc.snapshot.empty() ? n : 0);
     if (sc.snapshot.empty()) check_fits(solver_info(c.run.solver), n, c.run.params.precision);
     s = scene_snapshot(sc, n, o);
     apply_radius(s.bodies, k);
@@ -51,7 +51,8 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
   } else {
     s = load_interruptibly(path, o);
     apply_radius(s.bodies, k);
-    const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k);
+    const Chosen c = choose(s.run_recorded ? settings_of(s.run) : RunSettings{}, std::nullopt, k,
+                            s.bodies.size());
     check_inside_walls(c.run.params.collisions.box, s.bodies, path);
     sim = std::make_unique<PySimulation>(s.bodies, c, &s.run);  // TIPSY: its time alone
     FileInfo info;

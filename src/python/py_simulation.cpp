@@ -166,7 +166,7 @@ std::unique_ptr<PySimulation> PySimulation::from_preset(int n, const std::string
   } catch (const std::invalid_argument& e) {
     throw InputError("preset=" + preset + ": " + e.what());
   }
-  const Chosen c = choose(RunSettings{}, p, k);
+  const Chosen c = choose(RunSettings{}, p, k, n);
   check_fits(solver_info(c.run.solver), n, c.run.params.precision);
   BodyState s = make_preset(p, n, seed);
   apply_radius(s, k);
@@ -254,7 +254,8 @@ std::unique_ptr<PySimulation> PySimulation::from_arrays(const py::object& pos,
                                                         const py::object& mass,
                                                         const py::object& radius,
                                                         const Keywords& k) {
-  const Chosen c = choose(RunSettings{}, std::nullopt, k);
+  const long long rows = py::hasattr(pos, "__len__") ? static_cast<long long>(py::len(pos)) : 0;
+  const Chosen c = choose(RunSettings{}, std::nullopt, k, rows);
   BodyState s =
       state_from_arrays(pos, vel, mass, radius, c.run.params.precision == Precision::double_);
   check_inside_walls(c.run.params.collisions.box, s, "from_arrays");

@@ -32,7 +32,13 @@ struct Chosen {
 // The file's (or the defaults') settings, a preset's gravity and collisions over them where one is
 // given, and the keywords over both. Throws InputError ("dt=0: invalid time step 0: must be ...")
 // naming the keyword; a solver that cannot run here gives the reason.
-Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, const Keywords& k);
+// `n`: the bodies, where known (> 0): with no solver asked for and no CUDA device, N from the
+// CPU's crossover on uses the tree code (k_cpu_tree_from), as the viewer's sizing picks it.
+Chosen choose(const RunSettings& base, const std::optional<Preset>& preset, const Keywords& k,
+              long long n = 0);
+// From this many bodies cpu-bh steps a Plummer sphere faster than cpu-omp on the CPU: the tree
+// wins from between 4,096 and 8,192 (docs/benchmarks.md, "Crossover").
+constexpr long long k_cpu_tree_from = 8192;
 
 // Checks every setting by the core's rules, naming the keyword (a setter's whole check).
 void check_settings(const RunSettings& s);

@@ -145,3 +145,17 @@ def test_bad_adds_and_removes_leave_the_state(call, kind, match):
         call(sim)
     assert np.array_equal(sim.positions, before[0]) and np.array_equal(sim.ids, before[1])
     assert (sim.time, sim.steps) == before[2:]
+
+
+def test_the_default_solver_for_large_n_on_the_cpu_is_the_tree():
+    """The viewer's rule: without a GPU, the tree code where it is the faster (from 8,192 bodies);
+    all pairs below, in double precision, without gravity, or when a solver is asked for."""
+    if any(s["gpu"] and s["available"] for s in orrery.solvers()):
+        pytest.skip("a GPU here: the default is its solver")
+    assert orrery.Simulation(n=8192).solver == "cpu-bh"
+    assert orrery.Simulation(n=8191).solver == "cpu-omp"
+    assert orrery.Simulation(n=20000, solver="cpu-omp").solver == "cpu-omp"
+    assert orrery.Simulation(n=20000, precision="double").solver == "cpu-omp"
+    assert orrery.Simulation(n=20000, preset="box").solver == "cpu-omp"  # no gravity
+    big = np.random.default_rng(3).normal(size=(10000, 3))
+    assert orrery.Simulation.from_arrays(big, None, 1e-4).solver == "cpu-bh"
