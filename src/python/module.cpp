@@ -11,6 +11,7 @@
 
 #include "guard.h"
 #include "orrery/device.h"
+#include "orrery/formats.h"
 #include "orrery/host_threads.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
@@ -462,11 +463,33 @@ approximate (a tree code), spreads (over several GPUs), description, available (
       "presets", [] { return preset_names(); }, "The presets' names.");
   m.def(
       "integrators", [] { return integrator_names(); }, "The integrators' names.");
+  m.def(
+      "formats",
+      [] {
+        py::list out;
+        for (const FormatInfo& f : format_table()) {
+          py::dict d;
+          d["name"] = f.name;
+          d["description"] = f.description;
+          d["extensions"] = f.extensions;
+          d["read"] = f.looks_like != nullptr;
+          d["written"] = f.encode != nullptr;
+          d["keeps_run"] = f.keeps_run;
+          d["keeps_types_and_ids"] = f.keeps_types;
+          d["keeps_doubles"] = f.keeps_doubles;
+          out.append(d);
+        }
+        return out;
+      },
+      "The file formats, one dict each from the engine's registry: name, description, extensions "
+      "(save() picks by them), read (load() tells it by content), written, and what a file keeps "
+      "besides the bodies: keeps_run (an exact restart), keeps_types_and_ids, keeps_doubles.");
   m.def("parameters", &parameter_list,
         R"(The run's parameters, one dict a row of the table the engine, both programs and this
 module share: name, owner (core, integrator, solver, collider), unit (G = 1 units; "" for a pure
 number), help, default, min, min_excluded, max, and keyword (False for dt and eta, which take the
 time step's grammar: dt="auto", dt_max, eta, and for the view's rows, owner "view", which render()
-and show() take: camera_distance, camera_azimuth, camera_elevation, fov).)");
+and show() take: camera_distance, camera_azimuth, camera_elevation, camera_roll, fov,
+camera_x, camera_y, camera_z, orbit).)");
   m.attr("cuda_compiled") = cuda_compiled();
 }
