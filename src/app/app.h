@@ -164,6 +164,8 @@ class App : NoCopy {
   ViewParams camera_view() const;
   // The camera where the panel moved it (a value that fails its row is refused with a line).
   void keep_view_valid(const ViewParams& shown);
+  // The camera to the view's rows v (angles in degrees), the point looked at too.
+  void apply_view(const ViewParams& v);
   void write_run_outputs();  // --save, --export-csv
   // Scenes (app_files.cpp): a scene file's bodies and settings (the solver too, where it runs
   // here); the current settings as a new scene file in the working folder.

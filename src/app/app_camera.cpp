@@ -21,6 +21,14 @@ constexpr double k_keep_seconds = 0.25;
 // A stalled frame moves a path or an orbit on by no more than this (seconds).
 constexpr double k_max_step_s = 0.1;
 
+glm::vec3 centre_of(const Sphere& s) {
+  return {static_cast<float>(s.centre[0]), static_cast<float>(s.centre[1]),
+          static_cast<float>(s.centre[2])};
+}
+
+// The rule K and --keep-frame fit by: --frame's, or the default where it is none.
+Framing refit_rule(const Framing& f) { return f.kind == Framing::Kind::none ? Framing{} : f; }
+
 }  // namespace
 
 void App::frame_bodies(bool size_sprites) {
@@ -28,9 +36,7 @@ void App::frame_bodies(bool size_sprites) {
   const std::optional<Sphere> s = framing_sphere(sample.data(), sample.size(), 1, m_opts.frame);
   camera_from(m_opts.view, {});  // the field of view the framing uses
   if (s) {
-    m_camera.frame({static_cast<float>(s->centre[0]), static_cast<float>(s->centre[1]),
-                    static_cast<float>(s->centre[2])},
-                   static_cast<float>(s->radius));
+    m_camera.frame(centre_of(*s), static_cast<float>(s->radius));
     // Sprites in proportion (0.2 for a preset's extent of about 20), unless --point-radius was
     // given.
     if (size_sprites && !m_opts.point_radius_given)
@@ -41,17 +47,16 @@ void App::frame_bodies(bool size_sprites) {
 }
 
 void App::frame_now() {
-  const Framing f = m_opts.frame.kind == Framing::Kind::none ? Framing{} : m_opts.frame;
+  const Framing f = refit_rule(m_opts.frame);
   const std::vector<Vec4> sample = m_run->sample_positions(k_frame_sample);
   const std::optional<Sphere> s = framing_sphere(sample.data(), sample.size(), 1, f);
   if (!s) {
     say("frame: no bodies to frame");
     return;
   }
-  m_camera.set_target({static_cast<float>(s->centre[0]), static_cast<float>(s->centre[1]),
-                       static_cast<float>(s->centre[2])});
-  m_camera.set_view(static_cast<float>(s->radius) / std::sin(0.5f * m_camera.fov_y()),
-                    m_camera.yaw(), m_camera.pitch(), m_camera.roll(), m_camera.fov_y());
+  m_camera.set_target(centre_of(*s));
+  m_camera.set_view(m_camera.fit_distance(static_cast<float>(s->radius)), m_camera.yaw(),
+                    m_camera.pitch(), m_camera.roll(), m_camera.fov_y());
   char line[96];
   std::snprintf(line, sizeof line, "frame %s: radius %.4g, distance %.4g", to_string(f).c_str(),
                 s->radius, static_cast<double>(m_camera.distance()));
@@ -109,6 +114,10 @@ void App::keep_view_valid(const ViewParams& shown) {
     m_settings.view.orbit = shown.orbit;
     return;
   }
+  apply_view(v);
+}
+
+void App::apply_view(const ViewParams& v) {
   m_camera.set_view(v.camera_distance, glm::radians(v.camera_azimuth),
                     glm::radians(v.camera_elevation), glm::radians(v.camera_roll),
                     glm::radians(v.fov));
@@ -181,35 +190,30 @@ void App::drive_camera(long long index) {
   if (m_settings.keep_frame) {
     if (!m_drive.goal || index % k_keep_frames == 0) {
       const std::vector<Vec4> sample = m_run->sample_positions(k_keep_sample);
-      const Framing f = m_opts.frame.kind == Framing::Kind::none ? Framing{} : m_opts.frame;
-      if (auto s = framing_sphere(sample.data(), sample.size(), 1, f)) m_drive.goal = s;
+      if (auto s = framing_sphere(sample.data(), sample.size(), 1, refit_rule(m_opts.frame)))
+        m_drive.goal = s;
     }
     if (m_drive.goal) {
       const float a = static_cast<float>(1.0 - std::exp(-dt / k_keep_seconds));
       const Sphere& g = *m_drive.goal;
       const bool own_centre = m_settings.follow == ui::Follow::nothing &&
                               !(m_drive.path_playing && m_opts.camera_path.moves_centre());
-      if (own_centre) {
-        const glm::vec3 c(static_cast<float>(g.centre[0]), static_cast<float>(g.centre[1]),
-                          static_cast<float>(g.centre[2]));
-        m_camera.set_target(m_camera.target() + a * (c - m_camera.target()));
-      }
-      const float want = static_cast<float>(g.radius) / std::sin(0.5f * m_camera.fov_y());
+      if (own_centre)
+        m_camera.set_target(m_camera.target() + a * (centre_of(g) - m_camera.target()));
+      const float want = m_camera.fit_distance(static_cast<float>(g.radius));
       const float d = std::exp(std::log(m_camera.distance()) +
                                a * (std::log(want) - std::log(m_camera.distance())));
       m_camera.set_view(d, m_camera.yaw(), m_camera.pitch(), m_camera.roll(), m_camera.fov_y());
     }
   }
   if (!m_drive.path_playing) return;
-  // The rows some key gives; the others stay with the mouse, the framing and the following.
+  // The rows some key gives; the others stay with the mouse, the framing and the following (the
+  // point looked at among them, as it stands).
   const ViewParams keyed = camera_at(path, m_drive.clock, m_drive.path_start);
   ViewParams v = camera_view();
   for (const ParamRow& row : view_rows())
     if (path.gives(row.name)) row.set(v, row.get(keyed));
-  m_camera.set_view(v.camera_distance, glm::radians(v.camera_azimuth),
-                    glm::radians(v.camera_elevation), glm::radians(v.camera_roll),
-                    glm::radians(v.fov));
-  if (path.moves_centre()) m_camera.set_target({v.camera_x, v.camera_y, v.camera_z});
+  apply_view(v);
   if (!path.loop && m_drive.clock >= path.duration()) {
     m_drive.path_playing = false;
     say("camera path: done at its last key (t = " + param_value_text(path.duration()) + " s)");

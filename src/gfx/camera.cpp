@@ -14,7 +14,7 @@ constexpr float k_max_pitch = 1.55f;
 void OrbitCamera::frame(const glm::vec3& centre, float radius) {
   if (!(radius > 0.0f) || !std::isfinite(radius)) return;
   m_home_target = centre;
-  m_home_distance = radius / std::sin(0.5f * m_fov_y);
+  m_home_distance = fit_distance(radius);
   reset();
 }
 

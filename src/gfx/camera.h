@@ -1,6 +1,7 @@
 // An orbit camera: yaw and pitch about a target at a distance, with pan and zoom.
 #pragma once
 
+#include <cmath>
 #include <glm/glm.hpp>
 
 namespace orrery::gfx {
@@ -14,6 +15,8 @@ class OrbitCamera {
   // Makes the home view one that holds a sphere of this centre and radius, and goes there (a
   // loaded file's bodies, whatever their units).
   void frame(const glm::vec3& centre, float radius);
+  // The distance at which a sphere of this radius fills the field of view's height.
+  float fit_distance(float radius) const { return radius / std::sin(0.5f * m_fov_y); }
   // The home view's angles (radians: yaw about +y, pitch above the x-z plane, roll about the line
   // of sight, counter-clockwise) and field of view, and its distance where one is given (> 0);
   // then goes there.
