@@ -35,15 +35,6 @@ Box bounding_box(const Vec4* pos, int n) {
   return b;
 }
 
-std::uint64_t key_of(const Vec4& p, const Box& b, int order) {
-  float u = (p.x - b.lo[0]) * b.inv_span, v = (p.y - b.lo[1]) * b.inv_span,
-        w = (p.z - b.lo[2]) * b.inv_span;
-  if (order > 0)
-    u = 0.5f * (u + shift(order, 0)), v = 0.5f * (v + shift(order, 1)),
-    w = 0.5f * (w + shift(order, 2));
-  return morton(u, v, w);
-}
-
 }  // namespace
 
 void smoothing_lengths_cpu(const Vec4* pos, int n, float* h) {
@@ -59,7 +50,7 @@ void smoothing_lengths_cpu(const Vec4* pos, int n, float* h) {
   std::vector<std::pair<std::uint64_t, int>> order(static_cast<std::size_t>(n));
   std::vector<float> d2;
   for (int o = 0; o < k_map_orders; ++o) {
-    for (int i = 0; i < n; ++i) order[i] = {key_of(pos[i], box, o), i};
+    for (int i = 0; i < n; ++i) order[i] = {order_key(pos[i], box.lo, box.inv_span, o), i};
     std::sort(order.begin(), order.end());
 #pragma omp parallel for schedule(static) private(d2) if (n > 4096)
     for (int s = 0; s < n; ++s) {
@@ -69,10 +60,8 @@ void smoothing_lengths_cpu(const Vec4* pos, int n, float* h) {
       float window_mass = 0.0f;
       for (int c = start; c < end; ++c) {
         if (c == s) continue;
-        const Vec4& a = pos[self];
         const Vec4& b = pos[order[c].second];
-        const float dx = b.x - a.x, dy = b.y - a.y, dz = b.z - a.z;
-        d2.push_back(dx * dx + dy * dy + dz * dz);
+        d2.push_back(distance2(pos[self], b));
         window_mass += b.w;
       }
       std::nth_element(d2.begin(), d2.begin() + (k - 1), d2.end());

@@ -57,15 +57,7 @@ __global__ void keys_kernel(const Vec4* pos, int n, const unsigned* box, int ord
     span = fmaxf(span, __fsub_rn(unordered(box[3 + k]), lo[k]));
   }
   const float inv = span > 0.0f ? __frcp_rn(span) : 1.0f;
-  const Vec4 p = pos[i];
-  float u = __fmul_rn(__fsub_rn(p.x, lo[0]), inv), v = __fmul_rn(__fsub_rn(p.y, lo[1]), inv),
-        w = __fmul_rn(__fsub_rn(p.z, lo[2]), inv);
-  if (order > 0) {
-    u = __fmul_rn(0.5f, __fadd_rn(u, shift(order, 0)));
-    v = __fmul_rn(0.5f, __fadd_rn(v, shift(order, 1)));
-    w = __fmul_rn(0.5f, __fadd_rn(w, shift(order, 2)));
-  }
-  keys[i] = morton(u, v, w);
+  keys[i] = order_key(pos[i], lo, inv, order);
   index[i] = i;
 }
 
@@ -88,9 +80,7 @@ __global__ void select_kernel(const Vec4* pos, const int* sorted, int n, int k, 
     if (c < end && c != s) {
       const Vec4 b = pos[sorted[c]];
       window_mass += b.w;
-      const float dx = __fsub_rn(b.x, a.x), dy = __fsub_rn(b.y, a.y), dz = __fsub_rn(b.z, a.z);
-      v[j] = __float_as_uint(
-          __fadd_rn(__fadd_rn(__fmul_rn(dx, dx), __fmul_rn(dy, dy)), __fmul_rn(dz, dz)));
+      v[j] = __float_as_uint(distance2(a, b));
     }
   }
   unsigned prefix = 0;

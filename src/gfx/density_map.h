@@ -130,6 +130,48 @@ ORRERY_HD bool point_mass(float mass, float window_mass, int window_count) {
          mass * static_cast<float>(window_count) > k_point_mass_ratio * window_mass;
 }
 
+// a + b, a - b and a * b each rounded once, as the CPU rounds them: the device would fuse a
+// multiply with an add, and the CPU and the GPU then find other smoothing lengths.
+ORRERY_HD float add_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+ORRERY_HD float sub_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fsub_rn(a, b);
+#else
+  return a - b;
+#endif
+}
+ORRERY_HD float mul_rn(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
+// A position's key in Morton order `order` of the box from lo with 1 / its side inv_span.
+ORRERY_HD std::uint64_t order_key(const Vec4& p, const float* lo, float inv_span, int order) {
+  float u = mul_rn(sub_rn(p.x, lo[0]), inv_span), v = mul_rn(sub_rn(p.y, lo[1]), inv_span),
+        w = mul_rn(sub_rn(p.z, lo[2]), inv_span);
+  if (order > 0) {
+    u = mul_rn(0.5f, add_rn(u, shift(order, 0)));
+    v = mul_rn(0.5f, add_rn(v, shift(order, 1)));
+    w = mul_rn(0.5f, add_rn(w, shift(order, 2)));
+  }
+  return morton(u, v, w);
+}
+
+// The squared distance between two bodies.
+ORRERY_HD float distance2(const Vec4& a, const Vec4& b) {
+  const float dx = sub_rn(b.x, a.x), dy = sub_rn(b.y, a.y), dz = sub_rn(b.z, a.z);
+  return add_rn(add_rn(mul_rn(dx, dx), mul_rn(dy, dy)), mul_rn(dz, dz));
+}
+
 // The first candidate of the window about sorted position s (2W + 1 bodies, self included).
 ORRERY_HD int window_start(int s, int n) {
   const int span = 2 * k_map_window + 1;
