@@ -53,3 +53,14 @@ escape_while_busy() {
   fi
   echo "quit $ms ms after Esc"
 }
+# refuses REGEX ARGS...: $orrery headless on 100 bodies for a frame with ARGS exits 2 and says
+# why in one line on stderr matching REGEX (its output in refused.out and refused.err here).
+refuses() {
+  local want=$1
+  shift
+  env -u DISPLAY "$orrery" --headless --solver cpu --n 100 --frames 1 "$@" >refused.out 2>refused.err
+  local rc=$?
+  [ $rc -eq 2 ] || { cat refused.out refused.err; fail "$*: exit $rc, not 2"; }
+  [ "$(wc -l <refused.err)" -eq 1 ] || { cat refused.err; fail "$*: not one line"; }
+  grep -Eq -e "$want" refused.err || { cat refused.err; fail "$*: no '$want'"; }
+}
