@@ -368,15 +368,6 @@ Simulation.__reduce__ = _reduce
 _native_from_arrays = Simulation.from_arrays
 
 
-def _labels(sim):
-    """The bodies' types and IDs (numbered where the state came without them)."""
-    ids = sim.ids
-    if ids is None:
-        return np.ones(sim.n, np.uint8), np.arange(sim.n, dtype=np.uint64)
-    types = sim.types
-    return (np.ones(sim.n, np.uint8) if types is None else types), ids
-
-
 def _id_array(ids, what):
     a = np.atleast_1d(np.asarray(ids))
     if a.ndim == 1 and a.dtype == object and all(isinstance(x, int) for x in a):
@@ -433,7 +424,7 @@ def _add(self, pos, vel=None, mass=None, radius=None, ids=None):
     for name, a, shape in (("vel", v, (k, 3)), ("mass", m, (k,)), ("radius", r, (k,))):
         if a.shape != shape:
             raise ValueError(f"add: {name} must have shape {shape} for {k} bodies, not {a.shape}")
-    types, have = _labels(self)
+    types, have = self.types, self.ids
     if ids is None:
         start = int(have.max()) + 1 if have.size else 0
         new = np.arange(start, start + k, dtype=np.uint64)
@@ -456,7 +447,7 @@ def _remove(self, ids):
     and settings. Raises ValueError for an ID no body has, one given twice, or removing every
     body; the state is unchanged then."""
     gone = _id_array(ids, "remove")
-    types, have = _labels(self)
+    types, have = self.types, self.ids
     unknown = np.setdiff1d(gone, have)
     if unknown.size:
         raise ValueError(f"remove: no body has ID {int(unknown[0])}"

@@ -64,7 +64,7 @@ std::unique_ptr<PySimulation> PySimulation::load(const std::string& path, const 
       for (std::uint8_t t : s.types) ++info.counts[t % 6];
     sim->m_file = info;
   }
-  sim->m_sim->set_labels(std::move(s.types), std::move(s.ids));
+  sim->take_labels(std::move(s.types), std::move(s.ids));
   return sim;
 }
 
@@ -96,7 +96,7 @@ void PySimulation::save(const std::string& path) {
 void PySimulation::restore(const Snapshot& s) {
   const Chosen c = choose(settings_of(s.run), std::nullopt, Keywords{});
   auto fresh = std::make_unique<PySimulation>(s.bodies, c, &s.run);
-  fresh->m_sim->set_labels(s.types, s.ids);
+  fresh->take_labels(s.types, s.ids);
   std::swap(m_sim, fresh->m_sim);
   m_solver = fresh->m_solver;
   m_block_asked = fresh->m_block_asked;

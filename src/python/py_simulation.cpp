@@ -273,6 +273,13 @@ void PySimulation::number_bodies() {
   m_sim->set_labels(std::vector<std::uint8_t>(n, k_collisionless_type), std::move(ids));
 }
 
+void PySimulation::take_labels(std::vector<std::uint8_t> types, std::vector<std::uint64_t> ids) {
+  if (ids.empty())
+    number_bodies();
+  else
+    m_sim->set_labels(std::move(types), std::move(ids));
+}
+
 void PySimulation::replace_bodies(const py::object& pos, const py::object& vel,
                                   const py::object& mass, const py::object& radius,
                                   const py::object& types, const py::object& ids,

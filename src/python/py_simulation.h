@@ -67,6 +67,9 @@ class PySimulation {
   py::object ids() const;
   // Every body an ID (0 to N-1) and the collisionless type: presets' and from_arrays' bodies.
   void number_bodies();
+  // A file's types and IDs; numbered as above where it brings none (TIPSY, CSV, an older
+  // snapshot), so that every Simulation's bodies have IDs.
+  void take_labels(std::vector<std::uint8_t> types, std::vector<std::uint64_t> ids);
   // The bodies replaced by these (in the run's precision), with their types and IDs, keeping the
   // clock and settings (add() and remove()). Throws ValueError/TypeError as from_arrays does, and
   // for an ID given twice; the state is unchanged then.

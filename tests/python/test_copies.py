@@ -87,6 +87,15 @@ def test_every_body_has_an_id():
             orrery.Simulation.from_arrays(np.eye(3), None, 1.0, solver="cpu", ids=bad)
 
 
+def test_a_file_without_ids_gets_them_numbered(tmp_path):
+    small().save(tmp_path / "s.tipsy")  # TIPSY has no place for IDs
+    sim = orrery.load(tmp_path / "s.tipsy", solver="cpu")
+    assert np.array_equal(sim.ids, np.arange(200)) and np.all(sim.types == 1)
+    assert list(sim.add([0, 0, 9], mass=1.0)) == [200]
+    sim.remove([3])
+    assert len(sim) == 200 and 3 not in sim.ids
+
+
 def test_ids_follow_their_bodies_through_merges_and_files(tmp_path):
     sim = orrery.Simulation(n=300, preset="plummer", solver="cpu", collisions="merge",
                             radius=0.2, integrator="leapfrog", dt=0.01)
