@@ -114,6 +114,10 @@ ParticleRenderer::ParticleRenderer()
   m_u_exposure = glGetUniformLocation(t, "u_exposure");
   m_u_bloom = glGetUniformLocation(t, "u_bloom");
   m_u_bloom_strength = glGetUniformLocation(t, "u_bloom_strength");
+  m_u_down_hdr = glGetUniformLocation(m_bloom_down.id(), "u_hdr");
+  m_u_down_threshold = glGetUniformLocation(m_bloom_down.id(), "u_threshold");
+  m_u_blur_small = glGetUniformLocation(m_bloom_blur.id(), "u_small");
+  m_u_blur_dir = glGetUniformLocation(m_bloom_blur.id(), "u_dir");
   check_gl("setting up the particle renderer");
 }
 
@@ -228,18 +232,17 @@ void ParticleRenderer::bloom_gl(float exposure) {
   glBindFramebuffer(GL_FRAMEBUFFER, m_bloom_a.framebuffer());
   glUseProgram(m_bloom_down.id());
   glBindTexture(GL_TEXTURE_2D, m_hdr.texture());
-  glUniform1i(glGetUniformLocation(m_bloom_down.id(), "u_hdr"), 0);
-  glUniform1f(glGetUniformLocation(m_bloom_down.id(), "u_threshold"), bloom_threshold(exposure));
+  glUniform1i(m_u_down_hdr, 0);
+  glUniform1f(m_u_down_threshold, bloom_threshold(exposure));
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glUseProgram(m_bloom_blur.id());
-  glUniform1i(glGetUniformLocation(m_bloom_blur.id(), "u_small"), 0);
-  const GLint dir = glGetUniformLocation(m_bloom_blur.id(), "u_dir");
+  glUniform1i(m_u_blur_small, 0);
   const std::pair<const RenderTarget*, const RenderTarget*> passes[] = {{&m_bloom_a, &m_bloom_b},
                                                                         {&m_bloom_b, &m_bloom_a}};
   for (int k = 0; k < 2; ++k) {
     glBindFramebuffer(GL_FRAMEBUFFER, passes[k].second->framebuffer());
     glBindTexture(GL_TEXTURE_2D, passes[k].first->texture());
-    glUniform2i(dir, k == 0 ? 1 : 0, k == 0 ? 0 : 1);
+    glUniform2i(m_u_blur_dir, k == 0 ? 1 : 0, k == 0 ? 0 : 1);
     glDrawArrays(GL_TRIANGLES, 0, 3);
   }
   glBindTexture(GL_TEXTURE_2D, 0);

@@ -113,7 +113,8 @@ class ParticleRenderer {
   GlProgram m_particles, m_trails, m_tonemap, m_bloom_down, m_bloom_blur;
   RenderTarget m_bloom_a, m_bloom_b;  // the bloom's small images (GL path)
   GpuBuffer<float> m_bloom_scratch;   // and the CUDA path's
-  GLint m_u_bloom = -1, m_u_bloom_strength = -1;
+  GLint m_u_bloom = -1, m_u_bloom_strength = -1, m_u_down_hdr = -1, m_u_down_threshold = -1,
+        m_u_blur_small = -1, m_u_blur_dir = -1;
   GlVertexArray m_empty_vao;  // core profiles need a bound VAO even without attributes
   GlTexture m_palettes;       // every palette, a row each (shaders/colormap.glsl samples it)
   RenderTarget m_hdr;
