@@ -26,10 +26,6 @@ double fraction_after(std::string_view text, std::size_t colon, std::string_view
 // The rows a key may give: every view row but orbit (a path turns the camera itself).
 bool key_row(const ParamRow& row) { return std::string_view(row.name) != "orbit"; }
 
-bool is_centre(std::string_view name) {
-  return name == "camera_x" || name == "camera_y" || name == "camera_z";
-}
-
 // A row's value as it is interpolated: the distance in log space, so that a zoom is even.
 double to_curve(const ParamRow& row, float v) {
   return std::string_view(row.name) == "camera_distance" ? std::log(static_cast<double>(v)) : v;
@@ -167,10 +163,7 @@ bool CameraPath::gives(const std::string& row) const {
 }
 
 bool CameraPath::moves_centre() const {
-  for (const CameraKey& k : keys)
-    for (const std::string& name : k.given)
-      if (is_centre(name)) return true;
-  return false;
+  return gives("camera_x") || gives("camera_y") || gives("camera_z");
 }
 
 CameraPath parse_camera_path(const std::string& text, const std::string& name) {
