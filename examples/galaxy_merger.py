@@ -3,7 +3,9 @@
 through the first pass, settling towards 1) over the run, plotted with matplotlib. The jump in
 the energy at t = 4.4 is the two heavy cores' passage, where a fixed step of 0.01 is too coarse.
 
-    PYTHONPATH=build/python python3 examples/galaxy_merger.py [N] [OUT.png]
+    python3 examples/galaxy_merger.py [N] [OUT.png]
+
+(with orrery installed: README, "Installing it"; or from the build tree, PYTHONPATH=build/python)
 """
 import sys
 

@@ -3,7 +3,9 @@
 about the centre of mass) over time: flat for a sphere in equilibrium, the core slowly contracting
 as two-body relaxation sets in.
 
-    PYTHONPATH=build/python python3 examples/lagrangian_radii.py [N] [OUT.png]
+    python3 examples/lagrangian_radii.py [N] [OUT.png]
+
+(with orrery installed: README, "Installing it"; or from the build tree, PYTHONPATH=build/python)
 """
 import sys
 

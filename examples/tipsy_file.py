@@ -2,7 +2,9 @@
 """A TIPSY file opened, stepped and saved: the bodies of another code's file, 100 leapfrog steps,
 then written back as TIPSY (and as Orrery's own snapshot, which keeps the run for a restart).
 
-    PYTHONPATH=build/python python3 examples/tipsy_file.py [IN.tipsy] [OUT.tipsy]
+    python3 examples/tipsy_file.py [IN.tipsy] [OUT.tipsy]
+
+(with orrery installed: README, "Installing it"; or from the build tree, PYTHONPATH=build/python)
 
 With no file given, it first writes one (a 4,096-body disk) so it runs anywhere.
 """

@@ -1,5 +1,6 @@
 """Shared fixtures of the Python module's tests: the module from the build tree (PYTHONPATH set by
-ctest), and markers for what this machine lacks (a GPU, a display, EGL)."""
+ctest) or an installed one (scripts/pip_check.sh), and markers for what this machine lacks (a GPU,
+a display, EGL)."""
 import os
 
 import pytest
@@ -15,6 +16,16 @@ needs_gpu = pytest.mark.skipif(not HAVE_GPU, reason=f"no GPU: {WHY_NO_GPU}")
 needs_display = pytest.mark.skipif(not (os.environ.get("DISPLAY") or
                                         os.environ.get("WAYLAND_DISPLAY")),
                                    reason="no display (DISPLAY unset): show() needs a window")
+
+
+def bench_path():
+    """orrery-bench beside the viewer: in bin/ installed, in src/bench/ of a build tree."""
+    viewer = orrery.viewer_path()
+    for path in (os.path.join(os.path.dirname(viewer), "orrery-bench"),
+                 os.path.join(os.path.dirname(os.path.dirname(viewer)), "bench", "orrery-bench")):
+        if os.path.exists(path):
+            return path
+    pytest.skip(f"no orrery-bench beside {viewer}")
 
 
 @pytest.fixture

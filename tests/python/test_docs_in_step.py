@@ -8,6 +8,7 @@ import subprocess
 import pytest
 
 import orrery
+from conftest import bench_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
@@ -23,10 +24,7 @@ def program_help(program):
         viewer = orrery.viewer_path()
     except RuntimeError as e:
         pytest.skip(str(e))
-    path = viewer if program == "orrery" else os.path.join(
-        os.path.dirname(os.path.dirname(viewer)), "bench", "orrery-bench")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} is not built here")
+    path = viewer if program == "orrery" else bench_path()
     return subprocess.run([path, "--help"], capture_output=True, text=True, check=True).stdout
 
 

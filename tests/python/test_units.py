@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import orrery
+from conftest import bench_path
 import yt  # Debian's python3-yt, which scripts/setup.sh installs: the reader these tests are for
 
 yt.set_log_level("error")
@@ -203,7 +204,7 @@ def test_a_units_group_with_missing_or_nonsense_fields_is_refused(tmp_path, grou
 
 
 def test_the_programs_refuse_bad_units_with_exit_2_and_write_nothing(tmp_path):
-    bench = os.path.join(os.path.dirname(orrery.viewer_path()), "..", "bench", "orrery-bench")
+    bench = bench_path()
     out = tmp_path / "x.hdf5"
     for units in ["1 furlong, 1 Msun", "-2 kpc, 1 Msun", "nan kpc, 1 Msun"]:
         r = subprocess.run([bench, "--preset", "plummer", "--n", "100", "--steps", "1",
@@ -248,7 +249,7 @@ def test_a_cosmological_snapshot_is_said_for_what_it_is(tmp_path):
     assert ds.cosmological_simulation and ds.hubble_constant == pytest.approx(0.7)
     x = ds.all_data()["PartType1", "Coordinates"].to("kpccm/h").value
     assert np.allclose(x, pos, rtol=1e-6)
-    bench = os.path.join(os.path.dirname(orrery.viewer_path()), "..", "bench", "orrery-bench")
+    bench = bench_path()
     r = subprocess.run([bench, "--load", str(path), "--steps", "1", "--solver", "cpu"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
