@@ -290,6 +290,16 @@ class Simulation : NoCopy {
   std::vector<Vec4> m_memory;
   std::vector<Vec4d> m_memory64;
   double m_total_mass = -1.0;  // the state's (merges keep it); < 0: not measured yet
+  // The solver's sources (Solver::set_sources) at m_sources_n bodies; counted again when N
+  // changes, at merges and at state_changed() (-1).
+  int m_sources = 0, m_sources_n = -1;
+  // Tells the solver its sources before a pass at n bodies, counting them with `count` (a
+  // backend's sources()) when not known.
+  template <class Count>
+  void aim_solver(int n, Count count) {
+    if (m_sources_n != n) m_sources = count(), m_sources_n = n;
+    m_solver->set_sources(m_sources, n);
+  }
   std::optional<double> m_stop;
   std::vector<int> m_rows;
   bool m_keep_rows = false;

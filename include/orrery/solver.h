@@ -94,6 +94,14 @@ class Solver {
     (void)max_level, (void)limit;
     out.clear();
   }
+  // Test particles: bodies [0, sources) hold every body with mass, and the rest are massless, so
+  // they feel the others and pull on nothing. Modules that say takes_sources() then sum over the
+  // sources alone, which is exact (a massless body's term is zero) and costs N x sources; the
+  // others sum over every body, as exactly. The Simulation sets it before each force pass from its
+  // state (all bodies unless the last ones are massless); it holds for passes at n bodies only,
+  // and a caller that never sets it gets sums over all N.
+  void set_sources(int sources, int n) { m_sources = sources, m_sources_n = n; }
+  virtual bool takes_sources() const { return false; }
   // CPU solvers honour a control (progress, cancel) while one is set; GPU solvers ignore it.
   void set_control(StepControl* control) { m_control = control; }
   // The Simulation's phase timer: modules with stages of their own (the tree codes) mark them on it
@@ -103,8 +111,14 @@ class Solver {
  protected:
   // Throws std::invalid_argument unless 0 <= part.from <= part.to <= 1 and n >= 1.
   void check_part(Part part, int n) const;
+  // The sources of a pass at n bodies (set_sources), at least 1 and at most n.
+  int sources(int n) const {
+    if (n != m_sources_n) return n;
+    return m_sources < 1 ? 1 : (m_sources < n ? m_sources : n);
+  }
   StepControl* m_control = nullptr;
   PhaseTimer* m_phases = nullptr;
+  int m_sources = 0, m_sources_n = -1;
 };
 
 using SolverMaker = std::unique_ptr<Solver> (*)(int block_size);

@@ -459,8 +459,20 @@ def _remove(self, ids):
                          self.radii[keep], types[keep], have[keep], "remove")
 
 
+def _n_active(self):
+    """Bodies [0, n_active) hold every body with a mass; the rest are test particles: massless,
+    they feel the others and pull on nothing, and the solvers sum over the first n_active alone
+    (the all-pairs solvers then cost N x n_active interactions a pass; the tree codes leave test
+    particles out of the tree when they are at least half the bodies). Put test particles last:
+    add(..., mass=0) appends them. A massless body before a massive one is a source of nothing
+    all the same, but it counts in n_active."""
+    massive = np.flatnonzero(self.masses)
+    return int(massive[-1]) + 1 if massive.size else min(1, self.n)
+
+
 Simulation.add = _add
 Simulation.remove = _remove
+Simulation.n_active = property(_n_active)
 
 # A thread in integrate() would keep the interpreter from exiting (after Ctrl-C in the main
 # thread, too): threading runs these before it joins the threads.

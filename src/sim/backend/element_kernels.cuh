@@ -134,6 +134,37 @@ double device_relative_rate(const V* a, const V* b, const V* c, int n, GpuBuffer
   return rate;
 }
 
+// One past the last body with a mass, per block (block_reduce of the index + 1, as a double: exact
+// below 2^53).
+template <class V>
+__global__ void __launch_bounds__(k_threads)
+    last_mass_kernel(const V* __restrict__ pos, int n, double* __restrict__ partial) {
+  double last = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    if (pos[i].w != 0) last = i + 1.0;
+  last = block_reduce(last, MaxOp{});
+  if (threadIdx.x == 0) partial[blockIdx.x] = last;
+}
+
+// element_passes.h's sources() of device arrays: one element read when the last body has a mass
+// (every run without test particles), else a reduction. Waits.
+template <class V>
+int device_sources(const V* pos, int n, GpuBuffer<double>& scratch) {
+  if (n <= 1) return 1;
+  V last;
+  gpu_memory::download(&last, pos + (n - 1), sizeof(V));
+  if (last.w != 0) return n;
+  const int blocks = std::max(1, std::min(blocks_for(n), 1024));
+  scratch.enlarge(static_cast<std::size_t>(blocks));
+  std::vector<double> part(static_cast<std::size_t>(blocks));
+  last_mass_kernel<V><<<blocks, k_threads>>>(pos, n, scratch.data());
+  CUDA_CHECK_LAUNCH("last_mass_kernel");
+  scratch.download(part.data(), part.size());
+  double k = 1.0;
+  for (double v : part) k = std::max(k, v);
+  return static_cast<int>(k);
+}
+
 // element_passes.h's passes as these kernels, for a CUDA backend Base of body type V (the rate's
 // scratch kept and grown).
 template <class Base, class V>
@@ -144,6 +175,7 @@ class DevicePasses : public Base {
   double relative_rate(const V* a, const V* b, const V* c, int n) final {
     return device_relative_rate(a, b, c, n, m_rate_scratch);
   }
+  int sources(const V* pos, int n) final { return device_sources(pos, n, m_rate_scratch); }
   void kick(V* vel, const V* acc, int n, Real h) final { device_kick(vel, acc, n, h); }
   void drift(const V* in, V* out, const V* vel, int n, Real h) final {
     device_drift(in, out, vel, n, h);

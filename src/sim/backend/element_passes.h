@@ -27,6 +27,8 @@ class ElementPasses {
   virtual double relative_rate(const V* a, const V* b, const V* c, int n) = 0;
   // The total mass of n bodies (waits).
   virtual double total_mass(const V* pos, const V* vel, int n) = 0;
+  // One past the last of n bodies with a mass (Solver::set_sources), at least 1 (waits).
+  virtual int sources(const V* pos, int n) = 0;
 
   // vel += acc h; out = in + vel h (out may be in); a = 0; the seed's damped Euler in -> out from
   // precomputed accelerations (physics.h's integrate()).

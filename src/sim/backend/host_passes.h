@@ -47,6 +47,11 @@ class HostPasses : public Base {
   double relative_rate(const V* a, const V* b, const V* c, int n) final {
     return host_relative_rate(a, b, c, n);
   }
+  int sources(const V* pos, int n) final {
+    int k = n;
+    while (k > 1 && pos[k - 1].w == 0) --k;
+    return k;
+  }
   void kick(V* vel, const V* acc, int n, Real h) final { host_kick(vel, acc, n, h); }
   void drift(const V* in, V* out, const V* vel, int n, Real h) final {
     host_drift(in, out, vel, n, h);

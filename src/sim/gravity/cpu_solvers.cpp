@@ -17,14 +17,14 @@ namespace orrery {
 namespace {
 
 // One body's fused step: the all-pairs sum (self term included, no branch), then the seed's Euler.
-inline void step_body(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, int i, float eps2,
+inline void step_body(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int sources, int i, float eps2,
                       const SimParams& p) {
-  const Vec3 acc = all_pairs_acceleration(pos_in, n, i, eps2);
+  const Vec3 acc = all_pairs_acceleration(pos_in, sources, i, eps2);
   integrate(pos_in[i], pos_out[i], vel[i], acc, p.dt, p.damping);
 }
 
-inline void acc_body(const Vec4* pos, Vec4* acc, int n, int i, float eps2) {
-  const Vec3 a = all_pairs_acceleration(pos, n, i, eps2);
+inline void acc_body(const Vec4* pos, Vec4* acc, int sources, int i, float eps2) {
+  const Vec3 a = all_pairs_acceleration(pos, sources, i, eps2);
   acc[i] = Vec4{a.x, a.y, a.z, 0.0f};
 }
 
@@ -33,16 +33,18 @@ class CpuSolver final : public Solver {
  public:
   const std::string& name() const override { return m_name; }
   bool on_device() const override { return false; }
+  bool takes_sources() const override { return true; }
+  double interactions(int n) const override { return double(n) * sources(n); }
   bool has_fused_step() const override { return true; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     const float eps2 = p.softening * p.softening;
     for (int i = 0; i < n; ++i)
-      if (proceed(m_control)) step_body(pos_in, pos_out, vel, n, i, eps2, p);
+      if (proceed(m_control)) step_body(pos_in, pos_out, vel, sources(n), i, eps2, p);
   }
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
     const float eps2 = p.softening * p.softening;
     for (int i = 0; i < n; ++i)
-      if (proceed(m_control)) acc_body(pos, acc, n, i, eps2);
+      if (proceed(m_control)) acc_body(pos, acc, sources(n), i, eps2);
   }
   void potentials(const Vec4* pos, Vec4* out, int n, const SimParams& p) override {
     host_potentials(pos, out, n, p.softening, m_control);
@@ -53,7 +55,7 @@ class CpuSolver final : public Solver {
     for (int i = 0; i < n; ++i) {
       if (!proceed(m_control)) continue;
       Vec3d a;
-      for (int j = 0; j < n; ++j) body_body(pos[i], pos[j], eps2, a);
+      for (int j = 0; j < sources(n); ++j) body_body(pos[i], pos[j], eps2, a);
       acc[i] = Vec4d{a.x, a.y, a.z, 0.0};
     }
   }
@@ -73,6 +75,8 @@ class CpuOmpSolver final : public Solver {
            " threads)";
   }
   bool on_device() const override { return false; }
+  bool takes_sources() const override { return true; }
+  double interactions(int n) const override { return double(n) * sources(n); }
   bool has_fused_step() const override { return true; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
     sum(pos_in, n, p, [&](int i, const Vec3& a) {
@@ -94,6 +98,7 @@ class CpuOmpSolver final : public Solver {
     for (int j = 0; j < n; ++j)
       m_x[j] = pos[j].x, m_y[j] = pos[j].y, m_z[j] = pos[j].z, m_m[j] = pos[j].w;
     const double *x = m_x.data(), *y = m_y.data(), *z = m_z.data(), *m = m_m.data();
+    const int sources = this->sources(n);
     StepControl* control = m_control;
     const int blocks = (n + k_block - 1) / k_block;
 #pragma omp parallel for schedule(dynamic, 1)
@@ -104,7 +109,7 @@ class CpuOmpSolver final : public Solver {
         const double xi = x[i], yi = y[i], zi = z[i];
         double ax = 0, ay = 0, az = 0;
 #pragma omp simd reduction(+ : ax, ay, az)
-        for (int j = 0; j < n; ++j) {
+        for (int j = 0; j < sources; ++j) {
           const double dx = x[j] - xi, dy = y[j] - yi, dz = z[j] - zi;
           const double inv = 1.0 / std::sqrt(eps2 + dx * dx + dy * dy + dz * dz);
           const double s = m[j] * inv * (inv * inv);
@@ -123,7 +128,8 @@ class CpuOmpSolver final : public Solver {
   template <class Use>
   void sum(const Vec4* pos, int n, const SimParams& p, Use use) {
     const float eps2 = p.softening * p.softening;
-    m_sources.assign(pos, n);
+    m_points.assign(pos, n);
+    const int sources = this->sources(n);
     StepControl* control = m_control;
     const int blocks = (n + k_block - 1) / k_block;
 #pragma omp parallel
@@ -133,14 +139,14 @@ class CpuOmpSolver final : public Solver {
       for (int b = 0; b < blocks; ++b) {
         const int first = b * k_block, count = std::min(k_block, n - first);
         if (!proceed(control, count)) continue;
-        all_pairs_block(m_sources, first, count, eps2, acc);
+        all_pairs_block(m_points, sources, first, count, eps2, acc);
         for (int k = 0; k < count; ++k) use(first + k, acc[k]);
       }
     }
   }
 
   std::string m_name = "cpu-omp";
-  PointArrays m_sources;
+  PointArrays m_points;
 };
 
 }  // namespace

@@ -17,11 +17,12 @@ inline bool proceed(StepControl* control, int bodies = 1) {
   return true;
 }
 
-// The all-pairs acceleration of body i (self term included: zero, no branch), summed in order.
-inline Vec3 all_pairs_acceleration(const Vec4* pos, int n, int i, float eps2) {
+// The all-pairs acceleration of body i from bodies [0, sources) (self term included: zero, no
+// branch), summed in order.
+inline Vec3 all_pairs_acceleration(const Vec4* pos, int sources, int i, float eps2) {
   const Vec4 pi = pos[i];
   Vec3 acc{0.0f, 0.0f, 0.0f};
-  for (int j = 0; j < n; ++j) body_body(pi, pos[j], eps2, acc);
+  for (int j = 0; j < sources; ++j) body_body(pi, pos[j], eps2, acc);
   return acc;
 }
 

@@ -39,6 +39,7 @@ class CudaBhSolver final : public Solver {
            std::to_string(k_bucket) + ", box and relative opening tests)";
   }
   bool all_pairs() const override { return false; }
+  bool takes_sources() const override { return true; }
   void tree_cells(int max_level, std::size_t limit, std::vector<Aabb>& out) override {
     out.clear();
     if (m_built < 2) return;  // no tree yet, or one body
@@ -97,28 +98,33 @@ class CudaBhSolver final : public Solver {
   void field(const Vec4* pos, Vec4* out, int n, const SimParams& p, BodyRange part) {
     if (n < 1) throw std::invalid_argument("cuda-bh: N must be >= 1");
     m_marking = !Potential;  // the diagnostics time the potentials pass as theirs
+    const bool whole = part.first == 0 && part.end() == n;
+    // The tree's bodies: test particles (from sources(n) on) are left out of it when they are at
+    // least half the bodies, as in cpu-bh (its measure), and sorted after it by their own keys
+    // (bit 63), to be walked in runs of 32. A part of a spread pass keeps every body in the tree.
+    const int tree_n = whole && sources(n) <= n / 2 ? sources(n) : n;
     const int partials = m_partials;
     mark(Phase::bounds);
     bounds_kernel<<<partials, k_threads>>>(pos, n, m_boxes);
     CUDA_CHECK_LAUNCH("bounds_kernel");
     mark(Phase::sort);
-    keys_kernel<<<std::min(blocks_for(n), 4 * partials), k_threads>>>(pos, n, m_boxes, partials,
-                                                                      m_keys_in, m_index_in);
+    keys_kernel<<<std::min(blocks_for(n), 4 * partials), k_threads>>>(
+        pos, n, tree_n, m_boxes, partials, m_keys_in, m_index_in);
     CUDA_CHECK_LAUNCH("keys_kernel");
     std::size_t temp = m_sort_bytes;
-    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(m_sort_temp, temp, m_keys_in, m_keys,
-                                                     m_index_in, m_index, n, 0, 63));
+    CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(
+        m_sort_temp, temp, m_keys_in, m_keys, m_index_in, m_index, n, 0, tree_n < n ? 64 : 63));
     gather_kernel<<<blocks_for(n), k_threads>>>(pos, m_index, n, m_sorted);
     CUDA_CHECK_LAUNCH("gather_kernel");
-    m_built = n;
-    if (n > 1) {
+    m_built = tree_n;
+    if (tree_n > 1) {
       mark(Phase::build);
-      build_kernel<<<blocks_for(n - 1), k_threads>>>(m_keys, n, m_tree);
+      build_kernel<<<blocks_for(tree_n - 1), k_threads>>>(m_keys, tree_n, m_tree);
       CUDA_CHECK_LAUNCH("build_kernel");
       const float inv_theta = p.theta > 0.0f ? 1.0f / p.theta : INFINITY;
       mark(Phase::moments);
-      moments_kernel<<<blocks_for(n), k_threads>>>(m_sorted, n, m_tree, inv_theta,
-                                                   p.softening * p.softening);
+      moments_kernel<<<blocks_for(tree_n), k_threads>>>(m_sorted, tree_n, m_tree, inv_theta,
+                                                        p.softening * p.softening);
       CUDA_CHECK_LAUNCH("moments_kernel");
     }
     mark(Phase::walk);
@@ -127,30 +133,36 @@ class CudaBhSolver final : public Solver {
     // first pass, or N changed) a force pass of every group with the box test alone comes first,
     // writing nothing but what the test learns. Only a pass over every body sets the floor's
     // totals, so the parts of a spread pass see the floor the whole pass would.
-    const bool whole = part.first == 0 && part.end() == n;
     Relative rel{};
     rel.alpha = k_relative * p.theta * p.theta * p.theta;
     rel.floor_fraction = k_relative_floor;
     const bool relative = p.theta > 0.0f && rel.alpha > 0.0f;
     if (relative && m_known != n) {
-      find_groups(n, BodyRange{0, n});
-      walk<false>(nullptr, n, eps2, learning(rel, true));
+      find_groups(tree_n, n, BodyRange{0, n});
+      walk<false>(nullptr, tree_n, eps2, learning(rel, true));
       m_known = n;
-      if (!whole) find_groups(n, part);
+      if (!whole) find_groups(tree_n, n, part);
     } else {
-      find_groups(n, part);
+      find_groups(tree_n, n, part);
     }
     if (relative) rel.known = m_last, rel.known_totals = m_totals + 2 * m_slot;
-    walk<Potential>(out, n, eps2, Potential ? rel : learning(rel, whole));
+    walk<Potential>(out, tree_n, eps2, Potential ? rel : learning(rel, whole));
     CUDA_CHECK_THROW(cudaMemcpyAsync(m_host_counts.get(), m_counts, sizeof(unsigned long long) * 2,
                                      cudaMemcpyDeviceToHost));
   }
 
-  void find_groups(int n, BodyRange range) {
+  // The groups of the tree's bodies [0, tree_n) that start in `range`, then the test particles'
+  // (a whole pass only).
+  void find_groups(int tree_n, int n, BodyRange range) {
     CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int)));
-    groups_kernel<<<blocks_for(n), k_threads>>>(n, m_tree, range.first, range.end(), m_groups,
-                                                m_group_counters);
+    groups_kernel<<<blocks_for(tree_n), k_threads>>>(tree_n, m_tree, range.first, range.end(),
+                                                     m_groups, m_group_counters);
     CUDA_CHECK_LAUNCH("groups_kernel");
+    if (tree_n < n) {
+      test_groups_kernel<<<blocks_for((n - tree_n + 31) / 32), k_threads>>>(tree_n, n, m_groups,
+                                                                            m_group_counters);
+      CUDA_CHECK_LAUNCH("test_groups_kernel");
+    }
   }
 
   // rel writing this pass's |a|, and with `totals` their sum and count into the other slot.
@@ -164,19 +176,20 @@ class CudaBhSolver final : public Solver {
     return rel;
   }
 
-  // One walk of the groups found: the resident warps, then the retry pass.
+  // One walk of the groups found over the tree of tree_n bodies: the resident warps, then the
+  // retry pass.
   template <bool Potential>
-  void walk(Vec4* out, int n, float eps2, const Relative& rel) {
+  void walk(Vec4* out, int tree_n, float eps2, const Relative& rel) {
     // Counters: the interactions (2), the next group to walk, the groups to retry.
     CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
     CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters + 1, 0, sizeof(int)));
     CUDA_CHECK_THROW(cudaMemsetAsync(m_retry_count, 0, sizeof(int)));
     walk_kernel<Potential><<<m_walk_blocks, 32 * k_walk_warps>>>(
-        m_sorted, m_index, n, m_tree, m_groups, m_group_counters, m_group_counters + 1, eps2, rel,
-        out, m_frontier, m_frontier_capacity, m_retry, m_retry_count, m_counts);
+        m_sorted, m_index, tree_n, m_tree, m_groups, m_group_counters, m_group_counters + 1, eps2,
+        rel, out, m_frontier, m_frontier_capacity, m_retry, m_retry_count, m_counts);
     CUDA_CHECK_LAUNCH("walk_kernel");
-    retry_kernel<Potential><<<1, 32>>>(m_sorted, m_index, n, m_tree, m_retry, m_retry_count, eps2,
-                                       rel, out, m_retry_frontier, m_retry_capacity, m_counts,
+    retry_kernel<Potential><<<1, 32>>>(m_sorted, m_index, tree_n, m_tree, m_retry, m_retry_count,
+                                       eps2, rel, out, m_retry_frontier, m_retry_capacity, m_counts,
                                        m_retried);
     CUDA_CHECK_LAUNCH("retry_kernel");
   }
@@ -219,7 +232,7 @@ class CudaBhSolver final : public Solver {
     alloc(m_retry_frontier, 2 * static_cast<std::size_t>(m_retry_capacity));
     m_sort_bytes = 0;
     CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, m_sort_bytes, m_keys_in, m_keys,
-                                                     m_index_in, m_index, n, 0, 63));
+                                                     m_index_in, m_index, n, 0, 64));
     alloc(m_sort_temp, m_sort_bytes);
     m_capacity = n;
   }

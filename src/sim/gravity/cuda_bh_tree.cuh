@@ -56,9 +56,9 @@ __device__ __forceinline__ std::uint64_t grid21(float x, float lo, float scale) 
 }
 
 // Reduces the partial boxes (one block), then writes each body's key and index.
-__global__ void keys_kernel(const Vec4* __restrict__ pos, int n, const Box* __restrict__ partial,
-                            int partials, std::uint64_t* __restrict__ keys,
-                            int* __restrict__ index) {
+__global__ void keys_kernel(const Vec4* __restrict__ pos, int n, int sources,
+                            const Box* __restrict__ partial, int partials,
+                            std::uint64_t* __restrict__ keys, int* __restrict__ index) {
   __shared__ float3 origin;
   __shared__ float scale;
   if (threadIdx.x == 0) {
@@ -80,7 +80,8 @@ __global__ void keys_kernel(const Vec4* __restrict__ pos, int n, const Box* __re
     const Vec4 p = pos[i];
     keys[i] = morton_spread21(grid21(p.x, origin.x, scale)) << 2 |
               morton_spread21(grid21(p.y, origin.y, scale)) << 1 |
-              morton_spread21(grid21(p.z, origin.z, scale));
+              morton_spread21(grid21(p.z, origin.z, scale)) |
+              (i >= sources ? std::uint64_t(1) << 63 : 0);  // test particles sort after the tree
     index[i] = i;
   }
 }
@@ -262,6 +263,15 @@ __global__ void boxes_kernel(int n, Tree t, int max_level, Aabb* __restrict__ ou
 // summed every body, which bound the whole walk).
 // Only the groups that start within [first, last) of the sorted order are listed (all of them, or
 // one GPU's part when the walk is spread over several).
+// Test particles [sources, n) in their Morton order, walked 32 at a time (they are in no tree).
+__global__ void test_groups_kernel(int sources, int n, int2* __restrict__ groups,
+                                   int* __restrict__ count) {
+  const long long start = sources + 32LL * (blockIdx.x * blockDim.x + threadIdx.x);
+  if (start < n)
+    groups[atomicAdd(count, 1)] =
+        make_int2(static_cast<int>(start), static_cast<int>(min(32LL, n - start)));
+}
+
 __global__ void groups_kernel(int n, Tree t, int first, int last, int2* __restrict__ groups,
                               int* __restrict__ count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -46,9 +46,13 @@ namespace {
 constexpr int k_tune_j = 32768;
 constexpr int k_tune_pairs = 131072;
 
+// rows: one-sided kernels only (a pass with test particles: pair mode sums every pair both ways).
 struct TuneKey {
   int n, block;
-  bool operator<(const TuneKey& o) const { return std::tie(n, block) < std::tie(o.n, o.block); }
+  bool rows;
+  bool operator<(const TuneKey& o) const {
+    return std::tie(n, block, rows) < std::tie(o.n, o.block, o.rows);
+  }
 };
 
 // The winners for this process (one GPU): tuning costs up to a second at large N, so a solver
@@ -78,15 +82,20 @@ float best_of_two_ms(GpuTimer& timer, Run run) {
   return ms;
 }
 
-FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const SimParams& p) {
+FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, bool rows,
+                    const SimParams& p) {
   TuneCache& cache = tune_cache();
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
-    auto it = cache.winners.find({n, block});
+    auto it = cache.winners.find({n, block, rows});
     if (it != cache.winners.end()) return it->second;
   }
   const auto t0 = std::chrono::steady_clock::now();
-  const std::vector<FastConfig> cands = fast_candidates(n, device_info().sm_count, block);
+  std::vector<FastConfig> cands = fast_candidates(n, device_info().sm_count, block);
+  if (rows)
+    cands.erase(
+        std::remove_if(cands.begin(), cands.end(), [](const FastConfig& c) { return c.pairs; }),
+        cands.end());
   std::size_t partial_size = 0;
   for (const auto& c : cands) partial_size = std::max(partial_size, fast_partial_size(c, n));
   // Scratch copies, so tuning never touches the caller's state; real bodies, never zeros.
@@ -112,11 +121,12 @@ FastConfig autotune(const Vec4* pos_in, const Vec4* vel, int n, int block, const
     if (&c == &cands.front() || full < best_ms) best = c, best_ms = full;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("cuda-fast: autotuned N=%d over %zu configurations in %.2f s: %s\n", n, cands.size(),
-              secs, to_string(best).c_str());
+  std::printf("cuda-fast: autotuned N=%d%s over %zu configurations in %.2f s: %s\n", n,
+              rows ? " (test particles: one-sided)" : "", cands.size(), secs,
+              to_string(best).c_str());
   std::fflush(stdout);
   std::lock_guard<std::mutex> lock(cache.mutex);
-  cache.winners[{n, block}] = best;
+  cache.winners[{n, block, rows}] = best;
   return best;
 }
 
@@ -126,10 +136,10 @@ constexpr int k_double_pairs_from = 65536;
 
 // The fastest double-precision kernel at n, timed into acc (the caller's output, written again
 // after) on the stand-ins float uses (scaled back to a full step), the best of two runs each.
-FastConfig autotune_double(const Vec4d* pos, Vec4d* acc, int n, double eps2) {
+FastConfig autotune_double(const Vec4d* pos, Vec4d* acc, int n, bool rows, double eps2) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<FastConfig> cands = fast_double_configs();
-  if (n >= k_double_pairs_from)
+  if (n >= k_double_pairs_from && !rows)
     for (const FastConfig& c : fast_pair_double_configs()) cands.push_back(c);
   const int n_j = std::min(n, k_tune_j / 4), n_p = std::min(n, k_tune_pairs / 2);
   const double ratio_j = static_cast<double>(n) / n_j, ratio_p = static_cast<double>(n) / n_p;
@@ -162,22 +172,29 @@ class CudaFastSolver final : public Solver {
   const std::string& name() const override { return m_name; }
   bool on_device() const override { return true; }
   int block_size() const override {
-    return m_tuned_n > 0 || m_forced ? m_cfg.block : m_fixed_block;
+    if (m_forced) return m_cfg.block;
+    return m_float[m_last].n > 0 ? m_float[m_last].cfg.block : m_fixed_block;
   }
   std::string config() const override {
     if (m_forced) return m_name + " " + to_string(m_cfg) + " (fixed)";
-    if (m_tuned_n == 0) return m_name + " (autotunes on its first step)";
-    return m_name + " " + to_string(m_cfg) + " (autotuned for N=" + std::to_string(m_tuned_n) + ")";
+    const Tuned& t = m_float[m_last];
+    if (t.n == 0) return m_name + " (autotunes on its first step)";
+    return m_name + " " + to_string(t.cfg) + " (autotuned for N=" + std::to_string(t.n) +
+           (m_last ? ", one-sided for test particles)" : ")");
   }
 
+  bool takes_sources() const override { return true; }
+  double interactions(int n) const override {
+    return double(n) * (m_forced ? j_range(m_cfg, n) : sources(n));
+  }
   bool has_fused_step() const override { return true; }
   void step(const Vec4* pos_in, Vec4* pos_out, Vec4* vel, int n, const SimParams& p) override {
-    prepare(pos_in, vel, n, p);
-    launch_fast(m_cfg, pos_in, pos_out, vel, m_partial.data(), n, n, p);
+    const FastConfig& c = prepare(pos_in, vel, n, p);
+    launch_fast(c, pos_in, pos_out, vel, m_partial.data(), n, j_range(c, n), p);
   }
   void accelerations(const Vec4* pos, Vec4* acc, int n, const SimParams& p) override {
-    prepare(pos, nullptr, n, p);
-    launch_fast(m_cfg, pos, nullptr, nullptr, m_partial.data(), n, n, p, acc);
+    const FastConfig& c = prepare(pos, nullptr, n, p);
+    launch_fast(c, pos, nullptr, nullptr, m_partial.data(), n, j_range(c, n), p, acc);
   }
   // Double precision: its own kernels, tuned on the first call for an N (as above) by timing each
   // over a truncated j-range.
@@ -185,12 +202,10 @@ class CudaFastSolver final : public Solver {
   void accelerations_double(const Vec4d* pos, Vec4d* acc, int n, const SimParams& p) override {
     if (n < 1) throw std::invalid_argument("cuda-fast: N must be >= 1");
     const double eps2 = double(p.softening) * p.softening;
-    const long long gap = std::abs(static_cast<long long>(n) - m_tuned_n_double);
-    if (m_tuned_n_double == 0 || 4 * gap > m_tuned_n_double) {
-      m_cfg_double = autotune_double(pos, acc, n, eps2);
-      m_tuned_n_double = n;
-    }
-    launch_fast_double(m_cfg_double, pos, acc, n, n, eps2);
+    const bool rows = sources(n) < n;
+    Tuned& t = m_double[rows];
+    if (retune(t.n, n)) t.cfg = autotune_double(pos, acc, n, rows, eps2), t.n = n;
+    launch_fast_double(t.cfg, pos, acc, n, j_range(t.cfg, n), eps2);
   }
   // The configuration tuned for all n runs the part: at the sizes where spreading pays it is
   // pair mode, whose tile pairs split evenly.
@@ -198,33 +213,48 @@ class CudaFastSolver final : public Solver {
   void accelerations_part(const Vec4* pos, Vec4* acc, int n, Part part,
                           const SimParams& p) override {
     check_part(part, n);
-    prepare(pos, nullptr, n, p);
-    launch_fast_part(m_cfg, pos, acc, m_partial.data(), n, part, p);
+    launch_fast_part(prepare(pos, nullptr, n, p), pos, acc, m_partial.data(), n, part, p);
   }
 
  private:
-  // Autotunes on the first use, and again when N has moved more than a quarter away from the N
-  // it was tuned for (merges shrink N a little most steps: tuning costs 0.4 s, and a configuration
-  // runs at any N); the same configuration serves both passes. Grows the scratch buffer to what
-  // the configuration needs.
-  void prepare(const Vec4* pos, const Vec4* vel, int n, const SimParams& p) {
+  // The sources a pass sums: pair mode (a forced configuration's) takes every body, exactly too.
+  int j_range(const FastConfig& c, int n) const { return c.pairs ? n : sources(n); }
+  // A configuration and the N it was tuned for (0: none yet).
+  struct Tuned {
+    int n = 0;
+    FastConfig cfg;
+  };
+  // Tunes again when N has moved more than a quarter away from the N it was tuned for (merges
+  // shrink N a little most steps: tuning costs 0.4 s, and a configuration runs at any N).
+  static bool retune(int tuned_n, int n) {
+    const long long gap = std::abs(static_cast<long long>(n) - tuned_n);
+    return tuned_n == 0 || 4 * gap > tuned_n;
+  }
+  // The configuration of a pass at n bodies, autotuned on its first use: the same for both
+  // passes, one-sided (`rows`) while the last bodies are test particles. Grows the scratch buffer
+  // to what it needs.
+  const FastConfig& prepare(const Vec4* pos, const Vec4* vel, int n, const SimParams& p) {
     if (n < 1) throw std::invalid_argument("cuda-fast: N must be >= 1");
-    const long long gap = std::abs(static_cast<long long>(n) - m_tuned_n);
-    if (!m_forced && (m_tuned_n == 0 || 4 * gap > m_tuned_n)) {
-      m_cfg = autotune(pos, vel, n, m_fixed_block, p);
-      m_tuned_n = n;
+    const bool rows = sources(n) < n && !m_forced;
+    Tuned& t = m_float[rows];
+    if (m_forced) {
+      t.cfg = m_cfg;
+    } else if (retune(t.n, n)) {
+      t.cfg = autotune(pos, vel, n, m_fixed_block, rows, p);
+      t.n = n;
     }
-    const std::size_t need = fast_partial_size(m_cfg, n);
+    m_last = rows;
+    const std::size_t need = fast_partial_size(t.cfg, n);
     if (m_partial.size() < need) m_partial = GpuBuffer<Vec4>(need);
+    return t.cfg;
   }
 
   std::string m_name = "cuda-fast";
   int m_fixed_block = 0;
   bool m_forced = false;
-  int m_tuned_n = 0;
-  FastConfig m_cfg;
-  int m_tuned_n_double = 0;
-  FastConfig m_cfg_double;
+  FastConfig m_cfg;               // the forced configuration
+  Tuned m_float[2], m_double[2];  // [rows]
+  bool m_last = false;            // whether the last float pass was one-sided
   GpuBuffer<Vec4> m_partial;
 };
 

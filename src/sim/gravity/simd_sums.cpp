@@ -166,9 +166,10 @@ void SumCells2(const CellArrays& c, const Vec4* at, float eps2, bool potential, 
 // four arrays (32 KB) stay in the first-level cache while the block passes over them.
 constexpr int k_tile = 2048;
 
-void AllPairsBlock(const PointArrays& s, int first, int count, float eps2, Vec3* acc) {
+void AllPairsBlock(const PointArrays& s, int sources, int first, int count, float eps2, Vec3* acc) {
   for (int k = 0; k < count; ++k) acc[k] = Vec3{0.0f, 0.0f, 0.0f};
-  const int end = simd_padded(s.count);
+  // Up to a whole vector past the sources: the bodies there are massless (or padding) and add zero.
+  const int end = simd_padded(sources < s.count ? sources : s.count);
   for (int t = 0; t < end; t += k_tile) {
     const int tile_end = t + k_tile < end ? t + k_tile : end;
     for (int k = 0; k < count; ++k) {
@@ -220,8 +221,9 @@ void sum_cells_pair(const CellArrays& c, const Vec4* at, float eps2, bool potent
   HWY_DYNAMIC_DISPATCH(SumCells2)(c, at, eps2, potential, out);
 }
 
-void all_pairs_block(const PointArrays& s, int first, int count, float eps2, Vec3* acc) {
-  HWY_DYNAMIC_DISPATCH(AllPairsBlock)(s, first, count, eps2, acc);
+void all_pairs_block(const PointArrays& s, int sources, int first, int count, float eps2,
+                     Vec3* acc) {
+  HWY_DYNAMIC_DISPATCH(AllPairsBlock)(s, sources, first, count, eps2, acc);
 }
 
 std::string simd_level() { return HWY_DYNAMIC_DISPATCH(LevelName)(); }

@@ -69,8 +69,10 @@ Vec4 sum_cells(const CellArrays& c, float x, float y, float z, float eps2, bool 
 void sum_points_pair(const PointArrays& s, const Vec4* at, float eps2, bool potential, Vec4* out);
 void sum_cells_pair(const CellArrays& c, const Vec4* at, float eps2, bool potential, Vec4* out);
 
-// The all-pairs accelerations of bodies [first, first + count) of `s` from all of s, tile by tile
-// (each tile of sources stays in cache for the whole block): acc[k] for body first + k.
-void all_pairs_block(const PointArrays& s, int first, int count, float eps2, Vec3* acc);
+// The all-pairs accelerations of bodies [first, first + count) of `s` from its first `sources`
+// (the rest massless), tile by tile (each tile of sources stays in cache for the whole block):
+// acc[k] for body first + k.
+void all_pairs_block(const PointArrays& s, int sources, int first, int count, float eps2,
+                     Vec3* acc);
 
 }  // namespace orrery

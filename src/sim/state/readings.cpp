@@ -46,6 +46,7 @@ void Simulation::quantity(Quantity q, const Bodies& b, float* out) {
     case Quantity::acceleration:
     case Quantity::potential: {
       PhasesOff off(*m_solver, m_phases.get());
+      aim_solver(n, [&] { return be.sources(b.pos, n); });
       if (q == Quantity::potential) {
         m_solver->potentials(b.pos, be.pot(), n, m_params);
         be.depths(be.pot(), n, out);
@@ -55,6 +56,7 @@ void Simulation::quantity(Quantity q, const Bodies& b, float* out) {
       } else if (float_forces_kept()) {
         be.magnitudes(be.acc(), n, out);
       } else {
+        aim_solver(n, [&] { return be.sources(b.pos, n); });
         m_solver->accelerations(b.pos, be.pot(), n, m_params);
         be.magnitudes(be.pot(), n, out);
       }
@@ -81,6 +83,7 @@ std::vector<Vec4> Simulation::field_to_host(Field f, const Bodies& b) {
   const Vec4* src = be.pot();
   {
     PhasesOff off(*m_solver, m_phases.get());
+    aim_solver(b.n, [&] { return be.sources(b.pos, b.n); });
     if (f == Field::potential) {
       if (m_params.gravity)
         m_solver->potentials(b.pos, be.pot(), b.n, m_params);
@@ -145,6 +148,7 @@ Diagnostics Simulation::measure(const Bodies& b) {
     s = be.sums(pos, vel, nullptr, n);
     s.potential2 = 2.0 * *pair;
   } else {
+    aim_solver(n, [&] { return be.sources(pos, n); });
     m_solver->potentials(pos, be.pot(), n, m_params);
     s = be.sums(pos, vel, be.pot(), n);
   }

@@ -50,6 +50,7 @@ class Simulation::PassesOf final : public Simulation::Passes {
         m_s.m_phases->begin(Phase::force_integrate);
         SimParams p = m_s.m_params;
         p.dt = dt;
+        count_sources(m_in);
         g.step(m_in, m_out, m_vel, m_n, p);
         ++m_s.m_last_evals;
         return;
@@ -76,6 +77,7 @@ class Simulation::PassesOf final : public Simulation::Passes {
       m_n = m_s.collider().resolve(m_out, m_vel, m_n, p.collisions, p.gravity ? p.softening : 0.0f);
       if (m_n != before) {  // merged rows: what was kept is of other bodies
         m_s.m_known_evals = 0;
+        m_s.m_sources_n = -1;
         m_s.m_scheme->bodies_changed(m_n);
       }
     }
@@ -89,7 +91,11 @@ class Simulation::PassesOf final : public Simulation::Passes {
   double total_mass() override { return m_b.total_mass(m_in, m_vel, m_n); }
 
  private:
+  void count_sources(const V* pos) {
+    m_s.aim_solver(m_n, [&] { return m_b.sources(pos, m_n); });
+  }
   void accelerations(const V* pos, V* acc) {
+    count_sources(pos);
     if constexpr (std::is_same_v<V, Vec4>)
       m_s.m_solver->accelerations(pos, acc, m_n, m_s.m_params);
     else
@@ -238,6 +244,7 @@ void Simulation::state_changed() {
   m_double_held = false;
   m_dt_next = 0.0;
   m_total_mass = -1.0;
+  m_sources_n = -1;
 }
 
 void Simulation::state_changed(const Clock& clock) {
