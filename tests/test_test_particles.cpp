@@ -17,6 +17,7 @@ TEST(TestParticles, AllPairsModulesSumTheSourcesAlone) {
 
 TEST(TestParticles, TheTreeLeavesThemOutAndKeepsItsAccuracy) {
   check_tree_sources("cpu-bh", 20011, 2003);
+  check_tree_sources("cpu-bh", 20011, 10005);
   check_tree_sources("cpu-bh", 9001, 8000);
 }
 

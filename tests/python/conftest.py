@@ -18,6 +18,24 @@ needs_display = pytest.mark.skipif(not (os.environ.get("DISPLAY") or
                                    reason="no display (DISPLAY unset): show() needs a window")
 
 
+def _hdf5_in_build():
+    """Whether this build reads and writes HDF5 (libhdf5 was found when it was configured)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            orrery.Simulation(n=2, preset="random", solver="cpu").save(d + "/probe.hdf5")
+        except OSError as e:
+            if "no HDF5 support" in str(e):
+                return False
+            raise
+    return True
+
+
+HAVE_HDF5 = _hdf5_in_build()
+needs_hdf5 = pytest.mark.skipif(not HAVE_HDF5,
+                                reason="this build has no HDF5 (configured without libhdf5)")
+
+
 def bench_path():
     """orrery-bench beside the viewer: in bin/ installed, in src/bench/ of a build tree."""
     viewer = orrery.viewer_path()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import orrery
-from conftest import needs_display
+from conftest import HAVE_HDF5, needs_display
 
 
 def small(**settings):
@@ -107,7 +107,7 @@ def test_bad_keyword_types_raise_type_error():
     # A string is a dt's other type: "auto", the adaptive step.
     with pytest.raises(ValueError, match="dt='fast': expected a number > 0 or 'auto'"):
         orrery.Simulation(n=10, dt="fast")
-    with pytest.raises(TypeError, match="theta=True: expected a number, got bool_?$"):
+    with pytest.raises(TypeError, match=r"theta=(np\.)?True_?: expected a number, got bool_?$"):
         orrery.Simulation(n=10, theta=np.bool_(True))
     with pytest.raises(ValueError, match="gpus=9223372036854775808: must be 1 to 1024"):
         orrery.Simulation(n=10, gpus=2**63)
@@ -436,10 +436,11 @@ def test_one_version_everywhere(tmp):
     assert re.fullmatch(r"\d+\.\d+\.\d+(\+[A-Za-z0-9.]+)?", orrery.__version__)
     out = subprocess.run([orrery.viewer_path(), "--version"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout == f"orrery {orrery.version_description}\n"
-    small().save(tmp / "v.hdf5")
-    import h5py
-    with h5py.File(tmp / "v.hdf5") as f:
-        assert f["Orrery"].attrs["version"].decode() == orrery.version_description
+    if HAVE_HDF5:
+        small().save(tmp / "v.hdf5")
+        import h5py
+        with h5py.File(tmp / "v.hdf5") as f:
+            assert f["Orrery"].attrs["version"].decode() == orrery.version_description
 
 
 def test_a_long_integrate_reports_its_progress():

@@ -8,25 +8,12 @@ import numpy as np
 import pytest
 
 import orrery
+from conftest import needs_hdf5
 
 h5py = pytest.importorskip("h5py", reason="h5py is not installed (Debian: python3-h5py)")
 
 
-def _hdf5_in_build():
-    """Whether this build reads and writes HDF5 (libhdf5 was found when it was configured)."""
-    import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        try:
-            orrery.Simulation(n=2, preset="random", solver="cpu").save(d + "/probe.hdf5")
-        except OSError as e:
-            if "no HDF5 support" in str(e):
-                return False
-            raise
-    return True
-
-
-pytestmark = pytest.mark.skipif(not _hdf5_in_build(),
-                                reason="this build has no HDF5 (configured without libhdf5)")
+pytestmark = needs_hdf5
 
 G_CGS = 6.6743e-8
 

@@ -13,6 +13,7 @@ import orrery
 SCRIPT = textwrap.dedent("""
     import resource, sys
     import orrery
+    orrery.devices()  # the CUDA driver's address space, where there is one, before the limit
     def size():
         return int(open("/proc/self/statm").read().split()[0]) * resource.getpagesize()
     # Room for about 170 bytes a body at 4M bodies: cpu's 112 fits, cpu-bh's 256 does not.

@@ -11,17 +11,7 @@ import numpy as np
 import pytest
 
 import orrery
-
-
-def _hdf5_in_build(tmp_path_factory):
-    d = tmp_path_factory.mktemp("probe")
-    try:
-        orrery.Simulation(n=2, preset="random", solver="cpu").save(d / "probe.hdf5")
-    except OSError as e:
-        if "no HDF5 support" in str(e):
-            return False
-        raise
-    return True
+from conftest import HAVE_HDF5
 
 
 CASES = [c for c in itertools.product(["cpu", "cpu-omp", "cpu-bh"], ["single", "double"],
@@ -31,9 +21,9 @@ CASES = [c for c in itertools.product(["cpu", "cpu-omp", "cpu-bh"], ["single", "
 
 
 @pytest.mark.parametrize("solver,precision,dt,integrator,ext", CASES)
-def test_a_restart_continues_the_run_bit_for_bit(tmp_path, tmp_path_factory, solver, precision,
+def test_a_restart_continues_the_run_bit_for_bit(tmp_path, solver, precision,
                                                  dt, integrator, ext):
-    if ext == ".hdf5" and not _hdf5_in_build(tmp_path_factory):
+    if ext == ".hdf5" and not HAVE_HDF5:
         pytest.skip("this build has no HDF5")
     settings = dict(solver=solver, precision=precision, dt=dt, integrator=integrator)
     straight = orrery.Simulation(n=300, preset="plummer", seed=2, **settings)
@@ -51,8 +41,8 @@ def test_a_restart_continues_the_run_bit_for_bit(tmp_path, tmp_path_factory, sol
     assert np.array_equal(resumed.velocities, straight.velocities)
 
 
-def test_hdf5_memory_that_is_missing_or_damaged_is_refused(tmp_path, tmp_path_factory):
-    if not _hdf5_in_build(tmp_path_factory):
+def test_hdf5_memory_that_is_missing_or_damaged_is_refused(tmp_path):
+    if not HAVE_HDF5:
         pytest.skip("this build has no HDF5")
     h5py = pytest.importorskip("h5py")
     s = orrery.Simulation(n=50, preset="plummer", seed=1, solver="cpu", integrator="euler",
@@ -91,10 +81,10 @@ def test_edited_positions_do_not_keep_the_memory(tmp_path):
 
 
 @pytest.mark.parametrize("ext", [".orrery", ".hdf5"])
-def test_a_double_run_keeps_dt_in_double(tmp_path, tmp_path_factory, ext):
+def test_a_double_run_keeps_dt_in_double(tmp_path, ext):
     """Issue 42: ten steps of 0.1 reached 1.0000000149 in a double run (dt was a float). A double
     run steps by dt as given; a single run by its float rounding, and its clock says so."""
-    if ext == ".hdf5" and not _hdf5_in_build(tmp_path_factory):
+    if ext == ".hdf5" and not HAVE_HDF5:
         pytest.skip("this build has no HDF5")
     d = orrery.Simulation(n=20, preset="plummer", seed=1, solver="cpu", precision="double",
                           dt=0.1)

@@ -22,7 +22,9 @@ def small():
     ("softening", True, TypeError, "softening=True: expected a number, got bool"),
     ("softening", "x", TypeError, "softening='x': expected a number, got str"),
     ("theta", [0.5], TypeError, r"theta=\[0.5\]: expected a number, got list"),
-    ("block", np.float32(0.5), TypeError, "block=0.5: expected an integer, got float32"),
+    # numpy 2's repr of a scalar names its type: "np.float32(0.5)"
+    ("block", np.float32(0.5), TypeError,
+     r"block=(np\.float32\()?0\.5\)?: expected an integer, got float32"),
     ("block", True, TypeError, "block=True: expected an integer, got bool"),
     ("gpus", 0, ValueError, "gpus=0: must be 1 to 1024"),
     ("dt", True, TypeError, "dt=True: expected a number, got bool"),

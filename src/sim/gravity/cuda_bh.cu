@@ -152,17 +152,26 @@ class CudaBhSolver final : public Solver {
   }
 
   // The groups of the tree's bodies [0, tree_n) that start in `range`, then the test particles'
-  // (a whole pass only).
+  // (a whole pass only): the nodes of a radix tree of their own keys, built only for that, so a
+  // group is as compact as the tree's (runs of 32 in key order straddled octants, and their wide
+  // boxes walked the whole pass twice as long). Its nodes go in the tree's arrays after the
+  // tree's: internal nodes [tree_n, n - 1), bodies [tree_n, n).
   void find_groups(int tree_n, int n, BodyRange range) {
     CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters, 0, sizeof(int)));
-    groups_kernel<<<blocks_for(tree_n), k_threads>>>(tree_n, m_tree, range.first, range.end(),
+    groups_kernel<<<blocks_for(tree_n), k_threads>>>(tree_n, m_tree, range.first, range.end(), 0,
                                                      m_groups, m_group_counters);
     CUDA_CHECK_LAUNCH("groups_kernel");
-    if (tree_n < n) {
-      test_groups_kernel<<<blocks_for((n - tree_n + 31) / 32), k_threads>>>(tree_n, n, m_groups,
-                                                                            m_group_counters);
-      CUDA_CHECK_LAUNCH("test_groups_kernel");
+    if (tree_n == n) return;
+    Tree tests = m_tree;
+    tests.child += tree_n, tests.parent += tree_n, tests.range += tree_n, tests.level += tree_n;
+    tests.arrived += tree_n, tests.leaf_parent += tree_n;
+    const int k = n - tree_n;
+    if (k > 1) {
+      build_kernel<<<blocks_for(k - 1), k_threads>>>(m_keys + tree_n, k, tests);
+      CUDA_CHECK_LAUNCH("build_kernel");
     }
+    groups_kernel<<<blocks_for(k), k_threads>>>(k, tests, 0, k, tree_n, m_groups, m_group_counters);
+    CUDA_CHECK_LAUNCH("groups_kernel");
   }
 
   // rel writing this pass's |a|, and with `totals` their sum and count into the other slot.

@@ -263,21 +263,13 @@ __global__ void boxes_kernel(int n, Tree t, int max_level, Aabb* __restrict__ ou
 // summed every body, which bound the whole walk).
 // Only the groups that start within [first, last) of the sorted order are listed (all of them, or
 // one GPU's part when the walk is spread over several).
-// Test particles [sources, n) in their Morton order, walked 32 at a time (they are in no tree).
-__global__ void test_groups_kernel(int sources, int n, int2* __restrict__ groups,
-                                   int* __restrict__ count) {
-  const long long start = sources + 32LL * (blockIdx.x * blockDim.x + threadIdx.x);
-  if (start < n)
-    groups[atomicAdd(count, 1)] =
-        make_int2(static_cast<int>(start), static_cast<int>(min(32LL, n - start)));
-}
-
-__global__ void groups_kernel(int n, Tree t, int first, int last, int2* __restrict__ groups,
-                              int* __restrict__ count) {
+// Groups are written as sorted indices + offset (a tree of the bodies from `offset` on).
+__global__ void groups_kernel(int n, Tree t, int first, int last, int offset,
+                              int2* __restrict__ groups, int* __restrict__ count) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   auto mine = [&](int start) { return start >= first && start < last; };
   if (n == 1) {
-    if (i == 0 && mine(0)) groups[atomicAdd(count, 1)] = make_int2(0, 1);
+    if (i == 0 && mine(0)) groups[atomicAdd(count, 1)] = make_int2(offset, 1);
     return;
   }
   auto size_of = [&](int node) {
@@ -287,10 +279,10 @@ __global__ void groups_kernel(int n, Tree t, int first, int last, int2* __restri
   if (i < n - 1) {  // internal node i
     const int size = size_of(i), parent = t.parent[i];
     if (size <= 32 && (parent < 0 || size_of(parent) > 32) && mine(t.range[i].x))
-      groups[atomicAdd(count, 1)] = make_int2(t.range[i].x, size);
+      groups[atomicAdd(count, 1)] = make_int2(offset + t.range[i].x, size);
   }
   if (i < n && mine(i) && size_of(t.leaf_parent[i]) > 32)  // body i, alone under a large parent
-    groups[atomicAdd(count, 1)] = make_int2(i, 1);
+    groups[atomicAdd(count, 1)] = make_int2(offset + i, 1);
 }
 
 }  // namespace

@@ -213,7 +213,8 @@ class CudaFastSolver final : public Solver {
   void accelerations_part(const Vec4* pos, Vec4* acc, int n, Part part,
                           const SimParams& p) override {
     check_part(part, n);
-    launch_fast_part(prepare(pos, nullptr, n, p), pos, acc, m_partial.data(), n, part, p);
+    const FastConfig& c = prepare(pos, nullptr, n, p);  // first: it may grow m_partial
+    launch_fast_part(c, pos, acc, m_partial.data(), n, part, p);
   }
 
  private:
