@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _orrery
 from ._orrery import Simulation, devices, formats, integrators, parameters, presets, solvers
+from ._series import Series
 
 # One version: the CMake project's, with the git checkout's description as a PEP 440 local label
 # ("0.1.0+g702cc34.dirty"); version_description as both programs' --version print it.
@@ -41,8 +42,8 @@ def _init_once(self, *args, **kwargs):
 _init_once.__doc__ = _native_init.__doc__
 Simulation.__init__ = _init_once
 
-__all__ = ["Simulation", "load", "solvers", "devices", "presets", "integrators", "formats", "parameters",
-           "viewer_path"]
+__all__ = ["Simulation", "Series", "load", "solvers", "devices", "presets", "integrators", "formats",
+           "parameters", "viewer_path"]
 
 
 def _file_name(path, what):

@@ -8,6 +8,7 @@ from ._orrery import integrators as integrators
 from ._orrery import parameters as parameters
 from ._orrery import presets as presets
 from ._orrery import solvers as solvers
+from ._series import Series as Series
 
 __version__: str
 version_description: str

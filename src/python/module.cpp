@@ -19,6 +19,7 @@
 #include "orrery/presets.h"
 #include "orrery/solver.h"
 #include "orrery/version.h"
+#include "py_series.h"
 #include "py_simulation.h"
 #include "py_units.h"
 #include "values.h"
@@ -428,22 +429,12 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
   }
 
   python::bind_units(sim);
+  python::bind_series(m);
   m.def(
       "_load",
       [](const std::string& path, std::optional<std::vector<int>> types,
          std::optional<double> gadget_g, std::optional<std::string> units, const py::kwargs& kw) {
-        LoadOptions o;
-        if (types) o.types = *types;
-        if (gadget_g) {
-          if (!(*gadget_g > 0) || !std::isfinite(*gadget_g))
-            throw InputError("gadget_g=" + orrery::python::number_text(*gadget_g) +
-                             ": must be a finite number > 0");
-          o.gadget_g = *gadget_g;
-          o.gadget_g_given = true;
-          o.gadget_g_option = "gadget_g=" + orrery::python::number_text(*gadget_g);
-        }
-        if (units) take_units_text(o, *units, "units", "gadget_g");
-        return PySimulation::load(path, keywords(kw), o);
+        return PySimulation::load(path, keywords(kw), python::load_options(types, gadget_g, units));
       },
       py::arg("path"), py::arg("types") = py::none(), py::arg("gadget_g") = py::none(),
       py::arg("units") = py::none());

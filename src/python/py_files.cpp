@@ -5,9 +5,25 @@
 #include "orrery/device.h"
 #include "orrery/formats.h"
 #include "orrery/scene_file.h"
+#include "py_series.h"
 #include "py_simulation.h"
 
 namespace orrery::python {
+
+LoadOptions load_options(const std::optional<std::vector<int>>& types,
+                         std::optional<double> gadget_g, const std::optional<std::string>& units) {
+  LoadOptions o;
+  if (types) o.types = *types;
+  if (gadget_g) {
+    if (!(*gadget_g > 0) || !std::isfinite(*gadget_g))
+      throw InputError("gadget_g=" + number_text(*gadget_g) + ": must be a finite number > 0");
+    o.gadget_g = *gadget_g;
+    o.gadget_g_given = true;
+    o.gadget_g_option = "gadget_g=" + number_text(*gadget_g);
+  }
+  if (units) take_units_text(o, *units, "units", "gadget_g");
+  return o;
+}
 
 Snapshot load_interruptibly(const std::string& path, LoadOptions o) {
   LoadProgress progress;

@@ -9,6 +9,7 @@
 #include <limits>
 #include <sstream>
 
+#include "arrays.h"
 #include "orrery/device.h"
 #include "orrery/host_memory.h"
 #include "orrery/presets.h"
@@ -76,26 +77,6 @@ std::vector<T> checked(const py::object& obj, const char* name, long long n, int
                             " is negative");
   }
   return out;
-}
-
-template <class V>
-py::array_t<RealOf<V>> column3(const std::vector<V>& v) {
-  py::array_t<RealOf<V>> a({static_cast<py::ssize_t>(v.size()), py::ssize_t{3}});
-  RealOf<V>* d = a.mutable_data();
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    d[3 * i] = v[i].x;
-    d[3 * i + 1] = v[i].y;
-    d[3 * i + 2] = v[i].z;
-  }
-  return a;
-}
-
-template <class V>
-py::array_t<RealOf<V>> column_w(const std::vector<V>& v) {
-  py::array_t<RealOf<V>> a(static_cast<py::ssize_t>(v.size()));
-  RealOf<V>* d = a.mutable_data();
-  for (std::size_t i = 0; i < v.size(); ++i) d[i] = v[i].w;
-  return a;
 }
 
 py::tuple triple(const Vec3d& v) { return py::make_tuple(v.x, v.y, v.z); }

@@ -1,0 +1,247 @@
+// The series reader and the motion between outputs (orrery/playback.h).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+#include "orrery/playback.h"
+
+namespace orrery {
+namespace {
+
+PlaybackFrame frame_of(Snapshot s, int index) {
+  PlaybackFrame f;
+  f.index = index;
+  f.time = s.run.time;
+  f.bodies.pos = std::move(s.bodies.pos);
+  f.bodies.vel = std::move(s.bodies.vel);  // playback draws floats: a file's doubles are not kept
+  f.types = std::move(s.types);
+  f.ids = std::move(s.ids);
+  return f;
+}
+
+std::string time_text(double t) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.9g", t);
+  return b;
+}
+
+}  // namespace
+
+std::size_t PlaybackFrame::bytes() const {
+  return bodies.pos.size() * sizeof(Vec4) * 2 + types.size() + ids.size() * sizeof(std::uint64_t);
+}
+
+SeriesReader::SeriesReader(std::vector<PlaybackOutput> outputs, LoadOptions options,
+                           std::size_t budget)
+    : m_outputs(std::move(outputs)),
+      m_options(std::move(options)),
+      m_budget(budget),
+      m_slots(m_outputs.size()),
+      m_times(m_outputs.size()) {
+  m_options.progress = nullptr;  // a load on this thread reports to no one
+  m_thread = std::thread([this] { run(); });
+}
+
+SeriesReader::~SeriesReader() {
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_stop = true;
+  }
+  m_wake.notify_all();
+  m_thread.join();
+}
+
+void SeriesReader::aim(int at, int direction) {
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_at = std::clamp(at, 0, std::max(size() - 1, 0));
+    m_direction = direction > 0 ? 1 : direction < 0 ? -1 : 0;
+    evict();
+  }
+  m_wake.notify_all();
+}
+
+PlaybackSlot SeriesReader::slot(int k) const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_slots[static_cast<std::size_t>(k)];
+}
+
+PlaybackSlot SeriesReader::wait(int k) {
+  std::unique_lock<std::mutex> lock(m_mutex);
+  const std::size_t i = static_cast<std::size_t>(k);
+  m_wanted = k;
+  m_wake.notify_all();
+  m_read.wait(lock, [&] { return m_slots[i].done() || m_stop; });
+  m_wanted = -1;
+  return m_slots[i];
+}
+
+std::optional<double> SeriesReader::time(int k) const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_times[static_cast<std::size_t>(k)];
+}
+
+std::size_t SeriesReader::held_bytes() const {
+  std::lock_guard<std::mutex> lock(m_mutex);
+  return m_held;
+}
+
+// What to read next: an output a caller waits for, the one played, the next in play's direction
+// (both always), then on ahead while a frame of the size read so far fits the budget.
+int SeriesReader::next_to_read() const {
+  auto pending = [&](int k) { return k >= 0 && k < size() && !m_slots[std::size_t(k)].done(); };
+  if (pending(m_wanted)) return m_wanted;
+  if (pending(m_at)) return m_at;
+  const int step = m_direction != 0 ? m_direction : 1;
+  if (pending(m_at + step)) return m_at + step;
+  if (m_direction == 0 && pending(m_at - 1)) return m_at - 1;
+  std::size_t frame = 0, frames = 0;
+  for (const PlaybackSlot& s : m_slots)
+    if (s.frame) frame += s.frame->bytes(), ++frames;
+  frame = frames ? frame / frames : 0;
+  std::size_t room = m_held;
+  for (int k = m_at + step; k >= 0 && k < size(); k += step) {
+    if (m_slots[std::size_t(k)].frame) continue;  // held already (or a gap: nothing to hold)
+    if (room + frame > m_budget) return -1;
+    if (pending(k)) return k;
+    room += frame;
+  }
+  return -1;
+}
+
+// Drops the frames furthest behind play (then furthest ahead) until the budget holds; the output
+// played and the next in play's direction stay.
+void SeriesReader::evict() {
+  const int step = m_direction != 0 ? m_direction : 1;
+  while (m_held > m_budget) {
+    int worst = -1;
+    long long worst_cost = -1;
+    for (int k = 0; k < size(); ++k) {
+      if (!m_slots[std::size_t(k)].frame || k == m_at || k == m_at + step) continue;
+      const long long ahead = static_cast<long long>(k - m_at) * step;
+      const long long cost = ahead < 0 ? (1LL << 40) - ahead : ahead;  // behind goes first
+      if (cost > worst_cost) worst = k, worst_cost = cost;
+    }
+    if (worst < 0) return;
+    m_held -= m_slots[std::size_t(worst)].frame->bytes();
+    m_slots[std::size_t(worst)].frame.reset();
+  }
+}
+
+// Whether time t of output k comes after the nearest output before it and before the nearest
+// after it whose times are known (outputs are read in either direction).
+bool SeriesReader::time_in_order(int k, double t) const {
+  for (int j = k - 1; j >= 0; --j)
+    if (m_times[std::size_t(j)]) {
+      if (!(t > *m_times[std::size_t(j)])) return false;
+      break;
+    }
+  for (int j = k + 1; j < size(); ++j)
+    if (m_times[std::size_t(j)]) return t < *m_times[std::size_t(j)];
+  return true;
+}
+
+void SeriesReader::run() {
+  std::unique_lock<std::mutex> lock(m_mutex);
+  for (;;) {
+    m_wake.wait(lock, [&] { return m_stop || next_to_read() >= 0; });
+    if (m_stop) return;
+    const int k = next_to_read();
+    const PlaybackOutput out = m_outputs[std::size_t(k)];
+    lock.unlock();
+    PlaybackSlot got;
+    try {
+      got.frame =
+          std::make_shared<const PlaybackFrame>(frame_of(load_snapshot(out.path, m_options), k));
+    } catch (const std::bad_alloc&) {
+      got.gap = out.label + ": out of memory reading it";
+    } catch (const std::exception& e) {
+      got.gap = e.what();
+    }
+    lock.lock();
+    PlaybackSlot& s = m_slots[std::size_t(k)];
+    if (got.frame) {
+      const double t = got.frame->time;
+      if (!std::isfinite(t)) {
+        got.gap = out.label + ": its time is not a finite number";
+        got.frame.reset();
+      } else if (!time_in_order(k, t)) {
+        got.gap =
+            out.label + ": time " + time_text(t) +
+            " is out of order with the outputs around it (or a time one of them has): skipped";
+        got.frame.reset();
+      } else {
+        m_times[std::size_t(k)] = t;
+        m_held += got.frame->bytes();
+      }
+    }
+    s = std::move(got);
+    evict();
+    m_read.notify_all();
+  }
+}
+
+std::vector<int> match_bodies(const PlaybackFrame& a, const PlaybackFrame& b) {
+  const std::size_t na = a.bodies.pos.size(), nb = b.bodies.pos.size();
+  const bool ia = !a.ids.empty(), ib = !b.ids.empty();
+  const std::string which =
+      "outputs " + std::to_string(a.index) + " and " + std::to_string(b.index);
+  if (!ia && !ib) {
+    if (na != nb)
+      throw InputError(which + " have " + std::to_string(na) + " and " + std::to_string(nb) +
+                       " bodies and no IDs to match them");
+    std::vector<int> same(na);
+    for (std::size_t i = 0; i < na; ++i) same[i] = static_cast<int>(i);
+    return same;
+  }
+  if (ia != ib) throw InputError(which + ": one has particle IDs and the other none");
+  std::vector<std::pair<std::uint64_t, int>> in_b(nb);
+  for (std::size_t j = 0; j < nb; ++j) in_b[j] = {b.ids[j], static_cast<int>(j)};
+  std::sort(in_b.begin(), in_b.end());
+  for (std::size_t j = 1; j < nb; ++j)
+    if (in_b[j].first == in_b[j - 1].first)
+      throw InputError("output " + std::to_string(b.index) + " has ID " +
+                       std::to_string(in_b[j].first) + " twice");
+  std::vector<int> b_of_a(na, -1);
+  for (std::size_t i = 0; i < na; ++i) {
+    const auto it = std::lower_bound(in_b.begin(), in_b.end(),
+                                     std::make_pair(a.ids[i], std::numeric_limits<int>::min()));
+    if (it != in_b.end() && it->first == a.ids[i]) b_of_a[i] = it->second;
+  }
+  return b_of_a;
+}
+
+void hermite_between(const PlaybackFrame& a, const PlaybackFrame& b, const std::vector<int>& b_of_a,
+                     double t, BodyState& out) {
+  const std::size_t n = a.bodies.pos.size();
+  out.pos = a.bodies.pos;
+  out.vel = a.bodies.vel;
+  out.pos64.clear(), out.vel64.clear();
+  const double h = b.time - a.time;
+  if (!(h > 0)) return;
+  const double s = std::clamp((t - a.time) / h, 0.0, 1.0), s2 = s * s, s3 = s2 * s;
+  // The Hermite basis and its derivative (per unit of s).
+  const double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2,
+               h11 = s3 - s2;
+  const double d00 = 6 * s2 - 6 * s, d10 = 3 * s2 - 4 * s + 1, d01 = -d00, d11 = 3 * s2 - 2 * s;
+#pragma omp parallel for schedule(static) if (n > 65536)
+  for (std::size_t i = 0; i < n; ++i) {
+    const int j = b_of_a[i];
+    if (j < 0) continue;
+    const Vec4 &p0 = a.bodies.pos[i], &v0 = a.bodies.vel[i];
+    const Vec4 &p1 = b.bodies.pos[std::size_t(j)], &v1 = b.bodies.vel[std::size_t(j)];
+    auto at = [&](float x0, float u0, float x1, float u1, float& x, float& u) {
+      x = static_cast<float>(h00 * x0 + h10 * h * u0 + h01 * x1 + h11 * h * u1);
+      u = static_cast<float>((d00 * x0 + d01 * x1) / h + d10 * u0 + d11 * u1);
+    };
+    Vec4& p = out.pos[i];
+    Vec4& v = out.vel[i];
+    at(p0.x, v0.x, p1.x, v1.x, p.x, v.x);
+    at(p0.y, v0.y, p1.y, v1.y, p.y, v.y);
+    at(p0.z, v0.z, p1.z, v1.z, p.z, v.z);
+  }
+}
+
+}  // namespace orrery
