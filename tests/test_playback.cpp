@@ -127,7 +127,7 @@ TEST(SeriesReader, ReadsAheadWithinItsBudgetAndDropsWhatIsBehind) {
   const int n = 1000, outputs = 12;
   for (int k = 0; k < outputs; ++k)
     save_snapshot(d.path + "/s_" + std::to_string(k) + ".orrery", small(0.25 * k, n));
-  const std::size_t frame = static_cast<std::size_t>(n) * (32 + 1 + 8);
+  const std::size_t frame = static_cast<std::size_t>(n) * (32 + 1 + 8 + 4);  // + by_id
   SeriesReader r(list_series({d.path + "/s_*.orrery"}), {}, 4 * frame);
   ASSERT_EQ(r.size(), outputs);
   r.aim(0, 1);

@@ -46,8 +46,13 @@ struct PlaybackFrame {
   BodyState bodies;
   std::vector<std::uint8_t> types;
   std::vector<std::uint64_t> ids;
+  // Its bodies' indices in the order of their IDs, made where it is read (the reader's thread), so
+  // matching two outputs is a merge; empty: not made (match_bodies sorts then).
+  std::vector<int> by_id;
   std::size_t bytes() const;
 };
+// The indices of f's bodies in the order of their IDs; throws InputError for an ID given twice.
+std::vector<int> order_by_id(const PlaybackFrame& f);
 
 // What became of an output: not read yet, read (the frame), or a gap with its reason in one line
 // (a file gone or damaged, a time not after the output before it).

@@ -123,6 +123,7 @@ App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
                  m_opts.preset_units);
   }
   if (!m_files.loaded) frame_bodies(false);  // a file framed itself
+  if (!m_opts.series.empty()) start_playback();
   start_camera_motion();
   m_colour.state_epoch = m_run->epoch();
   init_view_tools();
@@ -336,6 +337,7 @@ int App::run() {
       m_run->count(), m_run->buffers().path_name(),
       m_settings.density_map ? "density-map" : draw_name(), to_string(m_run->integrator()), diag);
   say(line);
+  report_playback();
   say("orrery: view: " + view_options());
   if (m_density.ms >= 0.0f) {
     fill_density_legend();

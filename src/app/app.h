@@ -28,6 +28,7 @@
 #include "orrery/no_copy.h"
 #include "orrery/output_file.h"
 #include "overlays.h"
+#include "playback.h"
 #include "recorder.h"
 #include "run_controller.h"
 #include "ui/imgui_layer.h"
@@ -201,6 +202,13 @@ class App : NoCopy {
   void fill_density_legend();
   int density_palette() const;
   // The minimal HUD's time label and scale bar.
+  // Playback of a series (app_playback.cpp): the clock and the state it shows each frame, the
+  // keys and panel's actions while it plays, and a live run from the output on screen.
+  void start_playback();
+  void play_frame();
+  bool playback_action(const ui::Action& a);
+  void continue_run();
+  void report_playback();
   void fill_hud();
 
   static constexpr const char* k_quick_file = "orrery-quick.orrery";
@@ -217,6 +225,7 @@ class App : NoCopy {
   Overlays m_overlays;  // the tree's cells, the walls, a loaded file's box
   FileState m_files;
   std::unique_ptr<RunController> m_run;
+  std::unique_ptr<Playback> m_playback;  // a series played back (--load of a glob or folder)
   gfx::OrbitCamera m_camera;
   ui::Catalog m_catalog;
   ui::Settings m_settings;

@@ -229,6 +229,7 @@ void App::finish_frame(long long index, bool last, const FrameView& v) {
 // VBOs and the picture. Returns the solver time to record (negative: none); v.splatted says
 // whether the CUDA picture was made.
 float App::device_work(FrameView& v) {
+  if (m_playback) play_frame();
   const int steps = m_settings.paused ? 1 : m_settings.steps_per_frame;
   const gfx::SpriteParams& sp = v.sprites;
   const gfx::RenderStyle& st = v.style;

@@ -53,7 +53,8 @@ std::string color_help() {
 // The numeric options as typed; none when not given (an empty text is an error).
 struct Texts {
   std::optional<std::string> n, block, gpus, seed, dt, dt_max, eta, steps_per_frame, width, height,
-      frames, point_radius, record_fps, trails, trail_bodies, color_range, precision;
+      frames, point_radius, record_fps, trails, trail_bodies, color_range, precision, play_speed,
+      play_memory;
   SceneTexts scene;
   const orrery::cli::RunTexts* run = nullptr;  // the plain parameter rows as typed
 };
@@ -87,6 +88,12 @@ void parse_numbers(const Texts& t, Options& o) {
   integer(t.height, "--height", 64, 16384, o.height);
   integer(t.frames, "--frames", 1, 1LL << 40, o.frames);
   integer(t.record_fps, "--record-fps", 1, 240, o.record_fps);
+  integer(t.play_memory, "--play-memory", 64, 1LL << 24, o.play_memory_mb);
+  if (t.play_speed) {
+    o.play_speed = parse_float(*t.play_speed, "--play-speed");
+    if (!(o.play_speed >= 0.01 && o.play_speed <= 1000))
+      throw InputError("--play-speed '" + *t.play_speed + "': out of range (0.01 to 1000)");
+  }
   integer(t.trails, "--trails", 0, ui::k_max_trail_length, o.trails);
   if (o.trails == 1) throw InputError("--trails 1: a trail needs at least 2 positions (0 is off)");
   integer(t.trail_bodies, "--trail-bodies", 0, ui::k_max_trail_bodies, o.trail_bodies);
@@ -161,9 +168,12 @@ int viewer_count(const std::string& option, const std::string& path, int bodies)
 
 // --load: the snapshot's bodies, and an Orrery snapshot's settings where the command line gave
 // none. Throws InputError (SnapshotError) naming the file.
-void load_into(const std::string& path, const Given& given, const Texts& t, Options& o) {
+void load_into(const std::string& arg, const Given& given, const Texts& t, Options& o) {
   if (given.n || given.preset || given.seed)
     throw InputError("--load: the bodies come from the file: leave out --n, --preset and --seed");
+  // A glob or a folder: a series to play back, which starts from its first output.
+  if (names_series({arg})) o.series = list_series({arg});
+  const std::string path = o.series.empty() ? arg : o.series.front().path;
   LoadOptions lo = o.load_options;
   LoadProgress progress;  // a line every 2 s of a long load, before the window opens
   print_load_progress(progress, "orrery", path);
@@ -391,6 +401,16 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "toggles");
   cli.add_option("--trail-bodies", t.trail_bodies,
                  "trails for a random sample of M bodies (default 0: every body)");
+  cli.add_option(
+         "--play-speed", t.play_speed,
+         "a series (--load of a glob or folder): outputs a second, 0.01 to 1000 (default 2)")
+      ->type_name("FLOAT");
+  cli.add_flag("--play-loop", o.play_loop, "a series: play it again from the start at its end");
+  cli.add_flag("--play-raw", o.play_raw,
+               "a series: show the outputs as they are, without the motion between them");
+  cli.add_option("--play-memory", t.play_memory,
+                 "a series: megabytes of outputs read ahead, 64 to 2^24 (default 2048)")
+      ->type_name("INT");
   cli.add_option("--record-fps", t.record_fps,
                  "frame rate of recordings, 1 to 240 (default 60): each drawn frame is one video "
                  "frame, so a slow machine still records smoothly");

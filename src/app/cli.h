@@ -11,6 +11,7 @@
 
 #include "orrery/camera_motion.h"
 #include "orrery/param_table.h"
+#include "orrery/playback.h"
 #include "orrery/scene.h"
 #include "orrery/scene_file.h"
 #include "orrery/snapshot.h"
@@ -66,6 +67,12 @@ struct Options {
   std::string loaded_path;
   double load_seconds = 0;       // how long --load took to read and decode it
   bool loaded_scene = false;     // `loaded` holds a --scene's bodies
+  // --load of a glob or a folder: the series to play back (`loaded` is its first output), and
+  // --play-speed (outputs a second), --play-loop, --play-raw, --play-memory (MB read ahead).
+  std::vector<PlaybackOutput> series;
+  double play_speed = 2.0;
+  bool play_loop = false, play_raw = false;
+  long long play_memory_mb = 2048;
   std::string save, export_csv;  // written after the last frame
   std::string note;              // a line to print at start (the snapshot's solver cannot run)
   std::string settings_from;     // "scene" or "snapshot" when a file's settings were taken

@@ -8,8 +8,9 @@
 #include <cmath>
 
 #include "cli.h"
-#include "orrery/host_memory.h"
 #include "gfx/trails_picking.h"
+#include "orrery/gpu_buffer.h"
+#include "orrery/host_memory.h"
 #include "orrery/runner.h"
 
 namespace orrery::app {
@@ -134,6 +135,28 @@ int RunController::pick(const gfx::SpriteParams& p, float x, float y, float radi
                          : gfx::pick_cpu(b.pos, b.n, p, x, y, radius_px);
   });
   return picked;
+}
+
+void RunController::show(const BodyState& s, double time) {
+  const int n = s.size();
+  if (n != count()) throw std::logic_error("RunController::show: the count changed (load instead)");
+  cancel_job();
+  if (m_buffers->on_device()) {
+    gfx::Mapping m = m_buffers->map(1);  // the next buffer write-discard, as a step writes it
+    Bodies& b = m.bodies();
+    gpu_memory::upload(b.next, s.pos.data(), sizeof(Vec4) * static_cast<std::size_t>(n));
+    gpu_memory::upload(b.vel, s.vel.data(), sizeof(Vec4) * static_cast<std::size_t>(n));
+    b.flip();
+    m.commit();
+  } else {
+    m_buffers->publish_host(Bodies{const_cast<Vec4*>(s.pos.data()), nullptr,
+                                   const_cast<Vec4*>(s.vel.data()), n, false});
+    m_worker_current = false;  // the worker's copy is of the state before
+  }
+  m_sim->state_changed();
+  RunState r = m_sim->run_state();
+  r.time = time;
+  m_sim->resume(r);
 }
 
 void RunController::load(const BodyState& s, const RunState* run, const UnitSystem& units) {

@@ -61,6 +61,9 @@ class RunController {
   // count, collision totals and units too (the solver stays); without, `units`. Throws InputError
   // (bad parameters) or the memory check's error, keeping the old state.
   void load(const BodyState& s, const RunState* run, const UnitSystem& units = {});
+  // Playback: `s` (as many bodies as now) in place of the state, as a step would publish it, and
+  // the run's clock at `time`; no step runs. A CPU run in flight is cancelled first.
+  void show(const BodyState& s, double time);
   // The newest published state and the run's settings (a CPU run in flight is not in it).
   // `block`: the block the viewer asked for.
   Snapshot snapshot(int block);
@@ -148,6 +151,8 @@ class RunController {
   const std::vector<std::string>& origin_names() const { return m_origin_names; }
   // The units of the state's numbers (a file's or the preset's).
   const UnitSystem& units() const { return m_sim->units(); }
+  // The run's clock, settings and units as a snapshot records them.
+  RunState run_state() { return m_sim->run_state(); }
   bool origin_valid() const {
     return !m_origin_now.empty() && static_cast<int>(m_origin_now.size()) == count();
   }

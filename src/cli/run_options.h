@@ -206,7 +206,8 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
        {"--load", &t.load, "FILE",
         "start from a snapshot instead of a preset (" + formats_help(false) +
             "; told by the content; a file that keeps its run also brings its solver, block, "
-            "integrator, parameters, time and step count, under the options typed here)",
+            "integrator, parameters, time and step count, under the options typed here; the "
+            "viewer plays a series back from a glob in quotes or a folder)",
         true},
        {"--types", &t.types, "LIST",
         "with --load of a GADGET file: the particle types to keep, e.g. 1,2 (0 gas, 1 halo, 2 "

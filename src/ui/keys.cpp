@@ -11,8 +11,9 @@ const std::vector<KeyBinding>& key_bindings() {
   static const std::vector<KeyBinding> keys = {
       {"S / Shift+S", "next / previous solver"},
       {"B / Shift+B", "next / previous block size"},
-      {"Space", "pause / resume"},
-      {".", "one step"},
+      {"Space", "pause / resume (a series: play / pause)"},
+      {".", "one step (a series: the next output)"},
+      {",", "a series: the output before"},
       {"R", "reset"},
       {"I", "next integrator: euler, leapfrog, yoshida4"},
       {"1-9, 0",
@@ -58,6 +59,8 @@ std::optional<Action> action_for_key(int key, int mods) {
       return Action{shift ? ActionKind::prev_block : ActionKind::next_block};
     case GLFW_KEY_SPACE:
       return Action{ActionKind::toggle_pause};
+    case GLFW_KEY_COMMA:
+      return Action{ActionKind::play_step_back};
     case GLFW_KEY_PERIOD:
       return Action{ActionKind::single_step};
     case GLFW_KEY_R:
@@ -128,6 +131,8 @@ std::optional<Action> action_for_name(const std::string& name) {
   if (name.size() == 1 && name[0] >= '0' && name[0] <= '9')
     return action_for_key(GLFW_KEY_0 + (name[0] - '0'), 0);
   if (name == "." || name == "period") return action_for_key(GLFW_KEY_PERIOD, 0);
+  if (name == "," || name == "comma") return action_for_key(GLFW_KEY_COMMA, 0);
+  if (name == "continue") return Action{ActionKind::continue_run};
   if (name == "space") return action_for_key(GLFW_KEY_SPACE, 0);
   if (name == "backspace") return action_for_key(GLFW_KEY_BACKSPACE, 0);
   if (name == "f5") return action_for_key(GLFW_KEY_F5, 0);
@@ -139,8 +144,8 @@ std::optional<Action> action_for_name(const std::string& name) {
 }
 
 const char* key_names() {
-  return "s S b B space . r i 0-9 h d t v c C l f g k K m home backspace f5 f9 f11 f12 esc sweep "
-         "scene1-scene99 savescene pick fit";
+  return "s S b B space . , r i 0-9 h d t v c C l f g k K m home backspace f5 f9 f11 f12 esc "
+         "sweep scene1-scene99 savescene pick fit continue";
 }
 
 }  // namespace orrery::ui

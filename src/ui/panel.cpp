@@ -206,6 +206,30 @@ void collisions_section(Settings& s, const Readouts& r) {
       "Diagnostics tab's E includes it, so E stays constant.");
 }
 
+// A series' playback: play, step, scrub, speed, loop, backwards, smooth or raw, and a live run
+// from the output on screen.
+void playback_section(Settings& s, std::vector<Action>& actions) {
+  PlaybackPanel& p = s.playback;
+  if (ImGui::Button(p.playing ? "Pause" : "Play")) p.playing = !p.playing;
+  ImGui::SameLine();
+  if (ImGui::Button("<")) actions.push_back(Action{ActionKind::play_step_back});
+  ImGui::SameLine();
+  if (ImGui::Button(">")) actions.push_back(Action{ActionKind::single_step});
+  ImGui::SameLine();
+  ImGui::Checkbox("backwards", &p.backwards);
+  ImGui::SameLine();
+  ImGui::Checkbox("loop", &p.loop);
+  if (ImGui::SliderFloat("output", &p.position, 0.0f,
+                         static_cast<float>(std::max(p.outputs - 1, 0)), "%.2f"))
+    p.seek = true;
+  ImGui::SliderFloat("outputs/s", &p.speed, 0.05f, 120.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::Checkbox("smooth (Hermite between outputs, by ID)", &p.smooth);
+  ImGui::Text("t = %.6g   %s%s", p.time, p.label.c_str(), p.waiting ? "   (reading)" : "");
+  ImGui::Text("%d outputs, %d skipped; read ahead %.0f of %.0f MB", p.outputs, p.gaps, p.held_mb,
+              p.budget_mb);
+  if (ImGui::Button("Continue from here")) actions.push_back(Action{ActionKind::continue_run});
+}
+
 void view_section(Settings& s, const Readouts& r, std::vector<Action>& actions) {
   // The three ways to draw the same picture; the CUDA splat only on the zero-copy path.
   static const char* const k_draw_names[] = {"GL point sprites", "CUDA splat", "CPU splat"};
@@ -322,6 +346,8 @@ float draw_panel(Settings& s, const Readouts& r, const Catalog& c, std::vector<A
   ImGui::PushItemWidth(k_content_w - 110.0f);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + k_content_w);
   status_lines(r, &actions);
+  if (s.playback.active && ImGui::CollapsingHeader("Playback", ImGuiTreeNodeFlags_DefaultOpen))
+    playback_section(s, actions);
   if (ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen))
     simulation_section(s, r, c, actions);
   if (r.file.shown) {

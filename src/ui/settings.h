@@ -47,6 +47,22 @@ struct Catalog {
 // (for a software OpenGL). The same picture each way.
 enum class DrawMethod { gl_sprites, cuda_splat, cpu_splat };
 
+// The playback of a series (--load of a glob or folder), as the panel shows and edits it: the app
+// copies the clock in each frame and takes the panel's edits back (a moved slider sets `seek`).
+struct PlaybackPanel {
+  bool active = false;
+  int outputs = 0;
+  float position = 0.0f;  // in outputs: 2.5 is halfway from output 2 to 3
+  bool seek = false;
+  bool playing = false, backwards = false, loop = false, smooth = true;
+  float speed = 2.0f;  // outputs a second
+  double time = 0.0;
+  std::string label;  // the file about the clock
+  int gaps = 0;       // outputs skipped as unreadable
+  bool waiting = false;
+  double held_mb = 0.0, budget_mb = 0.0;
+};
+
 struct Settings {
   int solver = 0;  // index into Catalog::solvers
   int block = 0;   // threads per block; 0 for CPU solvers or "auto"
@@ -66,6 +82,7 @@ struct Settings {
   float box = 20.0f;
   int steps_per_frame = 1;
   bool paused = false;
+  PlaybackPanel playback;
   bool time_reversed = false;  // shown by the panel; set by the app after the simulation agrees
   bool vsync = true;
   bool show_panel = true;
@@ -273,6 +290,8 @@ enum class ActionKind {
   follow_picked,       // F
   follow_centre,       // G
   pick_centre,         // the body nearest the middle of the view (scripts)
+  play_step_back,      // , : playback: the output before
+  continue_run,        // playback: a live run from the output on screen, with its settings
   reload_types,  // value: the particle types to read the loaded file again with (bit t: type t)
   cancel_load,   // stop the file being read in the background
   quit

@@ -71,7 +71,13 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
-// The files an argument names (in no order).
+std::string extension(const std::string& path) {
+  const std::size_t dot = path.find_last_of('.'), slash = path.find_last_of('/');
+  return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? ""
+                                                                                 : path.substr(dot);
+}
+
+// The files an argument names (in no order); a folder's are every file in it that is not hidden.
 std::vector<std::string> expand(const std::string& arg) {
   std::vector<std::string> files;
   if (arg.empty()) throw InputError("--load: an empty name");
@@ -89,11 +95,10 @@ std::vector<std::string> expand(const std::string& arg) {
       while (const dirent* e = ::readdir(d)) {
         const std::string name = e->d_name;
         const std::string path = arg + (arg.back() == '/' ? "" : "/") + name;
-        if (name[0] != '.' && is_file(path) && peek_format(path)) files.push_back(path);
+        if (name[0] != '.' && is_file(path)) files.push_back(path);
       }
       ::closedir(d);
     }
-    if (files.empty()) throw InputError(arg + ": no snapshot file in this folder");
     return files;
   }
   if (is_file(arg)) return {arg};
@@ -122,31 +127,48 @@ std::vector<PlaybackOutput> list_series(const std::vector<std::string>& args) {
   if (args.empty()) throw InputError("--load: no file named");
   struct File {
     std::string path;
-    const FormatInfo* format;
+    const FormatInfo* format;  // null: no snapshot's content (damaged, or no snapshot at all)
+    bool in_folder;
   };
   std::vector<File> files;
   std::set<std::string> seen;
-  for (const std::string& arg : args)
+  for (const std::string& arg : args) {
+    const bool folder = is_folder(arg);
     for (const std::string& path : expand(arg)) {
       const FormatInfo* f = peek_format(path);
-      if (!f || !f->decode)
-        throw InputError(path + ": not a snapshot (Orrery, TIPSY, GADGET-2 or HDF5) in the series");
       char* real = ::realpath(path.c_str(), nullptr);
       const std::string key = real ? real : path;
       std::free(real);
       if (!seen.insert(key).second) throw InputError(path + ": named twice in the series");
-      files.push_back({path, f});
+      files.push_back({path, f && f->decode ? f : nullptr, folder});
     }
+  }
+  // A file whose content is no snapshot stays an output where it has the series' extension (a
+  // damaged output: a gap when played); elsewhere a folder's is left out and a named one refused.
+  const FormatInfo* format = nullptr;
+  std::string first, series_extension;  // the first file with a snapshot's content
   for (const File& f : files)
-    if (f.format != files.front().format)
-      throw InputError("a series is in one format: " + files.front().path + " is " +
-                       files.front().format->name + ", " + f.path + " is " + f.format->name);
+    if (f.format && !format)
+      format = f.format, first = f.path, series_extension = extension(f.path);
+  std::vector<File> kept;
+  for (const File& f : files) {
+    if (f.format || (format && extension(f.path) == series_extension))
+      kept.push_back(f);
+    else if (!f.in_folder)
+      throw InputError(f.path + ": not a snapshot (Orrery, TIPSY, GADGET-2 or HDF5) in the series");
+  }
+  files.swap(kept);
+  if (!format) throw InputError(args.front() + ": no snapshot file in this folder");
+  for (const File& f : files)
+    if (f.format && f.format != format)
+      throw InputError("a series is in one format: " + first + " is " + format->name + ", " +
+                       f.path + " is " + f.format->name);
   // GADGET-2 sets: one output a base name, its label the range of its members.
   std::vector<PlaybackOutput> out;
   std::map<std::string, std::vector<std::string>> sets;
   for (const File& f : files) {
     const std::string base =
-        f.format->id == SnapshotFormat::gadget2 ? set_base(f.path) : std::string();
+        format->id == SnapshotFormat::gadget2 ? set_base(f.path) : std::string();
     if (base.empty())
       out.push_back({f.path, base_name(f.path)});
     else

@@ -18,6 +18,7 @@ PlaybackFrame frame_of(Snapshot s, int index) {
   f.bodies.vel = std::move(s.bodies.vel);  // playback draws floats: a file's doubles are not kept
   f.types = std::move(s.types);
   f.ids = std::move(s.ids);
+  if (!f.ids.empty()) f.by_id = order_by_id(f);  // a repeated ID: the output is a gap
   return f;
 }
 
@@ -30,7 +31,8 @@ std::string time_text(double t) {
 }  // namespace
 
 std::size_t PlaybackFrame::bytes() const {
-  return bodies.pos.size() * sizeof(Vec4) * 2 + types.size() + ids.size() * sizeof(std::uint64_t);
+  return bodies.pos.size() * sizeof(Vec4) * 2 + types.size() + ids.size() * sizeof(std::uint64_t) +
+         by_id.size() * sizeof(int);
 }
 
 SeriesReader::SeriesReader(std::vector<PlaybackOutput> outputs, LoadOptions options,
@@ -197,20 +199,31 @@ std::vector<int> match_bodies(const PlaybackFrame& a, const PlaybackFrame& b) {
     return same;
   }
   if (ia != ib) throw InputError(which + ": one has particle IDs and the other none");
-  std::vector<std::pair<std::uint64_t, int>> in_b(nb);
-  for (std::size_t j = 0; j < nb; ++j) in_b[j] = {b.ids[j], static_cast<int>(j)};
-  std::sort(in_b.begin(), in_b.end());
-  for (std::size_t j = 1; j < nb; ++j)
-    if (in_b[j].first == in_b[j - 1].first)
-      throw InputError("output " + std::to_string(b.index) + " has ID " +
-                       std::to_string(in_b[j].first) + " twice");
+  const std::vector<int> oa = a.by_id.empty() ? order_by_id(a) : a.by_id;
+  const std::vector<int> ob = b.by_id.empty() ? order_by_id(b) : b.by_id;
+  // A merge of the two ID orders.
   std::vector<int> b_of_a(na, -1);
-  for (std::size_t i = 0; i < na; ++i) {
-    const auto it = std::lower_bound(in_b.begin(), in_b.end(),
-                                     std::make_pair(a.ids[i], std::numeric_limits<int>::min()));
-    if (it != in_b.end() && it->first == a.ids[i]) b_of_a[i] = it->second;
+  std::size_t j = 0;
+  for (int i : oa) {
+    const std::uint64_t id = a.ids[std::size_t(i)];
+    while (j < nb && b.ids[std::size_t(ob[j])] < id) ++j;
+    if (j < nb && b.ids[std::size_t(ob[j])] == id) b_of_a[std::size_t(i)] = ob[j];
   }
   return b_of_a;
+}
+
+std::vector<int> order_by_id(const PlaybackFrame& f) {
+  std::vector<int> order(f.ids.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  // Already in order (Orrery's own outputs, numbered from 0): no sort.
+  if (!std::is_sorted(f.ids.begin(), f.ids.end()))
+    std::sort(order.begin(), order.end(),
+              [&](int x, int y) { return f.ids[std::size_t(x)] < f.ids[std::size_t(y)]; });
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (f.ids[std::size_t(order[k])] == f.ids[std::size_t(order[k - 1])])
+      throw InputError("output " + std::to_string(f.index) + " has ID " +
+                       std::to_string(f.ids[std::size_t(order[k])]) + " twice");
+  return order;
 }
 
 void hermite_between(const PlaybackFrame& a, const PlaybackFrame& b, const std::vector<int>& b_of_a,

@@ -1,0 +1,135 @@
+// Playing a series back in the viewer (playback.h): the clock each frame, its state shown in
+// place of a step (the same buffers, so colour, trails, picking, recording and screenshots work on
+// it as on a run), the keys and the panel, and "continue from here".
+#include <algorithm>
+
+#include "app.h"
+
+namespace orrery::app {
+
+void App::start_playback() {
+  m_playback = std::make_unique<Playback>(m_opts.series, m_opts.load_options,
+                                          static_cast<std::size_t>(m_opts.play_memory_mb) << 20);
+  Playback& pb = *m_playback;
+  pb.set_speed(m_opts.play_speed);
+  pb.set_loop(m_opts.play_loop);
+  pb.set_smooth(!m_opts.play_raw);
+  m_settings.paused = true;  // nothing steps: the series' outputs are the state
+  ui::PlaybackPanel& p = m_settings.playback;
+  p.active = true;
+  p.outputs = pb.outputs();
+  p.playing = true;
+  p.loop = m_opts.play_loop;
+  p.smooth = !m_opts.play_raw;
+  p.speed = static_cast<float>(m_opts.play_speed);
+  p.budget_mb = static_cast<double>(m_opts.play_memory_mb);
+  char speed[32];
+  std::snprintf(speed, sizeof speed, "%g", m_opts.play_speed);
+  say("orrery: playing a series of " + std::to_string(pb.outputs()) + " outputs (" + pb.label(0) +
+      " to " + pb.label(pb.outputs() - 1) + ") at " + speed + " outputs a second, " +
+      (m_opts.play_raw ? "as they are" : "smoothly between them") +
+      "; Space pauses, . and , step, Backspace turns back");
+}
+
+void App::play_frame() {
+  Playback& pb = *m_playback;
+  ui::PlaybackPanel& p = m_settings.playback;
+  pb.set_playing(p.playing);
+  pb.set_direction(p.backwards ? -1 : 1);
+  pb.set_loop(p.loop);
+  if (pb.smooth() != p.smooth) pb.set_smooth(p.smooth);
+  pb.set_speed(std::max(0.01, static_cast<double>(p.speed)));
+  if (p.seek) pb.seek(p.position), p.seek = false;
+  // Headless and while recording, a frame is 1/--record-fps of play (as the camera's path).
+  const bool fixed_rate = m_capture.recorder || m_opts.headless;
+  const double dt =
+      fixed_rate ? 1.0 / m_opts.record_fps : std::min(m_shown.stats.last_frame_ms() * 1e-3, 0.1);
+  const int before = pb.shown_output();
+  if (const PlaybackFrame* f = pb.advance(dt, fixed_rate)) {
+    try {
+      if (f->bodies.size() == m_run->count()) {
+        m_run->show(f->bodies, f->time);
+      } else {  // merges between outputs: new buffers for the new count
+        RunState run = m_run->run_state();
+        run.time = f->time;
+        m_run->load(f->bodies, &run, run.units);
+      }
+      if (pb.shown_output() != before && !f->types.empty()) m_run->set_types(f->types, f->ids);
+    } catch (const std::exception& e) {
+      say(std::string("orrery: playback: ") + e.what());
+    }
+  }
+  for (const std::string& line : pb.take_gaps()) say("orrery: playback: " + line);
+  p.playing = pb.playing();
+  p.position = static_cast<float>(pb.position());
+  p.time = pb.shown_time();
+  p.label = pb.label(std::max(pb.shown_output(), 0));
+  p.gaps = pb.gap_count();
+  p.waiting = pb.waiting();
+  p.held_mb = static_cast<double>(pb.reader().held_bytes()) / (1 << 20);
+}
+
+// Space plays and pauses, . and , step an output, Backspace turns play around, and the panel's
+// "Continue from here" starts a run; other actions are the viewer's own.
+bool App::playback_action(const ui::Action& a) {
+  ui::PlaybackPanel& p = m_settings.playback;
+  switch (a.kind) {
+    case ui::ActionKind::toggle_pause:
+      p.playing = !p.playing;
+      say(p.playing ? "playing" : "paused");
+      return true;
+    case ui::ActionKind::single_step:
+    case ui::ActionKind::play_step_back:
+      p.playing = false;
+      m_playback->set_playing(false);
+      m_playback->step(a.kind == ui::ActionKind::single_step ? 1 : -1);
+      say("output " + std::to_string(static_cast<int>(m_playback->position())));
+      return true;
+    case ui::ActionKind::reverse_time:
+      p.backwards = !p.backwards;
+      say(p.backwards ? "playing backwards" : "playing forwards");
+      return true;
+    case ui::ActionKind::continue_run:
+      continue_run();
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A live run from the output on screen (as read, not the motion between outputs), with the run's
+// settings; the series is closed.
+void App::continue_run() {
+  const std::shared_ptr<const PlaybackFrame> f = m_playback->output_now();
+  if (!f) {
+    say("orrery: playback: the output on screen cannot be read: no run started");
+    return;
+  }
+  RunState run = m_run->run_state();
+  run.time = f->time;
+  try {
+    m_run->load(f->bodies, &run, run.units);
+    if (!f->types.empty()) m_run->set_types(f->types, f->ids);
+  } catch (const std::exception& e) {
+    say(std::string("orrery: playback: cannot continue: ") + e.what());
+    return;
+  }
+  say("orrery: continuing from output " + std::to_string(f->index) + " (" +
+      m_playback->label(f->index) + ", t = " + std::to_string(f->time) + ")");
+  m_playback.reset();
+  m_settings.playback.active = false;
+  m_settings.paused = false;
+}
+
+void App::report_playback() {
+  if (!m_playback) return;
+  const Playback& pb = *m_playback;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "orrery: playback: at output %.2f of %d (%s), t = %.6g, %d skipped, %s",
+                pb.position(), pb.outputs(), pb.label(std::max(pb.shown_output(), 0)).c_str(),
+                pb.shown_time(), pb.gap_count(), pb.smooth() ? "smooth" : "raw");
+  say(line);
+}
+
+}  // namespace orrery::app

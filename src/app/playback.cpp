@@ -1,0 +1,115 @@
+// The viewer's playback clock (playback.h).
+#include "playback.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace orrery::app {
+
+Playback::Playback(std::vector<PlaybackOutput> outputs, const LoadOptions& o, std::size_t budget)
+    : m_reader(std::move(outputs), o, budget) {
+  m_reader.aim(0, 1);
+}
+
+void Playback::seek(double position) {
+  m_position = std::clamp(position, 0.0, static_cast<double>(outputs() - 1));
+}
+
+void Playback::step(int by) {
+  const int from = static_cast<int>(std::floor(m_position + (by < 0 ? -1e-9 : 0.0)));
+  int k = from + (by < 0 ? (m_position > from ? 0 : -1) : 1);
+  k = std::clamp(k, 0, outputs() - 1);
+  const int found = readable_from(k, by < 0 ? -1 : 1);
+  seek(found >= 0 ? found : k);
+}
+
+void Playback::note_gap(int k, const std::string& line) {
+  if (std::find(m_told.begin(), m_told.end(), k) != m_told.end()) return;
+  m_told.push_back(k);
+  m_new_gaps.push_back("output " + std::to_string(k) + " skipped: " + line);
+}
+
+std::vector<std::string> Playback::take_gaps() {
+  std::vector<std::string> out;
+  out.swap(m_new_gaps);
+  return out;
+}
+
+int Playback::readable_from(int k, int direction) {
+  for (; k >= 0 && k < outputs(); k += direction) {
+    const PlaybackSlot s = slot(k);
+    if (s.gap.empty()) return k;
+    note_gap(k, s.gap);
+  }
+  return -1;
+}
+
+std::shared_ptr<const PlaybackFrame> Playback::output_now() {
+  const int k = std::max(m_shown_output, 0);
+  return m_reader.wait(k).frame;
+}
+
+const PlaybackFrame* Playback::advance(double seconds, bool wait) {
+  m_wait = wait;
+  const double last = static_cast<double>(outputs() - 1);
+  if (m_playing && !m_waiting && seconds > 0) {
+    m_position += m_direction * m_speed * seconds;
+    if (m_position > last || m_position < 0) {
+      if (m_loop && last > 0) {
+        m_position = m_position > last ? 0.0 : last;
+      } else {
+        m_position = std::clamp(m_position, 0.0, last);
+        m_playing = false;  // the end: play again from here with Space
+      }
+    }
+  }
+  const int at = static_cast<int>(std::floor(m_position));
+  m_reader.aim(at, m_playing ? m_direction : 0);
+  if (m_position == m_shown_at) return nullptr;
+  // The readable outputs about the clock: a at or before it, b after a (gaps are stepped over).
+  const int a = readable_from(at, -1);
+  if (a < 0) return nullptr;
+  const PlaybackSlot sa = slot(a);
+  m_waiting = !sa.frame;
+  if (!sa.frame) return nullptr;
+  const bool between = m_smooth && m_position > a && a < last;
+  int b = between ? readable_from(a + 1, 1) : -1;
+  std::shared_ptr<const PlaybackFrame> fb;
+  if (b >= 0) {
+    const PlaybackSlot sb = slot(b);
+    m_waiting = !sb.frame;
+    if (!sb.frame) return nullptr;
+    fb = sb.frame;
+    if (m_match_of != a * outputs() + b) {
+      try {
+        m_match = match_bodies(*sa.frame, *fb);
+        m_match_of = a * outputs() + b;
+      } catch (const InputError& e) {
+        note_gap(b, std::string(e.what()) + " (shown without motion between them)");
+        fb.reset();
+      }
+    }
+  }
+  const PlaybackFrame& fa = *sa.frame;
+  if (!fb && a == m_shown_output && m_shown_raw) {  // the same output, already shown as it is
+    m_shown_at = m_position;
+    return nullptr;
+  }
+  m_shown_raw = !fb;
+  m_shown.index = a;
+  m_shown.types = fa.types;
+  m_shown.ids = fa.ids;
+  if (fb) {
+    const double s = std::clamp((m_position - a) / (b - a), 0.0, 1.0);
+    m_shown.time = fa.time + s * (fb->time - fa.time);
+    hermite_between(fa, *fb, m_match, m_shown.time, m_shown.bodies);
+  } else {
+    m_shown.time = fa.time;
+    m_shown.bodies = fa.bodies;
+  }
+  m_shown_at = m_position;
+  m_shown_output = a;
+  return &m_shown;
+}
+
+}  // namespace orrery::app
