@@ -28,9 +28,9 @@
 #include "orrery/no_copy.h"
 #include "orrery/output_file.h"
 #include "overlays.h"
-#include "playback.h"
 #include "recorder.h"
 #include "run_controller.h"
+#include "series_player.h"
 #include "ui/imgui_layer.h"
 #include "ui/settings.h"
 #include "value_job.h"
@@ -225,7 +225,7 @@ class App : NoCopy {
   Overlays m_overlays;  // the tree's cells, the walls, a loaded file's box
   FileState m_files;
   std::unique_ptr<RunController> m_run;
-  std::unique_ptr<Playback> m_playback;  // a series played back (--load of a glob or folder)
+  std::unique_ptr<SeriesPlayer> m_playback;  // a series played back (--load of a glob or folder)
   gfx::OrbitCamera m_camera;
   ui::Catalog m_catalog;
   ui::Settings m_settings;

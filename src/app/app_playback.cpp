@@ -1,4 +1,4 @@
-// Playing a series back in the viewer (playback.h): the clock each frame, its state shown in
+// Playing a series back in the viewer (series_player.h): the clock each frame, its state shown in
 // place of a step (the same buffers, so colour, trails, picking, recording and screenshots work on
 // it as on a run), the keys and the panel, and "continue from here".
 #include <algorithm>
@@ -8,9 +8,9 @@
 namespace orrery::app {
 
 void App::start_playback() {
-  m_playback = std::make_unique<Playback>(m_opts.series, m_opts.load_options,
-                                          static_cast<std::size_t>(m_opts.play_memory_mb) << 20);
-  Playback& pb = *m_playback;
+  m_playback = std::make_unique<SeriesPlayer>(
+      m_opts.series, m_opts.load_options, static_cast<std::size_t>(m_opts.play_memory_mb) << 20);
+  SeriesPlayer& pb = *m_playback;
   pb.set_speed(m_opts.play_speed);
   pb.set_loop(m_opts.play_loop);
   pb.set_smooth(!m_opts.play_raw);
@@ -32,7 +32,7 @@ void App::start_playback() {
 }
 
 void App::play_frame() {
-  Playback& pb = *m_playback;
+  SeriesPlayer& pb = *m_playback;
   ui::PlaybackPanel& p = m_settings.playback;
   pb.set_playing(p.playing);
   pb.set_direction(p.backwards ? -1 : 1);
@@ -123,7 +123,7 @@ void App::continue_run() {
 
 void App::report_playback() {
   if (!m_playback) return;
-  const Playback& pb = *m_playback;
+  const SeriesPlayer& pb = *m_playback;
   char line[512];
   std::snprintf(line, sizeof line,
                 "orrery: playback: at output %.2f of %d (%s), t = %.6g, %d skipped, %s",

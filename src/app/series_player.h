@@ -14,10 +14,10 @@
 
 namespace orrery::app {
 
-class Playback {
+class SeriesPlayer {
  public:
   // budget: bytes of outputs the reader holds at once.
-  Playback(std::vector<PlaybackOutput> outputs, const LoadOptions& o, std::size_t budget);
+  SeriesPlayer(std::vector<PlaybackOutput> outputs, const LoadOptions& o, std::size_t budget);
 
   int outputs() const { return m_reader.size(); }
   bool playing() const { return m_playing; }

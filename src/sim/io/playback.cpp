@@ -1,11 +1,11 @@
 // The series reader and the motion between outputs (orrery/playback.h).
+#include "orrery/playback.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-
-#include "orrery/playback.h"
 
 namespace orrery {
 namespace {

@@ -1,21 +1,22 @@
-// The viewer's playback clock (playback.h).
-#include "playback.h"
+// The viewer's playback clock (series_player.h).
+#include "series_player.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace orrery::app {
 
-Playback::Playback(std::vector<PlaybackOutput> outputs, const LoadOptions& o, std::size_t budget)
+SeriesPlayer::SeriesPlayer(std::vector<PlaybackOutput> outputs, const LoadOptions& o,
+                           std::size_t budget)
     : m_reader(std::move(outputs), o, budget) {
   m_reader.aim(0, 1);
 }
 
-void Playback::seek(double position) {
+void SeriesPlayer::seek(double position) {
   m_position = std::clamp(position, 0.0, static_cast<double>(outputs() - 1));
 }
 
-void Playback::step(int by) {
+void SeriesPlayer::step(int by) {
   const int from = static_cast<int>(std::floor(m_position + (by < 0 ? -1e-9 : 0.0)));
   int k = from + (by < 0 ? (m_position > from ? 0 : -1) : 1);
   k = std::clamp(k, 0, outputs() - 1);
@@ -23,19 +24,19 @@ void Playback::step(int by) {
   seek(found >= 0 ? found : k);
 }
 
-void Playback::note_gap(int k, const std::string& line) {
+void SeriesPlayer::note_gap(int k, const std::string& line) {
   if (std::find(m_told.begin(), m_told.end(), k) != m_told.end()) return;
   m_told.push_back(k);
   m_new_gaps.push_back("output " + std::to_string(k) + " skipped: " + line);
 }
 
-std::vector<std::string> Playback::take_gaps() {
+std::vector<std::string> SeriesPlayer::take_gaps() {
   std::vector<std::string> out;
   out.swap(m_new_gaps);
   return out;
 }
 
-int Playback::readable_from(int k, int direction) {
+int SeriesPlayer::readable_from(int k, int direction) {
   for (; k >= 0 && k < outputs(); k += direction) {
     const PlaybackSlot s = slot(k);
     if (s.gap.empty()) return k;
@@ -44,12 +45,12 @@ int Playback::readable_from(int k, int direction) {
   return -1;
 }
 
-std::shared_ptr<const PlaybackFrame> Playback::output_now() {
+std::shared_ptr<const PlaybackFrame> SeriesPlayer::output_now() {
   const int k = std::max(m_shown_output, 0);
   return m_reader.wait(k).frame;
 }
 
-const PlaybackFrame* Playback::advance(double seconds, bool wait) {
+const PlaybackFrame* SeriesPlayer::advance(double seconds, bool wait) {
   m_wait = wait;
   const double last = static_cast<double>(outputs() - 1);
   if (m_playing && !m_waiting && seconds > 0) {
