@@ -159,9 +159,10 @@ TEST(SeriesReader, DamagedVanishedAndOutOfOrderOutputsAreGaps) {
     const double t = k == 3 ? 0.5 : k == 4 ? 2.0 : k;  // output 3 goes back in time, 4 repeats 2
     save_snapshot(d.path + "/s_" + std::to_string(k) + ".orrery", small(t));
   }
-  SeriesReader r(list_series({d.path + "/s_*.orrery"}), {}, 1 << 20);
+  std::vector<PlaybackOutput> listed = list_series({d.path + "/s_*.orrery"});
   std::ofstream(d.path + "/s_1.orrery", std::ios::trunc) << "damaged";  // after listing
   std::remove((d.path + "/s_5.orrery").c_str());                        // vanished
+  SeriesReader r(std::move(listed), {}, 1 << 20);
   for (int k = 0; k < 6; ++k) r.wait(k);
   EXPECT_TRUE(r.slot(0).frame);
   EXPECT_NE(r.slot(1).gap.find("s_1.orrery"), std::string::npos) << r.slot(1).gap;
