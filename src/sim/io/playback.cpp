@@ -36,14 +36,15 @@ std::size_t PlaybackFrame::bytes() const {
 }
 
 SeriesReader::SeriesReader(std::vector<PlaybackOutput> outputs, LoadOptions options,
-                           std::size_t budget)
+                           std::size_t budget, int threads)
     : m_outputs(std::move(outputs)),
       m_options(std::move(options)),
       m_budget(budget),
       m_slots(m_outputs.size()),
+      m_reading(m_outputs.size(), 0),
       m_times(m_outputs.size()) {
-  m_options.progress = nullptr;  // a load on this thread reports to no one
-  m_thread = std::thread([this] { run(); });
+  m_options.progress = nullptr;  // a load on these threads reports to no one
+  for (int k = 0; k < std::max(threads, 1); ++k) m_threads.emplace_back([this] { run(); });
 }
 
 SeriesReader::~SeriesReader() {
@@ -52,7 +53,7 @@ SeriesReader::~SeriesReader() {
     m_stop = true;
   }
   m_wake.notify_all();
-  m_thread.join();
+  for (std::thread& t : m_threads) t.join();
 }
 
 void SeriesReader::aim(int at, int direction) {
@@ -93,17 +94,21 @@ std::size_t SeriesReader::held_bytes() const {
 // What to read next: an output a caller waits for, the one played, the next in play's direction
 // (both always), then on ahead while a frame of the size read so far fits the budget.
 int SeriesReader::next_to_read() const {
-  auto pending = [&](int k) { return k >= 0 && k < size() && !m_slots[std::size_t(k)].done(); };
+  auto pending = [&](int k) {
+    return k >= 0 && k < size() && !m_slots[std::size_t(k)].done() && !m_reading[std::size_t(k)];
+  };
   if (pending(m_wanted)) return m_wanted;
   if (pending(m_at)) return m_at;
   const int step = m_direction != 0 ? m_direction : 1;
   if (pending(m_at + step)) return m_at + step;
   if (m_direction == 0 && pending(m_at - 1)) return m_at - 1;
-  std::size_t frame = 0, frames = 0;
+  std::size_t frame = 0, frames = 0, reading = 0;
   for (const PlaybackSlot& s : m_slots)
     if (s.frame) frame += s.frame->bytes(), ++frames;
-  frame = frames ? frame / frames : 0;
-  std::size_t room = m_held;
+  for (char r : m_reading) reading += r;
+  if (frames == 0) return -1;  // ahead only once a frame's size is known
+  frame /= frames;
+  std::size_t room = m_held + reading * frame;  // what the reads in flight will hold
   for (int k = m_at + step; k >= 0 && k < size(); k += step) {
     if (m_slots[std::size_t(k)].frame) continue;  // held already (or a gap: nothing to hold)
     if (room + frame > m_budget) return -1;
@@ -152,6 +157,7 @@ void SeriesReader::run() {
     if (m_stop) return;
     const int k = next_to_read();
     const PlaybackOutput out = m_outputs[std::size_t(k)];
+    m_reading[std::size_t(k)] = 1;
     lock.unlock();
     PlaybackSlot got;
     try {
@@ -163,6 +169,7 @@ void SeriesReader::run() {
       got.gap = e.what();
     }
     lock.lock();
+    m_reading[std::size_t(k)] = 0;
     PlaybackSlot& s = m_slots[std::size_t(k)];
     if (got.frame) {
       const double t = got.frame->time;
@@ -182,6 +189,7 @@ void SeriesReader::run() {
     s = std::move(got);
     evict();
     m_read.notify_all();
+    m_wake.notify_all();  // another reader may go on ahead now
   }
 }
 
