@@ -123,5 +123,11 @@ std::vector<int> match_bodies(const PlaybackFrame& a, const PlaybackFrame& b);
 // a's values. out holds a's bodies, in a's order.
 void hermite_between(const PlaybackFrame& a, const PlaybackFrame& b, const std::vector<int>& b_of_a,
                      double t, BodyState& out);
+// The same on the device, over device arrays: a's n bodies (positions, velocities), b's, and
+// b_of_a; out_pos and out_vel get a's bodies at time t. With b_pos null (no output to move
+// towards), out gets a's as they are. Throws std::runtime_error in a build without CUDA.
+void hermite_between_device(const Vec4* a_pos, const Vec4* a_vel, const Vec4* b_pos,
+                            const Vec4* b_vel, const int* b_of_a, int n, double ta, double tb,
+                            double t, Vec4* out_pos, Vec4* out_vel);
 
 }  // namespace orrery

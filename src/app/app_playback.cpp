@@ -45,14 +45,23 @@ void App::play_frame() {
   const double dt =
       fixed_rate ? 1.0 / m_opts.record_fps : std::min(m_shown.stats.last_frame_ms() * 1e-3, 0.1);
   const int before = pb.shown_output();
+  // With a GPU solver the motion between outputs runs on the device, from the pair's outputs
+  // uploaded once; else on the host, into a state uploaded each frame.
+  const bool device = m_run->buffers().on_device();
+  pb.set_host_motion(!device);
   if (const PlaybackFrame* f = pb.advance(dt, fixed_rate)) {
     try {
-      if (f->bodies.size() == m_run->count()) {
-        m_run->show(f->bodies, f->time);
-      } else {  // merges between outputs: new buffers for the new count
+      const BodyState& a = pb.pair_a()->bodies;
+      if (a.size() != m_run->count()) {  // merges between outputs: buffers for the new count
         RunState run = m_run->run_state();
         run.time = f->time;
-        m_run->load(f->bodies, &run, run.units);
+        m_run->load(a, &run, run.units);
+      }
+      if (device) {
+        m_motion.hold(pb.pair_a(), pb.pair_b(), pb.match());
+        m_run->show_on_device([&](Bodies& b) { m_motion.move(f->time, b.next, b.vel); }, f->time);
+      } else {
+        m_run->show(f->bodies, f->time);
       }
       if (pb.shown_output() != before && !f->types.empty()) m_run->set_types(f->types, f->ids);
     } catch (const std::exception& e) {

@@ -159,6 +159,20 @@ void RunController::show(const BodyState& s, double time) {
   m_sim->resume(r);
 }
 
+void RunController::show_on_device(const std::function<void(Bodies&)>& write, double time) {
+  if (!m_buffers->on_device()) throw std::logic_error("RunController::show_on_device: a CPU run");
+  {
+    gfx::Mapping m = m_buffers->map(1);
+    write(m.bodies());
+    m.bodies().flip();
+    m.commit();
+  }
+  m_sim->state_changed();
+  RunState r = m_sim->run_state();
+  r.time = time;
+  m_sim->resume(r);
+}
+
 void RunController::load(const BodyState& s, const RunState* run, const UnitSystem& units) {
   const int n = s.size();
   if (m_sim) check_device_memory(solver_info(m_sim->solver().name()), n);

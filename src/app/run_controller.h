@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -64,6 +65,9 @@ class RunController {
   // Playback: `s` (as many bodies as now) in place of the state, as a step would publish it, and
   // the run's clock at `time`; no step runs. A CPU run in flight is cancelled first.
   void show(const BodyState& s, double time);
+  // The same on the device: `write` fills a mapping's next positions and velocities (as many
+  // bodies as now) on the device. GPU solvers only.
+  void show_on_device(const std::function<void(Bodies&)>& write, double time);
   // The newest published state and the run's settings (a CPU run in flight is not in it).
   // `block`: the block the viewer asked for.
   Snapshot snapshot(int block);

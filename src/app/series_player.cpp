@@ -45,6 +45,32 @@ int SeriesPlayer::readable_from(int k, int direction) {
   return -1;
 }
 
+void DeviceMotion::hold(const std::shared_ptr<const PlaybackFrame>& fa,
+                        const std::shared_ptr<const PlaybackFrame>& fb,
+                        const std::vector<int>& b_of_a) {
+  auto up = [](const std::vector<Vec4>& v, GpuBuffer<Vec4>& d) {
+    d.enlarge(v.size());
+    d.upload(v.data(), v.size());
+  };
+  if (fa != a) {
+    up(fa->bodies.pos, a_pos), up(fa->bodies.vel, a_vel);
+    a = fa;
+    b.reset();  // its matching was against the a before
+  }
+  if (fb && fb != b) {
+    up(fb->bodies.pos, b_pos), up(fb->bodies.vel, b_vel);
+    match.enlarge(b_of_a.size());
+    match.upload(b_of_a.data(), b_of_a.size());
+  }
+  b = fb;
+}
+
+void DeviceMotion::move(double t, Vec4* out_pos, Vec4* out_vel) const {
+  hermite_between_device(a_pos.data(), a_vel.data(), b ? b_pos.data() : nullptr, b_vel.data(),
+                         match.data(), static_cast<int>(a->bodies.pos.size()), a->time,
+                         b ? b->time : a->time, t, out_pos, out_vel);
+}
+
 std::shared_ptr<const PlaybackFrame> SeriesPlayer::output_now() {
   const int k = std::max(m_shown_output, 0);
   return m_reader.wait(k).frame;
@@ -100,13 +126,14 @@ const PlaybackFrame* SeriesPlayer::advance(double seconds, bool wait) {
   m_shown.index = a;
   m_shown.types = fa.types;
   m_shown.ids = fa.ids;
+  m_pair_a = sa.frame, m_pair_b = fb;
   if (fb) {
     const double s = std::clamp((m_position - a) / (b - a), 0.0, 1.0);
     m_shown.time = fa.time + s * (fb->time - fa.time);
-    hermite_between(fa, *fb, m_match, m_shown.time, m_shown.bodies);
+    if (m_host_motion) hermite_between(fa, *fb, m_match, m_shown.time, m_shown.bodies);
   } else {
     m_shown.time = fa.time;
-    m_shown.bodies = fa.bodies;
+    if (m_host_motion) m_shown.bodies = fa.bodies;
   }
   m_shown_at = m_position;
   m_shown_output = a;
