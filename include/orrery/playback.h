@@ -93,7 +93,7 @@ class SeriesReader {
   void run();
   int next_to_read() const;                   // under m_mutex; -1: nothing to do
   void evict();                               // under m_mutex
-  bool time_in_order(int k, double t) const;  // under m_mutex
+  PlaybackSlot judged(int k) const;           // under m_mutex
 
   std::vector<PlaybackOutput> m_outputs;
   LoadOptions m_options;

@@ -124,6 +124,7 @@ App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
   }
   if (!m_files.loaded) frame_bodies(false);  // a file framed itself
   if (!m_opts.series.empty()) start_playback();
+  if (m_opts.series_plan) m_run->set_series(*m_opts.series_plan);
   start_camera_motion();
   m_colour.state_epoch = m_run->epoch();
   init_view_tools();
@@ -338,6 +339,11 @@ int App::run() {
       m_settings.density_map ? "density-map" : draw_name(), to_string(m_run->integrator()), diag);
   say(line);
   report_playback();
+  if (const std::string e = m_run->take_series_error(); !e.empty())
+    say("orrery: series stopped (every output before is whole): " + e);
+  if (const SeriesWriter* w = m_run->series())
+    say("orrery: series: " + std::to_string(w->written()) + " outputs" +
+        (w->written() > 0 ? ", the last " + w->last_file() : std::string()));
   say("orrery: view: " + view_options());
   if (m_density.ms >= 0.0f) {
     fill_density_legend();

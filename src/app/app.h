@@ -208,6 +208,7 @@ class App : NoCopy {
   void play_frame();
   bool playback_action(const ui::Action& a);
   void continue_run();
+  void keep_picked(const PlaybackFrame& from, const PlaybackFrame& to);
   void report_playback();
   void fill_hud();
 

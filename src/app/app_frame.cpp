@@ -230,6 +230,10 @@ void App::finish_frame(long long index, bool last, const FrameView& v) {
 // whether the CUDA picture was made.
 float App::device_work(FrameView& v) {
   if (m_playback) play_frame();
+  if (const std::string e = m_run->take_series_error(); !e.empty()) {
+    say("orrery: series stopped, the run paused (every output before is whole): " + e);
+    m_settings.paused = true;
+  }
   const int steps = m_settings.paused ? 1 : m_settings.steps_per_frame;
   const gfx::SpriteParams& sp = v.sprites;
   const gfx::RenderStyle& st = v.style;

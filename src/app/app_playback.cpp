@@ -45,6 +45,7 @@ void App::play_frame() {
   const double dt =
       fixed_rate ? 1.0 / m_opts.record_fps : std::min(m_shown.stats.last_frame_ms() * 1e-3, 0.1);
   const int before = pb.shown_output();
+  const std::shared_ptr<const PlaybackFrame> was = pb.pair_a();
   // With a GPU solver the motion between outputs runs on the device, from the pair's outputs
   // uploaded once; else on the host, into a state uploaded each frame.
   const bool device = m_run->buffers().on_device();
@@ -64,6 +65,7 @@ void App::play_frame() {
         m_run->show(f->bodies, f->time);
       }
       if (pb.shown_output() != before && !f->types.empty()) m_run->set_types(f->types, f->ids);
+      if (was && was != pb.pair_a()) keep_picked(*was, *pb.pair_a());
     } catch (const std::exception& e) {
       say(std::string("orrery: playback: ") + e.what());
     }
@@ -76,6 +78,27 @@ void App::play_frame() {
   p.gaps = pb.gap_count();
   p.waiting = pb.waiting();
   p.held_mb = static_cast<double>(pb.reader().held_bytes()) / (1 << 20);
+}
+
+// The picked (and followed) body by its ID in the next output, whose order may differ (GADGET
+// reorders its particles); by index where the outputs carry no IDs. Gone (merged): none picked.
+void App::keep_picked(const PlaybackFrame& from, const PlaybackFrame& to) {
+  int& picked = m_settings.picked;
+  if (picked < 0 || from.ids.empty() || to.ids.empty() ||
+      picked >= static_cast<int>(from.ids.size()))
+    return;
+  const std::uint64_t id = from.ids[static_cast<std::size_t>(picked)];
+  const std::vector<int> order = to.by_id.empty() ? order_by_id(to) : to.by_id;
+  const auto it = std::lower_bound(order.begin(), order.end(), id, [&](int k, std::uint64_t v) {
+    return to.ids[static_cast<std::size_t>(k)] < v;
+  });
+  const bool found = it != order.end() && to.ids[static_cast<std::size_t>(*it)] == id;
+  if (found && *it != picked) picked = *it;
+  if (!found) {
+    picked = -1;
+    say("orrery: playback: the picked body (ID " + std::to_string(id) + ") is not in output " +
+        std::to_string(to.index));
+  }
 }
 
 // Space plays and pauses, . and , step an output, Backspace turns play around, and the panel's

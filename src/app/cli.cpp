@@ -357,6 +357,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "GPU for those solvers; panel: GPUs");
   orrery::cli::RunTexts run;
   orrery::cli::add_run_options(cli, run, o.preset);
+  orrery::cli::add_series_options(cli, run);
   orrery::cli::RowTexts view;
   orrery::cli::add_view_options(cli, view);
   CameraTexts camera;
@@ -485,6 +486,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (!scene.empty()) scene_into(scene, given, t, o);
     if (!load.empty()) load_into(load, given, t, o);
     check_values(o, keys, given.integrator, run.params.at("damping").has_value());
+    o.series_plan = orrery::cli::series_plan(run);
+    if (o.series_plan && !o.series.empty())
+      throw InputError("--save-every: a series played back is not written again: give one of them");
     check_camera(o);
   } catch (const CLI::CallForHelp&) {
     std::cout << cli.help();

@@ -14,6 +14,7 @@
 #include "orrery/playback.h"
 #include "orrery/scene.h"
 #include "orrery/scene_file.h"
+#include "orrery/series.h"
 #include "orrery/snapshot.h"
 #include "orrery/solver.h"
 #include "ui/settings.h"
@@ -70,6 +71,7 @@ struct Options {
   // --load of a glob or a folder: the series to play back (`loaded` is its first output), and
   // --play-speed (outputs a second), --play-loop, --play-raw, --play-memory (MB read ahead).
   std::vector<PlaybackOutput> series;
+  std::optional<SeriesPlan> series_plan;  // --save-every and --series: the run written as a series
   double play_speed = 2.0;
   bool play_loop = false, play_raw = false;
   long long play_memory_mb = 2048;

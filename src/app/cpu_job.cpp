@@ -9,7 +9,8 @@ CpuJob::~CpuJob() {
   if (active()) cancel();
 }
 
-void CpuJob::start(Simulation& sim, int steps, bool measure_before, bool measure_after) {
+void CpuJob::start(Simulation& sim, int steps, bool measure_before, bool measure_after,
+                   std::function<void(Simulation&, const Bodies&)> after_step) {
   if (active()) throw std::logic_error("CpuJob::start: a run is in flight");
   m_done = false;
   m_error = nullptr;
@@ -30,6 +31,7 @@ void CpuJob::start(Simulation& sim, int steps, bool measure_before, bool measure
   plan.measure_end = measure_after;
   plan.phases = PhaseCollection::left;  // the frame loop takes them once the run is kept
   plan.cancel = &m_control.cancel;
+  plan.after_step = std::move(after_step);
   m_thread = std::thread([this, plan] {
     try {
       m_result = Runner::run(*m_sim, plan);

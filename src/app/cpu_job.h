@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -24,7 +25,9 @@ class CpuJob : NoCopy {
   // stay untouched until finish() or cancel(). The run stops at the first step that leaves a
   // non-finite value. measure_before / measure_after: readings of the state before the first step
   // / after the last.
-  void start(Simulation& sim, int steps, bool measure_before, bool measure_after);
+  // after_step (may be empty) runs on the worker after each step (a series' outputs).
+  void start(Simulation& sim, int steps, bool measure_before, bool measure_after,
+             std::function<void(Simulation&, const Bodies&)> after_step = {});
   bool active() const { return m_thread.joinable(); }
   // Waits up to `ms` for the run to end; true when it has.
   bool wait_for(double ms);

@@ -332,11 +332,45 @@ void RunController::start_next_host(int steps) {
   if (!m_job.active() && !m_sim->on_device()) start_job(steps);
 }
 
+std::function<void(Simulation&, const Bodies&)> RunController::series_hook() {
+  if (!m_series || !m_series_error.empty()) return {};
+  return [this](Simulation& sim, const Bodies& b) {
+    if (!m_series_error.empty()) return;
+    try {
+      m_series->after_step(sim, b);
+    } catch (const std::exception& e) {
+      m_series_error = e.what();  // told once by take_series_error(); the run goes on
+    }
+  };
+}
+
+void RunController::set_series(const SeriesPlan& plan) {
+  m_series.emplace(plan);
+  m_series_error.clear(), m_series_told = false;
+  cancel_job();  // output 0 is the published state, and the run's clock starts there
+  try {
+    if (m_buffers->on_device()) {
+      gfx::Mapping m = m_buffers->map(0);
+      m_series->start(*m_sim, m.bodies());
+    } else {
+      m_series->start(*m_sim, m_buffers->host_bodies());
+    }
+  } catch (const std::exception& e) {
+    m_series_error = e.what();
+  }
+}
+
+std::string RunController::take_series_error() {
+  if (m_series_error.empty() || m_series_told) return "";
+  m_series_told = true;
+  return m_series_error;
+}
+
 void RunController::start_job(int steps) {
   Simulation& w = worker();
   const bool want_start = m_diag_every > 0 && !m_diag_start;
   const bool want_end = diagnostics_due();
-  m_job.start(w, steps, want_start, want_end);
+  m_job.start(w, steps, want_start, want_end, series_hook());
   m_job_readings = int(want_start) + int(want_end);
 }
 
@@ -352,6 +386,7 @@ void RunController::step_mapped(int steps, gfx::Mapping& m) {
   plan.measure_end = diagnostics_due();
   plan.phases = PhaseCollection::left;  // read a frame late: the CPU never waits for them here
   if (check) plan.finite = FiniteCheck::launch, plan.probe = m_probe.get();
+  plan.after_step = series_hook();
   const RunResult r = Runner::run(*m_sim, m.bodies(), plan);  // inside the frame's mapping
   m.commit();
   if (r.probe_launched) {

@@ -22,6 +22,7 @@
 #include "orrery/fields.h"
 #include "orrery/presets.h"
 #include "orrery/runner.h"
+#include "orrery/series.h"
 #include "orrery/simulation.h"
 #include "orrery/snapshot.h"
 #include "ui/settings.h"
@@ -62,6 +63,13 @@ class RunController {
   // count, collision totals and units too (the solver stays); without, `units`. Throws InputError
   // (bad parameters) or the memory check's error, keeping the old state.
   void load(const BodyState& s, const RunState* run, const UnitSystem& units = {});
+  // --save-every: writes the run as a series, its first output the state now (written here). A
+  // failed write stops the series (every earlier output whole): series_error() says why once. The
+  // writer's outputs so far, for the exit line.
+  void set_series(const SeriesPlan& plan);
+  // Why the series stopped, once (empty: it goes on, or it was told).
+  std::string take_series_error();
+  const SeriesWriter* series() const { return m_series ? &*m_series : nullptr; }
   // Playback: `s` (as many bodies as now) in place of the state, as a step would publish it, and
   // the run's clock at `time`; no step runs. A CPU run in flight is cancelled first.
   void show(const BodyState& s, double time);
@@ -189,6 +197,11 @@ class RunController {
   static constexpr std::size_t k_max_tree_boxes = 200000;
 
  private:
+  // The series' hook for a run's steps (empty without --save-every): writes output 0 first.
+  std::function<void(Simulation&, const Bodies&)> series_hook();
+  std::optional<SeriesWriter> m_series;
+  std::string m_series_error;  // why the series stopped (then no more outputs)
+  bool m_series_told = false;
   void collect_phases();
   void collect_probe();
   void start_job(int steps);

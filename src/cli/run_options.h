@@ -233,7 +233,7 @@ inline void add_run_options(CLI::App& app, RunTexts& t, const std::string& defau
         "after the run, write its last state as CSV: x,y,z,vx,vy,vz,mass,radius", true}});
 }
 
-// --save-every and --series: a run's snapshot series (orrery-bench's; the viewer's is to come).
+// --save-every and --series: a run's snapshot series (both programs).
 inline void add_series_options(CLI::App& app, RunTexts& t) {
   add_text_options(
       app,

@@ -40,6 +40,21 @@ cp -r run damaged && printf 'damaged' >damaged/snap_003.orrery
 run --load 'damaged/snap_*.orrery' --frames 120 --play-speed 4 >gap.out 2>&1 || fail "gap: exit $?"
 [ "$(grep -c 'skipped: .*snap_003.orrery' gap.out)" -eq 1 ] || { cat gap.out; fail "no one line for the gap"; }
 expect_line gap.out '^orrery: playback: at output 6.00 of 7 .*, 1 skipped'
+# The viewer writes a series too (--save-every), which plays back; a folder that goes mid-run stops
+# the series with one line and pauses the run, every earlier output whole.
+mkdir -p own
+run --solver cpu-bh --n 1500 --frames 30 --save-every 5 --series 'own/out_%03d.orrery' >own.out 2>&1 ||
+  { cat own.out; fail "--save-every: exit $?"; }
+expect_line own.out '^orrery: series: 7 outputs, the last own/out_006.orrery$'
+run --load own --frames 10 >own_play.out 2>&1 || fail "playing the viewer's series: exit $?"
+expect_line own_play.out '^orrery: playing a series of 7 outputs'
+mkdir -p gone
+run --solver cpu-bh --n 500 --frames 5000 --save-every 2 --series 'gone/x_%03d.orrery' >stop.out 2>&1 &
+pid=$!
+for _ in $(seq 300); do [ -e gone/x_002.orrery ] && break; sleep 0.02; done
+rm -rf gone
+wait $pid || { cat stop.out; fail "a series whose folder went: exit $?"; }
+expect_line stop.out '^orrery: series stopped, the run paused \(every output before is whole\): '
 # Bad input: one line, exit 2.
 env -u DISPLAY "$orrery" --headless --frames 1 --load 'run/none_*.orrery' >none.out 2>none.err
 [ $? -eq 2 ] && [ "$(wc -l <none.err)" -eq 1 ] && grep -q "no file matches" none.err ||

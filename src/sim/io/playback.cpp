@@ -68,7 +68,7 @@ void SeriesReader::aim(int at, int direction) {
 
 PlaybackSlot SeriesReader::slot(int k) const {
   std::lock_guard<std::mutex> lock(m_mutex);
-  return m_slots[static_cast<std::size_t>(k)];
+  return judged(k);
 }
 
 PlaybackSlot SeriesReader::wait(int k) {
@@ -78,7 +78,7 @@ PlaybackSlot SeriesReader::wait(int k) {
   m_wake.notify_all();
   m_read.wait(lock, [&] { return m_slots[i].done() || m_stop; });
   m_wanted = -1;
-  return m_slots[i];
+  return judged(k);
 }
 
 std::optional<double> SeriesReader::time(int k) const {
@@ -137,17 +137,21 @@ void SeriesReader::evict() {
   }
 }
 
-// Whether time t of output k comes after the nearest output before it and before the nearest
-// after it whose times are known (outputs are read in either direction).
-bool SeriesReader::time_in_order(int k, double t) const {
-  for (int j = k - 1; j >= 0; --j)
-    if (m_times[std::size_t(j)]) {
-      if (!(t > *m_times[std::size_t(j)])) return false;
-      break;
-    }
-  for (int j = k + 1; j < size(); ++j)
-    if (m_times[std::size_t(j)]) return t < *m_times[std::size_t(j)];
-  return true;
+// Output k's slot as judged now: a frame whose time is not after the last in-order time before
+// it (outputs in index order, those not read yet left out) is a gap. Judged here, not when read:
+// the threads finish in any order, and the verdict must not depend on theirs.
+PlaybackSlot SeriesReader::judged(int k) const {
+  PlaybackSlot s = m_slots[std::size_t(k)];
+  if (!s.frame) return s;
+  double last = -std::numeric_limits<double>::infinity();
+  for (int j = 0; j < k; ++j)
+    if (m_times[std::size_t(j)] && *m_times[std::size_t(j)] > last) last = *m_times[std::size_t(j)];
+  const double t = *m_times[std::size_t(k)];
+  if (t > last) return s;
+  s.frame.reset();
+  s.gap = m_outputs[std::size_t(k)].label + ": time " + time_text(t) +
+          " is not after the outputs before it (out of order, or a time one of them has): skipped";
+  return s;
 }
 
 void SeriesReader::run() {
@@ -175,11 +179,6 @@ void SeriesReader::run() {
       const double t = got.frame->time;
       if (!std::isfinite(t)) {
         got.gap = out.label + ": its time is not a finite number";
-        got.frame.reset();
-      } else if (!time_in_order(k, t)) {
-        got.gap =
-            out.label + ": time " + time_text(t) +
-            " is out of order with the outputs around it (or a time one of them has): skipped";
         got.frame.reset();
       } else {
         m_times[std::size_t(k)] = t;
