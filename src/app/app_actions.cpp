@@ -112,6 +112,9 @@ const std::vector<App::Command>& App::commands() {
        }},
       {K::save_scene, [](App& app, const ui::Action&) { app.save_current_scene(); }},
       {K::reload_types, [](App& app, const ui::Action& a) { app.reload_types(a.value); }},
+      // Handled by playback_action while a series plays; without one there is nothing to do.
+      {K::play_step_back, [](App& app, const ui::Action&) { app.say("no series is playing"); }},
+      {K::continue_run, [](App& app, const ui::Action&) { app.say("no series is playing"); }},
       {K::cancel_load,
        [](App& app, const ui::Action&) {
          if (app.m_files.pending) app.m_files.pending->progress.cancel = true;
