@@ -11,7 +11,7 @@ void App::start_playback() {
   m_playback = std::make_unique<SeriesPlayer>(
       m_opts.series, m_opts.load_options, static_cast<std::size_t>(m_opts.play_memory_mb) << 20);
   SeriesPlayer& pb = *m_playback;
-  pb.set_speed(m_opts.play_speed);
+  pb.set_speed(m_opts.play_speed, m_opts.play_speed_in_time);
   pb.set_loop(m_opts.play_loop);
   pb.set_smooth(!m_opts.play_raw);
   m_settings.paused = true;  // nothing steps: the series' outputs are the state
@@ -22,11 +22,13 @@ void App::start_playback() {
   p.loop = m_opts.play_loop;
   p.smooth = !m_opts.play_raw;
   p.speed = static_cast<float>(m_opts.play_speed);
+  p.speed_in_time = m_opts.play_speed_in_time;
   p.budget_mb = static_cast<double>(m_opts.play_memory_mb);
   char speed[32];
   std::snprintf(speed, sizeof speed, "%g", m_opts.play_speed);
   say("orrery: playing a series of " + std::to_string(pb.outputs()) + " outputs (" + pb.label(0) +
-      " to " + pb.label(pb.outputs() - 1) + ") at " + speed + " outputs a second, " +
+      " to " + pb.label(pb.outputs() - 1) + ") at " + speed +
+      (m_opts.play_speed_in_time ? " of simulation time a second, " : " outputs a second, ") +
       (m_opts.play_raw ? "as they are" : "smoothly between them") +
       "; Space pauses, . and , step, Backspace turns back");
 }
@@ -38,7 +40,7 @@ void App::play_frame() {
   pb.set_direction(p.backwards ? -1 : 1);
   pb.set_loop(p.loop);
   if (pb.smooth() != p.smooth) pb.set_smooth(p.smooth);
-  pb.set_speed(std::max(0.01, static_cast<double>(p.speed)));
+  pb.set_speed(std::max(1e-6, static_cast<double>(p.speed)), p.speed_in_time);
   if (p.seek) pb.seek(p.position), p.seek = false;
   // Headless and while recording, a frame is 1/--record-fps of play (as the camera's path).
   const bool fixed_rate = m_capture.recorder || m_opts.headless;

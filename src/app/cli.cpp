@@ -89,10 +89,15 @@ void parse_numbers(const Texts& t, Options& o) {
   integer(t.frames, "--frames", 1, 1LL << 40, o.frames);
   integer(t.record_fps, "--record-fps", 1, 240, o.record_fps);
   integer(t.play_memory, "--play-memory", 64, 1LL << 24, o.play_memory_mb);
-  if (t.play_speed) {
-    o.play_speed = parse_float(*t.play_speed, "--play-speed");
-    if (!(o.play_speed >= 0.01 && o.play_speed <= 1000))
-      throw InputError("--play-speed '" + *t.play_speed + "': out of range (0.01 to 1000)");
+  if (t.play_speed) {  // K outputs a second, or time=T of simulation time a second
+    const std::string& text = *t.play_speed;
+    o.play_speed_in_time = text.rfind("time=", 0) == 0;
+    o.play_speed = parse_number(o.play_speed_in_time ? text.substr(5) : text, "--play-speed");
+    if (o.play_speed_in_time ? !(o.play_speed > 0)
+                             : !(o.play_speed >= 0.01 && o.play_speed <= 1000))
+      throw InputError(
+          "--play-speed '" + text +
+          "': " + (o.play_speed_in_time ? "a time a second > 0" : "out of range (0.01 to 1000)"));
   }
   integer(t.trails, "--trails", 0, ui::k_max_trail_length, o.trails);
   if (o.trails == 1) throw InputError("--trails 1: a trail needs at least 2 positions (0 is off)");
@@ -402,10 +407,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "toggles");
   cli.add_option("--trail-bodies", t.trail_bodies,
                  "trails for a random sample of M bodies (default 0: every body)");
-  cli.add_option(
-         "--play-speed", t.play_speed,
-         "a series (--load of a glob or folder): outputs a second, 0.01 to 1000 (default 2)")
-      ->type_name("FLOAT");
+  cli.add_option("--play-speed", t.play_speed,
+                 "a series (--load of a glob or folder): outputs a second, 0.01 to 1000 (default "
+                 "2), or time=T: T of simulation time a second")
+      ->type_name("FLOAT|time=T");
   cli.add_flag("--play-loop", o.play_loop, "a series: play it again from the start at its end");
   cli.add_flag("--play-raw", o.play_raw,
                "a series: show the outputs as they are, without the motion between them");

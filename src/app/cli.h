@@ -73,6 +73,7 @@ struct Options {
   std::vector<PlaybackOutput> series;
   std::optional<SeriesPlan> series_plan;  // --save-every and --series: the run written as a series
   double play_speed = 2.0;
+  bool play_speed_in_time = false;  // --play-speed time=T: simulation time a second
   bool play_loop = false, play_raw = false;
   long long play_memory_mb = 2048;
   std::string save, export_csv;  // written after the last frame

@@ -80,7 +80,16 @@ const PlaybackFrame* SeriesPlayer::advance(double seconds, bool wait) {
   m_wait = wait;
   const double last = static_cast<double>(outputs() - 1);
   if (m_playing && !m_waiting && seconds > 0) {
-    m_position += m_direction * m_speed * seconds;
+    double rate = m_speed;  // outputs a second
+    if (m_in_time) {        // time a second: over the times of the outputs about the clock
+      const int k = static_cast<int>(std::floor(m_position)) -
+                    (m_direction < 0 && m_position == std::floor(m_position) ? 1 : 0);
+      if (m_wait && k >= 0 && k + 1 < outputs()) slot(k), slot(k + 1);  // their times, read
+      const std::optional<double> ta = k >= 0 ? m_reader.time(k) : std::nullopt,
+                                  tb = k + 1 < outputs() ? m_reader.time(k + 1) : std::nullopt;
+      rate = ta && tb && *tb > *ta ? m_speed / (*tb - *ta) : 1.0;
+    }
+    m_position += m_direction * rate * seconds;
     if (m_position > last || m_position < 0) {
       if (m_loop && last > 0) {
         m_position = m_position > last ? 0.0 : last;

@@ -38,8 +38,11 @@ class SeriesPlayer {
   void set_playing(bool on) { m_playing = on; }
   int direction() const { return m_direction; }
   void set_direction(int d) { m_direction = d < 0 ? -1 : 1; }
-  double speed() const { return m_speed; }  // outputs a second
-  void set_speed(double outputs_per_second) { m_speed = outputs_per_second; }
+  // Outputs a second, or with `in_time` simulation time a second (the pace between two outputs
+  // then follows their times; where they are not known yet, one output a second).
+  double speed() const { return m_speed; }
+  bool speed_in_time() const { return m_in_time; }
+  void set_speed(double speed, bool in_time = false) { m_speed = speed, m_in_time = in_time; }
   bool loop() const { return m_loop; }
   void set_loop(bool on) { m_loop = on; }
   bool smooth() const { return m_smooth; }  // false: the raw outputs
@@ -83,6 +86,7 @@ class SeriesPlayer {
 
   SeriesReader m_reader;
   bool m_playing = true, m_loop = false, m_smooth = true, m_waiting = false, m_wait = false;
+  bool m_in_time = false;
   int m_direction = 1;
   double m_speed = 2.0, m_position = 0.0;
   // What was last shown: the clock position and its state (the earlier output's bodies).

@@ -222,7 +222,10 @@ void playback_section(Settings& s, std::vector<Action>& actions) {
   if (ImGui::SliderFloat("output", &p.position, 0.0f,
                          static_cast<float>(std::max(p.outputs - 1, 0)), "%.2f"))
     p.seek = true;
-  ImGui::SliderFloat("outputs/s", &p.speed, 0.05f, 120.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat(p.speed_in_time ? "time/s" : "outputs/s", &p.speed, 0.001f, 1000.0f, "%.3g",
+                     ImGuiSliderFlags_Logarithmic);
+  ImGui::SameLine();
+  ImGui::Checkbox("in time", &p.speed_in_time);
   ImGui::Checkbox("smooth (Hermite between outputs, by ID)", &p.smooth);
   ImGui::Text("t = %.6g   %s%s", p.time, p.label.c_str(), p.waiting ? "   (reading)" : "");
   ImGui::Text("%d outputs, %d skipped; read ahead %.0f of %.0f MB", p.outputs, p.gaps, p.held_mb,

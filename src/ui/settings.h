@@ -55,7 +55,8 @@ struct PlaybackPanel {
   float position = 0.0f;  // in outputs: 2.5 is halfway from output 2 to 3
   bool seek = false;
   bool playing = false, backwards = false, loop = false, smooth = true;
-  float speed = 2.0f;  // outputs a second
+  float speed = 2.0f;  // outputs a second, or simulation time a second
+  bool speed_in_time = false;
   double time = 0.0;
   std::string label;  // the file about the clock
   int gaps = 0;       // outputs skipped as unreadable

@@ -25,6 +25,9 @@ run --load run --frames 20 --play-speed 4 --play-raw --screenshot b.png >folder.
   { cat folder.out; fail "--load folder: exit $?"; }
 expect_line folder.out '^orrery: playback: at output 1.33 of 7 \(snap_001.orrery\), t = 0.16, 0 skipped, raw$'
 cmp -s a.png b.png && fail "two moments of the series drew the same picture"
+# Speed in simulation time: 0.32 a second over outputs 0.16 apart is 2 outputs a second.
+run --load 'run/snap_*.orrery' --frames 45 --play-speed time=0.32 >time.out 2>&1 || fail "time=: exit $?"
+expect_line time.out '^orrery: playback: at output 1.50 of 7 \(snap_001.orrery\), t = 0.24, 0 skipped, smooth$'
 # Keys: pause, step forward twice and back once; then backwards from the end; then a live run.
 run --load 'run/snap_*.orrery' --frames 8 --keys 'space,.,.,comma' >keys.out 2>&1 || fail "keys: exit $?"
 expect_line keys.out '^paused$'
@@ -62,4 +65,6 @@ env -u DISPLAY "$orrery" --headless --frames 1 --load 'run/none_*.orrery' >none.
   { cat none.err; fail "a glob matching nothing"; }
 env -u DISPLAY "$orrery" --headless --frames 1 --load 'run/snap_*.orrery' --play-speed 0 >speed.out 2>speed.err
 [ $? -eq 2 ] && grep -q "play-speed '0': out of range" speed.err || { cat speed.err; fail "--play-speed 0"; }
+env -u DISPLAY "$orrery" --headless --frames 1 --load 'run/snap_*.orrery' --play-speed time=-1 >speed.out 2>speed.err
+[ $? -eq 2 ] && grep -q "a time a second > 0" speed.err || { cat speed.err; fail "--play-speed time=-1"; }
 echo PASS
