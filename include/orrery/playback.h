@@ -20,7 +20,7 @@
 
 namespace orrery {
 
-// One output: what load_snapshot opens (a GADGET-2 set's base name for a set of files) and the
+// One output: what load_snapshot opens (a set's base name for a set of files) and the
 // name shown for it.
 struct PlaybackOutput {
   std::string path;
@@ -33,7 +33,7 @@ bool names_series(const std::vector<std::string>& args);
 
 // The outputs the arguments name: each a glob ("run/snap_*.hdf5"), a folder (the snapshot files
 // in it, told by their content) or a file, together in natural order (the numbers in the names
-// compared as numbers: snap_9 before snap_10). The files of a GADGET-2 set (snap_005.0, .1, ...)
+// compared as numbers: snap_9 before snap_10). The files of a set (snap_005.0, .1, ... or .0.hdf5)
 // are one output. Throws InputError in one line: a glob that matches nothing, a folder with no
 // snapshot, a file that is missing or no snapshot, outputs in two formats, a name given twice.
 std::vector<PlaybackOutput> list_series(const std::vector<std::string>& args);

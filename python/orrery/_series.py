@@ -9,7 +9,8 @@ from . import _orrery
 class Series:
     """A snapshot series: a run's outputs, Orrery's own or another code's (GADGET, AREPO, SWIFT,
     TIPSY), named by a glob ("run/snap_*.hdf5"), a folder, or a list of files, in natural order
-    (snap_9 before snap_10); the files of a GADGET-2 set (snap_005.0, .1, ...) are one output.
+    (snap_9 before snap_10); the files of a set (GADGET-2's snap_005.0, .1, ...; GADGET-4's
+    snap_005.0.hdf5, .1.hdf5, ...) are one output.
 
     len(series) outputs; series.files their paths; series.times their times (every output read
     once, NaN for one that cannot be read); series[k] a Simulation of output k (as orrery.load,

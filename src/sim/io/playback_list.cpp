@@ -117,6 +117,16 @@ std::string set_base(const std::string& path) {
   return path.substr(0, dot);
 }
 
+// A member of a set of files: GADGET-2's "snap_005.3" or GADGET-4's "snap_005.3.hdf5" ->
+// "snap_005" (load_snapshot opens a set from its base); else "".
+std::string member_base(const std::string& path, SnapshotFormat format) {
+  if (format == SnapshotFormat::gadget2) return set_base(path);
+  if (format != SnapshotFormat::hdf5) return "";
+  const std::string ext = extension(path);
+  if (ext != ".hdf5" && ext != ".h5") return "";
+  return set_base(path.substr(0, path.size() - ext.size()));
+}
+
 }  // namespace
 
 bool names_series(const std::vector<std::string>& args) {
@@ -163,12 +173,12 @@ std::vector<PlaybackOutput> list_series(const std::vector<std::string>& args) {
     if (f.format && f.format != format)
       throw InputError("a series is in one format: " + first + " is " + format->name + ", " +
                        f.path + " is " + f.format->name);
-  // GADGET-2 sets: one output a base name, its label the range of its members.
+  // Sets of files (GADGET-2's, GADGET-4's HDF5): one output a base name, its label the range of
+  // its members.
   std::vector<PlaybackOutput> out;
   std::map<std::string, std::vector<std::string>> sets;
   for (const File& f : files) {
-    const std::string base =
-        format->id == SnapshotFormat::gadget2 ? set_base(f.path) : std::string();
+    const std::string base = member_base(f.path, format->id);
     if (base.empty())
       out.push_back({f.path, base_name(f.path)});
     else
@@ -177,7 +187,8 @@ std::vector<PlaybackOutput> list_series(const std::vector<std::string>& args) {
   for (const auto& [base, members] : sets)
     out.push_back(
         {base, base_name(base) +
-                   (members.size() > 1 ? ".0-" + std::to_string(members.size() - 1) : ".0")});
+                   (members.size() > 1 ? ".0-" + std::to_string(members.size() - 1) : ".0") +
+                   (format->id == SnapshotFormat::hdf5 ? extension(members.front()) : "")});
   std::sort(out.begin(), out.end(), [](const PlaybackOutput& a, const PlaybackOutput& b) {
     return natural_less(a.path, b.path);
   });
