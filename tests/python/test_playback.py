@@ -99,46 +99,57 @@ def gadget2_file(path, t, pos, vel, ids, num_files, totals):
     path.write_bytes(body)
 
 
-def test_multi_file_gadget2_sets_are_one_output_each(tmp_path):
-    rng = np.random.default_rng(4)
-    n, times = 40, [0.0, 1.0, 2.0]
+def write_sets(tmp_path, seed, n, times, write_part):
+    """Outputs of bodies on straight lines, each in two files of a set (write_part(k, part, s, x,
+    u, ids) writes one), the bodies shuffled between outputs; the lines' x0 and v."""
+    rng = np.random.default_rng(seed)
     x0, v = rng.normal(size=(n, 3)), rng.normal(size=(n, 3))
     for k, (order, x, u, ids) in enumerate(shuffled_outputs(rng, n, times, x0, v)):
         for part in range(2):
             s = slice(part * n // 2, (part + 1) * n // 2)
-            gadget2_file(tmp_path / f"snapshot_{k:03d}.{part}", times[k], x[s], u[s], ids[s], 2, n)
+            write_part(k, part, s, x, u, ids)
+    return x0, v
+
+
+def check_lines(series, n, t, x0, v):
+    assert series[1].n == n
+    state = series.at(t)
+    by_id = np.argsort(state["ids"])
+    assert np.allclose(state["positions"][by_id], x0 + v * t, atol=2e-5)
+
+
+def test_multi_file_gadget2_sets_are_one_output_each(tmp_path):
+    n, times = 40, [0.0, 1.0, 2.0]
+
+    def part_file(k, part, s, x, u, ids):
+        gadget2_file(tmp_path / f"snapshot_{k:03d}.{part}", times[k], x[s], u[s], ids[s], 2, n)
+
+    x0, v = write_sets(tmp_path, 4, n, times, part_file)
     series = orrery.Series(str(tmp_path / "snapshot_*"), gadget_g=1.0)
     assert len(series) == 3 and series.files[1].endswith("snapshot_001")
-    assert series[1].n == n
-    state = series.at(1.5)
-    by_id = np.argsort(state["ids"])
-    assert np.allclose(state["positions"][by_id], x0 + v * 1.5, atol=2e-5)
+    check_lines(series, n, 1.5, x0, v)
 
 
 @pytest.mark.skipif(not HAVE_HDF5, reason="this build has no HDF5")
 def test_multi_file_hdf5_sets_are_one_output_each(tmp_path):
     """GADGET-4 writes a snapshot in several files, snap_005.0.hdf5, snap_005.1.hdf5: one output."""
-    rng = np.random.default_rng(6)
     n, times = 30, [0.0, 1.0]
-    x0, v = rng.normal(size=(n, 3)), rng.normal(size=(n, 3))
-    for k, (order, x, u, ids) in enumerate(shuffled_outputs(rng, n, times, x0, v)):
-        for part in range(2):
-            s = slice(part * n // 2, (part + 1) * n // 2)
-            with h5py.File(tmp_path / f"snap_{k:03d}.{part}.hdf5", "w") as f:
-                h = f.create_group("Header")
-                h.attrs["NumPart_ThisFile"] = np.array([0, n // 2, 0, 0, 0, 0], np.int32)
-                h.attrs["NumPart_Total"] = np.array([0, n, 0, 0, 0, 0], np.uint32)
-                h.attrs["NumFilesPerSnapshot"] = 2
-                h.attrs["Time"] = times[k]
-                h.attrs["MassTable"] = np.array([0, 0.01, 0, 0, 0, 0])
-                g = f.create_group("PartType1")
-                g["Coordinates"], g["Velocities"], g["ParticleIDs"] = x[s], u[s], ids[s]
+
+    def part_file(k, part, s, x, u, ids):
+        with h5py.File(tmp_path / f"snap_{k:03d}.{part}.hdf5", "w") as f:
+            h = f.create_group("Header")
+            h.attrs["NumPart_ThisFile"] = np.array([0, n // 2, 0, 0, 0, 0], np.int32)
+            h.attrs["NumPart_Total"] = np.array([0, n, 0, 0, 0, 0], np.uint32)
+            h.attrs["NumFilesPerSnapshot"] = 2
+            h.attrs["Time"] = times[k]
+            h.attrs["MassTable"] = np.array([0, 0.01, 0, 0, 0, 0])
+            g = f.create_group("PartType1")
+            g["Coordinates"], g["Velocities"], g["ParticleIDs"] = x[s], u[s], ids[s]
+
+    x0, v = write_sets(tmp_path, 6, n, times, part_file)
     series = orrery.Series(str(tmp_path / "snap_*.hdf5"), gadget_g=1.0)
     assert len(series) == 2 and series.files[0].endswith("snap_000")
-    assert series[1].n == n
-    state = series.at(0.5)
-    by_id = np.argsort(state["ids"])
-    assert np.allclose(state["positions"][by_id], x0 + v * 0.5, atol=2e-5)
+    check_lines(series, n, 0.5, x0, v)
 
 
 def test_bad_series_are_one_line_each(tmp_path):
