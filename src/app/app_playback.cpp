@@ -43,7 +43,10 @@ void App::play_frame() {
   pb.set_speed(std::max(1e-6, static_cast<double>(p.speed)), p.speed_in_time);
   if (p.seek) pb.seek(p.position), p.seek = false;
   // Headless and while recording, a frame is 1/--record-fps of play (as the camera's path).
-  const bool fixed_rate = m_capture.recorder || m_opts.headless;
+  const bool fixed_rate = m_opts.play_clock.empty()
+                              ? m_capture.recorder || m_opts.headless
+                              : m_opts.play_clock == "frames" || m_capture.recorder;
+  pb.note_frame(m_shown.stats.last_frame_ms());
   const double dt =
       fixed_rate ? 1.0 / m_opts.record_fps : std::min(m_shown.stats.last_frame_ms() * 1e-3, 0.1);
   const int before = pb.shown_output();
@@ -160,9 +163,11 @@ void App::report_playback() {
   const SeriesPlayer& pb = *m_playback;
   char line[512];
   std::snprintf(line, sizeof line,
-                "orrery: playback: at output %.2f of %d (%s), t = %.6g, %d skipped, %s",
+                "orrery: playback: at output %.2f of %d (%s), t = %.6g, %d skipped, %s; the "
+                "longest frame while playing %.1f ms",
                 pb.position(), pb.outputs(), pb.label(std::max(pb.shown_output(), 0)).c_str(),
-                pb.shown_time(), pb.gap_count(), pb.smooth() ? "smooth" : "raw");
+                pb.shown_time(), pb.gap_count(), pb.smooth() ? "smooth" : "raw",
+                pb.longest_frame_ms());
   say(line);
 }
 

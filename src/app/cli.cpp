@@ -412,6 +412,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "2), or time=T: T of simulation time a second")
       ->type_name("FLOAT|time=T");
   cli.add_flag("--play-loop", o.play_loop, "a series: play it again from the start at its end");
+  cli.add_option("--play-clock", o.play_clock,
+                 "a series: frames (each frame 1/--record-fps of play, waiting for the outputs it "
+                 "needs; the default headless and while recording) or wall (the wall clock, "
+                 "never waiting for the disk; the default in a window)")
+      ->check(CLI::IsMember({"frames", "wall"}));
   cli.add_flag("--play-raw", o.play_raw,
                "a series: show the outputs as they are, without the motion between them");
   cli.add_option("--play-memory", t.play_memory,

@@ -75,6 +75,9 @@ struct Options {
   double play_speed = 2.0;
   bool play_speed_in_time = false;  // --play-speed time=T: simulation time a second
   bool play_loop = false, play_raw = false;
+  // --play-clock: "frames" (each frame 1/--record-fps of play, waiting for its outputs: headless
+  // and recording), "wall" (the wall clock, never waiting: a window), empty: by the mode.
+  std::string play_clock;
   long long play_memory_mb = 2048;
   std::string save, export_csv;  // written after the last frame
   std::string note;              // a line to print at start (the snapshot's solver cannot run)

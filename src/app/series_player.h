@@ -5,6 +5,7 @@
 // yet keeps what it showed, and the clock waits for them, so drawing never waits on the disk.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,6 +76,12 @@ class SeriesPlayer {
   std::vector<std::string> take_gaps();
   int gap_count() const { return static_cast<int>(m_told.size()); }
   const SeriesReader& reader() const { return m_reader; }
+  // The frames' wall time while playing (the viewer's clock, after the first few frames): the
+  // longest, for the exit line (a stall shows there).
+  void note_frame(double ms) {
+    if (m_playing && ++m_frames > 3) m_longest_ms = std::max(m_longest_ms, ms);
+  }
+  double longest_frame_ms() const { return m_longest_ms; }
   // The output under the clock as read (waits for it): "continue from here" starts a run from it.
   std::shared_ptr<const PlaybackFrame> output_now();
 
@@ -87,6 +94,8 @@ class SeriesPlayer {
   SeriesReader m_reader;
   bool m_playing = true, m_loop = false, m_smooth = true, m_waiting = false, m_wait = false;
   bool m_in_time = false;
+  long long m_frames = 0;
+  double m_longest_ms = 0.0;
   int m_direction = 1;
   double m_speed = 2.0, m_position = 0.0;
   // What was last shown: the clock position and its state (the earlier output's bodies).
