@@ -69,7 +69,9 @@ void App::play_frame() {
       } else {
         m_run->show(f->bodies, f->time);
       }
-      if (pb.shown_output() != before && !f->types.empty()) m_run->set_types(f->types, f->ids);
+      const PlaybackFrame& labels = *pb.pair_a();  // the shown state's bodies are a's
+      if (pb.shown_output() != before && !labels.types.empty())
+        m_run->set_types(labels.types, labels.ids);
       if (was && was != pb.pair_a()) keep_picked(*was, *pb.pair_a());
     } catch (const std::exception& e) {
       say(std::string("orrery: playback: ") + e.what());

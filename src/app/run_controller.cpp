@@ -137,6 +137,15 @@ int RunController::pick(const gfx::SpriteParams& p, float x, float y, float radi
   return picked;
 }
 
+// After a playback state replaced the published one: kept forces are another state's, and the
+// run's clock is the state's time.
+void RunController::shown_at(double time) {
+  m_sim->state_changed();
+  RunState r = m_sim->run_state();
+  r.time = time;
+  m_sim->resume(r);
+}
+
 void RunController::show(const BodyState& s, double time) {
   const int n = s.size();
   if (n != count()) throw std::logic_error("RunController::show: the count changed (load instead)");
@@ -153,10 +162,7 @@ void RunController::show(const BodyState& s, double time) {
                                    const_cast<Vec4*>(s.vel.data()), n, false});
     m_worker_current = false;  // the worker's copy is of the state before
   }
-  m_sim->state_changed();
-  RunState r = m_sim->run_state();
-  r.time = time;
-  m_sim->resume(r);
+  shown_at(time);
 }
 
 void RunController::show_on_device(const std::function<void(Bodies&)>& write, double time) {
@@ -167,10 +173,7 @@ void RunController::show_on_device(const std::function<void(Bodies&)>& write, do
     m.bodies().flip();
     m.commit();
   }
-  m_sim->state_changed();
-  RunState r = m_sim->run_state();
-  r.time = time;
-  m_sim->resume(r);
+  shown_at(time);
 }
 
 void RunController::load(const BodyState& s, const RunState* run, const UnitSystem& units) {

@@ -199,6 +199,7 @@ class RunController {
  private:
   // The series' hook for a run's steps (empty without --save-every): writes output 0 first.
   std::function<void(Simulation&, const Bodies&)> series_hook();
+  void shown_at(double time);
   std::optional<SeriesWriter> m_series;
   std::string m_series_error;  // why the series stopped (then no more outputs)
   bool m_series_told = false;

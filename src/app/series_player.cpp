@@ -53,7 +53,11 @@ void DeviceMotion::hold(const std::shared_ptr<const PlaybackFrame>& fa,
     d.upload(v.data(), v.size());
   };
   if (fa != a) {
-    up(fa->bodies.pos, a_pos), up(fa->bodies.vel, a_vel);
+    if (fa == b) {  // play moved on a pair: the new a is on the device already, as the old b
+      std::swap(a_pos, b_pos), std::swap(a_vel, b_vel);
+    } else {
+      up(fa->bodies.pos, a_pos), up(fa->bodies.vel, a_vel);
+    }
     a = fa;
     b.reset();  // its matching was against the a before
   }
@@ -133,8 +137,6 @@ const PlaybackFrame* SeriesPlayer::advance(double seconds, bool wait) {
   }
   m_shown_raw = !fb;
   m_shown.index = a;
-  m_shown.types = fa.types;
-  m_shown.ids = fa.ids;
   m_pair_a = sa.frame, m_pair_b = fb;
   if (fb) {
     const double s = std::clamp((m_position - a) / (b - a), 0.0, 1.0);

@@ -62,7 +62,8 @@ class SeriesPlayer {
   const std::shared_ptr<const PlaybackFrame>& pair_b() const { return m_pair_b; }
   const std::vector<int>& match() const { return m_match; }
   // Advances the clock by `seconds` of the viewer's clock (while playing) and gives the state to
-  // show when it changed since the last call (null: keep what is shown, or nothing is read yet).
+  // show when it changed since the last call (null: keep what is shown, or nothing is read yet):
+  // its time and, with host motion, its bodies; its types and IDs are pair_a()'s.
   // Never waits, unless `wait` (headless and recording, where every frame must show its moment:
   // the outputs it needs are then waited for). New gap lines are in take_gaps().
   const PlaybackFrame* advance(double seconds, bool wait = false);

@@ -114,13 +114,21 @@ __global__ void __launch_bounds__(k_threads)
   if (threadIdx.x == 0) partial[blockIdx.x] = r;
 }
 
+// A fixed-grid reduction over n elements: its blocks, `scratch` grown for their partials, and
+// `part` sized to read them back.
+inline int reduction_blocks(int n, GpuBuffer<double>& scratch, std::vector<double>& part) {
+  const int blocks = std::max(1, std::min(blocks_for(n), 1024));
+  scratch.enlarge(static_cast<std::size_t>(blocks));
+  part.resize(static_cast<std::size_t>(blocks));
+  return blocks;
+}
+
 // step_rate.h's rate of device arrays (b may be null); `scratch` is grown as needed. Waits.
 template <class V>
 double device_relative_rate(const V* a, const V* b, const V* c, int n, GpuBuffer<double>& scratch) {
   if (n <= 0) return 0.0;
-  const int blocks = std::max(1, std::min(blocks_for(n), 1024));
-  scratch.enlarge(static_cast<std::size_t>(blocks));
-  std::vector<double> part(static_cast<std::size_t>(blocks));
+  std::vector<double> part;
+  const int blocks = reduction_blocks(n, scratch, part);
   norm_sum_kernel<V><<<blocks, k_threads>>>(c, n, scratch.data());
   CUDA_CHECK_LAUNCH("norm_sum_kernel");
   scratch.download(part.data(), part.size());
@@ -154,9 +162,8 @@ int device_sources(const V* pos, int n, GpuBuffer<double>& scratch) {
   V last;
   gpu_memory::download(&last, pos + (n - 1), sizeof(V));
   if (last.w != 0) return n;
-  const int blocks = std::max(1, std::min(blocks_for(n), 1024));
-  scratch.enlarge(static_cast<std::size_t>(blocks));
-  std::vector<double> part(static_cast<std::size_t>(blocks));
+  std::vector<double> part;
+  const int blocks = reduction_blocks(n, scratch, part);
   last_mass_kernel<V><<<blocks, k_threads>>>(pos, n, scratch.data());
   CUDA_CHECK_LAUNCH("last_mass_kernel");
   scratch.download(part.data(), part.size());

@@ -206,8 +206,9 @@ std::vector<int> match_bodies(const PlaybackFrame& a, const PlaybackFrame& b) {
     return same;
   }
   if (ia != ib) throw InputError(which + ": one has particle IDs and the other none");
-  const std::vector<int> oa = a.by_id.empty() ? order_by_id(a) : a.by_id;
-  const std::vector<int> ob = b.by_id.empty() ? order_by_id(b) : b.by_id;
+  std::vector<int> own_a, own_b;  // where a frame has no order of its own (made elsewhere)
+  const std::vector<int>& oa = a.by_id.empty() ? (own_a = order_by_id(a)) : a.by_id;
+  const std::vector<int>& ob = b.by_id.empty() ? (own_b = order_by_id(b)) : b.by_id;
   // A merge of the two ID orders.
   std::vector<int> b_of_a(na, -1);
   std::size_t j = 0;
