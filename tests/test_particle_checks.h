@@ -146,7 +146,9 @@ inline void check_simulation_counts_sources(const std::string& solver) {
   EXPECT_EQ(e.pos[0].y, 0.0f);
   EXPECT_NEAR(e.pos[1].x, 1.0, 2e-3);
   EXPECT_NEAR(e.pos[1].y, 0.0, 2e-2);
-  if (sim->solver().all_pairs()) EXPECT_EQ(sim->solver().interactions(2), 2.0);
+  if (sim->solver().all_pairs()) {
+    EXPECT_EQ(sim->solver().interactions(2), 2.0);
+  }
 
   // Massless bodies in the middle: every body is a source.
   const BodyState mixed = with_test_particles(300, 300);
@@ -154,11 +156,15 @@ inline void check_simulation_counts_sources(const std::string& solver) {
   for (int i = 0; i < 300; i += 3) m.pos[static_cast<std::size_t>(i)].w = 0.0f;
   auto mid = make_simulation(solver, m, SimParams{}, Integrator::leapfrog);
   mid->step(1);
-  if (mid->solver().all_pairs()) EXPECT_EQ(mid->solver().interactions(300), 300.0 * 300);
+  if (mid->solver().all_pairs()) {
+    EXPECT_EQ(mid->solver().interactions(300), 300.0 * 300);
+  }
   // New state, new count: the last 200 massless.
   mid->set_state(with_test_particles(300, 100));
   mid->step(1);
-  if (mid->solver().all_pairs()) EXPECT_EQ(mid->solver().interactions(300), 300.0 * 100);
+  if (mid->solver().all_pairs()) {
+    EXPECT_EQ(mid->solver().interactions(300), 300.0 * 100);
+  }
 }
 
 }  // namespace orrery::test

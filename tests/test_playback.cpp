@@ -4,6 +4,7 @@
 // and the Hermite motion between outputs against a simulated orbit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -127,7 +128,7 @@ TEST(SeriesReader, ReadsAheadWithinItsBudgetAndDropsWhatIsBehind) {
   const int n = 1000, outputs = 12;
   for (int k = 0; k < outputs; ++k)
     save_snapshot(d.path + "/s_" + std::to_string(k) + ".orrery", small(0.25 * k, n));
-  const std::size_t frame = static_cast<std::size_t>(n) * (32 + 1 + 8 + 4);  // + by_id
+  const std::size_t frame = static_cast<std::size_t>(n) * (32 + 1 + 8);
   SeriesReader r(list_series({d.path + "/s_*.orrery"}), {}, 4 * frame);
   ASSERT_EQ(r.size(), outputs);
   r.aim(0, 1);
@@ -196,12 +197,49 @@ TEST(MatchBodies, ByIdThroughAShuffleAndByIndexWithoutIds) {
     EXPECT_EQ(b.ids[m[i]], a.ids[i]);
   }
   PlaybackFrame c = frame(small(0, 50, false), 0), e = frame(small(1, 50, false), 1);
-  EXPECT_EQ(match_bodies(c, e)[17], 17);
+  EXPECT_TRUE(match_bodies(c, e).empty());                       // each body is itself
+  EXPECT_TRUE(match_bodies(a, frame(small(1, 50), 1)).empty());  // the same IDs in the same order
   e.bodies.pos.pop_back(), e.bodies.vel.pop_back();
   EXPECT_THROW(match_bodies(c, e), InputError);  // counts differ, no IDs
   EXPECT_THROW(match_bodies(a, e), InputError);  // IDs on one side
   b.ids[3] = b.ids[4];
   EXPECT_THROW(match_bodies(a, b), InputError);  // an ID twice
+}
+
+TEST(MatchBodies, TheReaderPutsOutputsInIdOrderSoTheSameRowIsTheSameBody) {
+  // A GADGET-like series: the same bodies, listed in another order in each output.
+  TempDir d;
+  const int n = 40;
+  Snapshot s0 = small(0, n), s1 = small(1, n);
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937(9));
+  Snapshot shuffled = s1;
+  for (int j = 0; j < n; ++j) {
+    shuffled.ids[j] = s1.ids[order[j]], shuffled.types[j] = order[j] % 3 ? 1 : 4;
+    shuffled.bodies.pos[j] = s1.bodies.pos[order[j]],
+    shuffled.bodies.vel[j] = s1.bodies.vel[order[j]];
+  }
+  save_snapshot(d.path + "/o_0.orrery", s0);
+  save_snapshot(d.path + "/o_1.orrery", shuffled);
+  SeriesReader r(list_series({d.path + "/o_*.orrery"}), {}, 1 << 20);
+  const auto a = r.wait(0).frame, b = r.wait(1).frame;
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->ids, b->ids);
+  for (int i = 0; i < n; ++i) {  // row i of output 1 is the body with ID 100 + i, its own values
+    EXPECT_EQ(b->ids[i], 100u + i);
+    EXPECT_EQ(b->bodies.pos[i].x, s1.bodies.pos[i].x);
+    EXPECT_EQ(b->types[i], i % 3 ? 1 : 4);
+  }
+  EXPECT_TRUE(match_bodies(*a, *b).empty());
+  // The labels' key: the same labels give the same key, other types another.
+  EXPECT_NE(a->labels_key, b->labels_key);
+  PlaybackFrame c = *b;
+  put_in_id_order(c);
+  EXPECT_EQ(c.labels_key, b->labels_key);
+  c.types[7] ^= 1;
+  put_in_id_order(c);
+  EXPECT_NE(c.labels_key, b->labels_key);
 }
 
 TEST(Hermite, ExactForConstantAccelerationAndAtTheEnds) {
@@ -250,6 +288,7 @@ TEST(Hermite, FollowsASimulatedOrbitBetweenOutputs) {
     w.after_step(sim, sim.bodies());
     if (k % 40 == 19) truth.push_back(sim.state());  // halfway between two outputs
   }
+  w.finish();
   SeriesReader r(list_series({d.path + "/k_*.orrery"}), {}, 1 << 24);
   ASSERT_EQ(r.size(), 11);
   double worst = 0, worst_line = 0;

@@ -3,6 +3,7 @@
 // or during the run, a folder that cannot be written.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 
@@ -64,6 +65,7 @@ struct SeriesRun {
     rp.steps = steps;
     rp.after_step = [&](Simulation& s, const Bodies& b) { w.after_step(s, b); };
     Runner::run(*sim, rp);
+    w.finish();  // the last output is written behind the steps
     written = w.written();
   }
   Snapshot output(int k) { return load_snapshot(dir.path + "/out_" + two(k) + ".orrery"); }
@@ -134,6 +136,34 @@ TEST(Series, NoFileIsOverwritten) {
   for (int k = 0; k < 3; ++k)
     EXPECT_EQ(load_snapshot(dir.path + "/t_" + std::to_string(k) + ".orrery").run.steps, k);
   EXPECT_EQ(read_file(dir.path + "/t_3.orrery"), "in the way");
+}
+
+TEST(Series, AFailedWriteBehindTheStepsStopsTheSeriesAtTheNextOutput) {
+  // Outputs are written on a thread of their own: output 2's folder goes away while it is due,
+  // and the failure is told at output 3 (or by finish()), the outputs before it whole.
+  TempDir dir;
+  const std::string folder = dir.path + "/run", moved = dir.path + "/kept";
+  ASSERT_EQ(mkdir(folder.c_str(), 0755), 0);
+  std::unique_ptr<Simulation> sim =
+      make_simulation("cpu", make_preset(Preset::disk, 30, 2), SimParams{}, Integrator::euler);
+  SeriesWriter w(plan("1", folder + "/t_%d.orrery"));
+  w.start(*sim, sim->bodies());
+  RunPlan rp;
+  rp.steps = 10;
+  rp.after_step = [&](Simulation& s, const Bodies& b) {
+    if (s.step_count() == 2) {
+      w.finish();  // output 1 whole, then its folder moves away before output 2 is due
+      ASSERT_EQ(std::rename(folder.c_str(), moved.c_str()), 0);
+    }
+    w.after_step(s, b);
+  };
+  EXPECT_THAT(error_of([&] { Runner::run(*sim, rp); }), HasSubstr("t_2.orrery"));
+  EXPECT_EQ(sim->step_count(), 3);  // told when output 3 was due
+  EXPECT_EQ(w.written(), 2);
+  EXPECT_THAT(error_of([&] { w.finish(); }), HasSubstr("t_2.orrery"));  // and again, not lost
+  for (int k = 0; k < 2; ++k)
+    EXPECT_EQ(load_snapshot(moved + "/t_" + std::to_string(k) + ".orrery").run.steps, k);
+  EXPECT_FALSE(std::ifstream(moved + "/t_2.orrery").good());
 }
 
 }  // namespace

@@ -178,6 +178,13 @@ TEST(Quantities, SimulationGivesSpeedAccelerationPotentialAndMassOnTheHost) {
                                     s.vel[9].z * s.vel[9].z));
   sys->quantity(Quantity::mass, sys->bodies(), out.data());
   EXPECT_FLOAT_EQ(out[9], s.pos[9].w);
+  // A strided sample to the host: bodies 0, 4, 8, ... (a colour range's fit).
+  std::vector<float> sample((n + 3) / 4, -1.0f);
+  sys->quantity_to_host(Quantity::speed, sys->bodies(), sample.data(), 4);
+  for (std::size_t k = 0; k < sample.size(); ++k) {
+    const Vec4& v = s.vel[4 * k];
+    EXPECT_FLOAT_EQ(sample[k], std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z)) << k;
+  }
   EXPECT_THROW(sys->quantity(Quantity::origin, sys->bodies(), out.data()),
                std::logic_error);
 }

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "orrery/snapshot.h"
@@ -39,20 +40,24 @@ bool names_series(const std::vector<std::string>& args);
 std::vector<PlaybackOutput> list_series(const std::vector<std::string>& args);
 
 // One output as read: its bodies (positions with masses, velocities with radii), types and IDs
-// (empty where the file has none), and its time.
+// (empty where the file has none), and its time. Where the file carries IDs, the reader puts the
+// bodies in the order of their IDs, so the same row is the same body in every output that has the
+// same bodies (GADGET reorders its particles between outputs): matching two such outputs costs
+// nothing, and whatever follows a body by its row (trails, picking) follows its ID.
 struct PlaybackFrame {
   int index = 0;
   double time = 0;
   BodyState bodies;
   std::vector<std::uint8_t> types;
   std::vector<std::uint64_t> ids;
-  // Its bodies' indices in the order of their IDs, made where it is read (the reader's thread), so
-  // matching two outputs is a merge; empty: not made (match_bodies sorts then).
-  std::vector<int> by_id;
+  // A hash of the types and IDs: two outputs with the same key carry the same labels, so a viewer
+  // need not hand them over again.
+  std::uint64_t labels_key = 0;
   std::size_t bytes() const;
 };
-// The indices of f's bodies in the order of their IDs; throws InputError for an ID given twice.
-std::vector<int> order_by_id(const PlaybackFrame& f);
+// Puts f's bodies in the order of their IDs (no change without IDs) and sets its labels_key;
+// throws InputError for an ID given twice.
+void put_in_id_order(PlaybackFrame& f);
 
 // What became of an output: not read yet, read (the frame), or a gap with its reason in one line
 // (a file gone or damaged, a time not after the output before it).
@@ -62,8 +67,8 @@ struct PlaybackSlot {
   bool done() const { return frame || !gap.empty(); }
 };
 
-// Reads a series' outputs on threads of its own (`threads` outputs at once: one thread reads an
-// output of a million bodies at 15-20 a second from the page cache), ahead of where play is going,
+// Reads a series' outputs on threads of its own (`threads` outputs at once; 0: half the host's
+// cores, 2 to 8), ahead of where play is going,
 // holding at most `budget` bytes of frames (dropping those furthest behind play first); the output
 // played and the next one in play's direction are always kept, whatever the budget. Times are
 // checked as outputs are read: one whose time is not after the output before it (out of order, or
@@ -71,7 +76,7 @@ struct PlaybackSlot {
 class SeriesReader {
  public:
   SeriesReader(std::vector<PlaybackOutput> outputs, LoadOptions options, std::size_t budget,
-               int threads = 4);
+               int threads = 0);
   ~SeriesReader();
   SeriesReader(const SeriesReader&) = delete;
   SeriesReader& operator=(const SeriesReader&) = delete;
@@ -111,7 +116,8 @@ class SeriesReader {
 };
 
 // Which body of output b each body of output a is: b_of_a[i] is the index in b of a's body i, or
-// -1 where b has no body of its ID (merged or removed). By ID where both carry IDs; by index where
+// -1 where b has no body of its ID (merged or removed); empty where every body is itself (the same
+// IDs in the same order, or no IDs and the same count). By ID where both carry IDs; by index where
 // neither does and the counts agree. Throws InputError in one line otherwise (counts that differ
 // with no IDs to match them, IDs on one side only, an ID twice in one output).
 std::vector<int> match_bodies(const PlaybackFrame& a, const PlaybackFrame& b);
@@ -124,10 +130,40 @@ std::vector<int> match_bodies(const PlaybackFrame& a, const PlaybackFrame& b);
 void hermite_between(const PlaybackFrame& a, const PlaybackFrame& b, const std::vector<int>& b_of_a,
                      double t, BodyState& out);
 // The same on the device, over device arrays: a's n bodies (positions, velocities), b's, and
-// b_of_a; out_pos and out_vel get a's bodies at time t. With b_pos null (no output to move
-// towards), out gets a's as they are. Throws std::runtime_error in a build without CUDA.
+// b_of_a (null: each body is itself); out_pos and out_vel get a's bodies at time t. With b_pos
+// null (no output to move towards), out gets a's as they are. Throws std::runtime_error in a build
+// without CUDA.
 void hermite_between_device(const Vec4* a_pos, const Vec4* a_vel, const Vec4* b_pos,
                             const Vec4* b_vel, const int* b_of_a, int n, double ta, double tb,
                             double t, Vec4* out_pos, Vec4* out_vel);
+
+// The motion between outputs on the device, for a viewer that draws every frame: outputs are
+// uploaded, and the bodies of two outputs matched, on a thread and a CUDA stream of their own, so
+// the thread that draws never waits for a 512 MB copy. It holds three outputs on the device: the
+// pair shown and the next output play reaches, uploaded ahead.
+class DevicePlayback {
+ public:
+  using Frame = std::shared_ptr<const PlaybackFrame>;
+  // Throws std::runtime_error in a build without CUDA.
+  DevicePlayback();
+  ~DevicePlayback();
+  DevicePlayback(const DevicePlayback&) = delete;
+  DevicePlayback& operator=(const DevicePlayback&) = delete;
+  // Whether outputs a and b (b null: a as it is) are on the device with their matching, for
+  // move(); where not, they are asked for ahead of anything else, and move() must not be called
+  // until this says yes. `next` (may be null): the output play reaches after the pair, uploaded
+  // ahead. Never waits, unless `wait`. Throws std::runtime_error where the thread's copy failed.
+  bool ready(const Frame& a, const Frame& b, const Frame& next, bool wait = false);
+  // The ready pair's bodies at time t (a's order) into device arrays; as a where the two could
+  // not be matched.
+  void move(double t, Vec4* out_pos, Vec4* out_vel);
+  // Pairs whose bodies could not be matched since the last call (shown without motion between
+  // them): the later output's index and why, once each.
+  std::vector<std::pair<int, std::string>> take_unmatched();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
 
 }  // namespace orrery

@@ -1,10 +1,12 @@
 // A run's snapshot series, as GADGET and REBOUND's SimulationArchive keep one: the state at the
 // start and then every K steps or every T of simulation time, one file an output, named by a
 // pattern ("snapshot_%03d.hdf5": GADGET-4's names, which yt's DatasetSeries opens) in the format
-// its extension asks for. Each file is written whole or not at all (save_snapshot).
+// its extension asks for. Each file is written whole or not at all (save_snapshot), on a thread of
+// its own while the run steps on: the run pays only the copy of its state.
 #pragma once
 
 #include <string>
+#include <thread>
 
 #include "orrery/simulation.h"
 #include "orrery/snapshot.h"
@@ -43,22 +45,33 @@ class SeriesWriter {
   // Checks, before any step: output 0's folder can be written, and no file of the pattern's first
   // outputs exists (a series never overwrites one). Throws InputError.
   explicit SeriesWriter(SeriesPlan plan);
-  // Writes output 0, the state as it is, and starts the clock there.
+  // Waits for the output being written (its failure, if any, is lost: call finish() to hear it).
+  ~SeriesWriter();
+  SeriesWriter(const SeriesWriter&) = delete;
+  SeriesWriter& operator=(const SeriesWriter&) = delete;
+  // Writes output 0, the state as it is (waiting for it), and starts the clock there.
   void start(Simulation& sim, const Bodies& b);
-  // After a step: the next output, where it is due. True when a file was written. A failed write
-  // throws SnapshotError naming the file; every earlier output stays whole.
+  // After a step: the next output, where it is due: the state is copied here and written behind
+  // the steps that follow, one output at a time. True when an output was begun. Throws
+  // SnapshotError naming the file where an output before failed (or this one cannot begin); every
+  // output before that one stays whole, and none is begun after it.
   bool after_step(Simulation& sim, const Bodies& b);
+  // Waits until every output begun is written; throws SnapshotError where one failed.
+  void finish();
+  // Outputs written whole so far, and the last of them.
   int written() const { return m_written; }
   const std::string& last_file() const { return m_last; }
 
  private:
   void write(Simulation& sim, const Bodies& b);
   SeriesPlan m_plan;
-  int m_written = 0;
+  int m_begun = 0, m_written = 0;
   long long m_step0 = 0;
   double m_time0 = 0, m_elapsed = 0;  // the run's start, and the time run at the last step
   long long m_next = 1;               // the next output's multiple of the interval
   std::string m_last;
+  std::thread m_writing;                 // the output being written
+  std::string m_writing_path, m_failed;  // its file; why it failed (set by its thread)
 };
 
 }  // namespace orrery

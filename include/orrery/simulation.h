@@ -161,8 +161,10 @@ class Simulation : NoCopy {
   // positions, else one more evaluation, not timed as a step); the potential depth from the
   // module's potentials(). Origin is not the Simulation's: std::logic_error.
   void quantity(Quantity q, const Bodies& b, float* out);
-  // The same into host memory, wherever the state is.
-  void quantity_to_host(Quantity q, const Bodies& b, float* out);
+  // The same into host memory, wherever the state is; with `stride` > 1 only a sample, bodies 0,
+  // stride, 2 stride, ... (out holds (n + stride - 1) / stride floats): a colour range's fit
+  // needs no more, and 16M bodies' values are 64 MB to copy.
+  void quantity_to_host(Quantity q, const Bodies& b, float* out, int stride = 1);
   // Every body's acceleration (x, y, z; w 0) or potential (w; x, y, z 0) from the module, as a
   // step sees them (the last step's own accelerations where it kept them for these positions),
   // copied to host memory (waits). Not timed as a step.

@@ -58,7 +58,8 @@ class Series:
 
     def read(self, k):
         """Output k as a dict: time, positions and velocities ((N, 3) float32), masses ((N,)),
-        ids ((N,) uint64, or None where the file has none) and file."""
+        ids ((N,) uint64, or None where the file has none) and file. Where the file has IDs the
+        bodies come in the order of their IDs, so a row is the same body in every output."""
         k = self._index(k)
         out = self._engine.read(k)
         self._times[k] = out["time"]
@@ -94,8 +95,8 @@ class Series:
 
     def at(self, t):
         """The state at time t (between the first output's time and the last's): a dict of time,
-        positions, velocities, masses and ids in the order of the output before t. Outputs that
-        cannot be read are stepped over."""
+        positions, velocities, masses and ids in the order of the output before t (its IDs'
+        order, where it has IDs). Outputs that cannot be read are stepped over."""
         if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
             raise ValueError(f"t={t!r}: expected a finite time")
         known = [(self.time(k), k) for k in range(len(self))]

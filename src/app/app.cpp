@@ -339,6 +339,7 @@ int App::run() {
       m_settings.density_map ? "density-map" : draw_name(), to_string(m_run->integrator()), diag);
   say(line);
   report_playback();
+  m_run->finish_series();
   if (const std::string e = m_run->take_series_error(); !e.empty())
     say("orrery: series stopped (every output before is whole): " + e);
   if (const SeriesWriter* w = m_run->series())

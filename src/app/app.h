@@ -227,7 +227,7 @@ class App : NoCopy {
   FileState m_files;
   std::unique_ptr<RunController> m_run;
   std::unique_ptr<SeriesPlayer> m_playback;  // a series played back (--load of a glob or folder)
-  DeviceMotion m_motion;                     // its outputs on the device (GPU solvers)
+  std::uint64_t m_shown_labels = 0;  // the labels_key of the output whose labels the run has
   gfx::OrbitCamera m_camera;
   ui::Catalog m_catalog;
   ui::Settings m_settings;

@@ -11,6 +11,7 @@ void App::start_playback() {
   m_playback = std::make_unique<SeriesPlayer>(
       m_opts.series, m_opts.load_options, static_cast<std::size_t>(m_opts.play_memory_mb) << 20);
   SeriesPlayer& pb = *m_playback;
+  m_shown_labels = 0;
   pb.set_speed(m_opts.play_speed, m_opts.play_speed_in_time);
   pb.set_loop(m_opts.play_loop);
   pb.set_smooth(!m_opts.play_raw);
@@ -49,29 +50,46 @@ void App::play_frame() {
   pb.note_frame(m_shown.stats.last_frame_ms());
   const double dt =
       fixed_rate ? 1.0 / m_opts.record_fps : std::min(m_shown.stats.last_frame_ms() * 1e-3, 0.1);
-  const int before = pb.shown_output();
   const std::shared_ptr<const PlaybackFrame> was = pb.pair_a();
-  // With a GPU solver the motion between outputs runs on the device, from the pair's outputs
-  // uploaded once; else on the host, into a state uploaded each frame.
+  // With a GPU solver the motion between outputs runs on the device, from each output uploaded
+  // once on a thread of its own; else on the host, into a state uploaded each frame.
   const bool device = m_run->buffers().on_device();
-  pb.set_host_motion(!device);
-  if (const PlaybackFrame* f = pb.advance(dt, fixed_rate)) {
+  if (device != pb.device_motion()) {
+    try {
+      pb.set_device_motion(device);
+    } catch (const std::exception& e) {
+      say(std::string("orrery: playback: the motion runs on the host: ") + e.what());
+    }
+  }
+  const PlaybackFrame* f = nullptr;
+  try {
+    f = pb.advance(dt, fixed_rate);
+  } catch (const std::exception& e) {  // the device's upload failed: on the host from here
+    say(std::string("orrery: playback: ") + e.what() + "; the motion runs on the host");
+    pb.set_device_motion(false);
+  }
+  if (f) {
     try {
       const BodyState& a = pb.pair_a()->bodies;
       if (a.size() != m_run->count()) {  // merges between outputs: buffers for the new count
         RunState run = m_run->run_state();
         run.time = f->time;
         m_run->load(a, &run, run.units);
+        m_shown_labels = 0;
       }
-      if (device) {
-        m_motion.hold(pb.pair_a(), pb.pair_b(), pb.match());
-        m_run->show_on_device([&](Bodies& b) { m_motion.move(f->time, b.next, b.vel); }, f->time);
+      if (pb.device_motion()) {
+        m_run->show_on_device([&](Bodies& b) { pb.move_on_device(f->time, b.next, b.vel); },
+                              f->time);
       } else {
         m_run->show(f->bodies, f->time);
       }
-      const PlaybackFrame& labels = *pb.pair_a();  // the shown state's bodies are a's
-      if (pb.shown_output() != before && !labels.types.empty())
+      // The shown state's bodies are a's; outputs with the same labels (the same bodies in ID
+      // order) need not hand them over again (128 MB of IDs at 16M bodies).
+      const PlaybackFrame& labels = *pb.pair_a();
+      if (!labels.types.empty() && labels.labels_key != m_shown_labels) {
         m_run->set_types(labels.types, labels.ids);
+        m_shown_labels = labels.labels_key;
+      }
       if (was && was != pb.pair_a()) keep_picked(*was, *pb.pair_a());
     } catch (const std::exception& e) {
       say(std::string("orrery: playback: ") + e.what());
@@ -95,12 +113,9 @@ void App::keep_picked(const PlaybackFrame& from, const PlaybackFrame& to) {
       picked >= static_cast<int>(from.ids.size()))
     return;
   const std::uint64_t id = from.ids[static_cast<std::size_t>(picked)];
-  const std::vector<int> order = to.by_id.empty() ? order_by_id(to) : to.by_id;
-  const auto it = std::lower_bound(order.begin(), order.end(), id, [&](int k, std::uint64_t v) {
-    return to.ids[static_cast<std::size_t>(k)] < v;
-  });
-  const bool found = it != order.end() && to.ids[static_cast<std::size_t>(*it)] == id;
-  if (found && *it != picked) picked = *it;
+  const auto it = std::lower_bound(to.ids.begin(), to.ids.end(), id);  // outputs are in ID order
+  const bool found = it != to.ids.end() && *it == id;
+  if (found) picked = static_cast<int>(it - to.ids.begin());
   if (!found) {
     picked = -1;
     say("orrery: playback: the picked body (ID " + std::to_string(id) + ") is not in output " +

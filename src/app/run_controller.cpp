@@ -72,15 +72,16 @@ void RunController::with_state(F&& f) {
   f(m.bodies());
 }
 
-bool RunController::quantity_host(Quantity q, std::vector<float>& out) {
+bool RunController::quantity_host(Quantity q, std::vector<float>& out, int stride) {
   if (quantity_info(q).label) {  // labels the controller keeps, apart from the state
     refresh_labels();
     if (!origin_valid()) return false;
     out = m_origin_now;
     return true;
   }
-  out.resize(static_cast<std::size_t>(m_buffers->count()));
-  with_state([&](const Bodies& b) { m_sim->quantity_to_host(q, b, out.data()); });
+  stride = std::max(stride, 1);
+  out.resize(static_cast<std::size_t>((m_buffers->count() + stride - 1) / stride));
+  with_state([&](const Bodies& b) { m_sim->quantity_to_host(q, b, out.data(), stride); });
   return true;
 }
 
@@ -360,6 +361,16 @@ void RunController::set_series(const SeriesPlan& plan) {
     }
   } catch (const std::exception& e) {
     m_series_error = e.what();
+  }
+}
+
+void RunController::finish_series() {
+  if (!m_series) return;
+  cancel_job();  // no step writes an output while this waits
+  try {
+    m_series->finish();
+  } catch (const std::exception& e) {
+    if (m_series_error.empty()) m_series_error = e.what();
   }
 }
 

@@ -69,6 +69,9 @@ class RunController {
   void set_series(const SeriesPlan& plan);
   // Why the series stopped, once (empty: it goes on, or it was told).
   std::string take_series_error();
+  // Stops the run and waits until the series' outputs begun are written (at the end: the last
+  // one is written behind the steps).
+  void finish_series();
   const SeriesWriter* series() const { return m_series ? &*m_series : nullptr; }
   // Playback: `s` (as many bodies as now) in place of the state, as a step would publish it, and
   // the run's clock at `time`; no step runs. A CPU run in flight is cancelled first.
@@ -152,9 +155,10 @@ class RunController {
   std::optional<Blowup> take_blowup();
   // Per-body quantities (orrery/fields.h) of the published state. quantity_host: on the host,
   // wherever the state is (the device's are copied back); origin from the labels (false when they
-  // do not cover the bodies). quantity_mapped: into the mapping's values buffer, on the device
+  // do not cover the bodies; with stride > 1, bodies 0, stride, ... of the state). quantity_mapped:
+  // into the mapping's values buffer, on the device
   // (false when the solver runs on the host or the mapping has no values buffer).
-  bool quantity_host(Quantity q, std::vector<float>& out);
+  bool quantity_host(Quantity q, std::vector<float>& out, int stride = 1);
   bool quantity_mapped(Quantity q, gfx::Mapping& m);
   // Changes with every new state (reset, load): what was drawn from the old one is stale.
   std::uint64_t epoch() const { return m_epoch; }

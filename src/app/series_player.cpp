@@ -45,34 +45,10 @@ int SeriesPlayer::readable_from(int k, int direction) {
   return -1;
 }
 
-void DeviceMotion::hold(const std::shared_ptr<const PlaybackFrame>& fa,
-                        const std::shared_ptr<const PlaybackFrame>& fb,
-                        const std::vector<int>& b_of_a) {
-  auto up = [](const std::vector<Vec4>& v, GpuBuffer<Vec4>& d) {
-    d.enlarge(v.size());
-    d.upload(v.data(), v.size());
-  };
-  if (fa != a) {
-    if (fa == b) {  // play moved on a pair: the new a is on the device already, as the old b
-      std::swap(a_pos, b_pos), std::swap(a_vel, b_vel);
-    } else {
-      up(fa->bodies.pos, a_pos), up(fa->bodies.vel, a_vel);
-    }
-    a = fa;
-    b.reset();  // its matching was against the a before
-  }
-  if (fb && fb != b) {
-    up(fb->bodies.pos, b_pos), up(fb->bodies.vel, b_vel);
-    match.enlarge(b_of_a.size());
-    match.upload(b_of_a.data(), b_of_a.size());
-  }
-  b = fb;
-}
-
-void DeviceMotion::move(double t, Vec4* out_pos, Vec4* out_vel) const {
-  hermite_between_device(a_pos.data(), a_vel.data(), b ? b_pos.data() : nullptr, b_vel.data(),
-                         match.data(), static_cast<int>(a->bodies.pos.size()), a->time,
-                         b ? b->time : a->time, t, out_pos, out_vel);
+void SeriesPlayer::set_device_motion(bool on) {
+  if (on == device_motion()) return;
+  m_device = on ? std::make_unique<DevicePlayback>() : nullptr;
+  m_shown_at = -1;  // show again, from where the motion runs now
 }
 
 std::shared_ptr<const PlaybackFrame> SeriesPlayer::output_now() {
@@ -120,7 +96,7 @@ const PlaybackFrame* SeriesPlayer::advance(double seconds, bool wait) {
     m_waiting = !sb.frame;
     if (!sb.frame) return nullptr;
     fb = sb.frame;
-    if (m_match_of != a * outputs() + b) {
+    if (!m_device && m_match_of != a * outputs() + b) {
       try {
         m_match = match_bodies(*sa.frame, *fb);
         m_match_of = a * outputs() + b;
@@ -135,16 +111,27 @@ const PlaybackFrame* SeriesPlayer::advance(double seconds, bool wait) {
     m_shown_at = m_position;
     return nullptr;
   }
+  if (m_device) {
+    // The output play reaches after this pair, to upload ahead (never waited for).
+    const int after = m_direction < 0 ? a - 1 : (b >= 0 ? b : a) + 1;
+    const std::shared_ptr<const PlaybackFrame> next =
+        after >= 0 && after < outputs() ? m_reader.slot(after).frame : nullptr;
+    const bool up = m_device->ready(sa.frame, fb, next, m_wait);
+    for (auto& [k, why] : m_device->take_unmatched())
+      note_gap(k, why + " (shown without motion between them)");
+    m_waiting = !up;
+    if (!up) return nullptr;
+  }
   m_shown_raw = !fb;
   m_shown.index = a;
   m_pair_a = sa.frame, m_pair_b = fb;
   if (fb) {
     const double s = std::clamp((m_position - a) / (b - a), 0.0, 1.0);
     m_shown.time = fa.time + s * (fb->time - fa.time);
-    if (m_host_motion) hermite_between(fa, *fb, m_match, m_shown.time, m_shown.bodies);
+    if (!m_device) hermite_between(fa, *fb, m_match, m_shown.time, m_shown.bodies);
   } else {
     m_shown.time = fa.time;
-    if (m_host_motion) m_shown.bodies = fa.bodies;
+    if (!m_device) m_shown.bodies = fa.bodies;
   }
   m_shown_at = m_position;
   m_shown_output = a;

@@ -11,23 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "orrery/gpu_buffer.h"
 #include "orrery/playback.h"
 
 namespace orrery::app {
-
-// The two outputs of a pair on the device, uploaded once a pair (with their matching), for the
-// device's motion between them (hermite_between_device) each frame.
-struct DeviceMotion {
-  std::shared_ptr<const PlaybackFrame> a, b;  // what the buffers hold
-  GpuBuffer<Vec4> a_pos, a_vel, b_pos, b_vel;
-  GpuBuffer<int> match;
-  // Uploads a and b (b may be null) where they are not the ones held.
-  void hold(const std::shared_ptr<const PlaybackFrame>& a,
-            const std::shared_ptr<const PlaybackFrame>& b, const std::vector<int>& b_of_a);
-  // out: a's bodies at time t.
-  void move(double t, Vec4* out_pos, Vec4* out_vel) const;
-};
 
 class SeriesPlayer {
  public:
@@ -54,16 +40,22 @@ class SeriesPlayer {
   void seek(double position);
   void step(int by);
 
-  // Whether advance() computes the motion on the host into the state it gives (else only its
-  // time and labels: the caller moves pair_a() towards pair_b() on the device).
-  void set_host_motion(bool on) { m_host_motion = on; }
-  // The two outputs the last state given is between (b null: a as it is), and their matching.
+  // With `on`, the motion runs on the device (a GPU solver's buffers): advance() then gives only
+  // the state's time, once the outputs it needs are on the device (uploaded on a thread of their
+  // own: the clock waits for them as for a read), and move_on_device() writes its bodies. Off: on
+  // the host, into the state advance() gives. Throws std::runtime_error where no device is.
+  void set_device_motion(bool on);
+  bool device_motion() const { return m_device != nullptr; }
+  void move_on_device(double t, Vec4* out_pos, Vec4* out_vel) {
+    m_device->move(t, out_pos, out_vel);
+  }
+  // The two outputs the last state given is between (b null: a as it is).
   const std::shared_ptr<const PlaybackFrame>& pair_a() const { return m_pair_a; }
   const std::shared_ptr<const PlaybackFrame>& pair_b() const { return m_pair_b; }
-  const std::vector<int>& match() const { return m_match; }
   // Advances the clock by `seconds` of the viewer's clock (while playing) and gives the state to
   // show when it changed since the last call (null: keep what is shown, or nothing is read yet):
-  // its time and, with host motion, its bodies; its types and IDs are pair_a()'s.
+  // its time and, with host motion, its bodies; its types and IDs are pair_a()'s. Throws
+  // std::runtime_error where the device's upload failed.
   // Never waits, unless `wait` (headless and recording, where every frame must show its moment:
   // the outputs it needs are then waited for). New gap lines are in take_gaps().
   const PlaybackFrame* advance(double seconds, bool wait = false);
@@ -103,10 +95,10 @@ class SeriesPlayer {
   double m_shown_at = -1.0;
   int m_shown_output = -1;
   bool m_shown_raw = false;  // m_shown is output m_shown_output as read
-  bool m_host_motion = true;
+  std::unique_ptr<DevicePlayback> m_device;
   std::shared_ptr<const PlaybackFrame> m_pair_a, m_pair_b;
   PlaybackFrame m_shown;
-  // Matching of the pair last interpolated (outputs a, a + 1).
+  // Matching of the pair last interpolated on the host (outputs a, a + 1).
   int m_match_of = -1;
   std::vector<int> m_match;
   std::vector<int> m_told;  // gaps already reported

@@ -200,6 +200,7 @@ TimingResult time_one(const Plan& plan, const BodyState& initial, const std::str
     rp.after_step = [&](Simulation& s, const Bodies& b) { series->after_step(s, b); };
   }
   const RunResult run = Runner::run(*sim, rp);
+  if (series) series->finish();  // the last output, written behind the steps
   throw_if_stopped();
   if (series)
     std::fprintf(stderr, "orrery-bench: series: %d outputs, %s to %s\n", series->written(),

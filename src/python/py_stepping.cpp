@@ -162,6 +162,14 @@ void PySimulation::integrate(double t, bool exact, const py::object& progress,
   m_series = series ? &*series : nullptr;
   try {
     integrate_to(t, exact, progress);
+    if (series) {  // the last output, written behind the steps
+      py::gil_scoped_release free;
+      try {
+        series->finish();
+      } catch (const std::exception& e) {
+        throw SeriesFailure(e.what());
+      }
+    }
   } catch (const SeriesFailure& e) {  // an OSError, as save()'s
     PyErr_SetString(PyExc_OSError, (std::string(e.what()) + "; the run stopped at step " +
                                     std::to_string(m_sim->step_count()) + ", its last output " +

@@ -80,6 +80,11 @@ def test_hdf5_series_with_ids_shuffled_between_outputs(tmp_path, layout):
         state = series.at(t * clock)
         by_id = np.argsort(state["ids"])
         assert np.allclose(state["positions"][by_id], x0 + v * t, atol=2e-5)  # lines: exact
+    # Each output is read in the order of its IDs: row i is the same body in every output.
+    for k in range(4):
+        out = series.read(k)
+        assert np.array_equal(out["ids"], np.arange(n, dtype=np.uint64) + 7)
+        assert np.allclose(out["positions"], x0 + v * times[k], atol=2e-5)
 
 
 def gadget2_file(path, t, pos, vel, ids, num_files, totals):

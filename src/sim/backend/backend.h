@@ -49,8 +49,9 @@ class Backend : public ElementPasses<Vec4> {
   virtual Bodies hold(const BodyState& s) = 0;
   // A host copy of the newest state of any arrays of this side (waits).
   virtual BodyState fetch(const Bodies& b) = 0;
-  // n floats of this side to the host (waits); and float scratch of this side, kept and grown.
-  virtual void fetch(const float* src, float* host, int n) = 0;
+  // n floats of this side to the host (waits), every `stride`th from src (host[k] = src[k *
+  // stride]); and float scratch of this side, kept and grown.
+  virtual void fetch(const float* src, float* host, int n, int stride = 1) = 0;
   virtual float* float_scratch(int n) = 0;
 };
 

@@ -78,8 +78,13 @@ class CudaBackend final : public DevicePasses<Backend, Vec4> {
     gpu_memory::download(s.vel.data(), b.vel, sizeof(Vec4) * n);
     return s;
   }
-  void fetch(const float* src, float* host, int n) override {
-    gpu_memory::download(host, src, sizeof(float) * static_cast<std::size_t>(n));
+  void fetch(const float* src, float* host, int n, int stride) override {
+    if (stride == 1) {
+      gpu_memory::download(host, src, sizeof(float) * static_cast<std::size_t>(n));
+    } else if (n > 0) {  // one float a row: the copy engine gathers the sample
+      CUDA_CHECK_THROW(cudaMemcpy2D(host, sizeof(float), src, sizeof(float) * stride, sizeof(float),
+                                    static_cast<std::size_t>(n), cudaMemcpyDeviceToHost));
+    }
   }
   float* float_scratch(int n) override {
     m_floats.enlarge(static_cast<std::size_t>(n));

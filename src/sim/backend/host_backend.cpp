@@ -85,7 +85,9 @@ class HostBackend final : public HostPasses<Backend, Vec4> {
     s.vel.assign(b.vel, b.vel + b.n);
     return s;
   }
-  void fetch(const float* src, float* host, int n) override { std::copy(src, src + n, host); }
+  void fetch(const float* src, float* host, int n, int stride) override {
+    for (int k = 0; k < n; ++k) host[k] = src[static_cast<std::size_t>(k) * stride];
+  }
   float* float_scratch(int n) override {
     if (m_floats.size() < static_cast<std::size_t>(n)) m_floats.resize(static_cast<std::size_t>(n));
     return m_floats.data();

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <limits>
+#include <stdexcept>
 
 namespace orrery {
 namespace {
@@ -18,9 +21,71 @@ PlaybackFrame frame_of(Snapshot s, int index) {
   f.bodies.vel = std::move(s.bodies.vel);  // playback draws floats: a file's doubles are not kept
   f.types = std::move(s.types);
   f.ids = std::move(s.ids);
-  if (!f.ids.empty()) f.by_id = order_by_id(f);  // a repeated ID: the output is a gap
+  put_in_id_order(f);  // a repeated ID: the output is a gap
   return f;
 }
+
+bool strictly_increasing(const std::vector<std::uint64_t>& v) {
+  return std::adjacent_find(v.begin(), v.end(), std::greater_equal<std::uint64_t>()) == v.end();
+}
+
+// The indices of f's bodies in the order of their IDs; throws InputError for an ID given twice.
+std::vector<int> order_by_id(const PlaybackFrame& f) {
+  std::vector<int> order(f.ids.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  if (strictly_increasing(f.ids)) return order;  // Orrery's own outputs: no sort
+  std::sort(order.begin(), order.end(),
+            [&](int x, int y) { return f.ids[std::size_t(x)] < f.ids[std::size_t(y)]; });
+  for (std::size_t k = 1; k < order.size(); ++k)
+    if (f.ids[std::size_t(order[k])] == f.ids[std::size_t(order[k - 1])])
+      throw InputError("output " + std::to_string(f.index) + " has ID " +
+                       std::to_string(f.ids[std::size_t(order[k])]) + " twice");
+  return order;
+}
+
+template <class T>
+void permute(std::vector<T>& v, const std::vector<int>& order) {
+  if (v.size() != order.size()) return;
+  std::vector<T> out(v.size());
+  for (std::size_t k = 0; k < order.size(); ++k) out[k] = v[std::size_t(order[k])];
+  v.swap(out);
+}
+
+// FNV-1a over 64-bit words: the labels' key.
+std::uint64_t mix(std::uint64_t h, std::uint64_t w) { return (h ^ w) * 0x100000001b3ULL; }
+
+// Frees frames on a thread of its own: a 16M-body output is 700 MB, and giving its pages back
+// takes tens of milliseconds that neither the thread that draws nor one holding a lock should
+// spend. Made once and never destroyed (frames may be dropped as the process ends).
+class Disposal {
+ public:
+  static void later(const PlaybackFrame* f) {
+    static Disposal* d = new Disposal;
+    {
+      std::lock_guard<std::mutex> lock(d->m_mutex);
+      d->m_queue.push_back(f);
+    }
+    d->m_wake.notify_one();
+  }
+
+ private:
+  Disposal() {
+    std::thread([this] {
+      std::unique_lock<std::mutex> lock(m_mutex);
+      for (;;) {
+        m_wake.wait(lock, [&] { return !m_queue.empty(); });
+        std::vector<const PlaybackFrame*> q;
+        q.swap(m_queue);
+        lock.unlock();
+        for (const PlaybackFrame* f : q) delete f;
+        lock.lock();
+      }
+    }).detach();
+  }
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  std::vector<const PlaybackFrame*> m_queue;
+};
 
 std::string time_text(double t) {
   char b[32];
@@ -31,8 +96,7 @@ std::string time_text(double t) {
 }  // namespace
 
 std::size_t PlaybackFrame::bytes() const {
-  return bodies.pos.size() * sizeof(Vec4) * 2 + types.size() + ids.size() * sizeof(std::uint64_t) +
-         by_id.size() * sizeof(int);
+  return bodies.pos.size() * sizeof(Vec4) * 2 + types.size() + ids.size() * sizeof(std::uint64_t);
 }
 
 SeriesReader::SeriesReader(std::vector<PlaybackOutput> outputs, LoadOptions options,
@@ -44,7 +108,11 @@ SeriesReader::SeriesReader(std::vector<PlaybackOutput> outputs, LoadOptions opti
       m_reading(m_outputs.size(), 0),
       m_times(m_outputs.size()) {
   m_options.progress = nullptr;  // a load on these threads reports to no one
-  for (int k = 0; k < std::max(threads, 1); ++k) m_threads.emplace_back([this] { run(); });
+  // A thread decodes an output of a million bodies in 50-150 ms (the file's checksum is a
+  // sequential hash): outputs a second grow with the threads, up to the disk's pace.
+  if (threads <= 0)
+    threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 2, 2, 8);
+  for (int k = 0; k < threads; ++k) m_threads.emplace_back([this] { run(); });
 }
 
 SeriesReader::~SeriesReader() {
@@ -165,8 +233,8 @@ void SeriesReader::run() {
     lock.unlock();
     PlaybackSlot got;
     try {
-      got.frame =
-          std::make_shared<const PlaybackFrame>(frame_of(load_snapshot(out.path, m_options), k));
+      got.frame = std::shared_ptr<const PlaybackFrame>(
+          new PlaybackFrame(frame_of(load_snapshot(out.path, m_options), k)), Disposal::later);
     } catch (const std::bad_alloc&) {
       got.gap = out.label + ": out of memory reading it";
     } catch (const std::exception& e) {
@@ -201,14 +269,12 @@ std::vector<int> match_bodies(const PlaybackFrame& a, const PlaybackFrame& b) {
     if (na != nb)
       throw InputError(which + " have " + std::to_string(na) + " and " + std::to_string(nb) +
                        " bodies and no IDs to match them");
-    std::vector<int> same(na);
-    for (std::size_t i = 0; i < na; ++i) same[i] = static_cast<int>(i);
-    return same;
+    return {};
   }
   if (ia != ib) throw InputError(which + ": one has particle IDs and the other none");
-  std::vector<int> own_a, own_b;  // where a frame has no order of its own (made elsewhere)
-  const std::vector<int>& oa = a.by_id.empty() ? (own_a = order_by_id(a)) : a.by_id;
-  const std::vector<int>& ob = b.by_id.empty() ? (own_b = order_by_id(b)) : b.by_id;
+  // Outputs as the reader gives them are in ID order: the same IDs are the same rows.
+  if (a.ids == b.ids && strictly_increasing(a.ids)) return {};
+  const std::vector<int> oa = order_by_id(a), ob = order_by_id(b);
   // A merge of the two ID orders.
   std::vector<int> b_of_a(na, -1);
   std::size_t j = 0;
@@ -220,18 +286,23 @@ std::vector<int> match_bodies(const PlaybackFrame& a, const PlaybackFrame& b) {
   return b_of_a;
 }
 
-std::vector<int> order_by_id(const PlaybackFrame& f) {
-  std::vector<int> order(f.ids.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  // Already in order (Orrery's own outputs, numbered from 0): no sort.
-  if (!std::is_sorted(f.ids.begin(), f.ids.end()))
-    std::sort(order.begin(), order.end(),
-              [&](int x, int y) { return f.ids[std::size_t(x)] < f.ids[std::size_t(y)]; });
-  for (std::size_t k = 1; k < order.size(); ++k)
-    if (f.ids[std::size_t(order[k])] == f.ids[std::size_t(order[k - 1])])
-      throw InputError("output " + std::to_string(f.index) + " has ID " +
-                       std::to_string(f.ids[std::size_t(order[k])]) + " twice");
-  return order;
+void put_in_id_order(PlaybackFrame& f) {
+  if (!f.ids.empty() && !strictly_increasing(f.ids)) {
+    const std::vector<int> order = order_by_id(f);
+    permute(f.bodies.pos, order), permute(f.bodies.vel, order);
+    permute(f.types, order), permute(f.ids, order);
+  }
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  h = mix(mix(h, f.types.size()), f.ids.size());
+  for (std::uint64_t id : f.ids) h = mix(h, id);
+  std::size_t k = 0;
+  for (; k + 8 <= f.types.size(); k += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, f.types.data() + k, 8);
+    h = mix(h, w);
+  }
+  for (; k < f.types.size(); ++k) h = mix(h, f.types[k]);
+  f.labels_key = h;
 }
 
 void hermite_between(const PlaybackFrame& a, const PlaybackFrame& b, const std::vector<int>& b_of_a,
@@ -240,6 +311,8 @@ void hermite_between(const PlaybackFrame& a, const PlaybackFrame& b, const std::
   out.pos = a.bodies.pos;
   out.vel = a.bodies.vel;
   out.pos64.clear(), out.vel64.clear();
+  if (b_of_a.empty() && b.bodies.pos.size() != n)
+    throw std::invalid_argument("hermite_between: outputs of two sizes with no matching");
   const double h = b.time - a.time;
   if (!(h > 0)) return;
   const double s = std::clamp((t - a.time) / h, 0.0, 1.0), s2 = s * s, s3 = s2 * s;
@@ -249,7 +322,7 @@ void hermite_between(const PlaybackFrame& a, const PlaybackFrame& b, const std::
   const double d00 = 6 * s2 - 6 * s, d10 = 3 * s2 - 4 * s + 1, d01 = -d00, d11 = 3 * s2 - 2 * s;
 #pragma omp parallel for schedule(static) if (n > 65536)
   for (std::size_t i = 0; i < n; ++i) {
-    const int j = b_of_a[i];
+    const int j = b_of_a.empty() ? static_cast<int>(i) : b_of_a[i];
     if (j < 0) continue;
     const Vec4 &p0 = a.bodies.pos[i], &v0 = a.bodies.vel[i];
     const Vec4 &p1 = b.bodies.pos[std::size_t(j)], &v1 = b.bodies.vel[std::size_t(j)];

@@ -113,14 +113,36 @@ SeriesWriter::SeriesWriter(SeriesPlan plan) : m_plan(std::move(plan)) {
                        "or folder)");
 }
 
+SeriesWriter::~SeriesWriter() {
+  if (m_writing.joinable()) m_writing.join();
+}
+
+void SeriesWriter::finish() {
+  if (m_writing.joinable()) m_writing.join();
+  if (!m_failed.empty()) throw SnapshotError(m_failed);
+  if (!m_writing_path.empty()) m_last = m_writing_path, ++m_written, m_writing_path.clear();
+}
+
 void SeriesWriter::write(Simulation& sim, const Bodies& b) {
-  const std::string path = series_file(m_plan, m_written);
-  if (m_written > 0 && exists(path))  // made by someone else since the run started
+  const std::string path = series_file(m_plan, m_begun);
+  // The copy first, while the output before is still being written: the run waits only where
+  // the disk is slower than the steps between outputs.
+  Snapshot s = snapshot_of(sim, b, m_plan.block);
+  finish();
+  if (m_begun > 0 && exists(path))  // made by someone else since the run started
     throw SnapshotError(path + ": exists already; the series stops here (its outputs before " +
                         "it are whole)");
-  save_snapshot(path, snapshot_of(sim, b, m_plan.block));
-  m_last = path;
-  ++m_written;
+  m_writing_path = path;
+  ++m_begun;
+  m_writing = std::thread([this, path, s = std::move(s)] {
+    try {
+      save_snapshot(path, s);
+    } catch (const std::bad_alloc&) {
+      m_failed = path + ": out of memory writing it";
+    } catch (const std::exception& e) {
+      m_failed = e.what();
+    }
+  });
 }
 
 void SeriesWriter::start(Simulation& sim, const Bodies& b) {
@@ -129,6 +151,7 @@ void SeriesWriter::start(Simulation& sim, const Bodies& b) {
   m_elapsed = 0;
   m_next = 1;
   write(sim, b);
+  finish();  // output 0 whole before any step: a series that cannot be written is told at once
 }
 
 bool SeriesWriter::after_step(Simulation& sim, const Bodies& b) {

@@ -326,6 +326,10 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
     for (std::vector<Vec4d>* a : {&b.pos64, &b.vel64})
       for (Vec4d& v : *a) v.x = r.f64(), v.y = r.f64(), v.z = r.f64(), v.w = r.f64();
     round_to_floats(b);
+  } else if (order == bytes::native_order()) {  // the bytes as they lie: one copy an array
+    static_assert(sizeof(Vec4) == 16, "a body's four floats, unpadded");
+    for (std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
+      std::memcpy(a->data(), r.take(a->size() * sizeof(Vec4)), a->size() * sizeof(Vec4));
   } else {
     for (std::vector<Vec4>* a : {&s.bodies.pos, &s.bodies.vel})
       for (Vec4& v : *a) v.x = r.f32(), v.y = r.f32(), v.z = r.f32(), v.w = r.f32();
@@ -336,7 +340,10 @@ Snapshot decode_orrery(const std::uint8_t* data, std::size_t size, const std::st
     for (std::uint8_t t : s.types)
       if (t > 5) bad(name, "particle type " + std::to_string(t) + " (GADGET's are 0 to 5)");
     s.ids.resize(static_cast<std::size_t>(count));
-    for (std::uint64_t& id : s.ids) id = r.u64();
+    if (order == bytes::native_order())
+      std::memcpy(s.ids.data(), r.take(s.ids.size() * 8), s.ids.size() * 8);
+    else
+      for (std::uint64_t& id : s.ids) id = r.u64();
   }
   if (memory) {
     const auto finite = [](double x, double y, double z) {

@@ -68,11 +68,12 @@ void Simulation::quantity(Quantity q, const Bodies& b, float* out) {
   throw std::logic_error("Simulation::quantity: origin is a label the caller keeps");
 }
 
-void Simulation::quantity_to_host(Quantity q, const Bodies& b, float* out) {
+void Simulation::quantity_to_host(Quantity q, const Bodies& b, float* out, int stride) {
   if (b.n <= 0) return;
+  stride = std::max(stride, 1);
   float* values = m_backend->float_scratch(b.n);
   quantity(q, b, values);
-  m_backend->fetch(values, out, b.n);
+  m_backend->fetch(values, out, (b.n + stride - 1) / stride, stride);
 }
 
 std::vector<Vec4> Simulation::field_to_host(Field f, const Bodies& b) {
