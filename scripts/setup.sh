@@ -7,7 +7,7 @@ packages=(cmake g++ pkg-config libglfw3-dev libglew-dev libglm-dev libimgui-dev 
           libcli11-dev libgtest-dev libbenchmark-dev libomp-dev xvfb xauth xdotool python3 ffmpeg
           nlohmann-json3-dev pybind11-dev python3-dev python3-numpy python3-pytest
           python3-matplotlib python3-h5py libhdf5-dev python3-yt python3-unyt
-          python3-pip python3-setuptools python3-wheel python3-venv "$@")
+          python3-pip python3-setuptools python3-wheel python3-venv libopenmpi-dev openmpi-bin "$@")
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
   echo "setup: no dpkg-query (not Debian?); make sure these are installed: ${packages[*]}" >&2

@@ -242,6 +242,55 @@ TEST(CpuBh, APotentialsPassServesTheNextForcePassOnTheSamePositions) {
   }
 }
 
+TEST(CpuBh, AnEssentialTreeWalksAsTheWholeTreeForAnyBoxInsideItsOwn) {
+  // Another rank's bodies in a box: the part of this tree they need (octree.h), walked for any
+  // box inside that box at a scale no larger, gives the whole tree's interaction list, entry for
+  // entry; and for a box far from the bodies it is a few cells' moments and no bodies.
+  const BodyState s = make_preset(Preset::plummer, 6007, 11);
+  HostOctree tree;
+  tree.build(s.pos.data(), s.size(), 16);
+  const float inv_theta = 2.0f, eps2 = 1e-4f;
+  struct Box {
+    float lo[3], hi[3];
+  };
+  for (const Box& outer : {Box{{0.3f, -0.2f, -0.4f}, {1.5f, 0.9f, 0.5f}},
+                           Box{{-8.0f, -8.0f, -8.0f}, {-6.0f, -5.0f, -7.0f}},
+                           Box{{100.0f, 100.0f, 100.0f}, {102.0f, 103.0f, 101.0f}},
+                           Box{{-0.1f, -0.1f, -0.1f}, {0.1f, 0.1f, 0.1f}}}) {
+    for (float scale : {0.0f, 40.0f}) {
+      EssentialTree e;
+      tree.essential(outer.lo, outer.hi, inv_theta, scale, e);
+      ASSERT_FALSE(e.cells.empty());
+      const Box inner{{outer.lo[0] + 0.25f * (outer.hi[0] - outer.lo[0]), outer.lo[1], outer.lo[2]},
+                      {outer.hi[0], outer.lo[1] + 0.5f * (outer.hi[1] - outer.lo[1]), outer.hi[2]}};
+      for (const Box& b : {outer, inner}) {
+        for (float own_scale : {scale, 0.5f * scale}) {
+          std::vector<int> stack;
+          InteractionList whole, part;
+          tree.gather(b.lo, b.hi, inv_theta, own_scale, eps2, stack, whole);
+          gather_cells(e.cells, e.bodies, b.lo, b.hi, inv_theta, own_scale, eps2, stack, part);
+          part.cells.pad(), part.points.pad();
+          ASSERT_EQ(part.cells.count, whole.cells.count);
+          ASSERT_EQ(part.points.count, whole.points.count);
+          for (int k = 0; k < whole.cells.count; ++k) {
+            EXPECT_EQ(part.cells.m[k], whole.cells.m[k]);
+            EXPECT_EQ(part.cells.x[k], whole.cells.x[k]);
+            EXPECT_EQ(part.cells.q[3][k], whole.cells.q[3][k]);
+          }
+          for (int k = 0; k < whole.points.count; ++k)
+            EXPECT_EQ(part.points.y[k], whole.points.y[k]);
+        }
+      }
+      if (outer.lo[0] > 50.0f) {  // far away: a few cells' moments (the outliers' cells opened)
+        EXPECT_LT(e.cells.size(), 64u);
+        EXPECT_TRUE(e.bodies.empty());
+      } else {  // a part of the tree
+        EXPECT_LT(e.bodies.size(), static_cast<std::size_t>(s.size()));
+      }
+    }
+  }
+}
+
 TEST(CpuBh, BadThetaIsRefused) {
   SimParams p;
   for (float bad : {-1.0f, 5.0f, NAN, INFINITY}) {

@@ -333,34 +333,81 @@ void HostOctree::find_groups(int index) {
 // Fills cell `index` (allocated) for bodies [begin, end) at `level`: a leaf, or the children of
 // the non-empty octants (allocated together, so contiguous, then built); then the moments.
 
-void HostOctree::gather(const float lo[3], const float hi[3], float inv_theta, float scale,
-                        float eps2, std::vector<int>& stack, InteractionList& list) const {
-  list.cells.clear();
-  list.points.clear();
+namespace {
+
+// The opening test (octree.h) of cell c for the box [lo, hi]: true when it is taken whole.
+bool taken_whole(const OctCell& c, const float lo[3], const float hi[3], float inv_theta,
+                 float scale) {
+  const bool overlap = c.cx - c.half <= hi[0] && c.cx + c.half >= lo[0] && c.cy - c.half <= hi[1] &&
+                       c.cy + c.half >= lo[1] && c.cz - c.half <= hi[2] && c.cz + c.half >= lo[2];
+  const float dx = std::max(std::max(lo[0] - c.mx, c.mx - hi[0]), 0.0f);
+  const float dy = std::max(std::max(lo[1] - c.my, c.my - hi[1]), 0.0f);
+  const float dz = std::max(std::max(lo[2] - c.mz, c.mz - hi[2]), 0.0f);
+  const float d2 = dx * dx + dy * dy + dz * dz;
+  const float open = 2.0f * c.half * inv_theta + c.s;
+  return !overlap && d2 > open * open && (scale == 0.0f || d2 >= c.reach2 * scale);
+}
+
+}  // namespace
+
+void gather_cells(const std::vector<OctCell>& cells, const std::vector<Vec4>& bodies,
+                  const float lo[3], const float hi[3], float inv_theta, float scale, float eps2,
+                  std::vector<int>& stack, InteractionList& list) {
   stack.clear();
-  if (!m_cells.empty()) stack.push_back(0);
+  if (!cells.empty()) stack.push_back(0);
   while (!stack.empty()) {
-    const OctCell& c = m_cells[static_cast<std::size_t>(stack.back())];
+    const OctCell& c = cells[static_cast<std::size_t>(stack.back())];
     stack.pop_back();
     if (c.mass == 0.0f) continue;  // only massless bodies below: nothing to feel
-    const bool overlap = c.cx - c.half <= hi[0] && c.cx + c.half >= lo[0] &&
-                         c.cy - c.half <= hi[1] && c.cy + c.half >= lo[1] &&
-                         c.cz - c.half <= hi[2] && c.cz + c.half >= lo[2];
-    const float dx = std::max(std::max(lo[0] - c.mx, c.mx - hi[0]), 0.0f);
-    const float dy = std::max(std::max(lo[1] - c.my, c.my - hi[1]), 0.0f);
-    const float dz = std::max(std::max(lo[2] - c.mz, c.mz - hi[2]), 0.0f);
-    const float d2 = dx * dx + dy * dy + dz * dz;
-    const float open = 2.0f * c.half * inv_theta + c.s;
-    if (!overlap && d2 > open * open && (scale == 0.0f || d2 >= c.reach2 * scale)) {
+    const bool leaf = c.first_child < 0;
+    if ((leaf && c.begin == c.end) || taken_whole(c, lo, hi, inv_theta, scale)) {
       list.cells.push(c.mx, c.my, c.mz, c.mass, c.q, c.tr * eps2);
-    } else if (c.first_child < 0) {
-      for (int k = c.begin; k < c.end; ++k) list.points.push(m_sorted[static_cast<std::size_t>(k)]);
+    } else if (leaf) {
+      for (int k = c.begin; k < c.end; ++k) list.points.push(bodies[static_cast<std::size_t>(k)]);
     } else {
       for (int k = 0; k < c.child_count; ++k) stack.push_back(c.first_child + k);
     }
   }
+}
+
+void HostOctree::gather(const float lo[3], const float hi[3], float inv_theta, float scale,
+                        float eps2, std::vector<int>& stack, InteractionList& list) const {
+  list.cells.clear();
+  list.points.clear();
+  gather_cells(m_cells, m_sorted, lo, hi, inv_theta, scale, eps2, stack, list);
   list.cells.pad();
   list.points.pad();
+}
+
+void HostOctree::essential(const float lo[3], const float hi[3], float inv_theta, float scale,
+                           EssentialTree& out) const {
+  out.cells.clear();
+  out.bodies.clear();
+  if (m_cells.empty()) return;
+  out.cells.push_back(m_cells[0]);
+  // (the tree's cell, its copy): a copy's children are appended together, so they stay contiguous.
+  std::vector<std::pair<int, int>> todo{{0, 0}};
+  while (!todo.empty()) {
+    const auto [from, to] = todo.back();
+    todo.pop_back();
+    const OctCell& c = m_cells[static_cast<std::size_t>(from)];
+    OctCell& copy = out.cells[static_cast<std::size_t>(to)];
+    if (c.mass == 0.0f || taken_whole(c, lo, hi, inv_theta, scale)) {
+      copy.first_child = -1, copy.child_count = 0;  // its moments alone
+      copy.begin = copy.end = 0;
+    } else if (c.first_child < 0) {
+      copy.begin = static_cast<int>(out.bodies.size());
+      out.bodies.insert(out.bodies.end(), m_sorted.begin() + c.begin, m_sorted.begin() + c.end);
+      copy.end = static_cast<int>(out.bodies.size());
+    } else {
+      const int first = static_cast<int>(out.cells.size());
+      out.cells[static_cast<std::size_t>(to)].first_child = first;
+      for (int k = 0; k < c.child_count; ++k) {
+        out.cells.push_back(m_cells[static_cast<std::size_t>(c.first_child + k)]);
+        todo.emplace_back(c.first_child + k, first + k);
+      }
+    }
+  }
 }
 
 namespace {

@@ -79,6 +79,23 @@ ORRERY_HD float relative_scale(float alpha, float least) {
 #endif
 }
 
+// What another rank's bodies in a box need of a tree (the locally essential tree): the cells the
+// box's walk visits, its children contiguous as in the tree, where a cell the walk takes whole is
+// a leaf with no bodies (begin == end) that carries its moments, and the opened leaves' bodies
+// are copied into `bodies`. Any box inside the one it was made for, at a relative-test scale no
+// larger, takes those cells whole too, so a walk of it is the walk of the whole tree.
+struct EssentialTree {
+  std::vector<OctCell> cells;
+  std::vector<Vec4> bodies;
+};
+
+// The walk of one tree's cells (`bodies` in the cells' order) for the box [lo, hi], the opening
+// test above: the cells taken whole and the bodies of opened leaves are appended to `list` (not
+// cleared, not padded). A bodiless leaf (an essential tree's) is taken whole.
+void gather_cells(const std::vector<OctCell>& cells, const std::vector<Vec4>& bodies,
+                  const float lo[3], const float hi[3], float inv_theta, float scale, float eps2,
+                  std::vector<int>& stack, InteractionList& list);
+
 class HostOctree {
  public:
   static constexpr int k_max_depth = 21;  // 21 bits a coordinate: a 63-bit key
@@ -114,6 +131,11 @@ class HostOctree {
   // inv_theta infinite: every cell opened), cell quadrupoles' trace terms for softening eps2.
   void gather(const float lo[3], const float hi[3], float inv_theta, float scale, float eps2,
               std::vector<int>& stack, InteractionList& list) const;
+
+  // The part of this tree that bodies in the box [lo, hi] need (their relative-test scale at most
+  // `scale`), for another rank.
+  void essential(const float lo[3], const float hi[3], float inv_theta, float scale,
+                 EssentialTree& out) const;
 
   // What the body of sorted index k feels from a group's list: its acceleration (xyz) and
   // potential (w, the body itself left out); the interactions are added to count.

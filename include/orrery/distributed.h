@@ -1,0 +1,85 @@
+// A run across MPI ranks (issue 47): the bodies are split by ranges of Morton keys balanced by each
+// body's work, each rank holds only its own and builds its own tree, and the ranks exchange
+// locally essential trees (what each rank's bodies need of the others') every force pass. Built
+// only with MPI (the orrery_distributed library); launched with mpirun. No MPI types here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "orrery/bodies.h"
+#include "orrery/physics.h"
+#include "orrery/solver.h"
+
+namespace orrery {
+
+// The ranks of one run (MPI's world). Every exchange is collective and guarded by a timeout: a
+// rank that died or hangs ends the run on every rank with one line naming the exchange, never a
+// hang.
+class Ranks {
+ public:
+  // Starts MPI (once; it is finalised at exit) and joins its world. A process that mpirun did not
+  // start is a world of one.
+  static Ranks& world();
+  int rank() const { return m_rank; }
+  int size() const { return m_size; }
+  // Seconds an exchange may take before the run is ended (default 120; ORRERY_MPI_TIMEOUT).
+  double timeout_s() const { return m_timeout_s; }
+  void set_timeout_s(double s) { m_timeout_s = s; }
+
+  // Element-wise over the ranks, in place; every rank gets the result.
+  void sum(double* v, int n, const char* what);
+  void min(double* v, int n, const char* what);
+  void max(double* v, int n, const char* what);
+  // send[r] goes to rank r; what each rank sent this one comes back, by rank.
+  std::vector<std::vector<std::uint8_t>> exchange(
+      const std::vector<std::vector<std::uint8_t>>& send, const char* what);
+  // Every rank's bytes, by rank.
+  std::vector<std::vector<std::uint8_t>> gather_all(const std::vector<std::uint8_t>& mine,
+                                                    const char* what);
+  // Ends the run on every rank with one line (stderr) and exit status `code`.
+  [[noreturn]] void abort(const std::string& line, int code);
+
+ private:
+  Ranks();
+  int m_rank = 0, m_size = 1;
+  double m_timeout_s = 120.0;
+};
+
+// One rank's share of a run's bodies and what follows them.
+struct RankBodies {
+  BodyState bodies;                 // positions with masses, velocities with radii
+  std::vector<std::uint64_t> ids;   // every body's ID, unique over the run
+  std::vector<std::uint8_t> types;  // empty on every rank, or one a body
+  std::vector<float> work;          // each body's interactions on the last pass (empty: 1 each)
+};
+
+// What a decomposition did.
+struct Decomposition {
+  std::vector<std::uint64_t> splits;  // rank r holds keys in [splits[r], splits[r + 1])
+  double work_min = 0, work_max = 0, work_mean = 0;  // each rank's work after it
+  long long bodies_moved = 0;                        // bodies that changed rank, over the run
+};
+
+// Moves the bodies so that rank r holds the r-th of size() contiguous ranges of 63-bit Morton
+// keys (over the bounding box of every rank's bodies) with equal work, each rank's bodies in key
+// order. Collective. Throws InputError where the ranks' bodies disagree (types on some ranks only)
+// or there are fewer bodies than ranks.
+Decomposition decompose(Ranks& ranks, RankBodies& mine);
+
+// cpu-bh over the ranks: each rank's tree of its own bodies, with the other ranks' essential trees
+// (the cells and bodies of theirs that its bodies' walk opens, made for its bodies' bounding box)
+// added to every group's walk. Its forces are those of one tree over every body to within that
+// tree's own error at the same theta. work() gives each body's interactions for decompose().
+class DistributedBh {
+ public:
+  static std::unique_ptr<Solver> make(Ranks& ranks);
+  // The work of the bodies of the solver's last pass (a solver made by make()).
+  static const std::vector<float>& work(const Solver& s);
+  // Bytes of essential trees this rank received on the last pass.
+  static std::size_t received_bytes(const Solver& s);
+};
+
+}  // namespace orrery
