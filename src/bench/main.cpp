@@ -46,6 +46,7 @@ int run(int argc, char** argv) {
   const Plan& plan = *parsed;
   catch_stop_signals();
   if (!plan.simd.empty()) orrery::use_simd_level(plan.simd);  // checked by the plan
+  if (plan.decompose) return run_decomposed(plan);
   Outputs outputs = open_outputs(plan);  // before anything runs: a bad path costs no run
   print_header(stdout, plan);
   TableReporter table(stdout, plan);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -312,6 +313,39 @@ int parse_block(const std::string& text) {
   return static_cast<int>(parse_integer(text, "--block", 1, std::numeric_limits<int>::max()));
 }
 
+namespace {
+
+// --decompose: one cpu-bh run at one N under mpirun, its table on rank 0 (no output files).
+void check_decompose(const RawOptions& raw, Plan& plan) {
+  plan.rebalance_every =
+      static_cast<int>(parse_integer(raw.rebalance_every, "--rebalance-every", 0, k_max_steps));
+  if (!raw.decompose) {
+    if (raw.rebalance_every != "10")
+      throw UsageError("--rebalance-every " + raw.rebalance_every + ": needs --decompose");
+    return;
+  }
+  plan.decompose = true;
+  if (raw.solvers != std::vector<std::string>{"cpu-bh"})
+    throw UsageError(
+        "--decompose: give --solver cpu-bh (the tree code that runs over MPI ranks; "
+        "cuda-bh over ranks is not built yet)");
+  if (raw.ns.size() != 1) throw UsageError("--decompose: one --n at a time");
+  if (raw.compare || !raw.max_n.empty() || raw.convergence || raw.accuracy || !raw.csv.empty() ||
+      !raw.json.empty() || !raw.trace.empty() || !raw.save().empty() || !raw.export_csv().empty() ||
+      raw.run.save_every || !raw.load().empty() || !raw.scene_file().empty() || !raw.gpus.empty() ||
+      !raw.blocks.empty())
+    throw UsageError(
+        "--decompose times one run: leave out --compare, --max-n, --convergence, "
+        "--accuracy, --csv, --json, --trace, --save, --export-csv, --save-every, "
+        "--load, --scene, --gpus and --block");
+  if (!std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMI_SIZE") && !std::getenv("PMIX_RANK"))
+    throw UsageError(
+        "--decompose runs under mpirun, one process a rank: mpirun -np 4 "
+        "orrery-bench --decompose --solver cpu-bh ...");
+}
+
+}  // namespace
+
 Plan make_plan(const RawOptions& raw_in) {
   Plan plan;
   RawOptions raw = raw_in;
@@ -449,6 +483,7 @@ Plan make_plan(const RawOptions& raw_in) {
                        std::to_string(k_henon_max_bodies) + " bodies Henon's scaling sums");
   }
 
+  check_decompose(raw, plan);
   std::vector<SolverInfo> checked;
   resolve_solvers(raw, checked, plan);
   resolve_blocks(raw, checked, plan);

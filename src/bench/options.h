@@ -49,6 +49,8 @@ struct RawOptions {
   std::string max_n;  // --max-n FPS; empty: not asked
   std::string trace, trace_every = "10";
   bool convergence = false, accuracy = false;
+  bool decompose = false;              // --decompose: one cpu-bh run over the MPI ranks
+  std::string rebalance_every = "10";  // steps between its decompositions
   bool ns_given = false;  // --n was on the command line (--max-n chooses N itself)
   // The options both programs take (src/cli/run_options.h), as typed; the defaults where not.
   cli::RunTexts run;
@@ -113,6 +115,8 @@ struct Plan {
   // --save, --export-csv: the one run's last state (after its warm-up and timed steps).
   std::string save, export_csv;
   std::optional<SeriesPlan> series;  // --save-every: a snapshot series of the run
+  bool decompose = false;            // --decompose: the run over the MPI ranks (run_decomposed)
+  int rebalance_every = 10;          // steps between its decompositions (0: the first only)
 };
 
 // Checks everything, including device presence and memory for each N, before anything runs.

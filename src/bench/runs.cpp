@@ -94,16 +94,6 @@ std::string run_checked(Simulation& sim) {
          std::to_string(r.nonfinite_body) + ")";
 }
 
-// The plan's preset at n bodies (or the loaded snapshot's bodies), with --radius applied.
-BodyState bench_state(const Plan& plan, int n) {
-  BodyState s = plan.loaded  ? plan.loaded->bodies
-                : plan.scene ? scene_bodies(*plan.scene, n)
-                             : make_preset(plan.preset, n, plan.seed);
-  if (plan.radius) set_radius(s.vel, *plan.radius);
-  if (!plan.loaded && !plan.scene && plan.preset_units.henon) scale_to_henon(s);
-  return s;
-}
-
 std::string cpu_skip_line(const std::string& what, const std::string& solver, int n, int max_n) {
   std::ostringstream s;
   s << "skipped " << what << solver << " at N=" << n << ": above --cpu-max-n " << max_n;
@@ -148,6 +138,15 @@ std::string keep_last_state(const Plan& plan, Simulation& sim, int block, const 
 int shown_block(const Solver& solver) { return solver.on_device() ? solver.block_size() : 0; }
 
 }  // namespace
+
+BodyState bench_state(const Plan& plan, int n) {
+  BodyState s = plan.loaded  ? plan.loaded->bodies
+                : plan.scene ? scene_bodies(*plan.scene, n)
+                             : make_preset(plan.preset, n, plan.seed);
+  if (plan.radius) set_radius(s.vel, *plan.radius);
+  if (!plan.loaded && !plan.scene && plan.preset_units.henon) scale_to_henon(s);
+  return s;
+}
 
 double TimingResult::interactions_per_s() const {
   return ms_median > 0 ? interactions / (ms_median * 1e-3) : 0.0;

@@ -15,6 +15,14 @@
 
 namespace orrery::bench {
 
+// The plan's preset at n bodies (or the loaded snapshot's bodies), with --radius applied.
+BodyState bench_state(const Plan& plan, int n);
+
+// --decompose: the plan's one cpu-bh run over the MPI ranks this process is one of (mpirun);
+// rank 0 prints its table. Returns the exit status (decomposed.cpp; a build without MPI throws
+// UsageError).
+int run_decomposed(const Plan& plan);
+
 struct TimingResult {
   std::string solver, config;
   std::string integrator = "euler";

@@ -282,6 +282,7 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
   const std::vector<std::vector<std::uint8_t>> got = ranks.exchange(send, "moving the bodies");
   std::vector<Packed> mine_now;
   for (const std::vector<std::uint8_t>& g : got) {
+    if (g.empty()) continue;
     const std::size_t at = mine_now.size();
     mine_now.resize(at + g.size() / sizeof(Packed));
     std::memcpy(static_cast<void*>(mine_now.data() + at), g.data(), g.size());

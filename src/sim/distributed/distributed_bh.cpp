@@ -44,9 +44,9 @@ class DistributedBhSolver final : public CpuBhSolver {
                sizeof(Vec4) * let.bodies.size());
       std::uint8_t* at = s.data();
       std::memcpy(at, counts, sizeof counts), at += sizeof counts;
-      std::memcpy(at, let.cells.data(), sizeof(OctCell) * let.cells.size());
+      if (!let.cells.empty()) std::memcpy(at, let.cells.data(), sizeof(OctCell) * let.cells.size());
       at += sizeof(OctCell) * let.cells.size();
-      std::memcpy(at, let.bodies.data(), sizeof(Vec4) * let.bodies.size());
+      if (!let.bodies.empty()) std::memcpy(at, let.bodies.data(), sizeof(Vec4) * let.bodies.size());
     }
     const auto got = m_ranks.exchange(send, "the essential trees");
     m_remote.clear();
@@ -56,13 +56,20 @@ class DistributedBhSolver final : public CpuBhSolver {
       m_received += g.size();
       std::uint64_t counts[2];
       std::memcpy(counts, g.data(), sizeof counts);
+      if (g.size() != sizeof counts + sizeof(OctCell) * counts[0] + sizeof(Vec4) * counts[1])
+        m_ranks.abort("an essential tree of " + std::to_string(g.size()) +
+                          " bytes does not hold the cells and bodies it counts (ranks of "
+                          "different builds?)",
+                      3);
       EssentialTree t;
       t.cells.resize(counts[0]);
       t.bodies.resize(counts[1]);
       const std::uint8_t* at = g.data() + sizeof counts;
-      std::memcpy(static_cast<void*>(t.cells.data()), at, sizeof(OctCell) * counts[0]);
+      if (counts[0] > 0)
+        std::memcpy(static_cast<void*>(t.cells.data()), at, sizeof(OctCell) * counts[0]);
       at += sizeof(OctCell) * counts[0];
-      std::memcpy(static_cast<void*>(t.bodies.data()), at, sizeof(Vec4) * counts[1]);
+      if (counts[1] > 0)
+        std::memcpy(static_cast<void*>(t.bodies.data()), at, sizeof(Vec4) * counts[1]);
       m_remote.push_back(std::move(t));
     }
   }

@@ -1,0 +1,116 @@
+// orrery-bench --decompose: one cpu-bh run over the MPI ranks of an mpirun (orrery/distributed.h).
+// Every rank makes the plan's state, keeps its share of it (body i on rank i % ranks), and the
+// decomposition moves the bodies to their key ranges; each rank then steps its own bodies, the
+// forces from its tree and the others' essential trees, and the bodies are decomposed again every
+// --rebalance-every steps by the work each took. Rank 0 prints the table.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "orrery/distributed.h"
+#include "orrery/input.h"
+#include "orrery/simulation.h"
+#include "runs.h"
+#include "stop.h"
+
+namespace orrery::bench {
+namespace {
+
+// E, P and L summed over the ranks: each rank's bodies' kinetic and potential energies (the
+// potentials from every body), momentum and angular momentum.
+Diagnostics run_diagnostics(Ranks& ranks, Simulation& sim) {
+  Diagnostics d = sim.measure();
+  double v[10] = {d.mass,
+                  d.kinetic,
+                  d.potential,
+                  d.momentum.x,
+                  d.momentum.y,
+                  d.momentum.z,
+                  d.angular_momentum.x,
+                  d.angular_momentum.y,
+                  d.angular_momentum.z,
+                  d.momentum_scale};
+  ranks.sum(v, 10, "the diagnostics");
+  d.mass = v[0], d.kinetic = v[1], d.potential = v[2];
+  d.momentum = {v[3], v[4], v[5]}, d.angular_momentum = {v[6], v[7], v[8]};
+  d.momentum_scale = v[9];
+  return d;
+}
+
+}  // namespace
+
+int run_decomposed(const Plan& plan) {
+  Ranks& ranks = Ranks::world();
+  const int p = ranks.size(), me = ranks.rank();
+  const int n = plan.ns.front();
+  RankBodies mine;
+  {
+    const BodyState all = bench_state(plan, n);
+    for (int i = me; i < n; i += p) {
+      mine.bodies.pos.push_back(all.pos[static_cast<std::size_t>(i)]);
+      mine.bodies.vel.push_back(all.vel[static_cast<std::size_t>(i)]);
+      mine.ids.push_back(static_cast<std::uint64_t>(i));
+    }
+  }
+  Decomposition d = decompose(ranks, mine);
+  std::unique_ptr<Solver> solver = DistributedBh::make(ranks);
+  Solver* forces = solver.get();
+  Simulation sim(mine.bodies, std::move(solver), plan.integrator, plan.params);
+  const bool diagnostics = plan.diagnostics;
+  std::optional<Diagnostics> start;
+  if (diagnostics) start = run_diagnostics(ranks, sim);
+  std::vector<double> ms;
+  double interactions = 0, let_bytes = 0, moved = 0, worst_balance = 1.0;
+  int rebalances = 0;
+  const int total = plan.warmup + plan.steps;
+  for (int k = 0; k < total; ++k) {
+    if (k > 0 && plan.rebalance_every > 0 && k % plan.rebalance_every == 0) {
+      BodyState s = sim.state();
+      mine.bodies = std::move(s);
+      mine.work = DistributedBh::work(*forces);
+      if (mine.work.size() != mine.ids.size()) mine.work.clear();
+      d = decompose(ranks, mine);
+      sim.set_state(mine.bodies);
+      ++rebalances;
+      moved += static_cast<double>(d.bodies_moved);
+      worst_balance = std::max(worst_balance, d.work_mean > 0 ? d.work_max / d.work_mean : 1.0);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    sim.step(1);
+    double took =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    ranks.max(&took, 1, "the step's time");  // a step takes as long as its slowest rank
+    throw_if_stopped();
+    if (k < plan.warmup) continue;
+    ms.push_back(took);
+    double counts[2] = {forces->interactions(static_cast<int>(mine.ids.size())),
+                        static_cast<double>(DistributedBh::received_bytes(*forces))};
+    ranks.sum(counts, 2, "the step's work");
+    interactions += counts[0], let_bytes += counts[1];
+  }
+  std::optional<Diagnostics> end;
+  if (diagnostics) end = run_diagnostics(ranks, sim);
+  if (me == 0) {
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted.empty() ? NAN : sorted[sorted.size() / 2];
+    const double steps = static_cast<double>(ms.size());
+    std::printf("orrery-bench: decomposed: %s\n", forces->config().c_str());
+    std::printf("%-8s %10s %6s %10s %14s %12s %14s %14s\n", "solver", "N", "ranks", "ms/step",
+                "interactions/s", "balance max", "LET MB/step", "moved/rebal.");
+    std::printf("%-8s %10d %6d %10.3f %14.4e %12.4f %14.3f %14.0f\n", "cpu-bh", n, p, median,
+                steps > 0 && median > 0 ? interactions / steps / (median * 1e-3) : 0.0,
+                worst_balance, steps > 0 ? let_bytes / steps / 1048576.0 : 0.0,
+                rebalances > 0 ? moved / rebalances : 0.0);
+    if (start && end) {
+      const Drift moved_by = drift(*start, *end);
+      std::printf("energy %.9g -> %.9g, drift %.3e; momentum drift %.3e\n", start->total(),
+                  end->total(), moved_by.energy, moved_by.momentum);
+    }
+  }
+  return 0;
+}
+
+}  // namespace orrery::bench

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# orrery-bench --decompose under mpirun: a cpu-bh run over 3 ranks prints its row (balanced, its
+# energy kept as one process keeps it), and bad input is one line and exit 2 (no mpirun, another
+# solver, several N, an output file). Usage: bench.sh MPIEXEC ORRERY-BENCH
+set -u
+mpiexec=$1 bench=$2
+fail() { echo "FAIL: $*"; exit 1; }
+run=(--decompose --solver cpu-bh --preset plummer --n 30011 --steps 6 --warmup 1
+     --integrator leapfrog --diagnostics --rebalance-every 3)
+out=$(OMP_NUM_THREADS=1 timeout 300 "$mpiexec" -np 3 --oversubscribe --allow-run-as-root "$bench" "${run[@]}" 2>&1)
+rc=$?
+echo "$out" | tail -4
+[ "$rc" -eq 0 ] || fail "the decomposed run: exit $rc"
+row=$(echo "$out" | grep -E '^cpu-bh +30011 +3 ')
+[ -n "$row" ] || fail "no row for 30011 bodies on 3 ranks"
+[ "$(echo "$out" | grep -c '^cpu-bh ')" -eq 1 ] || fail "more than one rank printed the table"
+balance=$(echo "$row" | awk '{print $6}')
+awk -v b="$balance" 'BEGIN { exit !(b >= 1 && b < 1.05) }' || fail "balance $balance"
+drift=$(echo "$out" | sed -nE 's/^energy .* drift ([^;]+);.*/\1/p')
+awk -v d="$drift" 'BEGIN { exit !(d < 1e-4 && d > -1e-4) }' || fail "energy drift '$drift'"
+one_line() {  # $1: what; the rest: the command; exit 2 and one line naming what
+  local what=$1
+  shift
+  local o
+  o=$("$@" 2>&1)
+  local r=$?
+  [ "$r" -eq 2 ] || fail "$what: exit $r ($o)"
+  [ "$(echo "$o" | wc -l)" -eq 1 ] || fail "$what: not one line: $o"
+  echo "$o" | grep -q -- "--decompose\|--rebalance-every" || fail "$what: $o"
+}
+env -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMIX_RANK "$bench" "${run[@]}" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "without mpirun: not exit 2"
+one_line "without mpirun" env -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMIX_RANK "$bench" "${run[@]}"
+one_line "another solver" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cuda-bh --n 1000
+one_line "several N" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000,2000
+one_line "an output file" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000 --csv x.csv
+one_line "rebalance alone" "$bench" --solver cpu-bh --n 1000 --rebalance-every 4
+echo "ok: $row"
