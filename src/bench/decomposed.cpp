@@ -54,7 +54,13 @@ int run_decomposed(const Plan& plan) {
       mine.ids.push_back(static_cast<std::uint64_t>(i));
     }
   }
-  Decomposition d = decompose(ranks, mine);
+  Decomposition d;
+  try {
+    d = decompose(ranks, mine);
+  } catch (const InputError& e) {  // every rank knows: rank 0 says it, once
+    if (me == 0) throw UsageError(e.what());
+    return 2;
+  }
   std::unique_ptr<Solver> solver = DistributedBh::make(ranks);
   Solver* forces = solver.get();
   Simulation sim(mine.bodies, std::move(solver), plan.integrator, plan.params);

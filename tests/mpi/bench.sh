@@ -34,5 +34,8 @@ one_line "without mpirun" env -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMIX_RANK "
 one_line "another solver" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cuda-bh --n 1000
 one_line "several N" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000,2000
 one_line "an output file" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000 --csv x.csv
+few=$(timeout 120 "$mpiexec" -np 3 --oversubscribe --allow-run-as-root "$bench" --decompose --solver cpu-bh --n 2 2>&1)
+[ "$(echo "$few" | grep -c '^orrery-bench: error: 2 bodies on 3 ranks')" -eq 1 ] ||
+  fail "fewer bodies than ranks: not one line from rank 0: $few"
 one_line "rebalance alone" "$bench" --solver cpu-bh --n 1000 --rebalance-every 4
 echo "ok: $row"
