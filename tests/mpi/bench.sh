@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # orrery-bench --decompose under mpirun: a cpu-bh run over 3 ranks prints its row (balanced, its
 # energy kept as one process keeps it), and bad input is one line and exit 2 (no mpirun, another
-# solver, several N, an output file). Usage: bench.sh MPIEXEC ORRERY-BENCH
+# solver, several N, an output file, the adaptive step, collisions, fewer bodies than ranks). Usage: bench.sh MPIEXEC ORRERY-BENCH
 set -u
 mpiexec=$1 bench=$2
 fail() { echo "FAIL: $*"; exit 1; }
@@ -37,5 +37,7 @@ one_line "an output file" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solv
 few=$(timeout 120 "$mpiexec" -np 3 --oversubscribe --allow-run-as-root "$bench" --decompose --solver cpu-bh --n 2 2>&1)
 [ "$(echo "$few" | grep -c '^orrery-bench: error: 2 bodies on 3 ranks')" -eq 1 ] ||
   fail "fewer bodies than ranks: not one line from rank 0: $few"
+one_line "the adaptive step" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000 --dt auto
+one_line "collisions" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000 --preset box
 one_line "rebalance alone" "$bench" --solver cpu-bh --n 1000 --rebalance-every 4
 echo "ok: $row"
