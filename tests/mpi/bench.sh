@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # orrery-bench --decompose under mpirun: a cpu-bh run over 3 ranks prints its row (balanced, its
 # energy kept as one process keeps it), and bad input is one line and exit 2 (no mpirun, another
-# solver, several N, an output file, the adaptive step, collisions, fewer bodies than ranks). Usage: bench.sh MPIEXEC ORRERY-BENCH
+# solver, several N, an output file, the adaptive step, collisions, fewer bodies than ranks).
+# Usage: bench.sh MPIEXEC ORRERY-BENCH
 set -u
 mpiexec=$1 bench=$2
 fail() { echo "FAIL: $*"; exit 1; }
