@@ -5,6 +5,7 @@
 // its own while the run steps on: the run pays only the copy of its state.
 #pragma once
 
+#include <exception>
 #include <string>
 #include <thread>
 
@@ -52,11 +53,11 @@ class SeriesWriter {
   // Writes output 0, the state as it is (waiting for it), and starts the clock there.
   void start(Simulation& sim, const Bodies& b);
   // After a step: the next output, where it is due: the state is copied here and written behind
-  // the steps that follow, one output at a time. True when an output was begun. Throws
-  // SnapshotError naming the file where an output before failed (or this one cannot begin); every
-  // output before that one stays whole, and none is begun after it.
+  // the steps that follow, one output at a time. True when an output was begun. Throws what the
+  // write of an output before threw (naming its file), or SnapshotError where this one cannot
+  // begin; every output before that one stays whole, and none is begun after it.
   bool after_step(Simulation& sim, const Bodies& b);
-  // Waits until every output begun is written; throws SnapshotError where one failed.
+  // Waits until every output begun is written; throws what a failed write threw.
   void finish();
   // Outputs written whole so far, and the last of them.
   int written() const { return m_written; }
@@ -71,7 +72,8 @@ class SeriesWriter {
   long long m_next = 1;               // the next output's multiple of the interval
   std::string m_last;
   std::thread m_writing;                 // the output being written
-  std::string m_writing_path, m_failed;  // its file; why it failed (set by its thread)
+  std::string m_writing_path;            // its file
+  std::exception_ptr m_failed;           // what its write threw (set by its thread)
 };
 
 }  // namespace orrery

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <exception>
 
 #include "orrery/formats.h"
 #include "orrery/input.h"
@@ -119,7 +120,7 @@ SeriesWriter::~SeriesWriter() {
 
 void SeriesWriter::finish() {
   if (m_writing.joinable()) m_writing.join();
-  if (!m_failed.empty()) throw SnapshotError(m_failed);
+  if (m_failed) std::rethrow_exception(m_failed);  // as the write threw it (a full disk: exit 1)
   if (!m_writing_path.empty()) m_last = m_writing_path, ++m_written, m_writing_path.clear();
 }
 
@@ -137,10 +138,8 @@ void SeriesWriter::write(Simulation& sim, const Bodies& b) {
   m_writing = std::thread([this, path, s = std::move(s)] {
     try {
       save_snapshot(path, s);
-    } catch (const std::bad_alloc&) {
-      m_failed = path + ": out of memory writing it";
-    } catch (const std::exception& e) {
-      m_failed = e.what();
+    } catch (...) {
+      m_failed = std::current_exception();
     }
   });
 }
