@@ -102,11 +102,12 @@ TEST(SpreadGpuCounts, BadCountsAreRefusedWithTheReason) {
         << e.what();
     // Issue 42: on a machine with fewer GPUs than asked, the message says that too (it blamed
     // only the solver, which nobody may have typed).
-    if (device_count() < 2)
+    if (device_count() < 2) {
       EXPECT_NE(std::string(e.what()).find("(and this machine has " +
                                            std::to_string(device_count()) + " GPU"),
                 std::string::npos)
           << e.what();
+    }
   }
   EXPECT_THROW(resolve_gpus(solver_info("cpu"), -1), InputError);
   for (const SolverInfo& s : all_solvers()) {
