@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "orrery/diagnostics.h"
+#include "orrery/input.h"
 #include "orrery/presets.h"
 
 namespace orrery {
@@ -37,6 +38,37 @@ TEST(Presets, HaveTheAskedCountAndZeroMomentum) {
       // about 1e-8. A single body must be exactly at rest (scale 0).
       EXPECT_LE(mag, 1e-6 * momentum_scale(s.pos, s.vel)) << "|P| = " << mag;
     }
+}
+
+TEST(Presets, APartMadeAloneIsAShareOfTheWholeDraw) {
+  // Three parts of a 30,001-body Plummer sphere: counts 10001, 10000, 10000, masses 1/n, each its
+  // own stream; together a Plummer sphere like make_preset's (the half-mass radius within 3%).
+  const long long n = 30001;
+  std::vector<float> radii;
+  double mass = 0;
+  std::vector<BodyState> parts;
+  for (int k = 0; k < 3; ++k) parts.push_back(make_preset_part(Preset::plummer, n, 5, k, 3));
+  EXPECT_EQ(parts[0].size(), 10001);
+  EXPECT_EQ(parts[2].size(), 10000);
+  EXPECT_NE(parts[0].pos[0].x, parts[1].pos[0].x);  // streams of their own
+  for (const BodyState& b : parts)
+    for (const Vec4& x : b.pos) {
+      mass += x.w;
+      radii.push_back(std::sqrt(x.x * x.x + x.y * x.y + x.z * x.z));
+    }
+  EXPECT_NEAR(mass, 1.0, 1e-6);
+  const BodyState whole = make_preset(Preset::plummer, static_cast<int>(n), 5);
+  std::vector<float> want;
+  for (const Vec4& x : whole.pos) want.push_back(std::sqrt(x.x * x.x + x.y * x.y + x.z * x.z));
+  std::nth_element(radii.begin(), radii.begin() + n / 2, radii.end());
+  std::nth_element(want.begin(), want.begin() + n / 2, want.end());
+  EXPECT_NEAR(radii[n / 2], want[n / 2], 0.03 * want[n / 2]);
+  EXPECT_FLOAT_EQ(parts[1].vel[7].w, whole.vel[7].w);  // the whole's radius for equal masses
+  // The same part again is the same bodies; other presets and too many parts are refused.
+  EXPECT_EQ(make_preset_part(Preset::plummer, n, 5, 1, 3).pos[99].y, parts[1].pos[99].y);
+  EXPECT_THROW(make_preset_part(Preset::disk, n, 5, 0, 3), InputError);
+  EXPECT_THROW(make_preset_part(Preset::plummer, 2, 5, 0, 3), InputError);
+  EXPECT_THROW(make_preset_part(Preset::random, n, 5, 3, 3), InputError);
 }
 
 TEST(Presets, MoveUnlessTheyAreASingleBody) {

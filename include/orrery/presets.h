@@ -36,6 +36,15 @@ const char* to_string(Preset p);
 // heavy body's radius growing as its mass^(1/3) (a galaxy's core is a big ball).
 BodyState make_preset(Preset p, int n, std::uint64_t seed);
 
+// Part `part` of `parts` of an n-body preset whose bodies are drawn independently of each other
+// (random, shell, plummer, plummer-halo), made alone: n / parts bodies (one more for the first
+// n % parts parts), from a random stream of the part's own, with the masses and radii of the whole.
+// Together the parts are a draw of the whole preset (not make_preset's draw); they are not centred:
+// the caller subtracts the centre of mass and its velocity over every part. For a run over ranks,
+// where no rank can hold the whole. Throws InputError for another preset, n < parts or a part
+// out of range.
+BodyState make_preset_part(Preset p, long long n, std::uint64_t seed, int part, int parts);
+
 // Origin labels (0, 1, ...) of a state at its start, for colouring by origin: the collision
 // preset's two galaxies; a disk's quadrants about the mean position; every other state's octants
 // (a loaded state's too: p null). origin_names() names the labels in order.

@@ -1,6 +1,7 @@
 // orrery-bench --decompose: one cpu-bh run over the MPI ranks of an mpirun (orrery/distributed.h).
-// Every rank makes the plan's state, keeps its share of it (body i on rank i % ranks), and the
-// decomposition moves the bodies to their key ranges; each rank then steps its own bodies, the
+// Every rank draws its own part of the preset (random, shell, plummer, plummer-halo; the others,
+// and --load or --scene: the whole state, keeping its share), and the decomposition moves the
+// bodies to their key ranges; each rank then steps its own bodies, the
 // forces from its tree and the others' essential trees, and the bodies are decomposed again every
 // --rebalance-every steps by the work each took. Rank 0 prints the table.
 #include <algorithm>
@@ -9,8 +10,10 @@
 #include <cstdio>
 #include <vector>
 
+#include "orrery/collisions.h"
 #include "orrery/distributed.h"
 #include "orrery/input.h"
+#include "orrery/presets.h"
 #include "orrery/simulation.h"
 #include "runs.h"
 #include "stop.h"
@@ -45,8 +48,44 @@ int run_decomposed(const Plan& plan) {
   Ranks& ranks = Ranks::world();
   const int p = ranks.size(), me = ranks.rank();
   const int n = plan.ns.front();
+  if (n < p) {  // every rank knows: rank 0 says it, once
+    if (me == 0)
+      throw UsageError(std::to_string(n) + " bodies on " + std::to_string(p) +
+                       " ranks: a decomposed run needs at least one body a rank");
+    return 2;
+  }
   RankBodies mine;
-  {
+  const bool parts = !plan.loaded && !plan.scene && !plan.preset_units.henon &&
+                     (plan.preset == Preset::random || plan.preset == Preset::shell ||
+                      plan.preset == Preset::plummer || plan.preset == Preset::plummer_halo);
+  if (parts && p > 1) {
+    // Each rank draws its own part (no rank holds the whole), centred over every part.
+    try {
+      mine.bodies = make_preset_part(plan.preset, n, plan.seed, me, p);
+    } catch (const InputError& e) {
+      if (me == 0) throw UsageError(e.what());
+      return 2;
+    }
+    if (plan.radius) set_radius(mine.bodies.vel, *plan.radius);
+    const long long first = static_cast<long long>(n / p) * me + std::min(me, n % p);
+    for (std::size_t i = 0; i < mine.bodies.pos.size(); ++i)
+      mine.ids.push_back(static_cast<std::uint64_t>(first) + i);
+    double sums[7] = {};  // mass, mass-weighted position and velocity
+    for (std::size_t i = 0; i < mine.bodies.pos.size(); ++i) {
+      const Vec4 &x = mine.bodies.pos[i], &v = mine.bodies.vel[i];
+      sums[0] += x.w;
+      sums[1] += x.w * x.x, sums[2] += x.w * x.y, sums[3] += x.w * x.z;
+      sums[4] += x.w * v.x, sums[5] += x.w * v.y, sums[6] += x.w * v.z;
+    }
+    ranks.sum(sums, 7, "the centre of mass");
+    for (std::size_t i = 0; i < mine.bodies.pos.size(); ++i) {
+      Vec4 &x = mine.bodies.pos[i], &v = mine.bodies.vel[i];
+      x.x -= static_cast<float>(sums[1] / sums[0]), x.y -= static_cast<float>(sums[2] / sums[0]);
+      x.z -= static_cast<float>(sums[3] / sums[0]);
+      v.x -= static_cast<float>(sums[4] / sums[0]), v.y -= static_cast<float>(sums[5] / sums[0]);
+      v.z -= static_cast<float>(sums[6] / sums[0]);
+    }
+  } else {  // every rank makes the whole state and keeps its share
     const BodyState all = bench_state(plan, n);
     for (int i = me; i < n; i += p) {
       mine.bodies.pos.push_back(all.pos[static_cast<std::size_t>(i)]);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 
@@ -216,6 +217,12 @@ void place(BodyState& s, int first, int count, double tilt, double ox, double oy
   }
 }
 
+// Each preset's extent: the side of the cube its bodies fill at the start (the radii's scale).
+double preset_extent(Preset p) {
+  static const double extent[] = {20, 32, 16, 40, 30, 10, 0, 0, 10, 10};
+  return extent[static_cast<int>(p)];
+}
+
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
@@ -302,9 +309,54 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
       return s;
   }
   centre(s);
-  // Each preset's extent: the side of the cube its bodies fill at the start.
-  static const double extent[] = {20, 32, 16, 40, 30, 10, 0, 0, 10, 10};
-  assign_radii(s, extent[static_cast<int>(p)]);
+  assign_radii(s, preset_extent(p));
+  return s;
+}
+
+BodyState make_preset_part(Preset p, long long n, std::uint64_t seed, int part, int parts) {
+  if (p != Preset::random && p != Preset::shell && p != Preset::plummer &&
+      p != Preset::plummer_halo)
+    throw InputError(std::string("preset ") + to_string(p) +
+                     ": its bodies are not drawn one by one, so a part cannot be made alone "
+                     "(random, shell, plummer and plummer-halo can)");
+  if (parts < 1 || part < 0 || part >= parts || n < parts)
+    throw InputError("part " + std::to_string(part) + " of " + std::to_string(parts) + " of " +
+                     std::to_string(n) + " bodies: each part needs at least one body");
+  const long long count = n / parts + (part < n % parts ? 1 : 0);
+  if (count > std::numeric_limits<int>::max())
+    throw InputError(std::to_string(count) + " bodies in one part: more than one part holds");
+  BodyState s;
+  s.pos.resize(static_cast<std::size_t>(count));
+  s.vel.resize(s.pos.size());
+  // Each part its own stream: the seed and the part mixed (SplitMix64's constants).
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(part + 1);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  Rng rng(z ^ (z >> 31));
+  const double total_mass = p == Preset::plummer || p == Preset::plummer_halo ? 1.0 : 400.0;
+  const double m = total_mass / static_cast<double>(n);
+  for (std::size_t i = 0; i < s.pos.size(); ++i) {
+    double x[3], v[3];
+    if (p == Preset::random) {
+      for (double& c : x) c = rng.uniform(-10, 10);
+      for (double& c : v) c = rng.uniform(-2, 2);
+    } else if (p == Preset::shell) {
+      rng.unit_vector(x[0], x[1], x[2]);
+      const double r = rng.uniform(10, 16);
+      for (double& c : x) c *= r;
+      const double speed = 0.5 * std::sqrt(total_mass / r);
+      v[0] = -speed * x[1] / r, v[1] = speed * x[0] / r, v[2] = 0;
+    } else {
+      plummer_body(rng, k_plummer_a, 1.0, p == Preset::plummer ? 0.999 : std::pow(1.0 + 1e-4, -1.5),
+                   x, v);
+    }
+    set(s.pos[i], x[0], x[1], x[2], m);
+    set(s.vel[i], v[0], v[1], v[2], 0);
+  }
+  // assign_radii's radius of a body of the mean mass, for the whole n.
+  const double r0 =
+      preset_extent(p) * std::cbrt(1e-5 / (4.0 / 3.0 * k_pi * static_cast<double>(n)));
+  for (Vec4& v : s.vel) v.w = static_cast<float>(r0);
   return s;
 }
 
