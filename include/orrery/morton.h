@@ -19,4 +19,20 @@ ORRERY_HD std::uint64_t morton_spread21(std::uint64_t v) {
   return v;
 }
 
+// A coordinate's cell in [0, 2^21) of a cube from `lo`, `scale` cells a unit, on the host (a
+// non-finite or lower one: cell 0; the state is lost anyway and the finite checks report it, but
+// the key must stay defined).
+inline std::uint64_t morton_cell21(double x, double lo, double scale) {
+  const double t = (x - lo) * scale;
+  if (!(t >= 0.0)) return 0;
+  return static_cast<std::uint64_t>(t < 2097151.0 ? t : 2097151.0);
+}
+
+// The 63-bit key of a point in that cube: x's bit highest of each three.
+inline std::uint64_t morton_key63(double x, double y, double z, const double lo[3], double scale) {
+  return morton_spread21(morton_cell21(x, lo[0], scale)) << 2 |
+         morton_spread21(morton_cell21(y, lo[1], scale)) << 1 |
+         morton_spread21(morton_cell21(z, lo[2], scale));
+}
+
 }  // namespace orrery

@@ -124,7 +124,7 @@ const PlaybackFrame* SeriesPlayer::advance(double seconds, bool wait) {
   }
   m_shown_raw = !fb;
   m_shown.index = a;
-  m_pair_a = sa.frame, m_pair_b = fb;
+  m_pair_a = sa.frame;
   if (fb) {
     const double s = std::clamp((m_position - a) / (b - a), 0.0, 1.0);
     m_shown.time = fa.time + s * (fb->time - fa.time);

@@ -49,9 +49,8 @@ class SeriesPlayer {
   void move_on_device(double t, Vec4* out_pos, Vec4* out_vel) {
     m_device->move(t, out_pos, out_vel);
   }
-  // The two outputs the last state given is between (b null: a as it is).
+  // The earlier of the two outputs the last state given is between (its bodies, labels, order).
   const std::shared_ptr<const PlaybackFrame>& pair_a() const { return m_pair_a; }
-  const std::shared_ptr<const PlaybackFrame>& pair_b() const { return m_pair_b; }
   // Advances the clock by `seconds` of the viewer's clock (while playing) and gives the state to
   // show when it changed since the last call (null: keep what is shown, or nothing is read yet):
   // its time and, with host motion, its bodies; its types and IDs are pair_a()'s. Throws
@@ -96,7 +95,7 @@ class SeriesPlayer {
   int m_shown_output = -1;
   bool m_shown_raw = false;  // m_shown is output m_shown_output as read
   std::unique_ptr<DevicePlayback> m_device;
-  std::shared_ptr<const PlaybackFrame> m_pair_a, m_pair_b;
+  std::shared_ptr<const PlaybackFrame> m_pair_a;
   PlaybackFrame m_shown;
   // Matching of the pair last interpolated on the host (outputs a, a + 1).
   int m_match_of = -1;

@@ -215,15 +215,8 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
   ranks.min(lo, 3, "the bodies' box");
   ranks.max(hi, 3, "the bodies' box");
   const double side = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-30});
-  const double cells = static_cast<double>(1 << 21);
-  auto key_of = [&](const Vec4& b) {
-    auto q = [&](double x, int k) {
-      const double f = (x - lo[k]) / side * cells;
-      return static_cast<std::uint64_t>(std::clamp(f, 0.0, cells - 1.0));
-    };
-    return morton_spread21(q(b.x, 0)) << 2 | morton_spread21(q(b.y, 1)) << 1 |
-           morton_spread21(q(b.z, 2));
-  };
+  const double scale = static_cast<double>(1 << 21) / side;
+  auto key_of = [&](const Vec4& b) { return morton_key63(b.x, b.y, b.z, lo, scale); };
   // This rank's bodies in key order, with the work below each key.
   std::vector<Packed> bodies(n);
   for (std::size_t i = 0; i < n; ++i)
@@ -302,13 +295,11 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
     work += b.work;
   }
   mine = std::move(out);
-  double stats[3] = {work, -work, static_cast<double>(moved)};
-  double lo_w = stats[0];
-  ranks.min(&lo_w, 1, "the balance");
-  ranks.max(stats, 1, "the balance");
-  double all[2] = {work, static_cast<double>(moved)};
+  double least = work, most = work, all[2] = {work, static_cast<double>(moved)};
+  ranks.min(&least, 1, "the balance");
+  ranks.max(&most, 1, "the balance");
   ranks.sum(all, 2, "the balance");
-  d.work_min = lo_w, d.work_max = stats[0], d.work_mean = all[0] / p;
+  d.work_min = least, d.work_max = most, d.work_mean = all[0] / p;
   d.bodies_moved = static_cast<long long>(all[1]);
   return d;
 }

@@ -12,14 +12,6 @@
 namespace orrery {
 namespace {
 
-// A coordinate in [0, 2^21) of the cube (non-finite ones go to cell 0: the state is lost anyway,
-// and the finite checks report it; the key must still be defined).
-std::uint64_t grid(float x, float lo, float scale) {
-  const double t = (static_cast<double>(x) - lo) * scale;
-  if (!(t >= 0.0)) return 0;
-  return static_cast<std::uint64_t>(std::min(t, 2097151.0));
-}
-
 using KeyIndex = std::pair<std::uint64_t, int>;
 
 // Sorts the pairs by key: a least-significant-digit radix sort, 11 bits a pass, each thread
@@ -217,16 +209,14 @@ void HostOctree::build(const Vec4* pos, int n, int leaf_size, int subtree) {
   // A cube a little larger than the bodies' extent (never empty), centred on them.
   side = side > 0.0f && std::isfinite(side) ? side * 1.0001f : 1.0f;
   const float c[3] = {0.5f * (lo[0] + hi[0]), 0.5f * (lo[1] + hi[1]), 0.5f * (lo[2] + hi[2])};
-  const float origin[3] = {c[0] - 0.5f * side, c[1] - 0.5f * side, c[2] - 0.5f * side};
+  const double origin[3] = {c[0] - 0.5f * side, c[1] - 0.5f * side, c[2] - 0.5f * side};
   const float scale = 2097152.0f / side;
 
   m_pairs.resize(static_cast<std::size_t>(n));
 #pragma omp parallel for schedule(static) if (parallel)
   for (int i = 0; i < n; ++i) {
-    const std::uint64_t key = morton_spread21(grid(pos[i].x, origin[0], scale)) << 2 |
-                              morton_spread21(grid(pos[i].y, origin[1], scale)) << 1 |
-                              morton_spread21(grid(pos[i].z, origin[2], scale));
-    m_pairs[static_cast<std::size_t>(i)] = {key, i};
+    m_pairs[static_cast<std::size_t>(i)] = {
+        morton_key63(pos[i].x, pos[i].y, pos[i].z, origin, scale), i};
   }
   radix_sort(m_pairs, m_scratch, parallel);
   m_keys.resize(static_cast<std::size_t>(n));

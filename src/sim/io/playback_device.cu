@@ -101,14 +101,15 @@ struct DevicePlayback::Impl {
     return f && (f == want_a || f == want_b || f == use_a || f == use_b ||
                  (with_next && f == want_next));
   }
-  // Under the mutex: the most urgent task (the pair asked for, its matching, then the next output
-  // and its matching with the pair's later output), or none.
+  // Under the mutex, on the thread between its tasks (nothing busy): the most urgent task (the
+  // pair asked for, its matching, then the next output and its matching with the pair's later
+  // output), or none.
   Task next_task() const {
     Task t;
     const Frame outputs[3] = {want_a, want_b, want_next};
     for (int i = 0; i < 3; ++i) {
       const Frame& f = outputs[i];
-      if (!f || held_slot(f) >= 0 || busy_held >= 0) continue;
+      if (!f || held_slot(f) >= 0) continue;
       for (int k = 0; k < 3; ++k)  // a slot that holds nothing kept
         if (!kept(held[k].frame, true)) {
           t.held = k, t.a = f;
@@ -118,9 +119,7 @@ struct DevicePlayback::Impl {
     const Frame later = want_b ? want_b : want_a;
     const std::pair<Frame, Frame> pairs[2] = {{want_a, want_b}, {later, want_next}};
     for (const auto& [a, b] : pairs) {
-      if (!a || !b || held_slot(a) < 0 || held_slot(b) < 0 || matching_slot(a, b) >= 0 ||
-          busy_matching >= 0)
-        continue;
+      if (!a || !b || held_slot(a) < 0 || held_slot(b) < 0 || matching_slot(a, b) >= 0) continue;
       for (int k = 0; k < 2; ++k) {
         const Matching& m = matchings[k];
         const bool in_use = (m.a == use_a && m.b == use_b) || (m.a == want_a && m.b == want_b);

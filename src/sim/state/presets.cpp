@@ -118,13 +118,43 @@ void plummer_body(Rng& rng, double a, double mass, double f_max, double (&x)[3],
 // fills the view like the other presets; the crossing time 2 sqrt(2) R_v^(3/2) is 31.6 time
 // units. `f_max` 0.999 keeps every body within 44 a; plummer-halo's reaches 100 a.
 constexpr double k_plummer_a = 5.0 * 3.0 * k_pi / 16.0;
-void add_plummer(BodyState& s, Rng& rng, double f_max) {
-  const double m = 1.0 / s.size();
-  for (int i = 0; i < s.size(); ++i) {
-    double x[3], v[3];
-    plummer_body(rng, k_plummer_a, 1.0, f_max, x, v);
-    set(s.pos[i], x[0], x[1], x[2], m);
-    set(s.vel[i], v[0], v[1], v[2], 0);
+
+// The presets whose bodies are drawn one by one, each alone (make_preset and make_preset_part).
+bool drawn_one_by_one(Preset p) {
+  return p == Preset::random || p == Preset::shell || p == Preset::plummer ||
+         p == Preset::plummer_halo;
+}
+double one_by_one_mass(Preset p) {
+  return p == Preset::plummer || p == Preset::plummer_halo ? 1.0 : 400.0;
+}
+
+// One body of such a preset of total mass `total_mass`: its position and velocity.
+void draw_body(Preset p, Rng& rng, double total_mass, double (&x)[3], double (&v)[3]) {
+  switch (p) {
+    case Preset::random:  // the seed's: a cube of random positions and velocities
+      // z, y, x: the order GCC drew them in when they were one call's arguments, so the preset's
+      // bodies are those it always was (now on every compiler).
+      for (int k = 2; k >= 0; --k) x[k] = rng.uniform(-10, 10);
+      for (int k = 2; k >= 0; --k) v[k] = rng.uniform(-2, 2);
+      return;
+    case Preset::shell: {  // NVIDIA's: a thick spherical shell spinning about z
+      double ux, uy, uz;
+      rng.unit_vector(ux, uy, uz);
+      const double r = rng.uniform(10, 16);
+      x[0] = ux * r, x[1] = uy * r, x[2] = uz * r;
+      // tangential speed about the z axis, a fraction of the circular speed
+      const double speed = 0.5 * std::sqrt(total_mass / r);
+      v[0] = -speed * uy, v[1] = speed * ux, v[2] = 0;
+      return;
+    }
+    case Preset::plummer_halo:  // the mass fraction inside 100 a: (1 + 1e-4)^(-3/2)
+      plummer_body(rng, k_plummer_a, 1.0, std::pow(1.0 + 1e-4, -1.5), x, v);
+      return;
+    case Preset::plummer:
+      plummer_body(rng, k_plummer_a, 1.0, 0.999, x, v);
+      return;
+    default:
+      throw std::logic_error("draw_body: a preset not drawn one by one");
   }
 }
 
@@ -253,23 +283,19 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
   Rng rng(seed);
   const double total_mass = 400.0, m = total_mass / n;
   switch (p) {
-    case Preset::random:  // the seed's: a cube of random positions and velocities
+    case Preset::random:
+    case Preset::shell:
+    case Preset::plummer:
+    case Preset::plummer_halo: {
+      const double one_by_one = one_by_one_mass(p), mass = one_by_one / n;
       for (int i = 0; i < n; ++i) {
-        set(s.pos[i], rng.uniform(-10, 10), rng.uniform(-10, 10), rng.uniform(-10, 10), m);
-        set(s.vel[i], rng.uniform(-2, 2), rng.uniform(-2, 2), rng.uniform(-2, 2), 0);
+        double x[3], v[3];
+        draw_body(p, rng, one_by_one, x, v);
+        set(s.pos[i], x[0], x[1], x[2], mass);
+        set(s.vel[i], v[0], v[1], v[2], 0);
       }
       break;
-    case Preset::shell:  // NVIDIA's: a thick spherical shell spinning about z
-      for (int i = 0; i < n; ++i) {
-        double x, y, z;
-        rng.unit_vector(x, y, z);
-        const double r = rng.uniform(10, 16);
-        set(s.pos[i], x * r, y * r, z * r, m);
-        // tangential speed about the z axis, a fraction of the circular speed
-        const double v = 0.5 * std::sqrt(total_mass / r);
-        set(s.vel[i], -v * y, v * x, 0, 0);
-      }
-      break;
+    }
     case Preset::expand:  // NVIDIA's: a ball whose velocities point outwards, growing with radius
       for (int i = 0; i < n; ++i) {
         double x, y, z;
@@ -290,12 +316,6 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
       place(s, a, b, -0.9, 15, 5, 0, -2.2, -0.8, 0);
       break;
     }
-    case Preset::plummer:
-      add_plummer(s, rng, 0.999);
-      break;
-    case Preset::plummer_halo:  // the mass fraction inside 100 a: (1 + 1e-4)^(-3/2)
-      add_plummer(s, rng, std::pow(1.0 + 1e-4, -1.5));
-      break;
     case Preset::clumps:
       add_clumps(s, rng);
       break;
@@ -314,8 +334,7 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
 }
 
 BodyState make_preset_part(Preset p, long long n, std::uint64_t seed, int part, int parts) {
-  if (p != Preset::random && p != Preset::shell && p != Preset::plummer &&
-      p != Preset::plummer_halo)
+  if (!drawn_one_by_one(p))
     throw InputError(std::string("preset ") + to_string(p) +
                      ": its bodies are not drawn one by one, so a part cannot be made alone "
                      "(random, shell, plummer and plummer-halo can)");
@@ -333,23 +352,10 @@ BodyState make_preset_part(Preset p, long long n, std::uint64_t seed, int part, 
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   Rng rng(z ^ (z >> 31));
-  const double total_mass = p == Preset::plummer || p == Preset::plummer_halo ? 1.0 : 400.0;
-  const double m = total_mass / static_cast<double>(n);
+  const double total_mass = one_by_one_mass(p), m = total_mass / static_cast<double>(n);
   for (std::size_t i = 0; i < s.pos.size(); ++i) {
     double x[3], v[3];
-    if (p == Preset::random) {
-      for (double& c : x) c = rng.uniform(-10, 10);
-      for (double& c : v) c = rng.uniform(-2, 2);
-    } else if (p == Preset::shell) {
-      rng.unit_vector(x[0], x[1], x[2]);
-      const double r = rng.uniform(10, 16);
-      for (double& c : x) c *= r;
-      const double speed = 0.5 * std::sqrt(total_mass / r);
-      v[0] = -speed * x[1] / r, v[1] = speed * x[0] / r, v[2] = 0;
-    } else {
-      plummer_body(rng, k_plummer_a, 1.0, p == Preset::plummer ? 0.999 : std::pow(1.0 + 1e-4, -1.5),
-                   x, v);
-    }
+    draw_body(p, rng, total_mass, x, v);
     set(s.pos[i], x[0], x[1], x[2], m);
     set(s.vel[i], v[0], v[1], v[2], 0);
   }
