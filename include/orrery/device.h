@@ -35,6 +35,9 @@ int device_count();
 std::size_t device_free_memory();
 // Throws std::runtime_error naming the missing CUDA device when there is none.
 void require_device();
+// Makes device `index` this thread's device (a rank of a run over MPI takes its own GPU before it
+// allocates anything); throws std::runtime_error with CUDA's reason.
+void use_device(int index);
 
 void device_synchronize();
 

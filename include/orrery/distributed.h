@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ class Ranks {
   static Ranks& world();
   int rank() const { return m_rank; }
   int size() const { return m_size; }
+  // This rank among the ranks of its host, and how many its host has.
+  int local_rank() const { return m_local_rank; }
+  int local_size() const { return m_local_size; }
   // Seconds an exchange may take before the run is ended (default 120; ORRERY_MPI_TIMEOUT).
   double timeout_s() const { return m_timeout_s; }
   void set_timeout_s(double s) { m_timeout_s = s; }
@@ -41,10 +45,12 @@ class Ranks {
                                                     const char* what);
   // Ends the run on every rank with one line (stderr) and exit status `code`.
   [[noreturn]] void abort(const std::string& line, int code);
+  // Runs `wait` (a wait on other ranks outside MPI: NCCL's) under the exchanges' timeout.
+  void guarded(const char* what, const std::function<void()>& wait);
 
  private:
   Ranks();
-  int m_rank = 0, m_size = 1;
+  int m_rank = 0, m_size = 1, m_local_rank = 0, m_local_size = 1;
   double m_timeout_s = 120.0;
 };
 
@@ -76,10 +82,21 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine);
 class DistributedBh {
  public:
   static std::unique_ptr<Solver> make(Ranks& ranks);
-  // The work of the bodies of the solver's last pass (a solver made by make()).
-  static const std::vector<float>& work(const Solver& s);
+  // cuda-bh over the ranks, one GPU each (bind_gpus first): each rank's tree on its GPU, the
+  // essential trees made there and sent GPU to GPU over NCCL. Throws std::runtime_error where
+  // NCCL cannot be loaded.
+  static std::unique_ptr<Solver> make_device(Ranks& ranks);
+  // Rank k of a host takes that host's GPU k. Collective. Throws InputError, the same line on
+  // every rank, where a host has more ranks than GPUs, a rank has no GPU, or the ranks' GPUs are
+  // not all one model.
+  static void bind_gpus(Ranks& ranks);
+  // The work of the bodies of the solver's last pass (a solver made by make() or make_device()).
+  static std::vector<float> work(const Solver& s);
   // Bytes of essential trees this rank received on the last pass.
   static std::size_t received_bytes(const Solver& s);
+  // The bodies were moved between ranks (decompose): what the solver kept of each body is
+  // dropped.
+  static void moved(Solver& s);
 };
 
 }  // namespace orrery

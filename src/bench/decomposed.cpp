@@ -1,4 +1,5 @@
-// orrery-bench --decompose: one cpu-bh run over the MPI ranks of an mpirun (orrery/distributed.h).
+// orrery-bench --decompose: one cuda-bh (a GPU a rank) or cpu-bh run over the MPI ranks of an
+// mpirun (orrery/distributed.h).
 // Every rank draws its own part of the preset (random, shell, plummer, plummer-halo; the others,
 // and --load or --scene: the whole state, keeping its share), and the decomposition moves the
 // bodies to their key ranges; each rank then steps its own bodies, the
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "orrery/collisions.h"
+#include "orrery/device.h"
 #include "orrery/distributed.h"
 #include "orrery/input.h"
 #include "orrery/presets.h"
@@ -53,6 +55,15 @@ int run_decomposed(const Plan& plan) {
       throw UsageError(std::to_string(n) + " bodies on " + std::to_string(p) +
                        " ranks: a decomposed run needs at least one body a rank");
     return 2;
+  }
+  const bool gpu = plan.solvers.front().info.name == "cuda-bh";
+  if (gpu) {
+    try {  // before anything is allocated on a GPU
+      DistributedBh::bind_gpus(ranks);
+    } catch (const InputError& e) {  // every rank has the same line: rank 0 says it
+      if (me == 0) throw UsageError(e.what());
+      return 2;
+    }
   }
   RankBodies mine;
   const bool parts = !plan.loaded && !plan.scene && !plan.preset_units.henon &&
@@ -100,7 +111,8 @@ int run_decomposed(const Plan& plan) {
     if (me == 0) throw UsageError(e.what());
     return 2;
   }
-  std::unique_ptr<Solver> solver = DistributedBh::make(ranks);
+  std::unique_ptr<Solver> solver =
+      gpu ? DistributedBh::make_device(ranks) : DistributedBh::make(ranks);
   Solver* forces = solver.get();
   Simulation sim(mine.bodies, std::move(solver), plan.integrator, plan.params);
   const bool diagnostics = plan.diagnostics;
@@ -118,6 +130,7 @@ int run_decomposed(const Plan& plan) {
       if (mine.work.size() != mine.ids.size()) mine.work.clear();
       d = decompose(ranks, mine);
       sim.set_state(mine.bodies);
+      DistributedBh::moved(*forces);
       ++rebalances;
       moved += static_cast<double>(d.bodies_moved);
       worst_balance = std::max(worst_balance, d.work_mean > 0 ? d.work_max / d.work_mean : 1.0);
@@ -135,6 +148,9 @@ int run_decomposed(const Plan& plan) {
     ranks.sum(counts, 2, "the step's work");
     interactions += counts[0], let_bytes += counts[1];
   }
+  // The most device memory any rank's GPU holds (what the run needs of each GPU).
+  double gpu_bytes = gpu ? static_cast<double>(device_info().total_mem - device_free_memory()) : 0;
+  ranks.max(&gpu_bytes, 1, "the GPUs' memory");
   std::optional<Diagnostics> end;
   if (diagnostics) end = run_diagnostics(ranks, sim);
   if (me == 0) {
@@ -143,12 +159,13 @@ int run_decomposed(const Plan& plan) {
     const double median = sorted.empty() ? NAN : sorted[sorted.size() / 2];
     const double steps = static_cast<double>(ms.size());
     std::printf("orrery-bench: decomposed: %s\n", forces->config().c_str());
-    std::printf("%-8s %10s %6s %10s %14s %12s %14s %14s\n", "solver", "N", "ranks", "ms/step",
-                "interactions/s", "balance max", "LET MB/step", "moved/rebal.");
-    std::printf("%-8s %10d %6d %10.3f %14.4e %12.4f %14.3f %14.0f\n", "cpu-bh", n, p, median,
+    std::printf("%-8s %10s %6s %10s %14s %12s %14s %14s %12s\n", "solver", "N", "ranks", "ms/step",
+                "interactions/s", "balance max", "LET MB/step", "moved/rebal.", "GPU GB max");
+    std::printf("%-8s %10d %6d %10.3f %14.4e %12.4f %14.3f %14.0f %12.2f\n",
+                plan.solvers.front().info.name.c_str(), n, p, median,
                 steps > 0 && median > 0 ? interactions / steps / (median * 1e-3) : 0.0,
                 worst_balance, steps > 0 ? let_bytes / steps / 1048576.0 : 0.0,
-                rebalances > 0 ? moved / rebalances : 0.0);
+                rebalances > 0 ? moved / rebalances : 0.0, gpu_bytes / 1e9);
     if (start && end) {
       const Drift moved_by = drift(*start, *end);
       std::printf("energy %.9g -> %.9g, drift %.3e; momentum drift %.3e\n", start->total(),

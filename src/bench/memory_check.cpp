@@ -22,7 +22,11 @@ void check_memory(const Plan& plan) {
                                [](const SolverPlan& s) { return s.info.gpu; });
   const double host_free = host_available_bytes();
   const double host_per_body = plan.compare ? k_host_compare_bytes_per_body : k_host_bytes_per_body;
-  for (int n : plan.ns) {
+  for (int whole : plan.ns) {
+    // A decomposed run's rank holds its share (a tenth more for the balance by work).
+    const int n = plan.ranks > 1 ? static_cast<int>(1.1 * whole / plan.ranks) + 1 : whole;
+    const std::string share = std::to_string(whole) +
+                              (plan.ranks > 1 ? " (" + std::to_string(n) + " bodies a rank)" : "");
     // GPU runs only happen in timing mode or, under --compare, up to --cpu-max-n.
     const bool gpu_runs = gpu && (!plan.compare || n <= plan.cpu_max_n);
     if (gpu_runs)
@@ -30,8 +34,7 @@ void check_memory(const Plan& plan) {
         try {
           check_device_memory(s.info, n);
         } catch (const InputError& e) {
-          throw UsageError("--n " + std::to_string(n) +
-                           ": too large for the GPU's memory: " + e.what());
+          throw UsageError("--n " + share + ": too large for the GPU's memory: " + e.what());
         }
       }
     // Host state exists only for the runs that happen: CPU ones up to --cpu-max-n (each with its
@@ -47,7 +50,7 @@ void check_memory(const Plan& plan) {
     }
     const double host_need = (host_per_body + solver_host) * n;
     if ((gpu_runs || n <= plan.cpu_max_n) && host_free > 0 && host_need > host_free)
-      throw UsageError("--n " + std::to_string(n) + ": needs about " + gib_text(host_need) +
+      throw UsageError("--n " + share + ": needs about " + gib_text(host_need) +
                        " of host memory, only " + gib_text(host_free) + " available");
   }
 }

@@ -325,10 +325,11 @@ void check_decompose(const RawOptions& raw, Plan& plan) {
     return;
   }
   plan.decompose = true;
-  if (raw.solvers != std::vector<std::string>{"cpu-bh"})
+  if (raw.solvers != std::vector<std::string>{"cpu-bh"} &&
+      raw.solvers != std::vector<std::string>{"cuda-bh"})
     throw UsageError(
-        "--decompose: give --solver cpu-bh (the tree code that runs over MPI ranks; "
-        "cuda-bh over ranks is not built yet)");
+        "--decompose: give --solver cuda-bh (a GPU a rank) or --solver cpu-bh: the tree codes "
+        "that run over MPI ranks");
   if (raw.ns.size() != 1) throw UsageError("--decompose: one --n at a time");
   if (raw.compare || !raw.max_n.empty() || raw.convergence || raw.accuracy || !raw.csv.empty() ||
       !raw.json.empty() || !raw.trace.empty() || !raw.save().empty() || !raw.export_csv().empty() ||
@@ -351,7 +352,10 @@ void check_decompose(const RawOptions& raw, Plan& plan) {
   if (!std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMI_SIZE") && !std::getenv("PMIX_RANK"))
     throw UsageError(
         "--decompose runs under mpirun, one process a rank: mpirun -np 4 "
-        "orrery-bench --decompose --solver cpu-bh ...");
+        "orrery-bench --decompose --solver cuda-bh ...");
+  // A rank's share of the bodies, for the memory check (its GPU holds only its own).
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* v = std::getenv(name)) plan.ranks = std::max(1, std::atoi(v));
 }
 
 }  // namespace

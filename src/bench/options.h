@@ -117,6 +117,7 @@ struct Plan {
   std::optional<SeriesPlan> series;  // --save-every: a snapshot series of the run
   bool decompose = false;            // --decompose: the run over the MPI ranks (run_decomposed)
   int rebalance_every = 10;          // steps between its decompositions (0: the first only)
+  int ranks = 1;                     // under mpirun: the ranks (a GPU holds N / ranks bodies)
 };
 
 // Checks everything, including device presence and memory for each N, before anything runs.

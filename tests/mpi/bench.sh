@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # orrery-bench --decompose under mpirun: a cpu-bh run over 3 ranks prints its row (balanced, its
 # energy kept as one process keeps it), and bad input is one line and exit 2 (no mpirun, another
-# solver, several N, an output file, the adaptive step, collisions, fewer bodies than ranks).
+# solver, cuda-bh with no GPU, several N, an output file, the adaptive step, collisions, fewer bodies than ranks).
 # Usage: bench.sh MPIEXEC ORRERY-BENCH
 set -u
 mpiexec=$1 bench=$2
@@ -32,7 +32,7 @@ one_line() {  # $1: what; the rest: the command; exit 2 and one line naming what
 env -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMIX_RANK "$bench" "${run[@]}" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "without mpirun: not exit 2"
 one_line "without mpirun" env -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMIX_RANK "$bench" "${run[@]}"
-one_line "another solver" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cuda-bh --n 1000
+one_line "another solver" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cuda-fast --n 1000
 one_line "several N" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000,2000
 one_line "an output file" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000 --csv x.csv
 few=$(timeout 120 "$mpiexec" -np 3 --oversubscribe --allow-run-as-root "$bench" --decompose --solver cpu-bh --n 2 2>&1)
@@ -41,4 +41,11 @@ few=$(timeout 120 "$mpiexec" -np 3 --oversubscribe --allow-run-as-root "$bench" 
 one_line "the adaptive step" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000 --dt auto
 one_line "collisions" env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cpu-bh --n 1000 --preset box
 one_line "rebalance alone" "$bench" --solver cpu-bh --n 1000 --rebalance-every 4
+# cuda-bh over ranks where there is no GPU (CI): one line from each rank, exit 2.
+if ! nvidia-smi >/dev/null 2>&1; then
+  o=$(env OMPI_COMM_WORLD_SIZE=2 "$bench" --decompose --solver cuda-bh --n 1000 2>&1)
+  r=$?
+  [ "$r" -eq 2 ] && [ "$(echo "$o" | wc -l)" -eq 1 ] && echo "$o" | grep -q "CUDA device" ||
+    fail "cuda-bh with no GPU: exit $r ($o)"
+fi
 echo "ok: $row"

@@ -4,6 +4,9 @@
 // exact double sum: within the single tree's own error at the same theta. One line a check on rank
 // 0; exit 1 where any failed on any rank. With --die R or --hang R, rank R exits (killed) or stops
 // answering before the first exchange (tests/mpi/faults.sh: the others must end, not wait).
+// With --gpu, the same checks of cuda-bh over the ranks against one process's cuda-bh, each rank
+// on GPU (its rank on the host) modulo the GPUs, so that one GPU can take several ranks here; exit
+// 77 (skipped) where there is no GPU.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -15,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "orrery/device.h"
 #include "orrery/distributed.h"
 #include "orrery/input.h"
 #include "orrery/presets.h"
@@ -101,6 +105,14 @@ Errors errors(const std::vector<Vec4>& got, const std::vector<Vec4>& want, bool 
 int main(int argc, char** argv) {
   Ranks& ranks = Ranks::world();
   const int p = ranks.size(), me = ranks.rank();
+  const bool gpu = argc == 2 && std::strcmp(argv[1], "--gpu") == 0;
+  if (gpu) {
+    if (!device_present()) {
+      if (me == 0) std::printf("skipped: no CUDA device (%s)\n", device_info().reason.c_str());
+      return 77;
+    }
+    use_device(ranks.local_rank() % device_count());
+  }
   if (argc == 3 && std::atoi(argv[2]) == me) {
     if (std::strcmp(argv[1], "--die") == 0) std::raise(SIGKILL);
     if (std::strcmp(argv[1], "--hang") == 0) std::this_thread::sleep_for(std::chrono::hours(1));
@@ -133,8 +145,10 @@ int main(int argc, char** argv) {
   SimParams params;
   params.theta = 0.5f;
   params.softening = 0.01f;
-  std::unique_ptr<Solver> solver = DistributedBh::make(ranks);
-  std::unique_ptr<Solver> one = make_solver("cpu-bh", 0);
+  const char* name = gpu ? "cuda-bh" : "cpu-bh";
+  std::unique_ptr<Solver> solver =
+      gpu ? DistributedBh::make_device(ranks) : DistributedBh::make(ranks);
+  std::unique_ptr<Solver> one = make_solver(name, 0);
   const std::vector<Vec4> want = me == 0 ? exact(all, params.softening) : std::vector<Vec4>();
   for (int pass = 0; pass < 3; ++pass) {
     // Pass 0: the first (a walk with the box test, then with the relative test); 1: the next, from
@@ -142,6 +156,7 @@ int main(int argc, char** argv) {
     if (pass == 2) {
       mine.work = DistributedBh::work(*solver);
       d = decompose(ranks, mine);
+      DistributedBh::moved(*solver);
       check(ranks, d.work_max <= 1.05 * d.work_mean,
             "balanced by work: the busiest rank " + std::to_string(d.work_max / d.work_mean) +
                 " of the mean");
@@ -156,7 +171,7 @@ int main(int argc, char** argv) {
     std::string line;
     if (me == 0) {
       std::vector<Vec4> single(static_cast<std::size_t>(n)), phi(single.size());
-      if (pass == 0) one = make_solver("cpu-bh", 0);
+      if (pass != 1) one = make_solver(name, 0);  // pass 2: both learn afresh (moved)
       one->accelerations(all.pos.data(), single.data(), n, params);
       one->potentials(all.pos.data(), phi.data(), n, params);
       for (int i = 0; i < n; ++i)
@@ -173,8 +188,15 @@ int main(int argc, char** argv) {
           "worst %.3g (%.3g)",
           pass, da.rms, sa.rms, da.worst, sa.worst, dp.rms, sp.rms, dp.worst, sp.worst);
       line = b;
+      // One rank is the one process's tree, to the bit.
+      if (p == 1)
+        for (int i = 0; i < n; ++i)
+          ok = ok && std::memcmp(&got[static_cast<std::size_t>(i)],
+                                 &single[static_cast<std::size_t>(i)], sizeof(Vec4)) == 0;
     }
-    check(ranks, ok, "forces within one tree's error on " + std::to_string(p) + " ranks, " + line);
+    check(ranks, ok,
+          std::string(name) + " forces within one tree's error on " + std::to_string(p) + " ranks" +
+              (p == 1 ? " (and the one process's, bit for bit)" : "") + ", " + line);
   }
   // Fewer bodies than ranks: one line.
   if (p > 1) {

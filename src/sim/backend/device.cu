@@ -73,6 +73,8 @@ void require_device() {
                              device_info().reason + ")");
 }
 
+void use_device(int index) { CUDA_CHECK_THROW(cudaSetDevice(index)); }
+
 void device_synchronize() { CUDA_CHECK_THROW(cudaDeviceSynchronize()); }
 
 namespace {

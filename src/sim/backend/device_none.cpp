@@ -34,6 +34,8 @@ void require_device() {
                            device_info().reason + ")");
 }
 
+void use_device(int) { require_device(); }
+
 void device_synchronize() {}
 
 struct FiniteProbe::Impl {};

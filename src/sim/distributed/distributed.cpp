@@ -98,6 +98,13 @@ Ranks::Ranks() {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &m_size);
+  MPI_Comm host;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, m_rank, MPI_INFO_NULL, &host) ==
+      MPI_SUCCESS) {
+    MPI_Comm_rank(host, &m_local_rank);
+    MPI_Comm_size(host, &m_local_size);
+    MPI_Comm_free(&host);
+  }
   if (const char* t = std::getenv("ORRERY_MPI_TIMEOUT")) {
     char* end = nullptr;
     const double s = std::strtod(t, &end);
@@ -108,6 +115,11 @@ Ranks::Ranks() {
 Ranks& Ranks::world() {
   static Ranks* w = new Ranks;
   return *w;
+}
+
+void Ranks::guarded(const char* what, const std::function<void()>& wait) {
+  Guard g(*this, what);
+  wait();
 }
 
 void Ranks::abort(const std::string& line, int code) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "../gravity/cpu_bh.h"
+#include "../gravity/tree_exchange.h"
 #include "orrery/distributed.h"
 
 namespace orrery {
@@ -95,12 +96,25 @@ std::unique_ptr<Solver> DistributedBh::make(Ranks& ranks) {
   return std::make_unique<DistributedBhSolver>(ranks);
 }
 
-const std::vector<float>& DistributedBh::work(const Solver& s) {
+std::vector<float> DistributedBh::work(const Solver& s) {
+#ifdef ORRERY_HAVE_CUDA
+  if (s.on_device()) return cuda_bh_work(s);
+#endif
   return static_cast<const CpuBhSolver&>(s).work();
 }
 
 std::size_t DistributedBh::received_bytes(const Solver& s) {
+#ifdef ORRERY_HAVE_CUDA
+  if (s.on_device()) return cuda_bh_received_bytes(s);
+#endif
   return static_cast<const DistributedBhSolver&>(s).received();
+}
+
+void DistributedBh::moved(Solver& s) {
+#ifdef ORRERY_HAVE_CUDA
+  if (s.on_device()) return cuda_bh_forget(s);
+#endif
+  static_cast<CpuBhSolver&>(s).forget();
 }
 
 }  // namespace orrery

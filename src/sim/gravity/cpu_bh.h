@@ -35,6 +35,8 @@ class CpuBhSolver : public Solver {
   bool all_pairs() const override { return false; }
   // Interactions each body took on the last pass (a decomposition's weights).
   const std::vector<float>& work() const { return m_work; }
+  // The bodies were reordered or moved: the next pass learns their accelerations afresh.
+  void forget() { m_last.clear(); }
   const HostOctree& tree() const { return m_tree; }
   bool takes_sources() const override { return true; }
   double interactions(int) const override { return m_interactions; }

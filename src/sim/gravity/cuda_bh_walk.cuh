@@ -29,9 +29,11 @@ struct WarpShared {
   Vec4 body_pos[32];
 };
 
-template <bool Potential>
+// Remote: the tree walked is other ranks' essential trees (cuda_bh_essential.cuh), whose bodies are
+// in an array of their own, none of them the group's; the walk adds to what the own tree's wrote.
+template <bool Potential, bool Remote>
 struct Walker {
-  const Vec4* __restrict__ sorted;
+  const Vec4* __restrict__ sorted;  // the tree's bodies
   Tree t;
   float eps2;
   Vec4 p;  // this lane's body
@@ -55,7 +57,7 @@ struct Walker {
     Vec3 a{0.0f, 0.0f, 0.0f};
     body_body(p, q, eps2, a);
     acc.x += a.x, acc.y += a.y, acc.z += a.z;
-    if (Potential && sh.bodies[j] != k) {
+    if (Potential && (Remote || sh.bodies[j] != k)) {
       const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
       acc.w -= q.w * rsqrtf(eps2 + rx * rx + ry * ry + rz * rz);
     }
@@ -105,6 +107,14 @@ struct Relative {
   float floor_fraction;
   const double* known_totals;
   double* totals;  // sum of |a| and bodies, added to by this pass (null: not)
+  float* work;     // each body's interactions, by body index (null: not kept)
+};
+
+// Where a walk of the essential trees received starts (the own tree's starts at node 0, or at its
+// one body).
+struct Start {
+  const int* roots;
+  int count;
 };
 
 // Once a list holds 32 entries or more: sums the first 32 (`flush`), counts them for every member
@@ -124,11 +134,12 @@ __device__ __forceinline__ void flush_when_full(int* list, int& count, unsigned 
 
 // Walks group `grp` (first body, count) with frontier buffers a and b of `capacity` entries each.
 // Returns false, having written nothing, when the frontier outgrew them.
-template <bool Potential>
+template <bool Potential, bool Remote>
 __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n,
-                           const Tree& t, int2 grp, float eps2, Vec4* __restrict__ out,
-                           int* __restrict__ a, int* __restrict__ b, int capacity, WarpShared& sh,
-                           const Relative& rel, unsigned long long& pp, unsigned long long& pc) {
+                           const Tree& t, const Vec4* __restrict__ tree_bodies, Start start,
+                           int2 grp, float eps2, Vec4* __restrict__ out, int* __restrict__ a,
+                           int* __restrict__ b, int capacity, WarpShared& sh, const Relative& rel,
+                           unsigned long long& pp, unsigned long long& pc) {
   const int lane = threadIdx.x % 32;
   const unsigned below = (1u << lane) - 1u;
   const bool doubled = grp.y <= 16;  // the same for the whole warp
@@ -136,8 +147,9 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
   const bool valid = member < grp.y;
   const int k = grp.x + (valid ? member : 0);
   const int body = index[k];
-  Walker<Potential> w{sorted, t,       eps2,      sorted[k],
-                      k,      doubled, lane / 16, Vec4{0.0f, 0.0f, 0.0f, 0.0f}};
+  Walker<Potential, Remote> w{
+      Remote ? tree_bodies : sorted, t, eps2, sorted[k], k, doubled, lane / 16,
+      Vec4{0.0f, 0.0f, 0.0f, 0.0f}};
   const Vec4 p = w.p;
   const float3 glo = make_float3(warp_min(p.x), warp_min(p.y), warp_min(p.z));
   const float3 ghi = make_float3(warp_max(p.x), warp_max(p.y), warp_max(p.z));
@@ -151,8 +163,13 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
   }
   const unsigned long long members = static_cast<unsigned long long>(grp.y);
   int ncells = 0, nbodies = 0;
-  if (lane == 0) a[0] = n > 1 ? 0 : ~0;
   int level = 1;
+  if (Remote) {
+    for (int i = lane; i < start.count; i += 32) a[i] = start.roots[i];
+    level = start.count;
+  } else if (lane == 0) {
+    a[0] = n > 1 ? 0 : ~0;
+  }
   __syncwarp();
   while (level > 0) {
     int next = 0;
@@ -241,8 +258,16 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
     if (Potential) f.w += __shfl_xor_sync(0xffffffffu, f.w, 16);
   }
   const bool writes = valid && lane == member;  // a doubled body's second lane writes nothing
+  if (Remote && writes) {
+    const Vec4 own = out[body];
+    f.x += own.x, f.y += own.y, f.z += own.z, f.w += own.w;
+  }
   if (writes && out)
     out[body] = Potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
+  if (writes && rel.work) {
+    const float done = static_cast<float>(pp + pc) / static_cast<float>(grp.y);
+    rel.work[body] = Remote ? rel.work[body] + done : done;
+  }
   if (!Potential && rel.write) {
     float mag = writes ? sqrtf(f.x * f.x + f.y * f.y + f.z * f.z) : 0.0f;
     if (writes) rel.write[body] = mag;
@@ -257,21 +282,22 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
 
 // Resident warps take groups from a counter; a group whose frontier outgrows the warp's buffers
 // goes on the retry list for retry_kernel, which has room for any frontier.
-// On sm_86 and sm_89 ptxas holds the walk to 64 registers and spills a few bytes; asking for 6
-// blocks an SM lets it take 80 and spill nothing (not timed: no such GPU is lent here). sm_90
+// On sm_80, sm_86 and sm_89 ptxas holds the walk to 64 registers and spills a few bytes; asking for
+// 6 blocks an SM lets it take 80 and spill nothing (not timed: no such GPU is lent here). sm_90
 // takes 48 without a hint, and its code is the same with this in place.
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890)
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 890)
 #define ORRERY_WALK_BLOCKS , 6
 #else
 #define ORRERY_WALK_BLOCKS
 #endif
-template <bool Potential>
+template <bool Potential, bool Remote>
 __global__ void __launch_bounds__(32 * k_walk_warps ORRERY_WALK_BLOCKS)
     walk_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
-                const int2* __restrict__ groups, const int* __restrict__ group_count,
-                int* __restrict__ next_group, float eps2, Relative rel, Vec4* __restrict__ out,
-                int* __restrict__ frontier, int capacity, int2* __restrict__ retry,
-                int* __restrict__ retry_count, unsigned long long* __restrict__ counts) {
+                const Vec4* __restrict__ tree_bodies, Start start, const int2* __restrict__ groups,
+                const int* __restrict__ group_count, int* __restrict__ next_group, float eps2,
+                Relative rel, Vec4* __restrict__ out, int* __restrict__ frontier, int capacity,
+                int2* __restrict__ retry, int* __restrict__ retry_count,
+                unsigned long long* __restrict__ counts) {
   __shared__ WarpShared shared[k_walk_warps];
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
   const long long warp_id = static_cast<long long>(blockIdx.x) * k_walk_warps + w;
@@ -286,8 +312,8 @@ __global__ void __launch_bounds__(32 * k_walk_warps ORRERY_WALK_BLOCKS)
     if (g >= total) break;
     const int2 grp = groups[g];
     unsigned long long gpp = 0, gpc = 0;
-    if (walk_group<Potential>(sorted, index, n, t, grp, eps2, out, a, b, capacity, shared[w], rel,
-                              gpp, gpc)) {
+    if (walk_group<Potential, Remote>(sorted, index, n, t, tree_bodies, start, grp, eps2, out, a, b,
+                                      capacity, shared[w], rel, gpp, gpc)) {
       pp += gpp, pc += gpc;
     } else if (lane == 0) {
       retry[atomicAdd(retry_count, 1)] = grp;
@@ -301,18 +327,22 @@ __global__ void __launch_bounds__(32 * k_walk_warps ORRERY_WALK_BLOCKS)
 }
 
 // The groups the walk could not finish, one warp, with a frontier of a whole tree's size.
-template <bool Potential>
+template <bool Potential, bool Remote>
 __global__ void __launch_bounds__(32)
     retry_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
-                 const int2* __restrict__ retry, const int* __restrict__ retry_count, float eps2,
-                 Relative rel, Vec4* __restrict__ out, int* __restrict__ frontier, int capacity,
+                 const Vec4* __restrict__ tree_bodies, Start start, const int2* __restrict__ retry,
+                 const int* __restrict__ retry_count, float eps2, Relative rel,
+                 Vec4* __restrict__ out, int* __restrict__ frontier, int capacity,
                  unsigned long long* __restrict__ counts, int* __restrict__ retried) {
   __shared__ WarpShared shared;
   const int total = *retry_count;
   unsigned long long pp = 0, pc = 0;
-  for (int g = 0; g < total; ++g)
-    walk_group<Potential>(sorted, index, n, t, retry[g], eps2, out, frontier, frontier + capacity,
-                          capacity, shared, rel, pp, pc);
+  for (int g = 0; g < total; ++g) {
+    unsigned long long gpp = 0, gpc = 0;  // a group's own, for its bodies' work
+    walk_group<Potential, Remote>(sorted, index, n, t, tree_bodies, start, retry[g], eps2, out,
+                                  frontier, frontier + capacity, capacity, shared, rel, gpp, gpc);
+    pp += gpp, pc += gpc;
+  }
   if (threadIdx.x == 0) {
     atomicAdd(&counts[0], pp);
     atomicAdd(&counts[1], pc);

@@ -42,6 +42,9 @@ NcclLibrary open_nccl() {
   bind(lib, "ncclReduce", n.reduce);
   bind(lib, "ncclGroupStart", n.group_start);
   bind(lib, "ncclGroupEnd", n.group_end);
+  bind(lib, "ncclSend", n.send);
+  bind(lib, "ncclRecv", n.recv);
+  bind(lib, "ncclCommGetAsyncError", n.async_error);
   if (n.get_version(&n.version) != ncclSuccess) n.version = 0;
   return n;  // the library stays open for the process
 }

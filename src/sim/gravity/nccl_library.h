@@ -19,6 +19,9 @@ struct NcclLibrary {
   decltype(&ncclReduce) reduce = nullptr;
   decltype(&ncclGroupStart) group_start = nullptr;
   decltype(&ncclGroupEnd) group_end = nullptr;
+  decltype(&ncclSend) send = nullptr;
+  decltype(&ncclRecv) recv = nullptr;
+  decltype(&ncclCommGetAsyncError) async_error = nullptr;
   int version = 0;  // e.g. 22809 for 2.28.9
 };
 

@@ -1,0 +1,146 @@
+// Private to cuda_bh.cu: locally essential trees on the device, for cuda-bh over ranks. The
+// sender walks its own tree breadth first for another rank's box and relative-test scale, level
+// by level, keeping each node the box's walk reaches: a node the box takes whole, an opened
+// bucket with its bodies, an opened node with its two children, a single body. The receiver walks
+// what it got with the same walk (cuda_bh_walk.cuh, Remote): a node taken whole is sent as a point
+// with no opening radius, so every group inside the box accepts it; any other node it may open as
+// the whole tree would, since its children came along. So each group of the receiver gets the
+// interaction list the whole tree would give it (Warren & Salmon 1993; Bonsai's choice).
+#pragma once
+
+#include "cuda_bh_tree.cuh"
+
+namespace orrery {
+namespace {
+
+// A node as sent: the walk's arrays at one index, links renumbered to the essential tree's own
+// nodes (>= 0) and bodies (~index).
+struct EssentialNode {
+  Vec4 com, quad, quad2_open, lo, hi;
+  int2 child, range;
+};
+static_assert(sizeof(EssentialNode) == 96, "sent as bytes");
+
+// What a level's entry is to the target box.
+enum EntryKind : int { k_entry_skip, k_entry_taken, k_entry_bucket, k_entry_open, k_entry_body };
+
+struct TargetBox {
+  float3 lo, hi;
+  float scale;  // the relative test's (octree.h) for the box's least |a|; 0: the box test alone
+};
+
+// One level of entries [first, first + count) of `entries` (tree nodes, or ~body): each one's
+// kind, children to place (0 or 2) and bodies to send, with the opening test of walk_group for a
+// group filling the whole box.
+__global__ void essential_level_kernel(Tree t, const int* __restrict__ entries, int first,
+                                       int count, TargetBox box, int* __restrict__ kind,
+                                       int* __restrict__ children, int* __restrict__ bodies) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const int e = first + i, node = entries[e];
+  int k = k_entry_skip, size = 0;
+  if (node < 0) {
+    k = k_entry_body, size = 1;
+  } else {
+    const Vec4 com = t.com[node];
+    if (com.w != 0.0f) {
+      const Vec4 q2o = t.quad2_open[node], lo = t.lo[node], hi = t.hi[node];
+      const int2 r = t.range[node];
+      const bool overlap = lo.x <= box.hi.x && hi.x >= box.lo.x && lo.y <= box.hi.y &&
+                           hi.y >= box.lo.y && lo.z <= box.hi.z && hi.z >= box.lo.z;
+      const float dx = fmaxf(fmaxf(box.lo.x - com.x, com.x - box.hi.x), 0.0f);
+      const float dy = fmaxf(fmaxf(box.lo.y - com.y, com.y - box.hi.y), 0.0f);
+      const float dz = fmaxf(fmaxf(box.lo.z - com.z, com.z - box.hi.z), 0.0f);
+      const float d2 = dx * dx + dy * dy + dz * dz;
+      if (!overlap && d2 > q2o.z * q2o.z && d2 >= lo.w * box.scale)
+        k = k_entry_taken;
+      else if (r.y - r.x + 1 <= k_bucket)
+        k = k_entry_bucket, size = r.y - r.x + 1;
+      else
+        k = k_entry_open;
+    }
+  }
+  kind[e] = k;
+  children[e] = k == k_entry_open ? 2 : 0;
+  bodies[e] = size;
+}
+
+// The opened entries' children, placed in the next level (which starts after this one) at their
+// offsets, `children` scanned over the level (exclusive); each entry's `children` then becomes its
+// first child's entry. The level after has `*next_count` entries.
+__global__ void essential_children_kernel(Tree t, int* __restrict__ entries, int first, int count,
+                                          const int* __restrict__ kind, int* __restrict__ children,
+                                          int* __restrict__ next_count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const int e = first + i, at = first + count + children[e];
+  const bool open = kind[e] == k_entry_open;
+  if (open) {
+    const int2 c = t.child[entries[e]];
+    entries[at] = c.x;
+    entries[at + 1] = c.y;
+  }
+  if (i == count - 1) *next_count = at + (open ? 2 : 0) - (first + count);
+  children[e] = at;
+}
+
+// The essential tree of entries [0, m): node e of it is entry e (a body entry's node is unused),
+// its bodies at body_at (an exclusive scan of the entries' bodies). `first_child` of an opened
+// entry: where its children's entries are.
+__global__ void essential_assemble_kernel(
+    Tree t, const Vec4* __restrict__ sorted, const int* __restrict__ entries, int m,
+    const int* __restrict__ kind, const int* __restrict__ first_child,
+    const int* __restrict__ body_at, EssentialNode* __restrict__ nodes, Vec4* __restrict__ bodies) {
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= m) return;
+  const int node = entries[e], k = kind[e];
+  EssentialNode out{};
+  if (k == k_entry_body) {
+    bodies[body_at[e]] = sorted[~node];
+    nodes[e] = out;  // com.w 0: never walked as a node (its parent links to the body)
+    return;
+  }
+  out.com = t.com[node];
+  out.quad = t.quad[node];
+  out.quad2_open = t.quad2_open[node];
+  out.lo = t.lo[node];
+  out.hi = t.hi[node];
+  const int2 r = t.range[node];
+  const int size = r.y - r.x + 1;
+  if (k == k_entry_taken) {
+    // A point at the centre of mass, no opening radius and no relative reach: accepted by every
+    // group of the box (the centre of mass lies outside it, as the test above found).
+    out.lo = Vec4{out.com.x, out.com.y, out.com.z, 0.0f};
+    out.hi = Vec4{out.com.x, out.com.y, out.com.z, 0.0f};
+    out.quad2_open.z = 0.0f;
+    out.range = make_int2(0, size - 1);
+  } else if (k == k_entry_bucket) {
+    out.range = make_int2(body_at[e], body_at[e] + size - 1);
+    for (int j = 0; j < size; ++j) bodies[body_at[e] + j] = sorted[r.x + j];
+  } else if (k == k_entry_open) {
+    auto link = [&](int at) { return entries[at] >= 0 ? at : ~body_at[at]; };
+    const int c = first_child[e];
+    out.child = make_int2(link(c), link(c + 1));
+    out.range = make_int2(0, size - 1);  // only its size is read: more than a bucket
+  }
+  nodes[e] = out;
+}
+
+// One received essential tree into the forest's arrays at node `node_at` and body `body_at`.
+__global__ void essential_place_kernel(const EssentialNode* __restrict__ in, int m, int node_at,
+                                       int body_at, Tree forest) {
+  const int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= m) return;
+  const EssentialNode n = in[e];
+  auto link = [&](int c) { return c >= 0 ? c + node_at : ~(~c + body_at); };
+  forest.child[node_at + e] = make_int2(link(n.child.x), link(n.child.y));
+  forest.range[node_at + e] = make_int2(n.range.x + body_at, n.range.y + body_at);
+  forest.com[node_at + e] = n.com;
+  forest.quad[node_at + e] = n.quad;
+  forest.quad2_open[node_at + e] = n.quad2_open;
+  forest.lo[node_at + e] = n.lo;
+  forest.hi[node_at + e] = n.hi;
+}
+
+}  // namespace
+}  // namespace orrery

@@ -1,0 +1,57 @@
+// Private: what cuda-bh needs of the other ranks when it runs over several (issue 47): host
+// reductions and one exchange of device bytes a pass. The engine knows no MPI: orrery_distributed
+// implements this over MPI (control) and NCCL (the device bytes).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "orrery/gpu_buffer.h"
+#include "orrery/solver.h"
+
+namespace orrery {
+
+// Bytes for one rank: a small header over the host's channel, the rest device to device.
+struct DeviceParcel {
+  std::vector<std::uint8_t> header;
+  const void* data = nullptr;  // device memory
+  std::size_t bytes = 0;
+};
+
+// What one rank sent this one: its header, and where its device bytes landed.
+struct ReceivedParcel {
+  std::vector<std::uint8_t> header;
+  std::size_t offset = 0, bytes = 0;
+};
+
+class TreeExchange {
+ public:
+  virtual ~TreeExchange() = default;
+  virtual int rank() const = 0;
+  virtual int ranks() const = 0;
+  // Element-wise over the ranks, in place (collective).
+  virtual void sum(double* v, int n, const char* what) = 0;
+  virtual void max(double* v, int n, const char* what) = 0;
+  // Every rank's `n` floats, by rank (collective).
+  virtual std::vector<float> gather(const float* mine, int n, const char* what) = 0;
+  // send[r] to rank r (this rank's own is ignored); the device bytes received go to `into`
+  // (grown as needed), each rank's at its parcel's offset. Collective; returns when every byte
+  // has arrived.
+  virtual std::vector<ReceivedParcel> exchange(const std::vector<DeviceParcel>& send,
+                                               GpuBuffer<unsigned char>& into,
+                                               const char* what) = 0;
+};
+
+// cuda-bh whose every force pass adds the other ranks' locally essential trees (cuda_bh.cu).
+std::unique_ptr<Solver> make_cuda_bh_over(std::unique_ptr<TreeExchange> exchange);
+// Each body's interactions on the solver's last force pass, by body (a solver of
+// make_cuda_bh_over; waits for the device).
+std::vector<float> cuda_bh_work(const Solver& s);
+// Bytes of essential trees received on the last pass.
+std::size_t cuda_bh_received_bytes(const Solver& s);
+// The bodies were moved between ranks: the next pass learns their accelerations afresh.
+void cuda_bh_forget(Solver& s);
+
+}  // namespace orrery
