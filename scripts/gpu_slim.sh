@@ -10,13 +10,16 @@
 set -euo pipefail
 build=$1 slim=$2 xz=${3:-}
 rm -rf "$slim"
+[ -x "$build/src/bench/orrery-bench" ] || { echo "gpu_slim: $build/src/bench/orrery-bench is missing (build it first)" >&2; exit 1; }
+# Whatever of the rest was built (a run over MPI ranks needs only the bench and orrery_mpi_check).
 for f in src/app/orrery src/bench/orrery-bench tests/orrery_tests tests/orrery_gpu_tests \
-         tests/orrery_gfx_tests tests/viewer/orrery_png_check tests/viewer/orrery_png_diff; do
-  [ -x "$build/$f" ] || { echo "gpu_slim: $build/$f is missing (build it first)" >&2; exit 1; }
+         tests/orrery_gfx_tests tests/viewer/orrery_png_check tests/viewer/orrery_png_diff \
+         tests/orrery_mpi_check; do
+  [ -x "$build/$f" ] || continue
   mkdir -p "$slim/$(dirname "$f")"
   cp "$build/$f" "$slim/$f"
 done
-cp -r "$build/src/app/shaders" "$slim/src/app/shaders"
+[ -d "$build/src/app/shaders" ] && cp -r "$build/src/app/shaders" "$slim/src/app/shaders"
 # The simulation layer, for building the Python module there with that machine's python3.
 if [ -f "$build/src/sim/liborrery_sim.a" ]; then
   mkdir -p "$slim/src/sim" && cp "$build/src/sim/liborrery_sim.a" "$slim/src/sim/"

@@ -12,7 +12,7 @@ o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp
 apt-get $o update -qq
 pkgs="openmpi-bin openmpi-common libopenmpi3 libpmix2 libhwloc15 libhwloc-plugins libevent-core-2.1-7
       libevent-pthreads-2.1-7 libevent-2.1-7 libfabric1 libibverbs1 librdmacm1 libnl-3-200 libnl-route-3-200
-      libpsm-infinipath1 libpsm2-2 libucx0 libmunge2 libefa1 libnuma1 libxml2 libicu72"
+      libpsm-infinipath1 libpsm2-2 libucx0 libmunge2 libnuma1 libxml2 libicu72"
 (cd "$dest/debs" && apt-get $o download -qq $pkgs)
 cat > "$dest/env.sh" <<'ENV'
 # Source after .gpu/prelude.sh: Open MPI at its Debian paths (nothing of Ubuntu's is replaced: the

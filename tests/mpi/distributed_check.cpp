@@ -5,8 +5,7 @@
 // 0; exit 1 where any failed on any rank. With --die R or --hang R, rank R exits (killed) or stops
 // answering before the first exchange (tests/mpi/faults.sh: the others must end, not wait).
 // With --gpu, the same checks of cuda-bh over the ranks against one process's cuda-bh, each rank
-// on GPU (its rank on the host) modulo the GPUs, so that one GPU can take several ranks here; exit
-// 77 (skipped) where there is no GPU.
+// on its own GPU; exit 77 (skipped) where there is no GPU or fewer GPUs than ranks on the host.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -20,6 +19,7 @@
 
 #include "orrery/device.h"
 #include "orrery/distributed.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/input.h"
 #include "orrery/presets.h"
 #include "orrery/solver.h"
@@ -100,6 +100,23 @@ Errors errors(const std::vector<Vec4>& got, const std::vector<Vec4>& want, bool 
   return e;
 }
 
+// A solver's accelerations and potentials of `pos`, through device copies for a GPU solver.
+void field(Solver& s, const std::vector<Vec4>& pos, std::vector<Vec4>& acc, std::vector<Vec4>& pot,
+           const SimParams& params) {
+  const int m = static_cast<int>(pos.size());
+  if (!s.on_device()) {
+    s.accelerations(pos.data(), acc.data(), m, params);
+    s.potentials(pos.data(), pot.data(), m, params);
+    return;
+  }
+  GpuBuffer<Vec4> p(pos.size()), a(pos.size()), u(pos.size());
+  p.upload(pos.data(), pos.size());
+  s.accelerations(p.data(), a.data(), m, params);
+  s.potentials(p.data(), u.data(), m, params);
+  a.download(acc.data(), acc.size());
+  u.download(pot.data(), pot.size());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -111,7 +128,14 @@ int main(int argc, char** argv) {
       if (me == 0) std::printf("skipped: no CUDA device (%s)\n", device_info().reason.c_str());
       return 77;
     }
-    use_device(ranks.local_rank() % device_count());
+    // NCCL takes one rank a GPU (two ranks of a communicator on one GPU are "invalid usage").
+    if (ranks.local_size() > device_count()) {
+      if (me == 0)
+        std::printf("skipped: %d ranks on a host with %d GPUs (NCCL takes one rank a GPU)\n",
+                    ranks.local_size(), device_count());
+      return 77;
+    }
+    use_device(ranks.local_rank());
   }
   if (argc == 3 && std::atoi(argv[2]) == me) {
     if (std::strcmp(argv[1], "--die") == 0) std::raise(SIGKILL);
@@ -163,8 +187,7 @@ int main(int argc, char** argv) {
     }
     const int m = static_cast<int>(mine.ids.size());
     std::vector<Vec4> acc(static_cast<std::size_t>(m)), pot(acc.size());
-    solver->accelerations(mine.bodies.pos.data(), acc.data(), m, params);
-    solver->potentials(mine.bodies.pos.data(), pot.data(), m, params);
+    field(*solver, mine.bodies.pos, acc, pot, params);
     for (std::size_t i = 0; i < acc.size(); ++i) acc[i].w = pot[i].w;
     const std::vector<Vec4> got = by_id(ranks, mine, acc, n);
     bool ok = true;
@@ -172,8 +195,7 @@ int main(int argc, char** argv) {
     if (me == 0) {
       std::vector<Vec4> single(static_cast<std::size_t>(n)), phi(single.size());
       if (pass != 1) one = make_solver(name, 0);  // pass 2: both learn afresh (moved)
-      one->accelerations(all.pos.data(), single.data(), n, params);
-      one->potentials(all.pos.data(), phi.data(), n, params);
+      field(*one, all.pos, single, phi, params);
       for (int i = 0; i < n; ++i)
         single[static_cast<std::size_t>(i)].w = phi[static_cast<std::size_t>(i)].w;
       const Errors da = errors(got, want, false), sa = errors(single, want, false);

@@ -137,12 +137,12 @@ void reduce(Ranks& r, double* v, int n, MPI_Op op, const char* what) {
   if (rc != MPI_SUCCESS) r.abort(std::string(what) + ": " + mpi_error(rc), 3);
 }
 
-int count_of(Ranks& r, std::size_t bytes, const char* what) {
-  if (bytes > static_cast<std::size_t>(INT_MAX))
-    r.abort(std::string(what) + ": " + std::to_string(bytes) +
-                " bytes for one rank, more than one MPI message carries (2 GB): more ranks",
+int count_of(Ranks& r, std::size_t count, const char* what) {
+  if (count > static_cast<std::size_t>(INT_MAX))
+    r.abort(std::string(what) + ": " + std::to_string(count) +
+                " blocks of an exchange, more than MPI counts: more ranks",
             3);
-  return static_cast<int>(bytes);
+  return static_cast<int>(count);
 }
 
 }  // namespace
@@ -155,27 +155,52 @@ std::vector<std::vector<std::uint8_t>> Ranks::exchange(
     const std::vector<std::vector<std::uint8_t>>& send, const char* what) {
   Guard g(*this, what);
   const std::size_t p = static_cast<std::size_t>(m_size);
-  std::vector<int> send_counts(p), recv_counts(p), send_at(p), recv_at(p);
-  for (std::size_t r = 0; r < p; ++r) send_counts[r] = count_of(*this, send[r].size(), what);
+  // MPI counts are ints: the bytes go as whole blocks of 64 KiB (a derived type), and what is
+  // left of each message (under a block) in a second, small exchange. So a message may be larger
+  // than 2 GB (a rank's bodies are, from 130M on).
+  constexpr std::size_t k_block = 65536;
+  std::vector<std::uint64_t> out_n(p), in_n(p);
+  for (std::size_t r = 0; r < p; ++r) out_n[r] = send[r].size();
   int rc =
-      MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+      MPI_Alltoall(out_n.data(), 1, MPI_UINT64_T, in_n.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
   if (rc != MPI_SUCCESS) abort(std::string(what) + ": " + mpi_error(rc), 3);
-  std::size_t out_bytes = 0, in_bytes = 0;
+  std::vector<int> sb(p), rb(p), sd(p), rd(p), sr(p), rr(p), srd(p), rrd(p);
+  std::size_t so = 0, ro = 0, sro = 0, rro = 0;  // blocks, then remainder bytes
   for (std::size_t r = 0; r < p; ++r) {
-    send_at[r] = count_of(*this, out_bytes, what), out_bytes += send[r].size();
-    recv_at[r] = count_of(*this, in_bytes, what),
-    in_bytes += static_cast<std::size_t>(recv_counts[r]);
+    sb[r] = count_of(*this, out_n[r] / k_block, what), sd[r] = count_of(*this, so, what);
+    rb[r] = count_of(*this, in_n[r] / k_block, what), rd[r] = count_of(*this, ro, what);
+    so += static_cast<std::size_t>(sb[r]), ro += static_cast<std::size_t>(rb[r]);
+    sr[r] = static_cast<int>(out_n[r] % k_block), srd[r] = count_of(*this, sro, what);
+    rr[r] = static_cast<int>(in_n[r] % k_block), rrd[r] = count_of(*this, rro, what);
+    sro += static_cast<std::size_t>(sr[r]), rro += static_cast<std::size_t>(rr[r]);
   }
-  count_of(*this, out_bytes, what), count_of(*this, in_bytes, what);
-  std::vector<std::uint8_t> out(out_bytes), in(in_bytes);
-  for (std::size_t r = 0; r < p; ++r)
-    std::copy(send[r].begin(), send[r].end(), out.begin() + send_at[r]);
-  rc = MPI_Alltoallv(out.data(), send_counts.data(), send_at.data(), MPI_BYTE, in.data(),
-                     recv_counts.data(), recv_at.data(), MPI_BYTE, MPI_COMM_WORLD);
+  std::vector<std::uint8_t> out(so * k_block), in(ro * k_block), rest_out(sro), rest_in(rro);
+  for (std::size_t r = 0; r < p; ++r) {
+    const std::size_t whole = static_cast<std::size_t>(sb[r]) * k_block;
+    std::copy(send[r].begin(), send[r].begin() + static_cast<std::ptrdiff_t>(whole),
+              out.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(sd[r]) * k_block));
+    std::copy(send[r].begin() + static_cast<std::ptrdiff_t>(whole), send[r].end(),
+              rest_out.begin() + srd[r]);
+  }
+  MPI_Datatype block;
+  MPI_Type_contiguous(static_cast<int>(k_block), MPI_BYTE, &block);
+  MPI_Type_commit(&block);
+  rc = MPI_Alltoallv(out.data(), sb.data(), sd.data(), block, in.data(), rb.data(), rd.data(),
+                     block, MPI_COMM_WORLD);
+  MPI_Type_free(&block);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Alltoallv(rest_out.data(), sr.data(), srd.data(), MPI_BYTE, rest_in.data(), rr.data(),
+                       rrd.data(), MPI_BYTE, MPI_COMM_WORLD);
   if (rc != MPI_SUCCESS) abort(std::string(what) + ": " + mpi_error(rc), 3);
+  out = std::vector<std::uint8_t>();
   std::vector<std::vector<std::uint8_t>> got(p);
-  for (std::size_t r = 0; r < p; ++r)
-    got[r].assign(in.begin() + recv_at[r], in.begin() + recv_at[r] + recv_counts[r]);
+  for (std::size_t r = 0; r < p; ++r) {
+    const auto at =
+        in.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(rd[r]) * k_block);
+    got[r].reserve(in_n[r]);
+    got[r].assign(at, at + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(rb[r]) * k_block));
+    got[r].insert(got[r].end(), rest_in.begin() + rrd[r], rest_in.begin() + rrd[r] + rr[r]);
+  }
   return got;
 }
 

@@ -194,6 +194,7 @@ class CudaBhSolver final : public Solver {
     if (relative) rel.known = m_last, rel.known_totals = m_totals + 2 * m_slot;
     exchange_trees(tree_n, n, relative ? box_scale(rel, n) : 0.0f);
     walk_pair<Potential>(out, tree_n, eps2, Potential ? rel : learning(rel, true));
+    if (!Potential) m_work_n = n;
     CUDA_CHECK_THROW(cudaMemcpy(m_host_counts.get(), m_counts, sizeof(unsigned long long) * 2,
                                 cudaMemcpyDeviceToHost));
   }
@@ -213,7 +214,6 @@ class CudaBhSolver final : public Solver {
       m_exchange->sum(t, 2, "the mean acceleration");
       CUDA_CHECK_THROW(cudaMemcpy(rel.totals, t, sizeof t, cudaMemcpyHostToDevice));
     }
-    if (!Potential) m_work_n = m_known;
   }
 
   // Sends every other rank the essential tree of this rank's tree for that rank's box and scale,
