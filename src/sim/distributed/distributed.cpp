@@ -160,7 +160,8 @@ std::vector<std::vector<std::uint8_t>> Ranks::exchange(
   // than 2 GB (a rank's bodies are, from 130M on).
   constexpr std::size_t k_block = 65536;
   std::vector<std::uint64_t> out_n(p), in_n(p);
-  for (std::size_t r = 0; r < p; ++r) out_n[r] = send[r].size();
+  const std::size_t me = static_cast<std::size_t>(m_rank);
+  for (std::size_t r = 0; r < p; ++r) out_n[r] = r == me ? 0 : send[r].size();  // own: no MPI
   int rc =
       MPI_Alltoall(out_n.data(), 1, MPI_UINT64_T, in_n.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
   if (rc != MPI_SUCCESS) abort(std::string(what) + ": " + mpi_error(rc), 3);
@@ -176,6 +177,7 @@ std::vector<std::vector<std::uint8_t>> Ranks::exchange(
   }
   std::vector<std::uint8_t> out(so * k_block), in(ro * k_block), rest_out(sro), rest_in(rro);
   for (std::size_t r = 0; r < p; ++r) {
+    if (r == me) continue;
     const std::size_t whole = static_cast<std::size_t>(sb[r]) * k_block;
     std::copy(send[r].begin(), send[r].begin() + static_cast<std::ptrdiff_t>(whole),
               out.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(sd[r]) * k_block));
@@ -195,6 +197,10 @@ std::vector<std::vector<std::uint8_t>> Ranks::exchange(
   out = std::vector<std::uint8_t>();
   std::vector<std::vector<std::uint8_t>> got(p);
   for (std::size_t r = 0; r < p; ++r) {
+    if (r == me) {
+      got[r] = send[r];
+      continue;
+    }
     const auto at =
         in.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(rd[r]) * k_block);
     got[r].reserve(in_n[r]);
@@ -298,17 +304,21 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
   for (int j = 0; j < splits; ++j) d.splits.push_back(hi_key[static_cast<std::size_t>(j)]);
   d.splits.push_back(~std::uint64_t{0});
   // Each body to the rank whose range holds its key.
+  // The bodies are in key order, so each rank's are one run of them.
   std::vector<std::vector<std::uint8_t>> send(static_cast<std::size_t>(p));
   long long moved = 0;
-  for (const Packed& b : bodies) {
-    const int r = static_cast<int>(
-        std::upper_bound(d.splits.begin() + 1, d.splits.end() - 1, b.key) - (d.splits.begin() + 1));
+  auto first = bodies.begin();
+  for (int r = 0; r < p; ++r) {
+    const auto end = r + 1 < p ? std::lower_bound(first, bodies.end(), d.splits[static_cast<std::size_t>(r + 1)],
+                                                  [](const Packed& b, std::uint64_t k) { return b.key < k; })
+                               : bodies.end();
     std::vector<std::uint8_t>& s = send[static_cast<std::size_t>(r)];
-    const std::size_t at = s.size();
-    s.resize(at + sizeof(Packed));
-    std::memcpy(s.data() + at, &b, sizeof(Packed));
-    moved += r != ranks.rank();
+    s.resize(sizeof(Packed) * static_cast<std::size_t>(end - first));
+    if (!s.empty()) std::memcpy(s.data(), &*first, s.size());
+    if (r != ranks.rank()) moved += end - first;
+    first = end;
   }
+  bodies = std::vector<Packed>();
   const std::vector<std::vector<std::uint8_t>> got = ranks.exchange(send, "moving the bodies");
   std::vector<Packed> mine_now;
   for (const std::vector<std::uint8_t>& g : got) {
