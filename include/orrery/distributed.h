@@ -11,7 +11,11 @@
 #include <vector>
 
 #include "orrery/bodies.h"
+#include "orrery/diagnostics.h"
+#include "orrery/integrators.h"
 #include "orrery/physics.h"
+#include "orrery/presets.h"
+#include "orrery/simulation.h"
 #include "orrery/solver.h"
 
 namespace orrery {
@@ -97,6 +101,54 @@ class DistributedBh {
   // The bodies were moved between ranks (decompose): what the solver kept of each body is
   // dropped.
   static void moved(Solver& s);
+};
+
+// This rank's part of an independently drawn preset (random, shell, plummer, plummer-halo:
+// make_preset_part), IDs from its first body's index in the whole, the whole centred (centre of
+// mass and its velocity at 0) over every part. Collective. Throws InputError, the same on every
+// rank, for fewer bodies than ranks or another preset.
+RankBodies draw_part(Ranks& ranks, Preset preset, int n, std::uint64_t seed);
+
+// One run over the ranks: the bodies decomposed, stepped by a distributed tree's forces (cuda-bh,
+// one GPU a rank, after DistributedBh::bind_gpus; or cpu-bh) and decomposed again every
+// `rebalance_every` steps (0: the first time only) by each body's measured work. Every member
+// is collective: each rank calls them in the same order.
+class RankRun {
+ public:
+  RankRun(Ranks& ranks, RankBodies mine, bool gpu, Integrator integrator, const SimParams& params,
+          int rebalance_every);
+  ~RankRun();
+  // One step (a decomposition first when one is due).
+  void step();
+  // The decomposition that the next step would make first, if one is due (a bench times the
+  // step alone).
+  void rebalance_if_due();
+  // E, P, L and the mass over every rank's bodies (each body's potential from every body).
+  Diagnostics diagnostics();
+  // This rank's bodies as they are now, in its key order.
+  const RankBodies& bodies();
+  Solver& solver() { return *m_forces; }
+  Simulation& simulation() { return *m_sim; }
+  long long steps() const { return m_steps; }
+  // This rank's bodies now.
+  int size() const { return static_cast<int>(m_mine.ids.size()); }
+  // The last decomposition, the decompositions since the first, the bodies they moved, and the
+  // busiest rank's work against the mean after the worst of them (1: none).
+  const Decomposition& last() const { return m_last; }
+  int rebalances() const { return m_rebalances; }
+  double moved() const { return m_moved; }
+  double worst_balance() const { return m_worst_balance; }
+
+ private:
+  Ranks& m_ranks;
+  RankBodies m_mine;
+  int m_rebalance_every;
+  Decomposition m_last;
+  Solver* m_forces = nullptr;
+  std::unique_ptr<Simulation> m_sim;
+  long long m_steps = 0, m_balanced_at = 0;
+  int m_rebalances = 0;
+  double m_moved = 0, m_worst_balance = 1.0;
 };
 
 }  // namespace orrery

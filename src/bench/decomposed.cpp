@@ -21,30 +21,6 @@
 #include "stop.h"
 
 namespace orrery::bench {
-namespace {
-
-// E, P and L summed over the ranks: each rank's bodies' kinetic and potential energies (the
-// potentials from every body), momentum and angular momentum.
-Diagnostics run_diagnostics(Ranks& ranks, Simulation& sim) {
-  Diagnostics d = sim.measure();
-  double v[10] = {d.mass,
-                  d.kinetic,
-                  d.potential,
-                  d.momentum.x,
-                  d.momentum.y,
-                  d.momentum.z,
-                  d.angular_momentum.x,
-                  d.angular_momentum.y,
-                  d.angular_momentum.z,
-                  d.momentum_scale};
-  ranks.sum(v, 10, "the diagnostics");
-  d.mass = v[0], d.kinetic = v[1], d.potential = v[2];
-  d.momentum = {v[3], v[4], v[5]}, d.angular_momentum = {v[6], v[7], v[8]};
-  d.momentum_scale = v[9];
-  return d;
-}
-
-}  // namespace
 
 int run_decomposed(const Plan& plan) {
   Ranks& ranks = Ranks::world();
@@ -69,33 +45,9 @@ int run_decomposed(const Plan& plan) {
   const bool parts = !plan.loaded && !plan.scene && !plan.preset_units.henon &&
                      (plan.preset == Preset::random || plan.preset == Preset::shell ||
                       plan.preset == Preset::plummer || plan.preset == Preset::plummer_halo);
-  if (parts && p > 1) {
-    // Each rank draws its own part (no rank holds the whole), centred over every part.
-    try {
-      mine.bodies = make_preset_part(plan.preset, n, plan.seed, me, p);
-    } catch (const InputError& e) {
-      if (me == 0) throw UsageError(e.what());
-      return 2;
-    }
+  if (parts && p > 1) {  // each rank draws its own part: no rank holds the whole
+    mine = draw_part(ranks, plan.preset, n, plan.seed);
     if (plan.radius) set_radius(mine.bodies.vel, *plan.radius);
-    const long long first = static_cast<long long>(n / p) * me + std::min(me, n % p);
-    for (std::size_t i = 0; i < mine.bodies.pos.size(); ++i)
-      mine.ids.push_back(static_cast<std::uint64_t>(first) + i);
-    double sums[7] = {};  // mass, mass-weighted position and velocity
-    for (std::size_t i = 0; i < mine.bodies.pos.size(); ++i) {
-      const Vec4 &x = mine.bodies.pos[i], &v = mine.bodies.vel[i];
-      sums[0] += x.w;
-      sums[1] += x.w * x.x, sums[2] += x.w * x.y, sums[3] += x.w * x.z;
-      sums[4] += x.w * v.x, sums[5] += x.w * v.y, sums[6] += x.w * v.z;
-    }
-    ranks.sum(sums, 7, "the centre of mass");
-    for (std::size_t i = 0; i < mine.bodies.pos.size(); ++i) {
-      Vec4 &x = mine.bodies.pos[i], &v = mine.bodies.vel[i];
-      x.x -= static_cast<float>(sums[1] / sums[0]), x.y -= static_cast<float>(sums[2] / sums[0]);
-      x.z -= static_cast<float>(sums[3] / sums[0]);
-      v.x -= static_cast<float>(sums[4] / sums[0]), v.y -= static_cast<float>(sums[5] / sums[0]);
-      v.z -= static_cast<float>(sums[6] / sums[0]);
-    }
   } else {  // every rank makes the whole state and keeps its share
     const BodyState all = bench_state(plan, n);
     for (int i = me; i < n; i += p) {
@@ -104,47 +56,32 @@ int run_decomposed(const Plan& plan) {
       mine.ids.push_back(static_cast<std::uint64_t>(i));
     }
   }
-  Decomposition d;
+  std::unique_ptr<RankRun> run;
   try {
-    d = decompose(ranks, mine);
+    run = std::make_unique<RankRun>(ranks, std::move(mine), gpu, plan.integrator, plan.params,
+                                    plan.rebalance_every);
   } catch (const InputError& e) {  // every rank knows: rank 0 says it, once
     if (me == 0) throw UsageError(e.what());
     return 2;
   }
-  std::unique_ptr<Solver> solver =
-      gpu ? DistributedBh::make_device(ranks) : DistributedBh::make(ranks);
-  Solver* forces = solver.get();
-  Simulation sim(mine.bodies, std::move(solver), plan.integrator, plan.params);
-  const bool diagnostics = plan.diagnostics;
+  Solver& forces = run->solver();
   std::optional<Diagnostics> start;
-  if (diagnostics) start = run_diagnostics(ranks, sim);
+  if (plan.diagnostics) start = run->diagnostics();
   std::vector<double> ms;
-  double interactions = 0, let_bytes = 0, moved = 0, worst_balance = 1.0;
-  int rebalances = 0;
+  double interactions = 0, let_bytes = 0;
   const int total = plan.warmup + plan.steps;
   for (int k = 0; k < total; ++k) {
-    if (k > 0 && plan.rebalance_every > 0 && k % plan.rebalance_every == 0) {
-      BodyState s = sim.state();
-      mine.bodies = std::move(s);
-      mine.work = DistributedBh::work(*forces);
-      if (mine.work.size() != mine.ids.size()) mine.work.clear();
-      d = decompose(ranks, mine);
-      sim.set_state(mine.bodies);
-      DistributedBh::moved(*forces);
-      ++rebalances;
-      moved += static_cast<double>(d.bodies_moved);
-      worst_balance = std::max(worst_balance, d.work_mean > 0 ? d.work_max / d.work_mean : 1.0);
-    }
+    run->rebalance_if_due();  // not timed: the step alone is
     const auto t0 = std::chrono::steady_clock::now();
-    sim.step(1);
+    run->step();
     double took =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     ranks.max(&took, 1, "the step's time");  // a step takes as long as its slowest rank
     throw_if_stopped();
     if (k < plan.warmup) continue;
     ms.push_back(took);
-    double counts[2] = {forces->interactions(static_cast<int>(mine.ids.size())),
-                        static_cast<double>(DistributedBh::received_bytes(*forces))};
+    double counts[2] = {forces.interactions(run->size()),
+                        static_cast<double>(DistributedBh::received_bytes(forces))};
     ranks.sum(counts, 2, "the step's work");
     interactions += counts[0], let_bytes += counts[1];
   }
@@ -152,20 +89,20 @@ int run_decomposed(const Plan& plan) {
   double gpu_bytes = gpu ? static_cast<double>(device_info().total_mem - device_free_memory()) : 0;
   ranks.max(&gpu_bytes, 1, "the GPUs' memory");
   std::optional<Diagnostics> end;
-  if (diagnostics) end = run_diagnostics(ranks, sim);
+  if (plan.diagnostics) end = run->diagnostics();
   if (me == 0) {
     std::vector<double> sorted = ms;
     std::sort(sorted.begin(), sorted.end());
     const double median = sorted.empty() ? NAN : sorted[sorted.size() / 2];
     const double steps = static_cast<double>(ms.size());
-    std::printf("orrery-bench: decomposed: %s\n", forces->config().c_str());
+    std::printf("orrery-bench: decomposed: %s\n", forces.config().c_str());
     std::printf("%-8s %10s %6s %10s %14s %12s %14s %14s %12s\n", "solver", "N", "ranks", "ms/step",
                 "interactions/s", "balance max", "LET MB/step", "moved/rebal.", "GPU GB max");
     std::printf("%-8s %10d %6d %10.3f %14.4e %12.4f %14.3f %14.0f %12.2f\n",
                 plan.solvers.front().info.name.c_str(), n, p, median,
                 steps > 0 && median > 0 ? interactions / steps / (median * 1e-3) : 0.0,
-                worst_balance, steps > 0 ? let_bytes / steps / 1048576.0 : 0.0,
-                rebalances > 0 ? moved / rebalances : 0.0, gpu_bytes / 1e9);
+                run->worst_balance(), steps > 0 ? let_bytes / steps / 1048576.0 : 0.0,
+                run->rebalances() > 0 ? run->moved() / run->rebalances() : 0.0, gpu_bytes / 1e9);
     if (start && end) {
       const Drift moved_by = drift(*start, *end);
       std::printf("energy %.9g -> %.9g, drift %.3e; momentum drift %.3e\n", start->total(),

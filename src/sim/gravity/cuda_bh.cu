@@ -241,9 +241,8 @@ class CudaBhSolver final : public Solver {
           essential(tree_n, box, m_send[static_cast<std::size_t>(r)]);
     }
     const std::vector<ReceivedParcel> got =
-        m_exchange->exchange(send, m_received_bytes, "the essential trees");
+        m_exchange->exchange(send, m_inbox, "the essential trees");
     std::vector<int> roots;
-    std::vector<std::int64_t> sizes;  // nodes, bodies of each parcel
     std::int64_t nodes = 0, bodies = 0;
     m_received = 0;
     for (const ReceivedParcel& g : got) {
@@ -268,7 +267,7 @@ class CudaBhSolver final : public Solver {
       std::int64_t h[3];
       if (g.header.size() != sizeof h) continue;
       std::memcpy(h, g.header.data(), sizeof h);
-      const auto* base = m_received_bytes.data() + g.offset;
+      const auto* base = m_inbox.data() + g.offset;
       const int m = static_cast<int>(h[0]);
       if (m > 0)
         essential_place_kernel<<<blocks_for(m), k_threads>>>(
@@ -509,7 +508,7 @@ class CudaBhSolver final : public Solver {
   // walked from them (m_forest's arrays are columns of m_forest_columns), its roots; each body's
   // work on the last force pass (m_work_n bodies); the breadth-first scratch of essential().
   std::vector<GpuBuffer<unsigned char>> m_send;
-  GpuBuffer<unsigned char> m_received_bytes;
+  GpuBuffer<unsigned char> m_inbox;
   std::size_t m_received = 0;
   GpuBuffer<EssentialNode> m_forest_columns;
   GpuBuffer<Vec4> m_forest_bodies;

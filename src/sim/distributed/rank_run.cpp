@@ -1,0 +1,102 @@
+// One run over the ranks (orrery/distributed.h: RankRun): a preset drawn a part a rank, the steps
+// with a distributed tree's forces, the decompositions by measured work, and the readings summed
+// over the ranks. orrery-bench --decompose and Python's orrery.RankRun are both this.
+#include <algorithm>
+#include <cstdint>
+
+#include "orrery/distributed.h"
+#include "orrery/input.h"
+#include "orrery/presets.h"
+
+namespace orrery {
+
+RankBodies draw_part(Ranks& ranks, Preset preset, int n, std::uint64_t seed) {
+  const int p = ranks.size(), me = ranks.rank();
+  if (n < p)
+    throw InputError(std::to_string(n) + " bodies on " + std::to_string(p) +
+                     " ranks: a decomposed run needs at least one body a rank");
+  RankBodies mine;
+  mine.bodies = make_preset_part(preset, n, seed, me, p);
+  const long long first = static_cast<long long>(n / p) * me + std::min(me, n % p);
+  mine.ids.resize(mine.bodies.pos.size());
+  for (std::size_t i = 0; i < mine.ids.size(); ++i)
+    mine.ids[i] = static_cast<std::uint64_t>(first) + i;
+  double sums[7] = {};  // mass, mass-weighted position and velocity
+  for (std::size_t i = 0; i < mine.bodies.pos.size(); ++i) {
+    const Vec4 &x = mine.bodies.pos[i], &v = mine.bodies.vel[i];
+    sums[0] += x.w;
+    sums[1] += x.w * x.x, sums[2] += x.w * x.y, sums[3] += x.w * x.z;
+    sums[4] += x.w * v.x, sums[5] += x.w * v.y, sums[6] += x.w * v.z;
+  }
+  ranks.sum(sums, 7, "the centre of mass");
+  if (!(sums[0] > 0)) return mine;
+  for (std::size_t i = 0; i < mine.bodies.pos.size(); ++i) {
+    Vec4 &x = mine.bodies.pos[i], &v = mine.bodies.vel[i];
+    x.x -= static_cast<float>(sums[1] / sums[0]), x.y -= static_cast<float>(sums[2] / sums[0]);
+    x.z -= static_cast<float>(sums[3] / sums[0]);
+    v.x -= static_cast<float>(sums[4] / sums[0]), v.y -= static_cast<float>(sums[5] / sums[0]);
+    v.z -= static_cast<float>(sums[6] / sums[0]);
+  }
+  return mine;
+}
+
+RankRun::RankRun(Ranks& ranks, RankBodies mine, bool gpu, Integrator integrator,
+                 const SimParams& params, int rebalance_every)
+    : m_ranks(ranks), m_mine(std::move(mine)), m_rebalance_every(rebalance_every) {
+  m_last = decompose(m_ranks, m_mine);
+  std::unique_ptr<Solver> solver =
+      gpu ? DistributedBh::make_device(m_ranks) : DistributedBh::make(m_ranks);
+  m_forces = solver.get();
+  m_sim = std::make_unique<Simulation>(m_mine.bodies, std::move(solver), integrator, params);
+}
+
+RankRun::~RankRun() = default;
+
+void RankRun::rebalance_if_due() {
+  if (m_steps > 0 && m_rebalance_every > 0 && m_steps % m_rebalance_every == 0 &&
+      m_balanced_at != m_steps) {
+    m_balanced_at = m_steps;
+    m_mine.bodies = m_sim->state();
+    m_mine.work = DistributedBh::work(*m_forces);
+    if (m_mine.work.size() != m_mine.ids.size()) m_mine.work.clear();
+    m_last = decompose(m_ranks, m_mine);
+    m_sim->set_state(m_mine.bodies);
+    DistributedBh::moved(*m_forces);
+    ++m_rebalances;
+    m_moved += static_cast<double>(m_last.bodies_moved);
+    m_worst_balance =
+        std::max(m_worst_balance, m_last.work_mean > 0 ? m_last.work_max / m_last.work_mean : 1.0);
+  }
+}
+
+void RankRun::step() {
+  rebalance_if_due();
+  m_sim->step(1);
+  ++m_steps;
+}
+
+Diagnostics RankRun::diagnostics() {
+  Diagnostics d = m_sim->measure();
+  double v[10] = {d.mass,
+                  d.kinetic,
+                  d.potential,
+                  d.momentum.x,
+                  d.momentum.y,
+                  d.momentum.z,
+                  d.angular_momentum.x,
+                  d.angular_momentum.y,
+                  d.angular_momentum.z,
+                  d.momentum_scale};
+  m_ranks.sum(v, 10, "the diagnostics");
+  d.mass = v[0], d.kinetic = v[1], d.potential = v[2];
+  d.momentum = {v[3], v[4], v[5]}, d.angular_momentum = {v[6], v[7], v[8]};
+  d.momentum_scale = v[9];
+  return d;
+}
+
+const RankBodies& RankRun::bodies() {
+  m_mine.bodies = m_sim->state();
+  return m_mine;
+}
+
+}  // namespace orrery
