@@ -24,6 +24,10 @@ from . import _orrery
 from ._orrery import Simulation, devices, formats, integrators, parameters, presets, solvers
 from ._series import Series
 
+# A run over MPI ranks, in a build that found MPI (Debian: libopenmpi-dev).
+if hasattr(_orrery, "RankRun"):
+    from ._orrery import RankRun
+
 # One version: the CMake project's, with the git checkout's description as a PEP 440 local label
 # ("0.1.0+g702cc34.dirty"); version_description as both programs' --version print it.
 __version__, version_description = _orrery._version()
@@ -44,6 +48,8 @@ Simulation.__init__ = _init_once
 
 __all__ = ["Simulation", "Series", "load", "solvers", "devices", "presets", "integrators", "formats",
            "parameters", "viewer_path"]
+if hasattr(_orrery, "RankRun"):
+    __all__.append("RankRun")
 
 
 def _file_name(path, what):

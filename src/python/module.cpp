@@ -19,6 +19,9 @@
 #include "orrery/presets.h"
 #include "orrery/solver.h"
 #include "orrery/version.h"
+#ifdef ORRERY_PYTHON_RANKS
+#include "py_ranks.h"
+#endif
 #include "py_series.h"
 #include "py_simulation.h"
 #include "py_units.h"
@@ -430,6 +433,9 @@ the origin), virial_ratio (2K/|W|), time and steps.)")
 
   python::bind_units(sim);
   python::bind_series(m);
+#ifdef ORRERY_PYTHON_RANKS
+  python::bind_ranks(m, &keywords);
+#endif
   m.def(
       "_load",
       [](const std::string& path, std::optional<std::vector<int>> types,
