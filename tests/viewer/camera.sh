@@ -3,10 +3,10 @@
 # pixel the same picture as the view typed), a recording follows it, roll turns the picture,
 # orbit turns the azimuth at its rate, --keep-frame keeps an expanding system in the picture,
 # --follow keeps a body in the middle, a scene carries all of it, and bad input is one line and
-# exit 2. Headless (EGL; skips where none works). Usage: camera.sh ORRERY WORKDIR
+# exit 2. Headless (EGL; skips where none works). Usage: camera.sh ORRERY WORKDIR [ORRERY-BENCH]
 set -u
 . "$(dirname "$0")/common.sh"
-orrery=$1 dir=$2/camera
+orrery=$1 dir=$2/camera bench=${3:-}
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || fail "no $dir"
 py=/usr/bin/python3  # Debian's, with numpy and matplotlib (scripts/setup.sh), else one with numpy
 "$py" -c "import numpy" 2>/dev/null || py=python3
@@ -82,20 +82,27 @@ az=$(view orbit.out --camera-azimuth)
   fail "--orbit 90 for one second ended at azimuth '$az'"
 
 # --keep-frame: an expanding system keeps its frame (the distance follows its 95% sphere), where
-# without it the camera stays where the start framed it.
-grow="--n 2000 --preset expand --integrator leapfrog --frames 400 --width 160 --height 90"
-run $grow >free.out 2>&1 || fail "free: exit $?"
-run $grow --keep-frame --save kept.orrery >kept.out 2>&1 || fail "kept: exit $?"
-# The framing of the state the kept run ended with, afresh (K): the same state, whatever number of
-# steps the CPU run took in its 400 frames (frames do not wait for the steps, so a loaded machine
-# takes fewer).
-run --load kept.orrery --paused --frames 3 --width 160 --height 90 --keys k >fresh.out 2>&1 ||
-  fail "fresh: exit $?"
-free=$(view free.out --camera-distance) kept=$(view kept.out --camera-distance)
-fresh=$(sed -nE 's/^frame bodies:0.95: radius [^ ]+ distance ([^ ]+)$/\1/p; s/^frame bodies:0.95: radius [^,]+, distance ([^ ]+)$/\1/p' fresh.out)
-echo "distance: free $free, kept $kept, framed afresh at the end $fresh"
-"$py" -c "import sys; f, k, n = $free, $kept, $fresh; sys.exit(0 if k > 1.5 * f and 0.75 * n < k < 1.05 * n else 1)" ||
-  fail "--keep-frame did not keep the frame (free $free, kept $kept, afresh $fresh)"
+# without it the camera stays where the start framed it. The runs start from the expand preset
+# after 400 steps that the bench takes exactly: before that, its 95% sphere shrinks and grows
+# again, and a viewer's CPU steps do not keep pace with its frames on a loaded machine.
+if [ -n "$bench" ]; then
+  "$bench" --preset expand --n 2000 --solver cpu-bh --cpu-max-n 2000 --integrator leapfrog \
+    --steps 400 --warmup 0 --save grown.orrery >grown.out 2>&1 || fail "the bench's start: exit $?"
+  grow="--load grown.orrery --frames 300 --width 160 --height 90"
+  run $grow >free.out 2>&1 || fail "free: exit $?"
+  run $grow --keep-frame --save kept.orrery >kept.out 2>&1 || fail "kept: exit $?"
+  # The framing of the state the kept run ended with, afresh (K): the same state, whatever number
+  # of steps the CPU run took in its frames.
+  run --load kept.orrery --paused --frames 3 --width 160 --height 90 --keys k >fresh.out 2>&1 ||
+    fail "fresh: exit $?"
+  free=$(view free.out --camera-distance) kept=$(view kept.out --camera-distance)
+  fresh=$(sed -nE 's/^frame bodies:0.95: radius [^ ]+ distance ([^ ]+)$/\1/p; s/^frame bodies:0.95: radius [^,]+, distance ([^ ]+)$/\1/p' fresh.out)
+  echo "distance: free $free, kept $kept, framed afresh at the end $fresh"
+  "$py" -c "import sys; f, k, n = $free, $kept, $fresh; sys.exit(0 if k > 1.3 * f and 0.75 * n < k < 1.05 * n else 1)" ||
+    fail "--keep-frame did not keep the frame (free $free, kept $kept, afresh $fresh)"
+else
+  echo "--keep-frame: not checked (no orrery-bench in this build to make its start)"
+fi
 
 # --follow body:5 keeps body 5 in the middle: the point looked at is where it was before the
 # last frame's step.
