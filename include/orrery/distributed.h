@@ -132,6 +132,8 @@ class RankRun {
   long long steps() const { return m_steps; }
   // This rank's bodies now.
   int size() const { return static_cast<int>(m_mine.ids.size()); }
+  // Their IDs (they move only at a decomposition: no fetch of the state).
+  const std::vector<std::uint64_t>& ids() const { return m_mine.ids; }
   // The last decomposition, the decompositions since the first, the bodies they moved, and the
   // busiest rank's work against the mean after the worst of them (1: none).
   const Decomposition& last() const { return m_last; }

@@ -78,7 +78,7 @@ class PyRankRun {
   py::array_t<float> velocities() { return column3(m_run->bodies().bodies.vel); }
   py::array_t<float> masses() { return column_w(m_run->bodies().bodies.pos); }
   py::array_t<std::uint64_t> ids() {
-    const std::vector<std::uint64_t>& v = m_run->bodies().ids;
+    const std::vector<std::uint64_t>& v = m_run->ids();
     py::array_t<std::uint64_t> a(static_cast<py::ssize_t>(v.size()));
     std::copy(v.begin(), v.end(), a.mutable_data());
     return a;
