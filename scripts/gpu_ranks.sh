@@ -11,7 +11,7 @@ ns=("$@")
 [ ${#ns[@]} -gt 0 ] || ns=(1000003 4000037 16000057)
 check=$slim/tests/orrery_mpi_check
 gpus=$(nvidia-smi -L | wc -l)
-mpi() { timeout 300 mpirun --oversubscribe "$@"; }
+mpi() { timeout 300 mpirun --oversubscribe --bind-to none "$@"; }
 {
   for np in 1 2 3; do
     echo "== orrery_mpi_check --gpu on $np ranks ($gpus GPUs)"

@@ -41,16 +41,27 @@ TEST(Presets, HaveTheAskedCountAndZeroMomentum) {
 }
 
 TEST(Presets, APartMadeAloneIsAShareOfTheWholeDraw) {
-  // Three parts of a 30,001-body Plummer sphere: counts 10001, 10000, 10000, masses 1/n, each its
-  // own stream; together a Plummer sphere like make_preset's (the half-mass radius within 3%).
-  const long long n = 30001;
+  // Three parts of a 300,001-body Plummer sphere (streams of 65,536 bodies, so parts that start
+  // and end inside them): counts 100001, 100000, 100000, masses 1/n; together a Plummer sphere like
+  // make_preset's (the half-mass radius within 3%), and the very bodies that one part of all holds.
+  const long long n = 300001;
   std::vector<float> radii;
   double mass = 0;
   std::vector<BodyState> parts;
   for (int k = 0; k < 3; ++k) parts.push_back(make_preset_part(Preset::plummer, n, 5, k, 3));
-  EXPECT_EQ(parts[0].size(), 10001);
-  EXPECT_EQ(parts[2].size(), 10000);
-  EXPECT_NE(parts[0].pos[0].x, parts[1].pos[0].x);  // streams of their own
+  EXPECT_EQ(parts[0].size(), 100001);
+  EXPECT_EQ(parts[2].size(), 100000);
+  const BodyState one = make_preset_part(Preset::plummer, n, 5, 0, 1);
+  ASSERT_EQ(one.size(), n);
+  long long same = 0;
+  for (int k = 0, at = 0; k < 3; ++k)
+    for (int i = 0; i < parts[k].size(); ++i, ++at)
+      same += parts[k].pos[i].x == one.pos[at].x && parts[k].pos[i].y == one.pos[at].y &&
+              parts[k].pos[i].z == one.pos[at].z && parts[k].vel[i].x == one.vel[at].x &&
+              parts[k].vel[i].z == one.vel[at].z;
+  EXPECT_EQ(same, n);
+  EXPECT_NE(one.pos[0].x, one.pos[65536].x);  // the next stream is not the first again
+  EXPECT_NE(make_preset_part(Preset::plummer, n, 6, 0, 1).pos[0].x, one.pos[0].x);  // nor seed's
   for (const BodyState& b : parts)
     for (const Vec4& x : b.pos) {
       mass += x.w;

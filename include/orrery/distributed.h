@@ -41,9 +41,10 @@ class Ranks {
   void sum(double* v, int n, const char* what);
   void min(double* v, int n, const char* what);
   void max(double* v, int n, const char* what);
-  // send[r] goes to rank r; what each rank sent this one comes back, by rank.
-  std::vector<std::vector<std::uint8_t>> exchange(
-      const std::vector<std::vector<std::uint8_t>>& send, const char* what);
+  // send[r] goes to rank r; what each rank sent this one comes back, by rank (a rank's own without
+  // a copy: move `send` in where it is large).
+  std::vector<std::vector<std::uint8_t>> exchange(std::vector<std::vector<std::uint8_t>> send,
+                                                  const char* what);
   // Every rank's bytes, by rank.
   std::vector<std::vector<std::uint8_t>> gather_all(const std::vector<std::uint8_t>& mine,
                                                     const char* what);

@@ -38,8 +38,9 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed);
 
 // Part `part` of `parts` of an n-body preset whose bodies are drawn independently of each other
 // (random, shell, plummer, plummer-halo), made alone: n / parts bodies (one more for the first
-// n % parts parts), from a random stream of the part's own, with the masses and radii of the whole.
-// Together the parts are a draw of the whole preset (not make_preset's draw); they are not centred:
+// n % parts parts), with the masses and radii of the whole. Body i is the same whatever the parts
+// (each run of 65,536 bodies is a random stream of its own), so together the parts are one draw of
+// the whole preset (not make_preset's draw), and 1 part is all of it. They are not centred:
 // the caller subtracts the centre of mass and its velocity over every part. For a run over ranks,
 // where no rank can hold the whole. Throws InputError for another preset, n < parts or a part
 // out of range.

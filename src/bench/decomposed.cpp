@@ -41,11 +41,19 @@ int run_decomposed(const Plan& plan) {
       return 2;
     }
   }
+  // The set-up's two stages, each as long as its slowest rank: at a billion bodies they take
+  // longer than the steps timed.
+  auto seconds_since = [&ranks](std::chrono::steady_clock::time_point t0, const char* what) {
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ranks.max(&s, 1, what);
+    return s;
+  };
+  const auto drawn_from = std::chrono::steady_clock::now();
   RankBodies mine;
   const bool parts = !plan.loaded && !plan.scene && !plan.preset_units.henon &&
                      (plan.preset == Preset::random || plan.preset == Preset::shell ||
                       plan.preset == Preset::plummer || plan.preset == Preset::plummer_halo);
-  if (parts && p > 1) {  // each rank draws its own part: no rank holds the whole
+  if (parts) {  // each rank draws its own part (the same bodies on any count): none holds all
     mine = draw_part(ranks, plan.preset, n, plan.seed);
     if (plan.radius) set_radius(mine.bodies.vel, *plan.radius);
   } else {  // every rank makes the whole state and keeps its share
@@ -56,6 +64,8 @@ int run_decomposed(const Plan& plan) {
       mine.ids.push_back(static_cast<std::uint64_t>(i));
     }
   }
+  const double draw_s = seconds_since(drawn_from, "drawing the bodies");
+  const auto built_from = std::chrono::steady_clock::now();
   std::unique_ptr<RankRun> run;
   try {
     run = std::make_unique<RankRun>(ranks, std::move(mine), gpu, plan.integrator, plan.params,
@@ -64,6 +74,7 @@ int run_decomposed(const Plan& plan) {
     if (me == 0) throw UsageError(e.what());
     return 2;
   }
+  const double build_s = seconds_since(built_from, "decomposing the bodies");
   Solver& forces = run->solver();
   std::optional<Diagnostics> start;
   if (plan.diagnostics) start = run->diagnostics();
@@ -96,6 +107,8 @@ int run_decomposed(const Plan& plan) {
     const double median = sorted.empty() ? NAN : sorted[sorted.size() / 2];
     const double steps = static_cast<double>(ms.size());
     std::printf("orrery-bench: decomposed: %s\n", forces.config().c_str());
+    std::printf("set-up: drawn in %.1f s, decomposed and the solver made in %.1f s\n", draw_s,
+                build_s);
     std::printf("%-8s %10s %6s %10s %14s %12s %14s %14s %12s\n", "solver", "N", "ranks", "ms/step",
                 "interactions/s", "balance max", "LET MB/step", "moved/rebal.", "GPU GB max");
     std::printf("%-8s %10d %6d %10.3f %14.4e %12.4f %14.3f %14.0f %12.2f\n",

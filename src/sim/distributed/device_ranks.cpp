@@ -79,7 +79,7 @@ class NcclExchange final : public TreeExchange {
       std::memcpy(h.data(), &bytes, sizeof bytes);
       if (!d.header.empty()) std::memcpy(h.data() + sizeof bytes, d.header.data(), d.header.size());
     }
-    const auto got = m_ranks.exchange(heads, what);
+    const auto got = m_ranks.exchange(std::move(heads), what);
     std::vector<ReceivedParcel> out(static_cast<std::size_t>(p));
     std::size_t total = 0;
     for (int r = 0; r < p; ++r) {

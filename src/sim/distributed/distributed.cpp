@@ -14,11 +14,27 @@
 #include <numeric>
 #include <thread>
 
+#if defined(__GLIBCXX__) && defined(_OPENMP)
+#include <parallel/algorithm>
+#endif
+
 #include "orrery/input.h"
 #include "orrery/morton.h"
 
 namespace orrery {
 namespace {
+
+// memcpy on every core for the large copies: a rank's bodies are gigabytes.
+void copy_bytes(void* to, const void* from, std::size_t bytes) {
+  constexpr std::size_t k_piece = std::size_t{1} << 24;
+  const long long pieces = static_cast<long long>((bytes + k_piece - 1) / k_piece);
+#pragma omp parallel for schedule(static) if (pieces > 4)
+  for (long long k = 0; k < pieces; ++k) {
+    const std::size_t at = static_cast<std::size_t>(k) * k_piece;
+    std::memcpy(static_cast<char*>(to) + at, static_cast<const char*>(from) + at,
+                std::min(k_piece, bytes - at));
+  }
+}
 
 // Ends the run where an exchange outlives its timeout: a collective has no timeout of its own, and
 // a rank that died (or loops) leaves the others waiting in it for ever. The line names the rank
@@ -151,8 +167,8 @@ void Ranks::sum(double* v, int n, const char* what) { reduce(*this, v, n, MPI_SU
 void Ranks::min(double* v, int n, const char* what) { reduce(*this, v, n, MPI_MIN, what); }
 void Ranks::max(double* v, int n, const char* what) { reduce(*this, v, n, MPI_MAX, what); }
 
-std::vector<std::vector<std::uint8_t>> Ranks::exchange(
-    const std::vector<std::vector<std::uint8_t>>& send, const char* what) {
+std::vector<std::vector<std::uint8_t>> Ranks::exchange(std::vector<std::vector<std::uint8_t>> send,
+                                                       const char* what) {
   Guard g(*this, what);
   const std::size_t p = static_cast<std::size_t>(m_size);
   // MPI counts are ints: the bytes go as whole blocks of 64 KiB (a derived type), and what is
@@ -179,10 +195,11 @@ std::vector<std::vector<std::uint8_t>> Ranks::exchange(
   for (std::size_t r = 0; r < p; ++r) {
     if (r == me) continue;
     const std::size_t whole = static_cast<std::size_t>(sb[r]) * k_block;
-    std::copy(send[r].begin(), send[r].begin() + static_cast<std::ptrdiff_t>(whole),
-              out.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(sd[r]) * k_block));
+    if (whole > 0)
+      copy_bytes(out.data() + static_cast<std::size_t>(sd[r]) * k_block, send[r].data(), whole);
     std::copy(send[r].begin() + static_cast<std::ptrdiff_t>(whole), send[r].end(),
               rest_out.begin() + srd[r]);
+    send[r] = std::vector<std::uint8_t>();  // copied: a rank's bodies are gigabytes
   }
   MPI_Datatype block;
   MPI_Type_contiguous(static_cast<int>(k_block), MPI_BYTE, &block);
@@ -198,14 +215,16 @@ std::vector<std::vector<std::uint8_t>> Ranks::exchange(
   std::vector<std::vector<std::uint8_t>> got(p);
   for (std::size_t r = 0; r < p; ++r) {
     if (r == me) {
-      got[r] = send[r];
+      got[r] = std::move(send[r]);
       continue;
     }
     const auto at =
         in.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(rd[r]) * k_block);
-    got[r].reserve(in_n[r]);
-    got[r].assign(at, at + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(rb[r]) * k_block));
-    got[r].insert(got[r].end(), rest_in.begin() + rrd[r], rest_in.begin() + rrd[r] + rr[r]);
+    const std::size_t whole = static_cast<std::size_t>(rb[r]) * k_block;
+    got[r].resize(in_n[r]);
+    if (whole > 0) copy_bytes(got[r].data(), &*at, whole);
+    std::copy(rest_in.begin() + rrd[r], rest_in.begin() + rrd[r] + rr[r],
+              got[r].begin() + static_cast<std::ptrdiff_t>(whole));
   }
   return got;
 }
@@ -213,10 +232,27 @@ std::vector<std::vector<std::uint8_t>> Ranks::exchange(
 std::vector<std::vector<std::uint8_t>> Ranks::gather_all(const std::vector<std::uint8_t>& mine,
                                                          const char* what) {
   std::vector<std::vector<std::uint8_t>> send(static_cast<std::size_t>(m_size), mine);
-  return exchange(send, what);
+  return exchange(std::move(send), what);
 }
 
 namespace {
+
+// A body's key and where it is in the rank's arrays.
+struct KeyAt {
+  std::uint64_t key;
+  std::size_t at;
+};
+
+// std::sort on every core where the standard library has a parallel one (libstdc++'s, over
+// OpenMP): a rank's keys are hundreds of millions at a billion bodies.
+template <typename T, typename Less>
+void parallel_sort(std::vector<T>& v, Less less) {
+#if defined(__GLIBCXX__) && defined(_OPENMP)
+  __gnu_parallel::sort(v.begin(), v.end(), less);
+#else
+  std::sort(v.begin(), v.end(), less);
+#endif
+}
 
 // The bytes of a body as it moves between ranks.
 struct Packed {
@@ -249,7 +285,11 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
   if (totals[2] > 0 || (typed && n > 0 && mine.types.size() != n))
     throw InputError("decompose: particle types on some ranks' bodies and not others'");
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  for (const Vec4& b : mine.bodies.pos) {
+  const Vec4* pos = mine.bodies.pos.data();
+  const long long count = static_cast<long long>(n);
+#pragma omp parallel for reduction(min : lo[:3]) reduction(max : hi[:3]) schedule(static)
+  for (long long i = 0; i < count; ++i) {
+    const Vec4& b = pos[i];
     lo[0] = std::min(lo[0], double(b.x)), lo[1] = std::min(lo[1], double(b.y));
     lo[2] = std::min(lo[2], double(b.z));
     hi[0] = std::max(hi[0], double(b.x)), hi[1] = std::max(hi[1], double(b.y));
@@ -259,19 +299,30 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
   ranks.max(hi, 3, "the bodies' box");
   const double side = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-30});
   const double scale = static_cast<double>(1 << 21) / side;
-  auto key_of = [&](const Vec4& b) { return morton_key63(b.x, b.y, b.z, lo, scale); };
-  // This rank's bodies in key order, with the work below each key.
-  std::vector<Packed> bodies(n);
-  for (std::size_t i = 0; i < n; ++i)
-    bodies[i] = {key_of(mine.bodies.pos[i]),
-                 mine.ids[i],
-                 mine.bodies.pos[i],
-                 mine.bodies.vel[i],
-                 mine.work.empty() ? 1.0f : std::max(mine.work[i], 0.0f),
-                 typed ? mine.types[i] : std::uint8_t{0}};
-  std::sort(bodies.begin(), bodies.end(), [](const Packed& a, const Packed& b) {
-    return a.key < b.key || (a.key == b.key && a.id < b.id);
+  // This rank's bodies in key order (ties by ID: the order is the same on any thread count), the
+  // keys sorted with where each body is, then the bodies packed in that order.
+  std::vector<KeyAt> order(n);
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < count; ++i)
+    order[static_cast<std::size_t>(i)] = {morton_key63(pos[i].x, pos[i].y, pos[i].z, lo, scale),
+                                          static_cast<std::size_t>(i)};
+  const std::uint64_t* ids = mine.ids.data();
+  parallel_sort(order, [ids](const KeyAt& a, const KeyAt& b) {
+    return a.key < b.key || (a.key == b.key && ids[a.at] < ids[b.at]);
   });
+  std::vector<Packed> bodies(n);
+#pragma omp parallel for schedule(static)
+  for (long long i = 0; i < count; ++i) {
+    const std::size_t j = order[static_cast<std::size_t>(i)].at;
+    bodies[static_cast<std::size_t>(i)] = {order[static_cast<std::size_t>(i)].key,
+                                           mine.ids[j],
+                                           mine.bodies.pos[j],
+                                           mine.bodies.vel[j],
+                                           mine.work.empty() ? 1.0f : std::max(mine.work[j], 0.0f),
+                                           typed ? mine.types[j] : std::uint8_t{0}};
+  }
+  order = std::vector<KeyAt>();
+  mine = RankBodies();                    // packed: what it held is gigabytes at a billion bodies
   std::vector<double> below(n + 1, 0.0);  // work of bodies [0, i)
   for (std::size_t i = 0; i < n; ++i) below[i + 1] = below[i] + bodies[i].work;
   double total = below[n];
@@ -305,40 +356,75 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
   d.splits.push_back(~std::uint64_t{0});
   // Each body to the rank whose range holds its key.
   // The bodies are in key order, so each rank's are one run of them.
+  // The bodies are in key order, so each rank's are one run of them; this rank's own stay here.
+  const std::size_t me = static_cast<std::size_t>(ranks.rank());
   std::vector<std::vector<std::uint8_t>> send(static_cast<std::size_t>(p));
+  std::size_t own_first = 0, own_end = 0;
   long long moved = 0;
   auto first = bodies.begin();
   for (int r = 0; r < p; ++r) {
     const auto end = r + 1 < p ? std::lower_bound(first, bodies.end(), d.splits[static_cast<std::size_t>(r + 1)],
                                                   [](const Packed& b, std::uint64_t k) { return b.key < k; })
                                : bodies.end();
-    std::vector<std::uint8_t>& s = send[static_cast<std::size_t>(r)];
-    s.resize(sizeof(Packed) * static_cast<std::size_t>(end - first));
-    if (!s.empty()) std::memcpy(s.data(), &*first, s.size());
-    if (r != ranks.rank()) moved += end - first;
+    if (static_cast<std::size_t>(r) == me) {
+      own_first = static_cast<std::size_t>(first - bodies.begin());
+      own_end = static_cast<std::size_t>(end - bodies.begin());
+    } else {
+      std::vector<std::uint8_t>& s = send[static_cast<std::size_t>(r)];
+      s.resize(sizeof(Packed) * static_cast<std::size_t>(end - first));
+      if (!s.empty()) copy_bytes(s.data(), &*first, s.size());
+      moved += end - first;
+    }
     first = end;
   }
-  bodies = std::vector<Packed>();
-  const std::vector<std::vector<std::uint8_t>> got = ranks.exchange(send, "moving the bodies");
+  std::vector<std::vector<std::uint8_t>> got = ranks.exchange(std::move(send), "moving the bodies");
+  // Each rank's share came sorted: in rank order, then they merge, a pair of runs at a time.
+  std::vector<std::size_t> runs{0};
+  for (std::size_t r = 0; r < got.size(); ++r)
+    runs.push_back(runs.back() + (r == me ? own_end - own_first : got[r].size() / sizeof(Packed)));
   std::vector<Packed> mine_now;
-  for (const std::vector<std::uint8_t>& g : got) {
-    if (g.empty()) continue;
-    const std::size_t at = mine_now.size();
-    mine_now.resize(at + g.size() / sizeof(Packed));
-    std::memcpy(static_cast<void*>(mine_now.data() + at), g.data(), g.size());
+  if (p == 1) {
+    mine_now = std::move(bodies);
+  } else {
+    mine_now.resize(runs.back());
+    for (std::size_t r = 0; r < got.size(); ++r) {
+      if (r == me && own_end > own_first)
+        copy_bytes(mine_now.data() + runs[r], bodies.data() + own_first,
+                   sizeof(Packed) * (own_end - own_first));
+      else if (r != me && !got[r].empty())
+        copy_bytes(mine_now.data() + runs[r], got[r].data(), got[r].size());
+      got[r] = std::vector<std::uint8_t>();
+    }
   }
-  std::sort(mine_now.begin(), mine_now.end(), [](const Packed& a, const Packed& b) {
+  bodies = std::vector<Packed>();
+  auto before = [](const Packed& a, const Packed& b) {
     return a.key < b.key || (a.key == b.key && a.id < b.id);
-  });
+  };
+  while (runs.size() > 2) {
+    const long long pairs = static_cast<long long>(runs.size() - 1) / 2;
+#pragma omp parallel for schedule(dynamic)
+    for (long long k = 0; k < pairs; ++k) {
+      const std::size_t at = static_cast<std::size_t>(2 * k);
+      std::inplace_merge(mine_now.begin() + static_cast<std::ptrdiff_t>(runs[at]),
+                         mine_now.begin() + static_cast<std::ptrdiff_t>(runs[at + 1]),
+                         mine_now.begin() + static_cast<std::ptrdiff_t>(runs[at + 2]), before);
+    }
+    std::vector<std::size_t> merged;
+    for (std::size_t k = 0; k < runs.size(); k += 2) merged.push_back(runs[k]);
+    if (merged.back() != runs.back()) merged.push_back(runs.back());
+    runs = std::move(merged);
+  }
   RankBodies out;
   const std::size_t m = mine_now.size();
   out.bodies.pos.resize(m), out.bodies.vel.resize(m), out.ids.resize(m), out.work.resize(m);
   if (typed) out.types.resize(m);
   double work = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    const Packed& b = mine_now[i];
-    out.bodies.pos[i] = b.pos, out.bodies.vel[i] = b.vel, out.ids[i] = b.id, out.work[i] = b.work;
-    if (typed) out.types[i] = b.type;
+#pragma omp parallel for reduction(+ : work) schedule(static)
+  for (long long i = 0; i < static_cast<long long>(m); ++i) {
+    const Packed& b = mine_now[static_cast<std::size_t>(i)];
+    const std::size_t j = static_cast<std::size_t>(i);
+    out.bodies.pos[j] = b.pos, out.bodies.vel[j] = b.vel, out.ids[j] = b.id, out.work[j] = b.work;
+    if (typed) out.types[j] = b.type;
     work += b.work;
   }
   mine = std::move(out);

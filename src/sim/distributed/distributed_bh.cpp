@@ -49,7 +49,7 @@ class DistributedBhSolver final : public CpuBhSolver {
       at += sizeof(OctCell) * let.cells.size();
       if (!let.bodies.empty()) std::memcpy(at, let.bodies.data(), sizeof(Vec4) * let.bodies.size());
     }
-    const auto got = m_ranks.exchange(send, "the essential trees");
+    const auto got = m_ranks.exchange(std::move(send), "the essential trees");
     m_remote.clear();
     m_received = 0;
     for (const std::vector<std::uint8_t>& g : got) {

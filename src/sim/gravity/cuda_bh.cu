@@ -17,7 +17,7 @@
 
 #include "../backend/cuda_handles.cuh"
 #include "../backend/stage_ops.h"
-#include "cuda_bh_essential.cuh"
+#include "cuda_bh_forest.cuh"
 #include "cuda_bh_walk.cuh"
 #include "cuda_solvers.h"
 #include "octree.h"
@@ -32,7 +32,8 @@ namespace {
 class CudaBhSolver final : public Solver {
  public:
   explicit CudaBhSolver(int frontier = k_frontier, std::unique_ptr<TreeExchange> exchange = nullptr)
-      : m_exchange(std::move(exchange)), m_frontier_limit(frontier) {
+      : m_ranks(exchange ? std::make_unique<EssentialForest>(std::move(exchange)) : nullptr),
+        m_frontier_limit(frontier) {
     require_device();
     m_host_counts = PinnedHost<unsigned long long>(3);
     m_host_counts[0] = m_host_counts[1] = m_host_counts[2] = 0;
@@ -45,9 +46,9 @@ class CudaBhSolver final : public Solver {
            " (binary radix tree of Morton-sorted bodies, quadrupoles, a warp walk per node of "
            "<= 32 bodies, buckets of " +
            std::to_string(k_bucket) + ", box and relative opening tests)" +
-           (m_exchange ? " over " + std::to_string(m_exchange->ranks()) +
-                             " ranks (essential trees exchanged device to device)"
-                       : "");
+           (m_ranks ? " over " + std::to_string(m_ranks->exchange().ranks()) +
+                          " ranks (essential trees exchanged device to device)"
+                    : "");
   }
   // Over ranks: each body's interactions on the last force pass, the bytes received, and the
   // bodies moved (their last accelerations no longer theirs).
@@ -58,7 +59,7 @@ class CudaBhSolver final : public Solver {
           cudaMemcpy(w.data(), m_work.data(), sizeof(float) * w.size(), cudaMemcpyDeviceToHost));
     return w;
   }
-  std::size_t received() const { return m_received; }
+  std::size_t received() const { return m_ranks ? m_ranks->received() : 0; }
   void forget() { m_known = 0; }
   bool all_pairs() const override { return false; }
   bool takes_sources() const override { return true; }
@@ -159,7 +160,7 @@ class CudaBhSolver final : public Solver {
     rel.alpha = k_relative * p.theta * p.theta * p.theta;
     rel.floor_fraction = k_relative_floor;
     const bool relative = p.theta > 0.0f && rel.alpha > 0.0f;
-    if (m_exchange) {
+    if (m_ranks) {
       ranks_field<Potential>(out, n, tree_n, p, rel, relative);
       return;
     }
@@ -184,15 +185,16 @@ class CudaBhSolver final : public Solver {
     const float eps2 = p.softening * p.softening;
     find_groups(tree_n, n, BodyRange{0, n});
     double stale = relative && m_known != n ? 1.0 : 0.0;
-    m_exchange->max(&stale, 1, "the ranks' pass");
+    m_ranks->exchange().max(&stale, 1, "the ranks' pass");
     m_work.enlarge(static_cast<std::size_t>(n));
     if (stale > 0) {  // the box test alone, to learn every body's |a| (written into out)
-      exchange_trees(tree_n, n, 0.0f);
+      m_ranks->gather(m_tree, m_sorted, tree_n, n, m_boxes, m_partials, 0.0f);
       walk_pair<false>(out, tree_n, eps2, learning(rel, true));
       m_known = n;
     }
     if (relative) rel.known = m_last, rel.known_totals = m_totals + 2 * m_slot;
-    exchange_trees(tree_n, n, relative ? box_scale(rel, n) : 0.0f);
+    m_ranks->gather(m_tree, m_sorted, tree_n, n, m_boxes, m_partials,
+                    relative ? box_scale(rel, n) : 0.0f);
     walk_pair<Potential>(out, tree_n, eps2, Potential ? rel : learning(rel, true));
     if (!Potential) m_work_n = n;
     CUDA_CHECK_THROW(cudaMemcpy(m_host_counts.get(), m_counts, sizeof(unsigned long long) * 2,
@@ -211,158 +213,9 @@ class CudaBhSolver final : public Solver {
     if (rel.totals) {
       double t[2];
       CUDA_CHECK_THROW(cudaMemcpy(t, rel.totals, sizeof t, cudaMemcpyDeviceToHost));
-      m_exchange->sum(t, 2, "the mean acceleration");
+      m_ranks->exchange().sum(t, 2, "the mean acceleration");
       CUDA_CHECK_THROW(cudaMemcpy(rel.totals, t, sizeof t, cudaMemcpyHostToDevice));
     }
-  }
-
-  // Sends every other rank the essential tree of this rank's tree for that rank's box and scale,
-  // and gathers what the others sent into m_forest (its roots in m_roots).
-  void exchange_trees(int tree_n, int n, float scale) {
-    const int ranks = m_exchange->ranks(), me = m_exchange->rank();
-    std::vector<Box> partial(static_cast<std::size_t>(m_partials));
-    CUDA_CHECK_THROW(
-        cudaMemcpy(partial.data(), m_boxes, sizeof(Box) * partial.size(), cudaMemcpyDeviceToHost));
-    float mine[7] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY, scale};
-    for (const Box& b : partial) {
-      mine[0] = std::min(mine[0], b.lo.x), mine[1] = std::min(mine[1], b.lo.y);
-      mine[2] = std::min(mine[2], b.lo.z), mine[3] = std::max(mine[3], b.hi.x);
-      mine[4] = std::max(mine[4], b.hi.y), mine[5] = std::max(mine[5], b.hi.z);
-    }
-    if (n < 1) mine[0] = INFINITY, mine[3] = -INFINITY;
-    const std::vector<float> boxes = m_exchange->gather(mine, 7, "the ranks' boxes");
-    std::vector<DeviceParcel> send(static_cast<std::size_t>(ranks));
-    m_send.resize(static_cast<std::size_t>(ranks));
-    for (int r = 0; r < ranks; ++r) {
-      const float* b = boxes.data() + 7 * r;
-      if (r == me || tree_n < 1 || !(b[0] <= b[3])) continue;  // a rank with no bodies needs none
-      TargetBox box{make_float3(b[0], b[1], b[2]), make_float3(b[3], b[4], b[5]), b[6]};
-      send[static_cast<std::size_t>(r)] =
-          essential(tree_n, box, m_send[static_cast<std::size_t>(r)]);
-    }
-    const std::vector<ReceivedParcel> got =
-        m_exchange->exchange(send, m_inbox, "the essential trees");
-    std::vector<int> roots;
-    std::int64_t nodes = 0, bodies = 0;
-    m_received = 0;
-    for (const ReceivedParcel& g : got) {
-      std::int64_t h[3] = {0, 0, 0};
-      if (g.header.size() != sizeof h) continue;
-      std::memcpy(h, g.header.data(), sizeof h);
-      if (h[0] < 0 || h[1] < 0 ||
-          g.bytes != static_cast<std::size_t>(h[0]) * sizeof(EssentialNode) +
-                         static_cast<std::size_t>(h[1]) * sizeof(Vec4))
-        throw std::runtime_error("cuda-bh: an essential tree of " + std::to_string(g.bytes) +
-                                 " bytes does not hold what its header counts (ranks of "
-                                 "different builds?)");
-      nodes += h[0], bodies += h[1];
-      m_received += g.bytes;
-    }
-    if (nodes + bodies > std::numeric_limits<int>::max())
-      throw std::runtime_error("cuda-bh: the essential trees received hold more than 2^31 nodes");
-    forest_arrays(static_cast<std::size_t>(std::max<std::int64_t>(nodes, 1)));
-    m_forest_bodies.enlarge(static_cast<std::size_t>(std::max<std::int64_t>(bodies, 1)));
-    std::int64_t node_at = 0, body_at = 0;
-    for (const ReceivedParcel& g : got) {
-      std::int64_t h[3];
-      if (g.header.size() != sizeof h) continue;
-      std::memcpy(h, g.header.data(), sizeof h);
-      const auto* base = m_inbox.data() + g.offset;
-      const int m = static_cast<int>(h[0]);
-      if (m > 0)
-        essential_place_kernel<<<blocks_for(m), k_threads>>>(
-            reinterpret_cast<const EssentialNode*>(base), m, static_cast<int>(node_at),
-            static_cast<int>(body_at), m_forest);
-      CUDA_CHECK_LAUNCH("essential_place_kernel");
-      if (h[1] > 0)
-        CUDA_CHECK_THROW(cudaMemcpyAsync(m_forest_bodies.data() + body_at,
-                                         base + sizeof(EssentialNode) * h[0], sizeof(Vec4) * h[1],
-                                         cudaMemcpyDeviceToDevice));
-      const int root = static_cast<int>(h[2]);
-      roots.push_back(root >= 0 ? root + static_cast<int>(node_at)
-                                : ~(~root + static_cast<int>(body_at)));
-      node_at += h[0], body_at += h[1];
-    }
-    m_forest_nodes = static_cast<int>(nodes);
-    m_root_count = static_cast<int>(roots.size());
-    m_roots.enlarge(std::max<std::size_t>(roots.size(), 1));
-    if (!roots.empty()) m_roots.upload(roots.data(), roots.size());
-  }
-
-  // Room in the forest for `nodes`: its walk arrays are columns of one buffer of as many
-  // EssentialNode (whose 96 bytes are the columns' widths).
-  void forest_arrays(std::size_t nodes) {
-    if (m_forest_columns.size() >= nodes && m_forest.com) return;
-    m_forest_columns.resize(nodes);
-    const std::size_t cap = nodes;
-    auto* at = reinterpret_cast<unsigned char*>(m_forest_columns.data());
-    auto take = [&](auto*& ptr, std::size_t bytes) {
-      ptr = reinterpret_cast<std::remove_reference_t<decltype(ptr)>>(at);
-      at += bytes * cap;
-    };
-    m_forest = Tree{};
-    take(m_forest.com, sizeof(Vec4)), take(m_forest.quad, sizeof(Vec4));
-    take(m_forest.quad2_open, sizeof(Vec4)), take(m_forest.lo, sizeof(Vec4));
-    take(m_forest.hi, sizeof(Vec4)), take(m_forest.child, sizeof(int2));
-    take(m_forest.range, sizeof(int2));
-  }
-
-  // The essential tree of this rank's tree (tree_n bodies) for `box`, into `buffer`: its nodes,
-  // then its bodies; the header holds their counts and the root's link.
-  DeviceParcel essential(int tree_n, const TargetBox& box, GpuBuffer<unsigned char>& buffer) {
-    const std::size_t most = 2 * static_cast<std::size_t>(tree_n) + 1;  // every node and body
-    if (m_entries.size() < most + 1) {
-      m_entries.resize(most + 1), m_kinds.resize(most + 1);
-      m_children.resize(most + 1), m_entry_bodies.resize(most + 1);
-      std::size_t temp = 0;
-      CUDA_CHECK_THROW(cub::DeviceScan::ExclusiveSum(
-          nullptr, temp, m_children.data(), m_children.data(), static_cast<int>(most + 1)));
-      m_scan_temp.resize(std::max<std::size_t>(temp, 1));
-    }
-    m_next_count.enlarge(1);
-    const int root = tree_n > 1 ? 0 : ~0;
-    CUDA_CHECK_THROW(cudaMemcpy(m_entries.data(), &root, sizeof root, cudaMemcpyHostToDevice));
-    int first = 0, count = 1;
-    while (count > 0) {
-      essential_level_kernel<<<blocks_for(count), k_threads>>>(
-          m_tree, m_entries.data(), first, count, box, m_kinds.data(), m_children.data(),
-          m_entry_bodies.data());
-      CUDA_CHECK_LAUNCH("essential_level_kernel");
-      std::size_t temp = m_scan_temp.size();
-      CUDA_CHECK_THROW(cub::DeviceScan::ExclusiveSum(
-          m_scan_temp.data(), temp, m_children.data() + first, m_children.data() + first, count));
-      essential_children_kernel<<<blocks_for(count), k_threads>>>(
-          m_tree, m_entries.data(), first, count, m_kinds.data(), m_children.data(),
-          m_next_count.data());
-      CUDA_CHECK_LAUNCH("essential_children_kernel");
-      int next = 0;
-      CUDA_CHECK_THROW(cudaMemcpy(&next, m_next_count.data(), sizeof next, cudaMemcpyDeviceToHost));
-      first += count, count = next;
-    }
-    const int m = first;
-    // The bodies' places: an exclusive scan with one more entry, whose place is their total.
-    CUDA_CHECK_THROW(cudaMemsetAsync(m_entry_bodies.data() + m, 0, sizeof(int)));
-    std::size_t temp = m_scan_temp.size();
-    CUDA_CHECK_THROW(cub::DeviceScan::ExclusiveSum(m_scan_temp.data(), temp, m_entry_bodies.data(),
-                                                   m_entry_bodies.data(), m + 1));
-    int bodies = 0;
-    CUDA_CHECK_THROW(
-        cudaMemcpy(&bodies, m_entry_bodies.data() + m, sizeof bodies, cudaMemcpyDeviceToHost));
-    const std::size_t bytes = sizeof(EssentialNode) * static_cast<std::size_t>(m) +
-                              sizeof(Vec4) * static_cast<std::size_t>(bodies);
-    buffer.enlarge(bytes);
-    auto* nodes = reinterpret_cast<EssentialNode*>(buffer.data());
-    essential_assemble_kernel<<<blocks_for(m), k_threads>>>(
-        m_tree, m_sorted, m_entries.data(), m, m_kinds.data(), m_children.data(),
-        m_entry_bodies.data(), nodes, reinterpret_cast<Vec4*>(nodes + m));
-    CUDA_CHECK_LAUNCH("essential_assemble_kernel");
-    CUDA_CHECK_THROW(cudaDeviceSynchronize());  // the exchange sends it on another stream
-    DeviceParcel parcel;
-    const std::int64_t h[3] = {m, bodies, root >= 0 ? 0 : ~0};
-    parcel.header.resize(sizeof h);
-    std::memcpy(parcel.header.data(), h, sizeof h);
-    parcel.data = buffer.data(), parcel.bytes = bytes;
-    return parcel;
   }
 
   // The relative test's scale for this rank's whole box: that of its least |a| (or the floor),
@@ -419,7 +272,7 @@ class CudaBhSolver final : public Solver {
 
   // One walk of the groups found over the tree of tree_n bodies: the resident warps, then the
   // retry pass.
-  // Remote: the walk of the essential trees received (m_forest) rather than the own tree, adding.
+  // Remote: the walk of the essential trees received (m_ranks) rather than the own tree, adding.
   template <bool Potential, bool Remote>
   void walk(Vec4* out, int tree_n, float eps2, const Relative& rel, bool fresh_counts = true) {
     // Counters: the interactions (2), the next group to walk, the groups to retry.
@@ -427,15 +280,15 @@ class CudaBhSolver final : public Solver {
       CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
     CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters + 1, 0, sizeof(int)));
     CUDA_CHECK_THROW(cudaMemsetAsync(m_retry_count, 0, sizeof(int)));
-    const Tree& t = Remote ? m_forest : m_tree;
-    const Vec4* bodies = Remote ? m_forest_bodies.data() : m_sorted;
-    const Start start = Remote ? Start{m_roots.data(), m_root_count} : Start{nullptr, 0};
+    const Tree& t = Remote ? m_ranks->tree() : m_tree;
+    const Vec4* bodies = Remote ? m_ranks->bodies() : m_sorted;
+    const Start start = Remote ? m_ranks->start() : Start{nullptr, 0};
     int* retry_frontier = m_retry_frontier;
     int retry_capacity = m_retry_capacity;
     if (Remote) {  // room for a level of every node received
-      m_forest_frontier.enlarge(2 * static_cast<std::size_t>(m_forest_nodes + m_root_count + 2));
+      retry_capacity = m_ranks->nodes() + start.count + 2;
+      m_forest_frontier.enlarge(2 * static_cast<std::size_t>(retry_capacity));
       retry_frontier = m_forest_frontier.data();
-      retry_capacity = m_forest_nodes + m_root_count + 2;
     }
     walk_kernel<Potential, Remote><<<m_walk_blocks, 32 * k_walk_warps>>>(
         m_sorted, m_index, tree_n, t, bodies, start, m_groups, m_group_counters,
@@ -503,22 +356,12 @@ class CudaBhSolver final : public Solver {
   }
 
   std::string m_name = "cuda-bh";
-  std::unique_ptr<TreeExchange> m_exchange;  // over ranks; null: one process
-  // Over ranks: the essential trees sent (one buffer a rank), the bytes received, the forest
-  // walked from them (m_forest's arrays are columns of m_forest_columns), its roots; each body's
-  // work on the last force pass (m_work_n bodies); the breadth-first scratch of essential().
-  std::vector<GpuBuffer<unsigned char>> m_send;
-  GpuBuffer<unsigned char> m_inbox;
-  std::size_t m_received = 0;
-  GpuBuffer<EssentialNode> m_forest_columns;
-  GpuBuffer<Vec4> m_forest_bodies;
-  Tree m_forest{};
-  int m_forest_nodes = 0, m_root_count = 0;
-  GpuBuffer<int> m_roots, m_forest_frontier;
+  // Over ranks (null: one process): the other ranks' essential trees, the retry scratch of their
+  // walk, each body's work on the last force pass (m_work_n bodies).
+  std::unique_ptr<EssentialForest> m_ranks;
+  GpuBuffer<int> m_forest_frontier;
   GpuBuffer<float> m_work, m_least;
   int m_work_n = 0;
-  GpuBuffer<int> m_entries, m_kinds, m_children, m_entry_bodies, m_next_count;
-  GpuBuffer<unsigned char> m_scan_temp;
   bool m_marking = false;
   int m_built = 0;              // bodies of the last tree built
   GpuBuffer<Aabb> m_boxes_out;  // the overlay's boxes, kept and grown

@@ -344,20 +344,32 @@ BodyState make_preset_part(Preset p, long long n, std::uint64_t seed, int part, 
   const long long count = n / parts + (part < n % parts ? 1 : 0);
   if (count > std::numeric_limits<int>::max())
     throw InputError(std::to_string(count) + " bodies in one part: more than one part holds");
+  const long long first = n / parts * part + std::min<long long>(part, n % parts);
   BodyState s;
   s.pos.resize(static_cast<std::size_t>(count));
   s.vel.resize(s.pos.size());
-  // Each part its own stream: the seed and the part mixed (SplitMix64's constants).
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(part + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  Rng rng(z ^ (z >> 31));
   const double total_mass = one_by_one_mass(p), m = total_mass / static_cast<double>(n);
-  for (std::size_t i = 0; i < s.pos.size(); ++i) {
-    double x[3], v[3];
-    draw_body(p, rng, total_mass, x, v);
-    set(s.pos[i], x[0], x[1], x[2], m);
-    set(s.vel[i], v[0], v[1], v[2], 0);
+  // The whole is drawn in chunks of k_part_chunk bodies, each from a stream of its own (the seed
+  // and the chunk's number mixed by SplitMix64's steps), so a body is the same whatever the parts
+  // and the threads: a run on 1 rank and on 4 starts from one state. A part draws the chunks its
+  // bodies lie in, and drops the bodies of its neighbours' share (under two chunks' worth).
+  constexpr long long k_part_chunk = 65536;
+  const long long c0 = first / k_part_chunk, c1 = (first + count - 1) / k_part_chunk;
+#pragma omp parallel for schedule(dynamic)
+  for (long long c = c0; c <= c1; ++c) {
+    std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(c + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    Rng rng(z ^ (z >> 31));
+    const long long end = std::min((c + 1) * k_part_chunk, first + count);
+    for (long long i = c * k_part_chunk; i < end; ++i) {
+      double x[3], v[3];
+      draw_body(p, rng, total_mass, x, v);
+      if (i < first || i >= first + count) continue;
+      const std::size_t at = static_cast<std::size_t>(i - first);
+      set(s.pos[at], x[0], x[1], x[2], m);
+      set(s.vel[at], v[0], v[1], v[2], 0);
+    }
   }
   // assign_radii's radius of a body of the mean mass, for the whole n.
   const double r0 =
