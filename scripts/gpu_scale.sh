@@ -24,16 +24,16 @@ ranks() {
 decomposed() {  # NP N [options]: the table's row, or what went wrong
   local np=$1 n=$2
   shift 2
-  local o
-  o=$(ranks "$np" "$bench" --decompose --solver cuda-bh --n "$n" --preset plummer "$@" 2>&1)
-  echo "rc=$?"
-  echo "$o" | grep -E "^set-up|^cuda-bh |^energy|error|rank|orrery-bench:" | grep -v "^orrery-bench: decomposed" | head -12
+  ranks "$np" "$bench" --decompose --solver cuda-bh --n "$n" --preset plummer "$@" 2>&1 |
+    grep --line-buffered -E "^set-up|^cuda-bh |^energy|error|rank|orrery-bench:" |
+    grep --line-buffered -v "^orrery-bench: decomposed"
+  echo "rc=${PIPESTATUS[0]}"
 }
 for part in "$@"; do
   echo "=== $part ($gpus GPUs, $cores cores) $(date -u +%H:%M:%S)"
   case $part in
     checks)
-      for np in $(seq 1 "$gpus"); do
+      for np in $(seq "${CHECK_FROM:-1}" "$gpus"); do
         echo "== orrery_mpi_check --gpu on $np ranks"
         ranks "$np" "$slim/tests/orrery_mpi_check" --gpu 2>&1 | tail -4
         echo "rc=${PIPESTATUS[0]}"
@@ -53,7 +53,7 @@ for part in "$@"; do
       n=134217728
       for g in 1 "$gpus"; do
         echo "== N=$n one process on $g GPUs"
-        timeout 400 "$bench" --solver cuda-bh --n $n --preset plummer --steps 5 --warmup 1 \
+        timeout "${RUN_TIMEOUT:-400}" "$bench" --solver cuda-bh --n $n --preset plummer --steps 5 --warmup 1 \
           --gpus "$g" 2>&1 | grep -E "^ *cuda-bh|error"
       done
       for np in "${counts[@]}"; do

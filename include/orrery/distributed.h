@@ -72,6 +72,8 @@ struct Decomposition {
   std::vector<std::uint64_t> splits;  // rank r holds keys in [splits[r], splits[r + 1])
   double work_min = 0, work_max = 0, work_mean = 0;  // each rank's work after it
   long long bodies_moved = 0;                        // bodies that changed rank, over the run
+  // Seconds this rank took to key and sort its bodies, to move them, to merge what it received.
+  double sort_s = 0, move_s = 0, merge_s = 0;
 };
 
 // Moves the bodies so that rank r holds the r-th of size() contiguous ranges of 63-bit Morton
@@ -113,7 +115,9 @@ RankBodies draw_part(Ranks& ranks, Preset preset, int n, std::uint64_t seed);
 // One run over the ranks: the bodies decomposed, stepped by a distributed tree's forces (cuda-bh,
 // one GPU a rank, after DistributedBh::bind_gpus; or cpu-bh) and decomposed again every
 // `rebalance_every` steps (0: the first time only) by each body's measured work. Every member
-// is collective: each rank calls them in the same order.
+// is collective: each rank calls them in the same order. A failure on one rank (a GPU's error,
+// its memory running out) ends the run on every rank with one line naming the rank and the cause:
+// exit 1 in a step, 2 while the solver is made (InputError, the same on every rank, is thrown).
 class RankRun {
  public:
   RankRun(Ranks& ranks, RankBodies mine, bool gpu, Integrator integrator, const SimParams& params,
@@ -143,6 +147,10 @@ class RankRun {
   double worst_balance() const { return m_worst_balance; }
 
  private:
+  void rebalance();
+  // fn(), or the run ended on every rank with its error's line (exit 1; Ranks::abort).
+  template <typename Fn>
+  auto or_abort(Fn&& fn) -> decltype(fn());
   Ranks& m_ranks;
   RankBodies m_mine;
   int m_rebalance_every;

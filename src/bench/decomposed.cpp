@@ -65,6 +65,10 @@ int run_decomposed(const Plan& plan) {
     }
   }
   const double draw_s = seconds_since(drawn_from, "drawing the bodies");
+  if (me == 0) {  // at a billion bodies the set-up takes minutes: say where it is
+    std::printf("set-up: drawn in %.1f s\n", draw_s);
+    std::fflush(stdout);
+  }
   const auto built_from = std::chrono::steady_clock::now();
   std::unique_ptr<RankRun> run;
   try {
@@ -75,6 +79,14 @@ int run_decomposed(const Plan& plan) {
     return 2;
   }
   const double build_s = seconds_since(built_from, "decomposing the bodies");
+  if (me == 0) {
+    const Decomposition& d = run->last();
+    std::printf(
+        "set-up: decomposed and the solver made in %.1f s (rank 0: keys sorted in %.1f s, "
+        "bodies moved in %.1f s, merged in %.1f s)\n",
+        build_s, d.sort_s, d.move_s, d.merge_s);
+    std::fflush(stdout);
+  }
   Solver& forces = run->solver();
   std::optional<Diagnostics> start;
   if (plan.diagnostics) start = run->diagnostics();
@@ -89,7 +101,11 @@ int run_decomposed(const Plan& plan) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     ranks.max(&took, 1, "the step's time");  // a step takes as long as its slowest rank
     throw_if_stopped();
-    if (k < plan.warmup) continue;
+    if (k < plan.warmup) {
+      if (me == 0) std::printf("set-up: warm-up step %d took %.1f ms\n", k + 1, took);
+      std::fflush(stdout);
+      continue;
+    }
     ms.push_back(took);
     double counts[2] = {forces.interactions(run->size()),
                         static_cast<double>(DistributedBh::received_bytes(forces))};
@@ -107,8 +123,6 @@ int run_decomposed(const Plan& plan) {
     const double median = sorted.empty() ? NAN : sorted[sorted.size() / 2];
     const double steps = static_cast<double>(ms.size());
     std::printf("orrery-bench: decomposed: %s\n", forces.config().c_str());
-    std::printf("set-up: drawn in %.1f s, decomposed and the solver made in %.1f s\n", draw_s,
-                build_s);
     std::printf("%-8s %10s %6s %10s %14s %12s %14s %14s %12s\n", "solver", "N", "ranks", "ms/step",
                 "interactions/s", "balance max", "LET MB/step", "moved/rebal.", "GPU GB max");
     std::printf("%-8s %10d %6d %10.3f %14.4e %12.4f %14.3f %14.0f %12.2f\n",

@@ -299,6 +299,11 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
   ranks.max(hi, 3, "the bodies' box");
   const double side = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], 1e-30});
   const double scale = static_cast<double>(1 << 21) / side;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  const Clock::time_point sorting = Clock::now();
   // This rank's bodies in key order (ties by ID: the order is the same on any thread count), the
   // keys sorted with where each body is, then the bodies packed in that order.
   std::vector<KeyAt> order(n);
@@ -351,6 +356,8 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
     }
   }
   Decomposition d;
+  d.sort_s = since(sorting);
+  const Clock::time_point moving = Clock::now();
   d.splits.push_back(0);
   for (int j = 0; j < splits; ++j) d.splits.push_back(hi_key[static_cast<std::size_t>(j)]);
   d.splits.push_back(~std::uint64_t{0});
@@ -378,6 +385,8 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
     first = end;
   }
   std::vector<std::vector<std::uint8_t>> got = ranks.exchange(std::move(send), "moving the bodies");
+  d.move_s = since(moving);
+  const Clock::time_point merging = Clock::now();
   // Each rank's share came sorted: in rank order, then they merge, a pair of runs at a time.
   std::vector<std::size_t> runs{0};
   for (std::size_t r = 0; r < got.size(); ++r)
@@ -428,6 +437,7 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
     work += b.work;
   }
   mine = std::move(out);
+  d.merge_s = since(merging);
   double least = work, most = work, all[2] = {work, static_cast<double>(moved)};
   ranks.min(&least, 1, "the balance");
   ranks.max(&most, 1, "the balance");

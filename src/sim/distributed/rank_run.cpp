@@ -3,6 +3,7 @@
 // over the ranks. orrery-bench --decompose and Python's orrery.RankRun are both this.
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 
 #include "orrery/distributed.h"
 #include "orrery/input.h"
@@ -44,15 +45,38 @@ RankRun::RankRun(Ranks& ranks, RankBodies mine, bool gpu, Integrator integrator,
                  const SimParams& params, int rebalance_every)
     : m_ranks(ranks), m_mine(std::move(mine)), m_rebalance_every(rebalance_every) {
   m_last = decompose(m_ranks, m_mine);
-  std::unique_ptr<Solver> solver =
-      gpu ? DistributedBh::make_device(m_ranks) : DistributedBh::make(m_ranks);
-  m_forces = solver.get();
-  m_sim = std::make_unique<Simulation>(m_mine.bodies, std::move(solver), integrator, params);
+  // A refusal is every rank's (the same line on each); any other failure is this rank's alone,
+  // and the others would wait for it in the next exchange: it ends the run on every rank.
+  try {
+    std::unique_ptr<Solver> solver =
+        gpu ? DistributedBh::make_device(m_ranks) : DistributedBh::make(m_ranks);
+    m_forces = solver.get();
+    m_sim = std::make_unique<Simulation>(m_mine.bodies, std::move(solver), integrator, params);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    m_ranks.abort(e.what(), 2);
+  }
 }
 
 RankRun::~RankRun() = default;
 
+template <typename Fn>
+auto RankRun::or_abort(Fn&& fn) -> decltype(fn()) {
+  // A GPU that fails (or runs out of memory) throws on its rank alone: unwinding would leave the
+  // other ranks waiting on it inside NCCL, and its own NCCL teardown waiting on them.
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    m_ranks.abort(e.what(), 1);
+  }
+}
+
 void RankRun::rebalance_if_due() {
+  or_abort([this] { rebalance(); });
+}
+
+void RankRun::rebalance() {
   if (m_steps > 0 && m_rebalance_every > 0 && m_steps % m_rebalance_every == 0 &&
       m_balanced_at != m_steps) {
     m_balanced_at = m_steps;
@@ -71,12 +95,12 @@ void RankRun::rebalance_if_due() {
 
 void RankRun::step() {
   rebalance_if_due();
-  m_sim->step(1);
+  or_abort([this] { m_sim->step(1); });
   ++m_steps;
 }
 
 Diagnostics RankRun::diagnostics() {
-  Diagnostics d = m_sim->measure();
+  Diagnostics d = or_abort([this] { return m_sim->measure(); });
   double v[10] = {d.mass,
                   d.kinetic,
                   d.potential,
@@ -95,7 +119,7 @@ Diagnostics RankRun::diagnostics() {
 }
 
 const RankBodies& RankRun::bodies() {
-  m_mine.bodies = m_sim->state();
+  m_mine.bodies = or_abort([this] { return m_sim->state(); });
   return m_mine;
 }
 

@@ -188,7 +188,7 @@ class CudaBhSolver final : public Solver {
     m_ranks->exchange().max(&stale, 1, "the ranks' pass");
     m_work.enlarge(static_cast<std::size_t>(n));
     if (stale > 0) {  // the box test alone, to learn every body's |a| (written into out)
-      m_ranks->gather(m_tree, m_sorted, tree_n, n, m_boxes, m_partials, 0.0f);
+      m_ranks->gather(m_tree, m_sorted, tree_n, n, m_boxes, m_partials, 0.0f, true);
       walk_pair<false>(out, tree_n, eps2, learning(rel, true));
       m_known = n;
     }

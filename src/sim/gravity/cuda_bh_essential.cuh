@@ -27,6 +27,10 @@ enum EntryKind : int { k_entry_skip, k_entry_taken, k_entry_bucket, k_entry_open
 struct TargetBox {
   float3 lo, hi;
   float scale;  // the relative test's (octree.h) for the box's least |a|; 0: the box test alone
+  // The opening radii's squares are scaled by this: 1 is the walk's own test. A learning pass,
+  // which needs each body's |a| only as the next pass's scale, takes 1/4 (theta 1 for the other
+  // ranks' share): its box test alone would send essential trees several times larger.
+  float reach2;
 };
 
 // One level of entries [first, first + count) of `entries` (tree nodes, or ~body): each one's
@@ -52,7 +56,7 @@ __global__ void essential_level_kernel(Tree t, const int* __restrict__ entries, 
       const float dy = fmaxf(fmaxf(box.lo.y - com.y, com.y - box.hi.y), 0.0f);
       const float dz = fmaxf(fmaxf(box.lo.z - com.z, com.z - box.hi.z), 0.0f);
       const float d2 = dx * dx + dy * dy + dz * dz;
-      if (!overlap && d2 > q2o.z * q2o.z && d2 >= lo.w * box.scale)
+      if (!overlap && d2 > box.reach2 * q2o.z * q2o.z && d2 >= lo.w * box.scale)
         k = k_entry_taken;
       else if (r.y - r.x + 1 <= k_bucket)
         k = k_entry_bucket, size = r.y - r.x + 1;

@@ -37,9 +37,9 @@ class EssentialForest {
 
   // Sends every other rank the essential tree of this rank's tree (tree_n of n bodies, sorted; the
   // bounds kernel's `partials` boxes) for that rank's box and scale, and gathers what the others
-  // sent into the forest. Collective.
+  // sent into the forest. `learning`: for a pass that learns |a| (TargetBox::reach2). Collective.
   void gather(const Tree& tree, const Vec4* sorted, int tree_n, int n, const Box* boxes,
-              int partials, float scale) {
+              int partials, float scale, bool learning = false) {
     const int ranks = m_exchange->ranks(), me = m_exchange->rank();
     std::vector<Box> partial(static_cast<std::size_t>(partials));
     CUDA_CHECK_THROW(
@@ -57,12 +57,16 @@ class EssentialForest {
     for (int r = 0; r < ranks; ++r) {
       const float* b = all.data() + 7 * r;
       if (r == me || tree_n < 1 || !(b[0] <= b[3])) continue;  // a rank with no bodies needs none
-      TargetBox box{make_float3(b[0], b[1], b[2]), make_float3(b[3], b[4], b[5]), b[6]};
+      TargetBox box{make_float3(b[0], b[1], b[2]), make_float3(b[3], b[4], b[5]), b[6],
+                    learning ? 0.25f : 1.0f};
       send[static_cast<std::size_t>(r)] =
           essential(tree, sorted, tree_n, box, m_send[static_cast<std::size_t>(r)]);
     }
+    drop_if_large(m_entries), drop_if_large(m_kinds), drop_if_large(m_children);
+    drop_if_large(m_entry_bodies);
     const std::vector<ReceivedParcel> got =
         m_exchange->exchange(send, m_inbox, "the essential trees");
+    for (GpuBuffer<unsigned char>& b : m_send) drop_if_large(b);
     std::vector<int> roots;
     std::int64_t nodes = 0, bodies = 0;
     m_received = 0;
@@ -104,6 +108,10 @@ class EssentialForest {
                                 : ~(~root + static_cast<int>(body_at)));
       node_at += h[0], body_at += h[1];
     }
+    if (m_inbox.bytes() > k_kept_bytes) {
+      CUDA_CHECK_THROW(cudaDeviceSynchronize());  // placed
+      m_inbox.resize(0);
+    }
     m_forest_nodes = static_cast<int>(nodes);
     m_root_count = static_cast<int>(roots.size());
     m_roots.enlarge(std::max<std::size_t>(roots.size(), 1));
@@ -111,10 +119,21 @@ class EssentialForest {
   }
 
  private:
+  // Scratch larger than this is given back after its stage of a pass, so that the stages' peaks
+  // do not stack: at 268M bodies a rank the essential trees are tens of gigabytes, beside the own
+  // tree's 80. Smaller scratch is kept, so small passes allocate nothing.
+  static constexpr std::size_t k_kept_bytes = std::size_t{1} << 30;
+  template <typename T>
+  static void drop_if_large(GpuBuffer<T>& b) {
+    if (b.bytes() > k_kept_bytes) b.resize(0);
+  }
+
   // Room in the forest for `nodes`: its walk arrays are columns of one buffer of as many
   // EssentialNode (whose 96 bytes are the columns' widths).
   void forest_arrays(std::size_t nodes) {
-    if (m_forest_columns.size() >= nodes && m_forest.com) return;
+    const bool oversized =
+        m_forest_columns.bytes() > k_kept_bytes && m_forest_columns.size() > 2 * nodes;
+    if (m_forest_columns.size() >= nodes && m_forest.com && !oversized) return;
     m_forest_columns.resize(nodes);
     const std::size_t cap = nodes;
     auto* at = reinterpret_cast<unsigned char*>(m_forest_columns.data());
