@@ -45,6 +45,9 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed);
 // where no rank can hold the whole. Throws InputError for another preset, n < parts or a part
 // out of range.
 BodyState make_preset_part(Preset p, long long n, std::uint64_t seed, int part, int parts);
+// Whether a preset's bodies are drawn one by one, each alone, so that make_preset_part can make
+// a part of it (random, shell, plummer, plummer-halo).
+bool drawn_one_by_one(Preset p);
 
 // Origin labels (0, 1, ...) of a state at its start, for colouring by origin: the collision
 // preset's two galaxies; a disk's quadrants about the mean position; every other state's octants

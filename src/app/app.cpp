@@ -30,7 +30,8 @@ std::string seconds_text(double s) {
 }
 }  // namespace
 
-App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
+App::App(const Options& options, OutputFile screenshot, RankView* ranks)
+    : m_opts(options), m_ranks(ranks) {
   m_capture.screenshot = std::move(screenshot);
   const gfx::SurfaceConfig surface{m_opts.width, m_opts.height, m_opts.vsync, "Orrery"};
   m_display.surface =
@@ -118,6 +119,8 @@ App::App(const Options& options, OutputFile screenshot) : m_opts(options) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - upload_start)
                   .count()) +
           ")");
+  } else if (m_ranks) {
+    start_ranks();
   } else {
     m_run->reset(m_settings.preset, m_settings.n, m_settings.seed, m_opts.scene.radius,
                  m_opts.preset_units);
@@ -322,6 +325,7 @@ int App::run() {
                   m_run->timed_with_events() ? "CUDA events" : "CPU clock");
   else if (m_settings.diagnostics)
     std::snprintf(diag, sizeof diag, "no reading");
+  const long long steps = m_ranks ? m_ranks_steps : m_run->steps_taken();  // over ranks: theirs
   char line[768];
   std::snprintf(
       line, sizeof line,
@@ -329,10 +333,8 @@ int App::run() {
       "a second), sim %.3f ms/frame, draw %s (means after the first frame), solver %s, n %d, "
       "path %s, drawing %s, integrator %s, diagnostics %s",
       m_shown.stats.frames(), m_shown.stats.elapsed_s(), m_shown.stats.mean_fps(),
-      m_shown.stats.mean_fps() > 0 ? 1000.0 / m_shown.stats.mean_fps() : 0.0, m_run->steps_taken(),
-      m_shown.stats.elapsed_s() > 0
-          ? static_cast<double>(m_run->steps_taken()) / m_shown.stats.elapsed_s()
-          : 0.0,
+      m_shown.stats.mean_fps() > 0 ? 1000.0 / m_shown.stats.mean_fps() : 0.0, steps,
+      m_shown.stats.elapsed_s() > 0 ? static_cast<double>(steps) / m_shown.stats.elapsed_s() : 0.0,
       m_shown.stats.mean_sim_ms(), draw,
       ui::solver_label(m_catalog, m_settings.solver, m_settings.block, gpus_in_use()).c_str(),
       m_run->count(), m_run->buffers().path_name(),

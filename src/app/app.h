@@ -50,11 +50,14 @@ std::string params_text(const SimParams& p);
 // 77 MB recording as .part.
 extern volatile std::sig_atomic_t g_stop_signal;
 
+class RankView;
+
 class App : NoCopy {
  public:
   // Throws std::runtime_error with one clear line (orrery::InputError for a size this GL cannot
   // draw). `screenshot` is --screenshot's file, opened before (not open when none was asked).
-  App(const Options& options, OutputFile screenshot);
+  // ranks: the run over MPI ranks that rank 0 draws (--decompose), or null.
+  App(const Options& options, OutputFile screenshot, RankView* ranks = nullptr);
   ~App();
 
   // Runs until the window closes, Esc, or --frames; prints the summary line. Returns the exit code.
@@ -227,6 +230,14 @@ class App : NoCopy {
   FileState m_files;
   std::unique_ptr<RunController> m_run;
   std::unique_ptr<SeriesPlayer> m_playback;  // a series played back (--load of a glob or folder)
+  // The run over ranks (app_ranks.cpp): each frame's steps there, its sample shown here in place
+  // of a step; Space and . run and step it; what would change the run is refused.
+  void start_ranks();
+  void rank_frame();
+  bool rank_action(const ui::Action& a);
+  RankView* m_ranks = nullptr;
+  long long m_ranks_steps = 0;
+  float m_ranks_ms = 0.0f;           // the last frame's steps over the ranks, the sample gathered
   std::uint64_t m_shown_labels = 0;  // the labels_key of the output whose labels the run has
   gfx::OrbitCamera m_camera;
   ui::Catalog m_catalog;

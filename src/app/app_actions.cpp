@@ -304,6 +304,7 @@ const std::vector<App::Command>& App::commands() {
 
 void App::apply(const ui::Action& a) {
   if (m_playback && playback_action(a)) return;
+  if (m_ranks && rank_action(a)) return;
   for (const Command& c : commands())
     if (c.kind == a.kind) return c.run(*this, a);
   throw std::logic_error("App::apply: no command for action " +

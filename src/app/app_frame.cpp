@@ -230,6 +230,7 @@ void App::finish_frame(long long index, bool last, const FrameView& v) {
 // whether the CUDA picture was made.
 float App::device_work(FrameView& v) {
   if (m_playback) play_frame();
+  if (m_ranks) rank_frame();
   if (const std::string e = m_run->take_series_error(); !e.empty()) {
     say("orrery: series stopped, the run paused (every output before is whole): " + e);
     m_settings.paused = true;
@@ -258,7 +259,7 @@ float App::device_work(FrameView& v) {
                               trail_intensity(st));
   };
   v.splatted = image != nullptr;
-  const bool stepping = !m_settings.paused || m_input.step_once;
+  const bool stepping = !m_ranks && (!m_settings.paused || m_input.step_once);  // ranks: theirs
   m_input.step_once = false;
   if (m_run->solver().on_device() && (stepping || extras)) {  // map, step, draw overlays, unmap
     gfx::Mapping m = m_run->buffers().map(stepping ? steps : 0,
@@ -278,7 +279,7 @@ float App::device_work(FrameView& v) {
       draw_extras(m);
     }
   }
-  return m_run->last_sim_ms();
+  return m_ranks ? m_ranks_ms : m_run->last_sim_ms();
 }
 
 gfx::CudaGlBuffers* App::splat_image(int w, int h) {

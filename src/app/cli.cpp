@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -80,7 +81,8 @@ void typed_params(const Texts& t, SimParams& p) {
 
 // Throws InputError naming the option.
 void parse_numbers(const Texts& t, Options& o) {
-  integer(t.n, "--n", 1, k_max_bodies, o.n);
+  // Over ranks the viewer holds a sample, and each rank its share.
+  integer(t.n, "--n", 1, o.decompose ? std::numeric_limits<int>::max() : k_max_bodies, o.n);
   integer(t.block, "--block", 1, 4096, o.block);
   integer(t.gpus, "--gpus", 1, 4096, o.gpus);
   integer(t.steps_per_frame, "--steps-per-frame", 1, 1000, o.steps_per_frame);
@@ -302,7 +304,7 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
                        (o.solver_default ? "the default solver here, " : "") + e.what());
     }
   }
-  if (o.n > 0) {  // before anything is allocated
+  if (o.n > 0 && !o.decompose) {  // before anything is allocated
     check_device_memory(solver_info(o.solver), o.n);
     // The CPU path holds the bodies in host memory (N = 2^27 failed after 35 s in GL).
     if (!solver_info(o.solver).gpu || !device_present()) {
@@ -425,6 +427,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   cli.add_option("--record-fps", t.record_fps,
                  "frame rate of recordings, 1 to 240 (default 60): each drawn frame is one video "
                  "frame, so a slow machine still records smoothly");
+  RankTexts rank_texts;
+  add_rank_options(cli, o, rank_texts);
   std::string keys;
   cli.add_option(
          "--keys", keys,
@@ -496,6 +500,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (!scene.empty()) scene_into(scene, given, t, o);
     if (!load.empty()) load_into(load, given, t, o);
     check_values(o, keys, given.integrator, run.params.at("damping").has_value());
+    check_decomposed(rank_texts, given.solver, o);
     o.series_plan = orrery::cli::series_plan(run);
     if (o.series_plan && !o.series.empty())
       throw InputError("--save-every: a series played back is not written again: give one of them");

@@ -19,6 +19,10 @@
 #include "orrery/solver.h"
 #include "ui/settings.h"
 
+namespace CLI {
+class App;
+}
+
 namespace orrery::app {
 
 struct Options {
@@ -90,6 +94,11 @@ struct Options {
   std::optional<std::pair<float, float>> color_range;  // fixed; none: fitted from percentiles
   int trails = 0;                                      // 0: off
   int trail_bodies = 0;                                // 0: every body
+  // --decompose: the run over the MPI ranks of an mpirun (rank_view.h), decomposed again every
+  // --rebalance-every steps; rank 0 draws at most --draw-max of its bodies.
+  bool decompose = false;
+  int rebalance_every = 10;
+  long long draw_max = 1 << 20;
 };
 
 constexpr long long k_headless_frames = 300;
@@ -112,5 +121,13 @@ struct ParseResult {
 // Parses and checks the command line (CLI11 and the shared rules of orrery/input.h). Opens no file
 // and no window (the fuzz target calls it); prints --help to stdout and errors to stderr.
 ParseResult parse_command_line(int argc, const char* const* argv);
+
+// --decompose and its options (cli_ranks.cpp): registered on the parser, then checked once the
+// run's settings are known.
+struct RankTexts {
+  std::optional<std::string> rebalance_every, draw_max;
+};
+void add_rank_options(CLI::App& cli, Options& o, RankTexts& t);
+void check_decomposed(const RankTexts& t, bool solver_typed, Options& o);
 
 }  // namespace orrery::app

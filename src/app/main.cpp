@@ -13,6 +13,7 @@
 #include "orrery/input.h"
 #include "orrery/output_file.h"
 #include "orrery/stop_signals.h"
+#include "rank_view.h"
 
 namespace {
 
@@ -44,6 +45,9 @@ int main(int argc, char** argv) {
   const orrery::app::ParseResult parsed = orrery::app::parse_command_line(argc, argv);
   if (!parsed.run) return parsed.exit_code;
   orrery::on_stop_signals(on_stop_signal);
+#ifdef ORRERY_VIEWER_RANKS
+  if (parsed.options.decompose) return orrery::app::run_over_ranks(parsed.options);
+#endif
   orrery::OutputFile screenshot;
   try {  // before any window opens: a bad path costs no run
     if (!parsed.options.screenshot.empty())

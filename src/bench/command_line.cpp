@@ -78,9 +78,10 @@ std::optional<Plan> parse_command_line(int argc, const char* const* argv) {
       "instead of timing, run each selected solver and cpu from the same state for 3 "
       "steps and print the max relative position and velocity errors; exit 1 if above 1e-4");
   app.add_flag("--decompose", raw.decompose,
-               "under mpirun: one cpu-bh run over the ranks, each holding the bodies of a range "
-               "of Morton keys balanced by their work and exchanging essential trees (mpirun -np "
-               "4 orrery-bench --decompose --solver cpu-bh --n 1000000)");
+               "under mpirun: one cuda-bh (a GPU a rank) or cpu-bh run over the ranks, each "
+               "holding the bodies of a range of Morton keys balanced by their work and "
+               "exchanging essential trees (mpirun -np 4 --bind-to none orrery-bench --decompose "
+               "--solver cuda-bh --n 268435456)");
   app.add_option("--rebalance-every", raw.rebalance_every,
                  "with --decompose: steps between decompositions by the bodies' measured work "
                  "(0: the first only)")

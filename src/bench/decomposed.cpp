@@ -50,9 +50,8 @@ int run_decomposed(const Plan& plan) {
   };
   const auto drawn_from = std::chrono::steady_clock::now();
   RankBodies mine;
-  const bool parts = !plan.loaded && !plan.scene && !plan.preset_units.henon &&
-                     (plan.preset == Preset::random || plan.preset == Preset::shell ||
-                      plan.preset == Preset::plummer || plan.preset == Preset::plummer_halo);
+  const bool parts =
+      !plan.loaded && !plan.scene && !plan.preset_units.henon && drawn_one_by_one(plan.preset);
   if (parts) {  // each rank draws its own part (the same bodies on any count): none holds all
     mine = draw_part(ranks, plan.preset, n, plan.seed);
     if (plan.radius) set_radius(mine.bodies.vel, *plan.radius);

@@ -339,20 +339,8 @@ void check_decompose(const RawOptions& raw, Plan& plan) {
         "--decompose times one run: leave out --compare, --max-n, --convergence, "
         "--accuracy, --csv, --json, --trace, --save, --export-csv, --save-every, "
         "--load, --scene, --gpus and --block");
-  // What a rank's bodies alone cannot decide: one step size for every rank, contacts across ranks.
-  if (plan.params.adaptive)
-    throw UsageError(
-        "--decompose: the adaptive step is not built over ranks yet: give a fixed --dt");
-  if (plan.params.collisions.mode != CollisionMode::off || plan.params.collisions.box > 0.0f)
-    throw UsageError(
-        "--decompose: collisions and walls are not built over ranks yet: gravity only");
-  if (plan.params.precision == Precision::double_)
-    throw UsageError(
-        "--decompose runs in float precision (--precision double runs on one process)");
-  if (!std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMI_SIZE") && !std::getenv("PMIX_RANK"))
-    throw UsageError(
-        "--decompose runs under mpirun, one process a rank: mpirun -np 4 "
-        "orrery-bench --decompose --solver cuda-bh ...");
+  orrery::cli::check_over_ranks(plan.params,
+                                "mpirun -np 4 orrery-bench --decompose --solver cuda-bh ...");
   // A rank's share of the bodies, for the memory check (its GPU holds only its own).
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
     if (const char* v = std::getenv(name)) plan.ranks = std::max(1, std::atoi(v));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -138,6 +139,23 @@ inline void add_view_options(CLI::App& app, RowTexts& t) {
 }
 
 // Real type names in --help instead of CLI11's TEXT: each option named here gets its type.
+// What --decompose refuses in either program before MPI starts: no mpirun (`example` is the
+// program's launch line), and what a rank's bodies alone cannot decide (one step size for every
+// rank, contacts across ranks) or the ranks do not carry (doubles). Throws InputError.
+inline void check_over_ranks(const SimParams& p, const std::string& example) {
+  if (p.adaptive)
+    throw InputError(
+        "--decompose: the adaptive step is not built over ranks yet: give a fixed --dt");
+  if (p.collisions.mode != CollisionMode::off || p.collisions.box > 0.0f)
+    throw InputError(
+        "--decompose: collisions and walls are not built over ranks yet: gravity only");
+  if (p.precision == Precision::double_)
+    throw InputError(
+        "--decompose runs in float precision (--precision double runs on one process)");
+  if (!std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMI_SIZE") && !std::getenv("PMIX_RANK"))
+    throw InputError("--decompose runs under mpirun, one process a rank: " + example);
+}
+
 inline void name_value_types(CLI::App& app, const std::map<std::string, std::string>& types) {
   for (CLI::Option* o : app.get_options())
     if (const auto it = types.find(o->get_name()); it != types.end()) o->type_name(it->second);

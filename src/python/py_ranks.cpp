@@ -72,6 +72,7 @@ class PyRankRun {
     r["angular_momentum"] =
         py::make_tuple(d.angular_momentum.x, d.angular_momentum.y, d.angular_momentum.z);
     r["steps"] = m_run->steps();
+    r["time"] = m_run->simulation().time();
     return r;
   }
   py::array_t<float> positions() { return column3(m_run->bodies().bodies.pos); }

@@ -18,6 +18,7 @@ start = run.diagnostics()
 run.step(7)  # decomposed again after steps 3 and 6
 end = run.diagnostics()
 assert end["steps"] == 7, end
+assert abs(end["time"] - 7 * 0.001) < 1e-9, end  # the clock goes on through decompositions
 drift = abs((end["energy"] - start["energy"]) / start["energy"])
 assert drift < 1e-5, f"energy drift {drift}"
 assert abs(end["mass"] - orrery.Simulation(16, "plummer").diagnostics()["mass"]) < 1e-5, end

@@ -84,7 +84,12 @@ void RankRun::rebalance() {
     m_mine.work = DistributedBh::work(*m_forces);
     if (m_mine.work.size() != m_mine.ids.size()) m_mine.work.clear();
     m_last = decompose(m_ranks, m_mine);
+    // The same run on other bodies: its clock goes on (set_state() starts a new run at 0).
+    RunState progress;
+    progress.time = m_sim->time(), progress.steps = m_steps;
+    progress.time_reversed = m_sim->time_reversed(), progress.units = m_sim->units();
     m_sim->set_state(m_mine.bodies);
+    m_sim->resume(progress);
     DistributedBh::moved(*m_forces);
     ++m_rebalances;
     m_moved += static_cast<double>(m_last.bodies_moved);

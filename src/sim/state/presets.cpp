@@ -119,11 +119,6 @@ void plummer_body(Rng& rng, double a, double mass, double f_max, double (&x)[3],
 // units. `f_max` 0.999 keeps every body within 44 a; plummer-halo's reaches 100 a.
 constexpr double k_plummer_a = 5.0 * 3.0 * k_pi / 16.0;
 
-// The presets whose bodies are drawn one by one, each alone (make_preset and make_preset_part).
-bool drawn_one_by_one(Preset p) {
-  return p == Preset::random || p == Preset::shell || p == Preset::plummer ||
-         p == Preset::plummer_halo;
-}
 double one_by_one_mass(Preset p) {
   return p == Preset::plummer || p == Preset::plummer_halo ? 1.0 : 400.0;
 }
@@ -331,6 +326,11 @@ BodyState make_preset(Preset p, int n, std::uint64_t seed) {
   centre(s);
   assign_radii(s, preset_extent(p));
   return s;
+}
+
+bool drawn_one_by_one(Preset p) {
+  return p == Preset::random || p == Preset::shell || p == Preset::plummer ||
+         p == Preset::plummer_halo;
 }
 
 BodyState make_preset_part(Preset p, long long n, std::uint64_t seed, int part, int parts) {

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The viewer over MPI ranks (mpirun -np K orrery --decompose): rank 0 draws every rank's bodies
+# (all of them, or every k-th by ID under --draw-max), Space and . pause and step every rank,
+# what would change the run is refused, the picture of the same bodies is the same on 1 rank and
+# on 3, and bad input is one line and exit 2. Headless (EGL; skips where none works).
+# Usage: viewer.sh MPIEXEC ORRERY PNG_CHECK WORKDIR
+set -u
+mpiexec=$1 orrery=$2 check=$3 dir=$4/ranks-viewer
+. "$(dirname "$0")/../viewer/common.sh"
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || fail "no $dir"
+view=(--decompose --solver cpu-bh --preset plummer --headless --hide-panel --width 320 --height 240)
+ranks() {  # NP ARGS...
+  local np=$1
+  shift
+  env -u DISPLAY OMP_NUM_THREADS=1 timeout 300 "$mpiexec" -np "$np" --oversubscribe \
+    --allow-run-as-root "$orrery" "$@"
+}
+env -u DISPLAY "$orrery" --headless --width 64 --height 64 --n 50 --solver cpu --frames 1 \
+  >probe.out 2>&1
+grep -q "cannot create a headless OpenGL" probe.out && skip "no EGL display here"
+
+# 2 ranks, every body drawn: 20 frames are 20 steps of 0.016.
+ranks 2 "${view[@]}" --n 20000 --frames 20 --screenshot two.png >two.out 2>&1 ||
+  { cat two.out; fail "2 ranks: exit $?"; }
+expect_line two.out '^orrery: over 2 ranks: 20000 bodies, all drawn; Space pauses, \. steps$'
+expect_line two.out '^orrery: over 2 ranks: 20000 bodies, all drawn; 20 steps, t = 0\.32$'
+expect_line two.out ', 20 steps \([0-9.]+ a second\), sim [0-9.]+ ms/frame'
+"$check" two.png 320 240 >/dev/null || fail "2 ranks drew an empty picture"
+
+# A stride: 30,001 bodies under --draw-max 10000 are every 4th (7,501); the keys pause (Space),
+# step twice (.), refuse a reset (r) and run again: 1 + 2 + 7 steps in 12 frames.
+ranks 3 "${view[@]}" --n 30001 --draw-max 10000 --frames 12 --keys 'space,.,.,r,space' \
+  >keys.out 2>&1 || { cat keys.out; fail "keys: exit $?"; }
+expect_line keys.out '^orrery: over 3 ranks: 30001 bodies, every 4th drawn \(7501, body k is ID k x 4\)'
+expect_line keys.out '^paused$'
+expect_line keys.out '^orrery: over ranks the run is the one launched'
+expect_line keys.out '; 10 steps, t = 0\.16$'
+[ "$(grep -c '^orrery: summary' keys.out)" -eq 1 ] || fail "more than one rank drew"
+
+# The same bodies before any step, gathered from 1 rank and from 3: the same picture.
+# (The centre of mass is summed in another order on 3 ranks: a body may move by a float's last bit.)
+ranks 1 "${view[@]}" --n 30001 --paused --hud none --frames 2 --screenshot one.png >one.out 2>&1 ||
+  { cat one.out; fail "1 rank: exit $?"; }
+ranks 3 "${view[@]}" --n 30001 --paused --hud none --frames 2 --screenshot three.png \
+  >three.out 2>&1 || { cat three.out; fail "3 ranks: exit $?"; }
+expect_line three.out '; 0 steps, t = 0$'
+"$(dirname "$check")/orrery_png_diff" one.png three.png ||
+  fail "1 rank and 3 ranks drew the same bodies differently"
+
+# Bad input: one line, exit 2.
+one_line() {  # WHAT REGEX COMMAND...
+  local what=$1 regex=$2
+  shift 2
+  local o r
+  o=$("$@" 2>&1)
+  r=$?
+  [ "$r" -eq 2 ] || fail "$what: exit $r ($o)"
+  [ "$(echo "$o" | grep -c .)" -eq 1 ] || fail "$what: not one line: $o"
+  echo "$o" | grep -Eq -- "$regex" || fail "$what: $o"
+}
+one_line "no mpirun" "runs under mpirun" env -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE -u PMIX_RANK \
+  "$orrery" --decompose --solver cpu-bh --n 1000 --headless
+# (Refused on the command line, before MPI starts: as if under mpirun.)
+one_line "an exact solver" "does not run over ranks" env OMPI_COMM_WORLD_SIZE=2 "$orrery" \
+  --decompose --solver cpu --n 1000
+scene=$(ls "$(dirname "$0")"/../../assets/scenes/*.json | head -1)
+one_line "a scene" "a preset only" env OMPI_COMM_WORLD_SIZE=2 "$orrery" --decompose \
+  --solver cpu-bh --scene "$scene"
+one_line "--draw-max alone" "only with --decompose" "$orrery" --draw-max 10 --headless
+one_line "--draw-max 0" "--draw-max" env OMPI_COMM_WORLD_SIZE=2 "$orrery" --decompose \
+  --solver cpu-bh --draw-max 0
+one_line "collisions" "collisions and walls" env OMPI_COMM_WORLD_SIZE=2 "$orrery" --decompose \
+  --solver cpu-bh --preset box
+few=$(ranks 3 "${view[@]}" --n 2 2>&1)
+r=$?
+[ "$r" -eq 2 ] || fail "fewer bodies than ranks: exit $r ($few)"
+[ "$(echo "$few" | grep -c '^orrery: error: 2 bodies on 3 ranks')" -eq 1 ] ||
+  fail "fewer bodies than ranks: not one line from rank 0: $few"
+echo "ok: the viewer over ranks"
