@@ -391,6 +391,13 @@ void App::keep_params_valid() {
   p.collisions.box = m_settings.walls ? m_settings.box : 0.0f;
   if (p != m_run->params()) {  // checked once, when the panel changed them
     try {
+      // Over ranks only the step's size, softening, damping and theta reach the ranks.
+      if (m_ranks &&
+          (p.adaptive != m_run->params().adaptive || p.gravity != m_run->params().gravity ||
+           p.collisions != m_run->params().collisions || p.precision != m_run->params().precision))
+        throw InputError(
+            "over ranks the adaptive step, gravity, collisions, walls and double "
+            "precision are not built: the run keeps its settings");
       m_run->set_params(p);  // the shared rules, and the integrator's (damping: euler only)
     } catch (const std::exception& e) {
       say(std::string("orrery: refused: ") + e.what());

@@ -10,7 +10,7 @@ namespace orrery::app {
 
 #ifdef ORRERY_VIEWER_RANKS
 void App::start_ranks() {
-  m_ranks->frame(0);  // the first sample
+  m_ranks->frame(0, m_run->params());  // the first sample
   RunState run;
   run.params = m_run->params();
   run.integrator = parse_integrator(m_opts.integrator);
@@ -24,7 +24,7 @@ void App::rank_frame() {
   const bool stepping = !m_settings.paused || m_input.step_once;
   m_input.step_once = false;
   const auto t0 = std::chrono::steady_clock::now();
-  m_ranks->frame(stepping ? m_settings.steps_per_frame : 0);
+  m_ranks->frame(stepping ? m_settings.steps_per_frame : 0, m_run->params());
   m_ranks_ms =
       std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
   m_ranks_steps = m_ranks->steps();

@@ -34,29 +34,37 @@ RankView::RankView(Ranks& ranks, std::unique_ptr<RankRun> run, long long total, 
       m_total(total),
       m_stride(std::max(1LL, (total + draw_max - 1) / std::max(draw_max, 1LL))) {}
 
-void RankView::frame(int steps) {
-  double command[2] = {static_cast<double>(std::max(steps, 0)), 0.0};  // steps, the end
-  m_ranks.sum(command, 2, "the viewer's frame");
+void RankView::frame(int steps, const SimParams& p) {
+  double command[k_command] = {
+      static_cast<double>(std::max(steps, 0)), 0.0, p.dt, p.softening, p.damping, p.theta};
+  m_ranks.sum(command, k_command, "the viewer's frame");  // the others add zeros
+  run_frame(command);
+}
+
+void RankView::serve() {
+  for (;;) {
+    double command[k_command] = {};
+    m_ranks.sum(command, k_command, "the viewer's frame");
+    if (command[1] > 0) return;
+    run_frame(command);
+  }
+}
+
+void RankView::run_frame(const double* command) {
+  Simulation& sim = m_run->simulation();
+  SimParams p = sim.params();
+  p.dt = command[2], p.softening = static_cast<float>(command[3]);
+  p.damping = static_cast<float>(command[4]), p.theta = static_cast<float>(command[5]);
+  if (p != sim.params()) sim.set_params(p);  // rank 0's panel checked them
+  const int steps = static_cast<int>(command[0]);
   for (int k = 0; k < steps; ++k) m_run->step();
   if (steps > 0) m_fresh = false;
   if (!m_fresh) gather();
 }
 
-void RankView::serve() {
-  for (;;) {
-    double command[2] = {0.0, 0.0};
-    m_ranks.sum(command, 2, "the viewer's frame");
-    if (command[1] > 0) return;
-    const int steps = static_cast<int>(command[0]);
-    for (int k = 0; k < steps; ++k) m_run->step();
-    if (steps > 0) m_fresh = false;
-    if (!m_fresh) gather();
-  }
-}
-
 void RankView::finish() {
-  double command[2] = {0.0, 1.0};
-  m_ranks.sum(command, 2, "the viewer's end");
+  double command[k_command] = {0.0, 1.0};
+  m_ranks.sum(command, k_command, "the viewer's end");
 }
 
 double RankView::time() const { return m_run->simulation().time(); }

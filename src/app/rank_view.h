@@ -22,8 +22,9 @@ class RankView {
  public:
   RankView(Ranks& ranks, std::unique_ptr<RankRun> run, long long total, long long draw_max);
   bool root() const { return m_ranks.rank() == 0; }
-  // Rank 0: `steps` steps on every rank, then the sample gathered when they moved it (collective).
-  void frame(int steps);
+  // Rank 0: the panel's step size, softening, damping and theta (from `p`) and `steps` steps on
+  // every rank, then the sample gathered when they moved it (collective).
+  void frame(int steps, const SimParams& p);
   // Every rank but 0: takes rank 0's frames until it ends the run.
   void serve();
   // Rank 0: the others stop (after the last frame, or when the viewer fails).
@@ -38,6 +39,9 @@ class RankView {
 
  private:
   void gather();  // collective: each rank's bodies of the stride, to rank 0
+  // A frame's command as every rank gets it: steps, the end, dt, softening, damping, theta.
+  static constexpr int k_command = 6;
+  void run_frame(const double* command);
   Ranks& m_ranks;
   std::unique_ptr<RankRun> m_run;
   long long m_total = 0, m_stride = 1;
