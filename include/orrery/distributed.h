@@ -106,6 +106,9 @@ class DistributedBh {
   static void moved(Solver& s);
 };
 
+// The line that refuses a run of `n` bodies on more ranks than bodies (every rank checks alike).
+std::string too_few_bodies(long long n, int ranks);
+
 // This rank's part of an independently drawn preset (random, shell, plummer, plummer-halo:
 // make_preset_part), IDs from its first body's index in the whole, the whole centred (centre of
 // mass and its velocity at 0) over every part. Collective. Throws InputError, the same on every

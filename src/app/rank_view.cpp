@@ -108,9 +108,7 @@ void RankView::gather() {
 int run_over_ranks(const Options& o) {
   Ranks& ranks = Ranks::world();
   const int p = ranks.size(), me = ranks.rank();
-  if (o.n < p)
-    return refuse(ranks, std::to_string(o.n) + " bodies on " + std::to_string(p) +
-                             " ranks: a decomposed run needs at least one body a rank");
+  if (o.n < p) return refuse(ranks, too_few_bodies(o.n, p));
   const bool gpu = o.solver == "cuda-bh";
   if (gpu) {
     try {  // before anything is allocated on a GPU

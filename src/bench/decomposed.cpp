@@ -27,9 +27,7 @@ int run_decomposed(const Plan& plan) {
   const int p = ranks.size(), me = ranks.rank();
   const int n = plan.ns.front();
   if (n < p) {  // every rank knows: rank 0 says it, once
-    if (me == 0)
-      throw UsageError(std::to_string(n) + " bodies on " + std::to_string(p) +
-                       " ranks: a decomposed run needs at least one body a rank");
+    if (me == 0) throw UsageError(too_few_bodies(n, p));
     return 2;
   }
   const bool gpu = plan.solvers.front().info.name == "cuda-bh";

@@ -278,9 +278,7 @@ Decomposition decompose(Ranks& ranks, RankBodies& mine) {
   double totals[3] = {static_cast<double>(n), mine.types.empty() ? 0.0 : 1.0,
                       !mine.types.empty() && mine.types.size() != n ? 1.0 : 0.0};
   ranks.sum(totals, 3, "counting the bodies");
-  if (totals[0] < p)
-    throw InputError(std::to_string(static_cast<long long>(totals[0])) + " bodies on " +
-                     std::to_string(p) + " ranks: a decomposed run needs at least one body a rank");
+  if (totals[0] < p) throw InputError(too_few_bodies(static_cast<long long>(totals[0]), p));
   const bool typed = totals[1] > 0;
   if (totals[2] > 0 || (typed && n > 0 && mine.types.size() != n))
     throw InputError("decompose: particle types on some ranks' bodies and not others'");

@@ -11,11 +11,14 @@
 
 namespace orrery {
 
+std::string too_few_bodies(long long n, int ranks) {
+  return std::to_string(n) + " bodies on " + std::to_string(ranks) +
+         " ranks: a decomposed run needs at least one body a rank";
+}
+
 RankBodies draw_part(Ranks& ranks, Preset preset, int n, std::uint64_t seed) {
   const int p = ranks.size(), me = ranks.rank();
-  if (n < p)
-    throw InputError(std::to_string(n) + " bodies on " + std::to_string(p) +
-                     " ranks: a decomposed run needs at least one body a rank");
+  if (n < p) throw InputError(too_few_bodies(n, p));
   RankBodies mine;
   mine.bodies = make_preset_part(preset, n, seed, me, p);
   const long long first = static_cast<long long>(n / p) * me + std::min(me, n % p);
