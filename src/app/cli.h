@@ -96,12 +96,13 @@ struct Options {
   int trail_bodies = 0;                                // 0: every body
   // --decompose: the run over the MPI ranks of an mpirun (rank_view.h), decomposed again every
   // --rebalance-every steps; rank 0 draws at most --draw-max of its bodies.
-  bool decompose = false;
+  bool decompose = false;  // without --n: k_ranks_default_n bodies
   int rebalance_every = 10;
   long long draw_max = 1 << 20;
 };
 
 constexpr long long k_headless_frames = 300;
+constexpr int k_ranks_default_n = 1 << 20;
 constexpr float k_min_point_radius = 0.01f, k_max_point_radius = 5.0f;
 // Host memory a body costs the viewer on the CPU path: the published positions (two) and
 // velocities, the worker Simulation's own state (three) and scratch (accelerations, potentials),

@@ -14,8 +14,8 @@ void add_rank_options(CLI::App& cli, Options& o, RankTexts& t) {
   cli.add_flag("--decompose", o.decompose,
                "under mpirun: one run over the ranks (cuda-bh, a GPU a rank, or cpu-bh), each "
                "holding the bodies of a range of Morton keys; rank 0 opens the window and draws a "
-               "sample of every rank's bodies (mpirun -np 4 orrery --decompose --solver cuda-bh "
-               "--preset plummer --n 100000000)");
+               "sample of every rank's bodies; --n defaults to 1048576 (mpirun -np 4 orrery "
+               "--decompose --solver cuda-bh --preset plummer --n 100000000)");
   cli.add_option("--rebalance-every", t.rebalance_every,
                  "with --decompose: steps between decompositions by the bodies' measured work, 0 "
                  "to 10^6 (0: the first only; default 10)")
@@ -41,6 +41,11 @@ void check_decomposed(const RankTexts& t, bool solver_typed, Options& o) {
         static_cast<int>(parse_integer(*t.rebalance_every, "--rebalance-every", 0, 1000000));
   if (t.draw_max) o.draw_max = parse_integer(*t.draw_max, "--draw-max", 1, k_max_bodies);
   if (!solver_typed) o.solver = device_present() ? "cuda-bh" : "cpu-bh";
+  if (o.n == 0) {  // not sized to this machine: the run is the ranks'
+    o.n = k_ranks_default_n;
+    o.note =
+        "orrery: --decompose: " + std::to_string(o.n) + " bodies over the ranks (--n changes it)";
+  }
   if (o.solver != "cuda-bh" && o.solver != "cpu-bh")
     throw InputError("--decompose: solver " + o.solver +
                      " does not run over ranks (cuda-bh, a GPU a rank, or cpu-bh)");
