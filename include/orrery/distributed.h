@@ -109,6 +109,10 @@ class DistributedBh {
 // The line that refuses a run of `n` bodies on more ranks than bodies (every rank checks alike).
 std::string too_few_bodies(long long n, int ranks);
 
+// This rank's share of a state every rank holds whole (a preset not drawn in parts, a file): bodies
+// rank, rank + ranks, ..., their IDs their indices. decompose() then moves them to their ranges.
+RankBodies share_of(const Ranks& ranks, const BodyState& all);
+
 // This rank's part of an independently drawn preset (random, shell, plummer, plummer-halo:
 // make_preset_part), IDs from its first body's index in the whole, the whole centred (centre of
 // mass and its velocity at 0) over every part. Collective. Throws InputError, the same on every

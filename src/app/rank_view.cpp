@@ -9,6 +9,7 @@
 #include "app.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
+#include "orrery/output_file.h"
 #include "orrery/presets.h"
 
 namespace orrery::app {
@@ -107,7 +108,7 @@ void RankView::gather() {
 
 int run_over_ranks(const Options& o) {
   Ranks& ranks = Ranks::world();
-  const int p = ranks.size(), me = ranks.rank();
+  const int p = ranks.size();
   if (o.n < p) return refuse(ranks, too_few_bodies(o.n, p));
   const bool gpu = o.solver == "cuda-bh";
   if (gpu) {
@@ -124,12 +125,7 @@ int run_over_ranks(const Options& o) {
     if (drawn_one_by_one(preset)) {  // each rank draws its own part: none holds the whole
       mine = draw_part(ranks, preset, o.n, o.seed);
     } else {  // every rank makes the whole state and keeps its share
-      const BodyState all = make_preset(preset, o.n, o.seed);
-      for (int i = me; i < o.n; i += p) {
-        mine.bodies.pos.push_back(all.pos[static_cast<std::size_t>(i)]);
-        mine.bodies.vel.push_back(all.vel[static_cast<std::size_t>(i)]);
-        mine.ids.push_back(static_cast<std::uint64_t>(i));
-      }
+      mine = share_of(ranks, make_preset(preset, o.n, o.seed));
     }
     if (o.scene.radius) set_radius(mine.bodies.vel, *o.scene.radius);
     run = std::make_unique<RankRun>(ranks, std::move(mine), gpu, parse_integrator(o.integrator),

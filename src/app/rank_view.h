@@ -14,7 +14,6 @@
 
 #include "cli.h"
 #include "orrery/distributed.h"
-#include "orrery/output_file.h"
 
 namespace orrery::app {
 
@@ -31,8 +30,6 @@ class RankView {
   void finish();
   // The bodies drawn, in ID order: body k is ID k x stride().
   const BodyState& sample() const { return m_sample; }
-  long long total() const { return m_total; }
-  long long stride() const { return m_stride; }
   double time() const;
   long long steps() const { return m_run->steps(); }
   std::string describe() const;

@@ -54,12 +54,7 @@ int run_decomposed(const Plan& plan) {
     mine = draw_part(ranks, plan.preset, n, plan.seed);
     if (plan.radius) set_radius(mine.bodies.vel, *plan.radius);
   } else {  // every rank makes the whole state and keeps its share
-    const BodyState all = bench_state(plan, n);
-    for (int i = me; i < n; i += p) {
-      mine.bodies.pos.push_back(all.pos[static_cast<std::size_t>(i)]);
-      mine.bodies.vel.push_back(all.vel[static_cast<std::size_t>(i)]);
-      mine.ids.push_back(static_cast<std::uint64_t>(i));
-    }
+    mine = share_of(ranks, bench_state(plan, n));
   }
   const double draw_s = seconds_since(drawn_from, "drawing the bodies");
   if (me == 0) {  // at a billion bodies the set-up takes minutes: say where it is

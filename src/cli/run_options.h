@@ -138,7 +138,6 @@ inline void add_view_options(CLI::App& app, RowTexts& t) {
     app.add_option(r.option(), t[r.name], param_help(r))->type_name("NUMBER");
 }
 
-// Real type names in --help instead of CLI11's TEXT: each option named here gets its type.
 // What --decompose refuses in either program before MPI starts: no mpirun (`example` is the
 // program's launch line), and what a rank's bodies alone cannot decide (one step size for every
 // rank, contacts across ranks) or the ranks do not carry (doubles). Throws InputError.
@@ -156,6 +155,7 @@ inline void check_over_ranks(const SimParams& p, const std::string& example) {
     throw InputError("--decompose runs under mpirun, one process a rank: " + example);
 }
 
+// Real type names in --help instead of CLI11's TEXT: each option named here gets its type.
 inline void name_value_types(CLI::App& app, const std::map<std::string, std::string>& types) {
   for (CLI::Option* o : app.get_options())
     if (const auto it = types.find(o->get_name()); it != types.end()) o->type_name(it->second);

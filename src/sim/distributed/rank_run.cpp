@@ -16,6 +16,16 @@ std::string too_few_bodies(long long n, int ranks) {
          " ranks: a decomposed run needs at least one body a rank";
 }
 
+RankBodies share_of(const Ranks& ranks, const BodyState& all) {
+  RankBodies mine;
+  for (int i = ranks.rank(); i < all.size(); i += ranks.size()) {
+    mine.bodies.pos.push_back(all.pos[static_cast<std::size_t>(i)]);
+    mine.bodies.vel.push_back(all.vel[static_cast<std::size_t>(i)]);
+    mine.ids.push_back(static_cast<std::uint64_t>(i));
+  }
+  return mine;
+}
+
 RankBodies draw_part(Ranks& ranks, Preset preset, int n, std::uint64_t seed) {
   const int p = ranks.size(), me = ranks.rank();
   if (n < p) throw InputError(too_few_bodies(n, p));
