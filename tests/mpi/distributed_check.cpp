@@ -101,13 +101,14 @@ Errors errors(const std::vector<Vec4>& got, const std::vector<Vec4>& want, bool 
 }
 
 // A solver's accelerations and potentials of `pos`, through device copies for a GPU solver.
-void field(Solver& s, const std::vector<Vec4>& pos, std::vector<Vec4>& acc, std::vector<Vec4>& pot,
-           const SimParams& params) {
+// The accelerations and potentials of `pos`; returns the interactions of the potentials' pass.
+double field(Solver& s, const std::vector<Vec4>& pos, std::vector<Vec4>& acc,
+             std::vector<Vec4>& pot, const SimParams& params) {
   const int m = static_cast<int>(pos.size());
   if (!s.on_device()) {
     s.accelerations(pos.data(), acc.data(), m, params);
     s.potentials(pos.data(), pot.data(), m, params);
-    return;
+    return s.interactions(m);
   }
   GpuBuffer<Vec4> p(pos.size()), a(pos.size()), u(pos.size());
   p.upload(pos.data(), pos.size());
@@ -115,6 +116,7 @@ void field(Solver& s, const std::vector<Vec4>& pos, std::vector<Vec4>& acc, std:
   s.potentials(p.data(), u.data(), m, params);
   a.download(acc.data(), acc.size());
   u.download(pot.data(), pot.size());
+  return s.interactions(m);
 }
 
 }  // namespace
@@ -187,7 +189,8 @@ int main(int argc, char** argv) {
     }
     const int m = static_cast<int>(mine.ids.size());
     std::vector<Vec4> acc(static_cast<std::size_t>(m)), pot(acc.size());
-    field(*solver, mine.bodies.pos, acc, pot, params);
+    double interactions = field(*solver, mine.bodies.pos, acc, pot, params);
+    ranks.sum(&interactions, 1, "the interactions");
     for (std::size_t i = 0; i < acc.size(); ++i) acc[i].w = pot[i].w;
     const std::vector<Vec4> got = by_id(ranks, mine, acc, n);
     bool ok = true;
@@ -195,7 +198,7 @@ int main(int argc, char** argv) {
     if (me == 0) {
       std::vector<Vec4> single(static_cast<std::size_t>(n)), phi(single.size());
       if (pass != 1) one = make_solver(name, 0);  // pass 2: both learn afresh (moved)
-      field(*one, all.pos, single, phi, params);
+      const double one_interactions = field(*one, all.pos, single, phi, params);
       for (int i = 0; i < n; ++i)
         single[static_cast<std::size_t>(i)].w = phi[static_cast<std::size_t>(i)].w;
       const Errors da = errors(got, want, false), sa = errors(single, want, false);
@@ -203,12 +206,13 @@ int main(int argc, char** argv) {
       // Within the single tree's own error: RMS at most 1.25 times it, the worst body 2 times.
       ok = da.rms <= 1.25 * sa.rms + 1e-7 && da.worst <= 2.0 * sa.worst + 1e-6 &&
            dp.rms <= 1.25 * sp.rms + 1e-7 && dp.worst <= 2.0 * sp.worst + 1e-6;
-      char b[256];
+      char b[320];
       std::snprintf(
           b, sizeof b,
           "pass %d: |a| RMS %.3g (one rank %.3g), worst %.3g (%.3g); phi RMS %.3g (%.3g), "
-          "worst %.3g (%.3g)",
-          pass, da.rms, sa.rms, da.worst, sa.worst, dp.rms, sp.rms, dp.worst, sp.worst);
+          "worst %.3g (%.3g); interactions %.4gx one rank's",
+          pass, da.rms, sa.rms, da.worst, sa.worst, dp.rms, sp.rms, dp.worst, sp.worst,
+          interactions / one_interactions);
       line = b;
       // One rank is the one process's tree, to the bit.
       if (p == 1)

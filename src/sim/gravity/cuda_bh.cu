@@ -126,12 +126,17 @@ class CudaBhSolver final : public Solver {
     // least half the bodies, as in cpu-bh (its measure), and sorted after it by their own keys
     // (bit 63), to be walked in runs of 32. A part of a spread pass keeps every body in the tree.
     const int tree_n = whole && sources(n) <= n / 2 ? sources(n) : n;
-    const int partials = m_partials;
+    int partials = m_partials;
     mark(Phase::bounds);
     bounds_kernel<<<partials, k_threads>>>(pos, n, m_boxes);
     CUDA_CHECK_LAUNCH("bounds_kernel");
+    if (joined()) {  // every rank's keys in one frame, so that a cell is the same on every rank
+      const Box frame = m_ranks->frame(m_boxes, partials);
+      CUDA_CHECK_THROW(cudaMemcpy(m_boxes, &frame, sizeof frame, cudaMemcpyHostToDevice));
+      partials = 1;
+    }
     mark(Phase::sort);
-    keys_kernel<<<std::min(blocks_for(n), 4 * partials), k_threads>>>(
+    keys_kernel<<<std::min(blocks_for(n), 4 * m_partials), k_threads>>>(
         pos, n, tree_n, m_boxes, partials, m_keys_in, m_index_in);
     CUDA_CHECK_LAUNCH("keys_kernel");
     std::size_t temp = m_sort_bytes;
@@ -178,38 +183,45 @@ class CudaBhSolver final : public Solver {
                                      cudaMemcpyDeviceToHost));
   }
 
-  // A pass over ranks: every rank takes the same walks (the learning one when any rank needs
-  // it), each its own tree's and then the other ranks' essential trees for its box, added.
+  // Over more than one rank: the keys in one frame, the walk over the shared top tree.
+  bool joined() const { return m_ranks && m_ranks->exchange().ranks() > 1; }
+
+  // A pass over ranks: every rank takes the same walks (the learning one when any rank needs it),
+  // each from the shared top tree into its own tree and the other ranks' essential trees for its
+  // box (one rank: its own tree alone), the totals summed over the ranks.
   template <bool Potential>
   void ranks_field(Vec4* out, int n, int tree_n, const SimParams& p, Relative rel, bool relative) {
     const float eps2 = p.softening * p.softening;
+    const float inv_theta = p.theta > 0.0f ? 1.0f / p.theta : INFINITY;
+    const bool join = joined();
     find_groups(tree_n, n, BodyRange{0, n});
+    if (join) m_ranks->top(m_tree, m_sorted, m_keys, tree_n);
     double stale = relative && m_known != n ? 1.0 : 0.0;
     m_ranks->exchange().max(&stale, 1, "the ranks' pass");
-    m_work.enlarge(static_cast<std::size_t>(n));
+    m_work.enlarge(static_cast<std::size_t>(std::max(n, 1)));
+    rel.work = Potential ? nullptr : m_work.data();
     if (stale > 0) {  // the box test alone, to learn every body's |a| (written into out)
-      m_ranks->gather(m_tree, m_sorted, tree_n, n, m_boxes, m_partials, 0.0f, true);
-      walk_pair<false>(out, tree_n, eps2, learning(rel, true));
+      if (join) m_ranks->gather(m_tree, m_sorted, tree_n, n, 0.0f, inv_theta, eps2, true);
+      ranks_walk<false>(out, tree_n, eps2, learning(rel, true));
       m_known = n;
     }
     if (relative) rel.known = m_last, rel.known_totals = m_totals + 2 * m_slot;
-    m_ranks->gather(m_tree, m_sorted, tree_n, n, m_boxes, m_partials,
-                    relative ? box_scale(rel, n) : 0.0f);
-    walk_pair<Potential>(out, tree_n, eps2, Potential ? rel : learning(rel, true));
+    if (join)
+      m_ranks->gather(m_tree, m_sorted, tree_n, n, relative ? box_scale(rel, n) : 0.0f, inv_theta,
+                      eps2);
+    ranks_walk<Potential>(out, tree_n, eps2, Potential ? rel : learning(rel, true));
     if (!Potential) m_work_n = n;
     CUDA_CHECK_THROW(cudaMemcpy(m_host_counts.get(), m_counts, sizeof(unsigned long long) * 2,
                                 cudaMemcpyDeviceToHost));
   }
 
-  // The own tree's walk, then the essential trees' (which adds, and writes what the pass learns:
-  // |a| of the whole force), the totals summed over the ranks.
+  // One walk over ranks, and the |a| totals it learnt summed over them.
   template <bool Potential>
-  void walk_pair(Vec4* out, int tree_n, float eps2, Relative rel) {
-    Relative own = rel;
-    own.write = nullptr, own.totals = nullptr;
-    own.work = rel.work = Potential ? nullptr : m_work.data();
-    walk<Potential, false>(out, tree_n, eps2, own);
-    walk<Potential, true>(out, tree_n, eps2, rel, false);
+  void ranks_walk(Vec4* out, int tree_n, float eps2, Relative rel) {
+    if (joined())
+      walk<Potential, true>(out, tree_n, eps2, rel);
+    else
+      walk<Potential, false>(out, tree_n, eps2, rel);
     if (rel.totals) {
       double t[2];
       CUDA_CHECK_THROW(cudaMemcpy(t, rel.totals, sizeof t, cudaMemcpyDeviceToHost));
@@ -271,33 +283,33 @@ class CudaBhSolver final : public Solver {
   }
 
   // One walk of the groups found over the tree of tree_n bodies: the resident warps, then the
-  // retry pass.
-  // Remote: the walk of the essential trees received (m_ranks) rather than the own tree, adding.
-  template <bool Potential, bool Remote>
-  void walk(Vec4* out, int tree_n, float eps2, const Relative& rel, bool fresh_counts = true) {
+  // retry pass. Joined: over ranks, from the shared top tree (EssentialForest::nodes).
+  template <bool Potential, bool Joined>
+  void walk(Vec4* out, int tree_n, float eps2, const Relative& rel) {
     // Counters: the interactions (2), the next group to walk, the groups to retry.
-    if (fresh_counts)
-      CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
+    CUDA_CHECK_THROW(cudaMemsetAsync(m_counts, 0, sizeof(unsigned long long) * 2));
     CUDA_CHECK_THROW(cudaMemsetAsync(m_group_counters + 1, 0, sizeof(int)));
     CUDA_CHECK_THROW(cudaMemsetAsync(m_retry_count, 0, sizeof(int)));
-    const Tree& t = Remote ? m_ranks->tree() : m_tree;
-    const Vec4* bodies = Remote ? m_ranks->bodies() : m_sorted;
-    const Start start = Remote ? m_ranks->start() : Start{nullptr, 0};
-    int* retry_frontier = m_retry_frontier;
+    Nodes<Joined> t{};
     int retry_capacity = m_retry_capacity;
-    if (Remote) {  // room for a level of every node received
-      retry_capacity = m_ranks->nodes() + start.count + 2;
-      m_forest_frontier.enlarge(2 * static_cast<std::size_t>(retry_capacity));
-      retry_frontier = m_forest_frontier.data();
+    if constexpr (Joined) {  // room for a level of every node and body, the forest's too
+      t = m_ranks->nodes(m_tree, m_sorted);
+      const std::size_t capacity =
+          static_cast<std::size_t>(m_retry_capacity) + m_ranks->forest_size();
+      if (capacity > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw std::runtime_error("cuda-bh: the walk's retry frontier passes 2^31 entries");
+      retry_capacity = static_cast<int>(capacity);
+      m_retry_frontier.enlarge(2 * capacity);
+    } else {
+      t.own = m_tree, t.sorted = m_sorted;
     }
-    walk_kernel<Potential, Remote><<<m_walk_blocks, 32 * k_walk_warps>>>(
-        m_sorted, m_index, tree_n, t, bodies, start, m_groups, m_group_counters,
-        m_group_counters + 1, eps2, rel, out, m_frontier, m_frontier_capacity, m_retry,
-        m_retry_count, m_counts);
+    walk_kernel<Potential, Joined><<<m_walk_blocks, 32 * k_walk_warps>>>(
+        t, m_index, tree_n, m_groups, m_group_counters, m_group_counters + 1, eps2, rel, out,
+        m_frontier, m_frontier_capacity, m_retry, m_retry_count, m_counts);
     CUDA_CHECK_LAUNCH("walk_kernel");
-    retry_kernel<Potential, Remote><<<1, 32>>>(m_sorted, m_index, tree_n, t, bodies, start, m_retry,
-                                               m_retry_count, eps2, rel, out, retry_frontier,
-                                               retry_capacity, m_counts, m_retried);
+    retry_kernel<Potential, Joined><<<1, 32>>>(t, m_index, tree_n, m_retry, m_retry_count, eps2,
+                                               rel, out, m_retry_frontier.data(), retry_capacity,
+                                               m_counts, m_retried);
     CUDA_CHECK_LAUNCH("retry_kernel");
   }
 
@@ -336,7 +348,7 @@ class CudaBhSolver final : public Solver {
     m_walk_blocks = 12 * std::max(1, device_info().sm_count);
     alloc(m_frontier, static_cast<std::size_t>(m_walk_blocks) * k_walk_warps * 2 *
                           static_cast<std::size_t>(m_frontier_capacity));
-    alloc(m_retry_frontier, 2 * static_cast<std::size_t>(m_retry_capacity));
+    m_retry_frontier.resize(2 * static_cast<std::size_t>(m_retry_capacity));
     m_sort_bytes = 0;
     CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, m_sort_bytes, m_keys_in, m_keys,
                                                      m_index_in, m_index, n, 0, 64));
@@ -350,16 +362,16 @@ class CudaBhSolver final : public Solver {
     m_sorted = nullptr, m_tree = Tree{}, m_counts = nullptr;
     m_sort_temp = nullptr, m_groups = nullptr, m_group_counters = nullptr;
     m_retry = nullptr, m_retry_count = m_retried = nullptr;
-    m_frontier = m_retry_frontier = nullptr;
+    m_frontier = nullptr;
+    m_retry_frontier.resize(0);
     m_last = nullptr, m_totals = nullptr, m_known = 0;
     m_capacity = 0;
   }
 
   std::string m_name = "cuda-bh";
-  // Over ranks (null: one process): the other ranks' essential trees, the retry scratch of their
-  // walk, each body's work on the last force pass (m_work_n bodies).
+  // Over ranks (null: one process): the top tree and the other ranks' essential trees, each
+  // body's work on the last force pass (m_work_n bodies).
   std::unique_ptr<EssentialForest> m_ranks;
-  GpuBuffer<int> m_forest_frontier;
   GpuBuffer<float> m_work, m_least;
   int m_work_n = 0;
   bool m_marking = false;
@@ -379,7 +391,9 @@ class CudaBhSolver final : public Solver {
   int* m_group_counters = nullptr;
   int2* m_retry = nullptr;
   int *m_retry_count = nullptr, *m_retried = nullptr;  // retried: groups so far, for the tests
-  int *m_frontier = nullptr, *m_retry_frontier = nullptr;
+  int* m_frontier = nullptr;
+  // The retry pass's two levels: room for every node and body (over ranks, the forest's too).
+  GpuBuffer<int> m_retry_frontier;
   int m_frontier_capacity = 0, m_retry_capacity = 0;
   std::size_t m_frontier_limit;
   int m_walk_blocks = 0;

@@ -1,12 +1,18 @@
 // Private to cuda_bh.cu: locally essential trees on the device, for cuda-bh over ranks. The
-// sender walks its own tree breadth first for another rank's box and relative-test scale, level
-// by level, keeping each node the box's walk reaches: a node the box takes whole, an opened
-// bucket with its bodies, an opened node with its two children, a single body. The receiver walks
-// what it got with the same walk (cuda_bh_walk.cuh, Remote): a node taken whole is sent as a point
+// sender walks its own tree breadth first from its parts of the shared top tree's leaves (their
+// subtrees' roots), for another rank's box and relative-test scale, level by level, keeping each
+// node the box's walk reaches: a node the box takes whole, an opened bucket with its bodies, an
+// opened node with its two children, a single body. The receiver walks what it got with the same
+// walk, below the top tree (cuda_bh_walk.cuh, Nodes<true>): a node taken whole is sent as a point
 // with no opening radius, so every group inside the box accepts it; any other node it may open as
 // the whole tree would, since its children came along. So each group of the receiver gets the
-// interaction list the whole tree would give it (Warren & Salmon 1993; Bonsai's choice).
+// interaction list the whole tree would give it (Warren & Salmon 1993; Bonsai's choice). Also
+// here: the cells' counts and each rank's parts of the leaves, for the top tree
+// (cuda_bh_forest.cuh).
 #pragma once
+
+#include <climits>
+#include <cstdint>
 
 #include "cuda_bh_tree.cuh"
 
@@ -130,20 +136,79 @@ __global__ void essential_assemble_kernel(
   nodes[e] = out;
 }
 
-// One received essential tree into the forest's arrays at node `node_at` and body `body_at`.
-__global__ void essential_place_kernel(const EssentialNode* __restrict__ in, int m, int node_at,
-                                       int body_at, Tree forest) {
+// Nodes into the forest's arrays from `at` on, their links offset (a node c >= 0 becomes
+// c + node_link, a body ~b becomes ~(b + body_link); ranges shift with the bodies): a received
+// essential tree, or the top tree with its links final (offsets 0).
+__global__ void essential_place_kernel(const EssentialNode* __restrict__ in, int m, int at,
+                                       int node_link, int body_link, Tree forest) {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= m) return;
   const EssentialNode n = in[e];
-  auto link = [&](int c) { return c >= 0 ? c + node_at : ~(~c + body_at); };
-  forest.child[node_at + e] = make_int2(link(n.child.x), link(n.child.y));
-  forest.range[node_at + e] = make_int2(n.range.x + body_at, n.range.y + body_at);
-  forest.com[node_at + e] = n.com;
-  forest.quad[node_at + e] = n.quad;
-  forest.quad2_open[node_at + e] = n.quad2_open;
-  forest.lo[node_at + e] = n.lo;
-  forest.hi[node_at + e] = n.hi;
+  auto link = [&](int c) { return c >= 0 ? c + node_link : ~(~c + body_link); };
+  forest.child[at + e] = make_int2(link(n.child.x), link(n.child.y));
+  forest.range[at + e] = make_int2(n.range.x + body_link, n.range.y + body_link);
+  forest.com[at + e] = n.com;
+  forest.quad[at + e] = n.quad;
+  forest.quad2_open[at + e] = n.quad2_open;
+  forest.lo[at + e] = n.lo;
+  forest.hi[at + e] = n.hi;
+}
+
+// The first of keys [0, n) (sorted) not below v.
+__device__ __forceinline__ int first_key_from(const std::uint64_t* __restrict__ keys, int n,
+                                              std::uint64_t v) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (keys[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// Each cell's bodies of this rank: cell c holds the keys [bounds[2c], bounds[2c + 1]).
+__global__ void cell_counts_kernel(const std::uint64_t* __restrict__ keys, int n,
+                                   const std::uint64_t* __restrict__ bounds, int count,
+                                   double* __restrict__ out) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= count) return;
+  out[c] = first_key_from(keys, n, bounds[2 * c + 1]) - first_key_from(keys, n, bounds[2 * c]);
+}
+
+constexpr int k_no_part = INT_MIN;        // the rank has no body in the leaf
+constexpr int k_lost_part = INT_MIN + 1;  // its bodies there are no node of its tree (a bug)
+
+// This rank's part of each leaf of the top tree: its bodies there, which are one node of its
+// radix tree (a node's range starts or ends at its own index: Karras 2012) or one body; the link
+// and the moments.
+__global__ void parts_kernel(Tree t, const Vec4* __restrict__ sorted,
+                             const std::uint64_t* __restrict__ keys, int n,
+                             const std::uint64_t* __restrict__ bounds, int count,
+                             int* __restrict__ link, Moments* __restrict__ moments) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= count) return;
+  const int a = first_key_from(keys, n, bounds[2 * c]);
+  const int b = first_key_from(keys, n, bounds[2 * c + 1]) - 1;
+  if (b < a) {
+    link[c] = k_no_part;
+    return;
+  }
+  if (a == b) {
+    link[c] = ~a;
+    moments[c] = point_moments(sorted[a]);
+    return;
+  }
+  int node = k_lost_part;
+  if (a < n - 1 && t.range[a].x == a && t.range[a].y == b)
+    node = a;
+  else if (b < n - 1 && t.range[b].x == a && t.range[b].y == b)
+    node = b;
+  link[c] = node;
+  if (node >= 0)
+    moments[c] =
+        node_moments(t.com[node], t.quad[node], t.quad2_open[node], t.lo[node], t.hi[node]);
 }
 
 }  // namespace

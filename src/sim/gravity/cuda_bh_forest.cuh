@@ -1,9 +1,14 @@
-// Private to cuda_bh.cu: the other ranks' locally essential trees, for cuda-bh over ranks. Each
-// pass, this rank's GPU makes the essential tree of its own tree for every other rank's box
-// (cuda_bh_essential.cuh), sends them all through the TreeExchange, and places what it received
-// in one forest, which the walk (cuda_bh_walk.cuh, Remote) walks from its roots.
+// Private to cuda_bh.cu: the shared top tree and the other ranks' locally essential trees, for
+// cuda-bh over ranks. Every rank keys its bodies in one frame; the ranks count the coarse cells'
+// bodies together to find the top tree's leaves, and gather each rank's part of each leaf (one
+// subtree of its tree) with its moments (top_tree.h). Each pass, this rank's GPU makes the
+// essential tree of its parts for every other rank's box (cuda_bh_essential.cuh), sends them all
+// through the TreeExchange, and places what it received in one forest under the top tree, which
+// the walk (cuda_bh_walk.cuh, Nodes<true>) walks from the top tree's root into its own tree and
+// the forest alike.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
@@ -18,6 +23,7 @@
 #include "cuda_bh_essential.cuh"
 #include "cuda_bh_walk.cuh"
 #include "orrery/gpu_buffer.h"
+#include "top_tree.h"
 #include "tree_exchange.h"
 
 namespace orrery {
@@ -28,28 +34,117 @@ class EssentialForest {
   explicit EssentialForest(std::unique_ptr<TreeExchange> exchange)
       : m_exchange(std::move(exchange)) {}
   TreeExchange& exchange() { return *m_exchange; }
-  // The forest of the last gather: its walk arrays, bodies, roots, nodes, and the bytes received.
-  const Tree& tree() const { return m_forest; }
-  const Vec4* bodies() const { return m_forest_bodies.data(); }
-  Start start() const { return Start{m_roots.data(), m_root_count}; }
-  int nodes() const { return m_forest_nodes; }
+  // The joined index space of the last gather (cuda_bh_walk.cuh, Nodes<true>): the own tree's
+  // nodes and bodies below `split`, the forest's (the top tree, then the essential trees received)
+  // from it on; the walk starts at the top tree's root.
+  Nodes<true> nodes(const Tree& own, const Vec4* sorted) const {
+    Nodes<true> v{};
+    v.own = own, v.sorted = sorted;
+    v.far = m_forest, v.far_bodies = m_forest_bodies.data();
+    v.split = v.body_split = m_split;
+    v.start = Start{m_roots.data(), 1};
+    return v;
+  }
+  // The forest's nodes and bodies (a level of the walk holds at most as many).
+  std::size_t forest_size() const { return m_forest_nodes + m_forest_body_count; }
   std::size_t received() const { return m_received; }
 
-  // Sends every other rank the essential tree of this rank's tree (tree_n of n bodies, sorted; the
-  // bounds kernel's `partials` boxes) for that rank's box and scale, and gathers what the others
-  // sent into the forest. `learning`: for a pass that learns |a| (TargetBox::reach2). Collective.
-  void gather(const Tree& tree, const Vec4* sorted, int tree_n, int n, const Box* boxes,
-              int partials, float scale, bool learning = false) {
-    const int ranks = m_exchange->ranks(), me = m_exchange->rank();
+  // This rank's box from the bounds kernel's `partials` boxes, kept for gather(); returns the box
+  // of every rank's bodies, in which every rank makes its keys. Collective.
+  Box frame(const Box* boxes, int partials) {
     std::vector<Box> partial(static_cast<std::size_t>(partials));
     CUDA_CHECK_THROW(
         cudaMemcpy(partial.data(), boxes, sizeof(Box) * partial.size(), cudaMemcpyDeviceToHost));
-    float mine[7] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY, scale};
-    for (const Box& b : partial) {
-      mine[0] = std::min(mine[0], b.lo.x), mine[1] = std::min(mine[1], b.lo.y);
-      mine[2] = std::min(mine[2], b.lo.z), mine[3] = std::max(mine[3], b.hi.x);
-      mine[4] = std::max(mine[4], b.hi.y), mine[5] = std::max(mine[5], b.hi.z);
+    Box& b = m_mine;
+    b.lo = make_float3(INFINITY, INFINITY, INFINITY);
+    b.hi = make_float3(-INFINITY, -INFINITY, -INFINITY);
+    for (const Box& p : partial) {
+      b.lo =
+          make_float3(std::min(b.lo.x, p.lo.x), std::min(b.lo.y, p.lo.y), std::min(b.lo.z, p.lo.z));
+      b.hi =
+          make_float3(std::max(b.hi.x, p.hi.x), std::max(b.hi.y, p.hi.y), std::max(b.hi.z, p.hi.z));
     }
+    double all[6] = {-b.lo.x, -b.lo.y, -b.lo.z, b.hi.x, b.hi.y, b.hi.z};
+    m_exchange->max(all, 6, "the ranks' frame");
+    Box f;
+    f.lo = make_float3(static_cast<float>(-all[0]), static_cast<float>(-all[1]),
+                       static_cast<float>(-all[2]));
+    f.hi = make_float3(static_cast<float>(all[3]), static_cast<float>(all[4]),
+                       static_cast<float>(all[5]));
+    return f;
+  }
+
+  // The shared top tree's leaves and every rank's parts of them, for this pass's trees (tree_n of
+  // this rank's bodies, keyed in the frame). Collective; once a tree, before gather().
+  void top(const Tree& tree, const Vec4* sorted, const std::uint64_t* keys, int tree_n) {
+    double total = tree_n;
+    m_exchange->sum(&total, 1, "the bodies");
+    // Leaves of at most 1/8192 of the bodies: on 4 ranks a leaf is a 2,048th of a rank's share,
+    // far below the scale where separate trees cost interactions, and the gather of the parts
+    // stays a few megabytes. Never below 16,384 bodies, where a pass is short.
+    const double most = std::max(total / 8192.0, 16384.0);
+    m_leaves =
+        top_leaves(most, [&](const std::vector<KeyCell>& cells, std::vector<double>& counts) {
+          upload_bounds(cells);
+          m_cell_counts.enlarge(cells.size());
+          const int c = static_cast<int>(cells.size());
+          cell_counts_kernel<<<blocks_for(c), k_threads>>>(keys, tree_n, m_bounds.data(), c,
+                                                           m_cell_counts.data());
+          CUDA_CHECK_LAUNCH("cell_counts_kernel");
+          CUDA_CHECK_THROW(cudaMemcpy(counts.data(), m_cell_counts.data(),
+                                      sizeof(double) * counts.size(), cudaMemcpyDeviceToHost));
+          m_exchange->sum(counts.data(), c, "the top tree's cells");
+        });
+    if (m_leaves.size() >= (1u << 24))
+      throw std::runtime_error("cuda-bh: the top tree has more than 2^24 leaves");
+    // This rank's part of each leaf, then every rank's, in (leaf, rank) order.
+    const int leaves = static_cast<int>(m_leaves.size());
+    upload_bounds(m_leaves);
+    m_part_links.enlarge(m_leaves.size());
+    m_part_moments.enlarge(m_leaves.size());
+    parts_kernel<<<blocks_for(leaves), k_threads>>>(tree, sorted, keys, tree_n, m_bounds.data(),
+                                                    leaves, m_part_links.data(),
+                                                    m_part_moments.data());
+    CUDA_CHECK_LAUNCH("parts_kernel");
+    std::vector<int> links(m_leaves.size());
+    std::vector<Moments> moments(m_leaves.size());
+    m_part_links.download(links.data(), links.size());
+    m_part_moments.download(moments.data(), moments.size());
+    m_own_roots.clear();
+    std::vector<float> mine;
+    for (int c = 0; c < leaves; ++c) {
+      if (links[c] == k_no_part) continue;
+      if (links[c] == k_lost_part)
+        throw std::runtime_error("cuda-bh: a top-tree leaf's bodies are not one node of the tree");
+      m_own_roots.push_back(links[c]);
+      mine.resize(mine.size() + k_part_floats);
+      pack_part(c, moments[c], mine.data() + mine.size() - k_part_floats);
+    }
+    double most_parts = static_cast<double>(m_own_roots.size());
+    m_exchange->max(&most_parts, 1, "the top tree's parts");
+    const int width = static_cast<int>(most_parts) * k_part_floats;
+    mine.resize(static_cast<std::size_t>(width), -1.0f);  // leaf -1: no part
+    const std::vector<float> all = m_exchange->gather(mine.data(), width, "the top tree's parts");
+    m_parts.clear();
+    const int ranks = m_exchange->ranks();
+    for (int r = 0; r < ranks; ++r)
+      for (int k = 0; k < width; k += k_part_floats) {
+        const float* at = all.data() + static_cast<std::size_t>(r) * width + k;
+        if (at[0] >= 0) m_parts.push_back(unpack_part(at, r));
+      }
+    std::stable_sort(m_parts.begin(), m_parts.end(),
+                     [](const TopPart& a, const TopPart& b) { return a.leaf < b.leaf; });
+  }
+
+  // Sends every other rank the essential trees of this rank's parts of the top tree (its tree of
+  // tree_n of n bodies, sorted) for that rank's box and scale, and gathers what the others sent,
+  // with the top tree, into the forest. `learning`: for a pass that learns |a|
+  // (TargetBox::reach2). Collective; after top().
+  void gather(const Tree& tree, const Vec4* sorted, int tree_n, int n, float scale, float inv_theta,
+              float eps2, bool learning = false) {
+    const int ranks = m_exchange->ranks(), me = m_exchange->rank();
+    const Box& b0 = m_mine;
+    float mine[7] = {b0.lo.x, b0.lo.y, b0.lo.z, b0.hi.x, b0.hi.y, b0.hi.z, scale};
     if (n < 1) mine[0] = INFINITY, mine[3] = -INFINITY;
     const std::vector<float> all = m_exchange->gather(mine, 7, "the ranks' boxes");
     std::vector<DeviceParcel> send(static_cast<std::size_t>(ranks));
@@ -67,55 +162,11 @@ class EssentialForest {
     const std::vector<ReceivedParcel> got =
         m_exchange->exchange(send, m_inbox, "the essential trees");
     for (GpuBuffer<unsigned char>& b : m_send) drop_if_large(b);
-    std::vector<int> roots;
-    std::int64_t nodes = 0, bodies = 0;
-    m_received = 0;
-    for (const ReceivedParcel& g : got) {
-      std::int64_t h[3] = {0, 0, 0};
-      if (g.header.size() != sizeof h) continue;
-      std::memcpy(h, g.header.data(), sizeof h);
-      if (h[0] < 0 || h[1] < 0 ||
-          g.bytes != static_cast<std::size_t>(h[0]) * sizeof(EssentialNode) +
-                         static_cast<std::size_t>(h[1]) * sizeof(Vec4))
-        throw std::runtime_error("cuda-bh: an essential tree of " + std::to_string(g.bytes) +
-                                 " bytes does not hold what its header counts (ranks of "
-                                 "different builds?)");
-      nodes += h[0], bodies += h[1];
-      m_received += g.bytes;
+    if (n < 1 || m_parts.empty()) {  // nothing to walk here (and nothing was sent here)
+      m_forest_nodes = m_forest_body_count = 0;
+      return;
     }
-    if (nodes + bodies > std::numeric_limits<int>::max())
-      throw std::runtime_error("cuda-bh: the essential trees received hold more than 2^31 nodes");
-    forest_arrays(static_cast<std::size_t>(std::max<std::int64_t>(nodes, 1)));
-    m_forest_bodies.enlarge(static_cast<std::size_t>(std::max<std::int64_t>(bodies, 1)));
-    std::int64_t node_at = 0, body_at = 0;
-    for (const ReceivedParcel& g : got) {
-      std::int64_t h[3];
-      if (g.header.size() != sizeof h) continue;
-      std::memcpy(h, g.header.data(), sizeof h);
-      const auto* base = m_inbox.data() + g.offset;
-      const int m = static_cast<int>(h[0]);
-      if (m > 0)
-        essential_place_kernel<<<blocks_for(m), k_threads>>>(
-            reinterpret_cast<const EssentialNode*>(base), m, static_cast<int>(node_at),
-            static_cast<int>(body_at), m_forest);
-      CUDA_CHECK_LAUNCH("essential_place_kernel");
-      if (h[1] > 0)
-        CUDA_CHECK_THROW(cudaMemcpyAsync(m_forest_bodies.data() + body_at,
-                                         base + sizeof(EssentialNode) * h[0], sizeof(Vec4) * h[1],
-                                         cudaMemcpyDeviceToDevice));
-      const int root = static_cast<int>(h[2]);
-      roots.push_back(root >= 0 ? root + static_cast<int>(node_at)
-                                : ~(~root + static_cast<int>(body_at)));
-      node_at += h[0], body_at += h[1];
-    }
-    if (m_inbox.bytes() > k_kept_bytes) {
-      CUDA_CHECK_THROW(cudaDeviceSynchronize());  // placed
-      m_inbox.resize(0);
-    }
-    m_forest_nodes = static_cast<int>(nodes);
-    m_root_count = static_cast<int>(roots.size());
-    m_roots.enlarge(std::max<std::size_t>(roots.size(), 1));
-    if (!roots.empty()) m_roots.upload(roots.data(), roots.size());
+    place(got, n, inv_theta, eps2);
   }
 
  private:
@@ -148,8 +199,103 @@ class EssentialForest {
     take(m_forest.range, sizeof(int2));
   }
 
-  // The essential tree of this rank's tree (tree_n bodies) for `box`, into `buffer`: its nodes,
-  // then its bodies; the header holds their counts and the root's link.
+  void upload_bounds(const std::vector<KeyCell>& cells) {
+    std::vector<std::uint64_t> b(2 * cells.size());
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      b[2 * c] = cells[c].start, b[2 * c + 1] = cells[c].end();
+    m_bounds.enlarge(b.size());
+    m_bounds.upload(b.data(), b.size());
+  }
+
+  // The forest of what the ranks sent (their essential trees, from the forest's node `top` on)
+  // under the top tree (nodes [0, top)), in the joined index space from m_split = n on.
+  void place(const std::vector<ReceivedParcel>& got, int n, float inv_theta, float eps2) {
+    const int ranks = m_exchange->ranks(), me = m_exchange->rank();
+    std::vector<std::size_t> parts_of(static_cast<std::size_t>(ranks), 0);
+    for (const TopPart& p : m_parts) ++parts_of[static_cast<std::size_t>(p.rank)];
+    const std::int64_t top = static_cast<std::int64_t>(m_parts.size()) - 1;
+    std::int64_t nodes = top, bodies = 0;
+    m_received = 0;
+    std::vector<std::vector<int>> roots(static_cast<std::size_t>(ranks));
+    for (int r = 0; r < ranks; ++r) {
+      if (r == me || parts_of[static_cast<std::size_t>(r)] == 0) continue;
+      const ReceivedParcel& g = got[static_cast<std::size_t>(r)];
+      std::int64_t h[3] = {0, 0, 0};
+      if (g.header.size() >= sizeof h) std::memcpy(h, g.header.data(), sizeof h);
+      const std::size_t want = parts_of[static_cast<std::size_t>(r)];
+      if (g.header.size() != sizeof h + sizeof(int) * want || h[0] < 0 || h[1] < 0 ||
+          h[2] != static_cast<std::int64_t>(want) ||
+          g.bytes != static_cast<std::size_t>(h[0]) * sizeof(EssentialNode) +
+                         static_cast<std::size_t>(h[1]) * sizeof(Vec4))
+        throw std::runtime_error("cuda-bh: the essential trees of rank " + std::to_string(r) +
+                                 " do not hold what its header and parts count (ranks of "
+                                 "different builds?)");
+      std::vector<int>& links = roots[static_cast<std::size_t>(r)];
+      links.resize(want);
+      std::memcpy(links.data(), g.header.data() + sizeof h, sizeof(int) * want);
+      nodes += h[0], bodies += h[1];
+      m_received += g.bytes;
+    }
+    if (static_cast<std::int64_t>(n) + nodes + bodies > std::numeric_limits<int>::max())
+      throw std::runtime_error(
+          "cuda-bh: a rank's bodies and the essential trees it received "
+          "hold more than 2^31 nodes and bodies");
+    m_split = n;
+    forest_arrays(static_cast<std::size_t>(std::max<std::int64_t>(nodes, 1)));
+    m_forest_bodies.enlarge(static_cast<std::size_t>(std::max<std::int64_t>(bodies, 1)));
+    std::int64_t node_at = top, body_at = 0;
+    for (int r = 0; r < ranks; ++r) {
+      if (roots[static_cast<std::size_t>(r)].empty()) continue;
+      const ReceivedParcel& g = got[static_cast<std::size_t>(r)];
+      std::int64_t h[3];
+      std::memcpy(h, g.header.data(), sizeof h);
+      const auto* base = m_inbox.data() + g.offset;
+      const int m = static_cast<int>(h[0]);
+      const int node_link = n + static_cast<int>(node_at),
+                body_link = n + static_cast<int>(body_at);
+      if (m > 0)
+        essential_place_kernel<<<blocks_for(m), k_threads>>>(
+            reinterpret_cast<const EssentialNode*>(base), m, static_cast<int>(node_at), node_link,
+            body_link, m_forest);
+      CUDA_CHECK_LAUNCH("essential_place_kernel");
+      if (h[1] > 0)
+        CUDA_CHECK_THROW(cudaMemcpyAsync(m_forest_bodies.data() + body_at,
+                                         base + sizeof(EssentialNode) * h[0], sizeof(Vec4) * h[1],
+                                         cudaMemcpyDeviceToDevice));
+      for (int& l : roots[static_cast<std::size_t>(r)])
+        l = l >= 0 ? l + node_link : ~(~l + body_link);
+      node_at += h[0], body_at += h[1];
+    }
+    // The top tree over every rank's parts, each linked to where this rank finds it: its own tree,
+    // or the root of what that rank sent of it.
+    std::vector<std::size_t> next(static_cast<std::size_t>(ranks), 0);
+    for (TopPart& p : m_parts) {
+      const std::size_t r = static_cast<std::size_t>(p.rank);
+      p.link = p.rank == me ? m_own_roots[next[r]] : roots[r][next[r]];
+      ++next[r];
+    }
+    const TopTree t = build_top_tree(m_leaves, m_parts, n, inv_theta, eps2);
+    if (!t.nodes.empty()) {
+      m_top_nodes.enlarge(t.nodes.size());
+      m_top_nodes.upload(reinterpret_cast<const EssentialNode*>(t.nodes.data()), t.nodes.size());
+      const int m = static_cast<int>(t.nodes.size());
+      essential_place_kernel<<<blocks_for(m), k_threads>>>(m_top_nodes.data(), m, 0, 0, 0,
+                                                           m_forest);
+      CUDA_CHECK_LAUNCH("essential_place_kernel");
+    }
+    if (m_inbox.bytes() > k_kept_bytes) {
+      CUDA_CHECK_THROW(cudaDeviceSynchronize());  // placed
+      m_inbox.resize(0);
+    }
+    m_forest_nodes = static_cast<std::size_t>(nodes);
+    m_forest_body_count = static_cast<std::size_t>(bodies);
+    m_roots.enlarge(1);
+    m_roots.upload(&t.root, 1);
+  }
+
+  // The essential tree of this rank's parts of the top tree (their roots m_own_roots, in its tree
+  // of tree_n bodies) for `box`, into `buffer`: its nodes, then its bodies; the header holds their
+  // counts and the roots', then each root's link.
   DeviceParcel essential(const Tree& tree, const Vec4* sorted, int tree_n, const TargetBox& box,
                          GpuBuffer<unsigned char>& buffer) {
     const std::size_t most = 2 * static_cast<std::size_t>(tree_n) + 1;  // every node and body
@@ -162,9 +308,9 @@ class EssentialForest {
       m_scan_temp.resize(std::max<std::size_t>(temp, 1));
     }
     m_next_count.enlarge(1);
-    const int root = tree_n > 1 ? 0 : ~0;
-    CUDA_CHECK_THROW(cudaMemcpy(m_entries.data(), &root, sizeof root, cudaMemcpyHostToDevice));
-    int first = 0, count = 1;
+    const int roots = static_cast<int>(m_own_roots.size());
+    m_entries.upload(m_own_roots.data(), m_own_roots.size());
+    int first = 0, count = roots;
     while (count > 0) {
       essential_level_kernel<<<blocks_for(count), k_threads>>>(
           tree, m_entries.data(), first, count, box, m_kinds.data(), m_children.data(),
@@ -198,26 +344,45 @@ class EssentialForest {
         tree, sorted, m_entries.data(), m, m_kinds.data(), m_children.data(), m_entry_bodies.data(),
         nodes, reinterpret_cast<Vec4*>(nodes + m));
     CUDA_CHECK_LAUNCH("essential_assemble_kernel");
-    CUDA_CHECK_THROW(cudaDeviceSynchronize());  // the exchange sends it on another stream
+    // The roots' links: a node's is its entry; a body's, its place among the bodies.
+    std::vector<int> links(static_cast<std::size_t>(roots));
+    m_entry_bodies.download(links.data(), links.size());
+    for (int j = 0; j < roots; ++j)
+      links[static_cast<std::size_t>(j)] =
+          m_own_roots[static_cast<std::size_t>(j)] >= 0 ? j : ~links[static_cast<std::size_t>(j)];
     DeviceParcel parcel;
-    const std::int64_t h[3] = {m, bodies, root >= 0 ? 0 : ~0};
-    parcel.header.resize(sizeof h);
+    const std::int64_t h[3] = {m, bodies, roots};
+    parcel.header.resize(sizeof h + sizeof(int) * links.size());
     std::memcpy(parcel.header.data(), h, sizeof h);
+    std::memcpy(parcel.header.data() + sizeof h, links.data(), sizeof(int) * links.size());
     parcel.data = buffer.data(), parcel.bytes = bytes;
     return parcel;
   }
 
   std::unique_ptr<TreeExchange> m_exchange;
+  Box m_mine{};  // this rank's box (frame())
+  // The top tree's leaves, every rank's parts of them in (leaf, rank) order, this rank's parts'
+  // roots in its tree in leaf order; the cells' key bounds and counts, the parts found, the top
+  // tree's nodes as uploaded (top()).
+  std::vector<KeyCell> m_leaves;
+  std::vector<TopPart> m_parts;
+  std::vector<int> m_own_roots;
+  GpuBuffer<std::uint64_t> m_bounds;
+  GpuBuffer<double> m_cell_counts;
+  GpuBuffer<int> m_part_links;
+  GpuBuffer<Moments> m_part_moments;
+  GpuBuffer<EssentialNode> m_top_nodes;
   // The essential trees sent (one buffer a rank), the bytes received, the forest placed from
-  // them (m_forest's arrays are columns of m_forest_columns), its roots; the breadth-first
-  // scratch of essential().
+  // them (m_forest's arrays are columns of m_forest_columns) and where the joined index space's
+  // forest starts, the walk's root; the breadth-first scratch of essential().
   std::vector<GpuBuffer<unsigned char>> m_send;
   GpuBuffer<unsigned char> m_inbox;
   std::size_t m_received = 0;
   GpuBuffer<EssentialNode> m_forest_columns;
   GpuBuffer<Vec4> m_forest_bodies;
   Tree m_forest{};
-  int m_forest_nodes = 0, m_root_count = 0;
+  std::size_t m_forest_nodes = 0, m_forest_body_count = 0;
+  int m_split = 0;
   GpuBuffer<int> m_roots;
   GpuBuffer<int> m_entries, m_kinds, m_children, m_entry_bodies, m_next_count;
   GpuBuffer<unsigned char> m_scan_temp;

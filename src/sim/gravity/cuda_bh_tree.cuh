@@ -8,6 +8,7 @@
 #include "octree.h"
 #include "orrery/cuda_check.cuh"
 #include "orrery/solver.h"
+#include "tree_moments.h"
 
 namespace orrery {
 namespace {
@@ -154,41 +155,17 @@ __global__ void build_kernel(const std::uint64_t* __restrict__ keys, int n, Tree
   t.arrived[i] = 0;
 }
 
-// A node's or a body's moments, as the parent combines them.
-struct Moments {
-  float3 c;  // centre of mass
-  float m;
-  float q[6];  // about c
-  float te;    // eps^2 sum m |x - c|^2: the trace term, premultiplied (octree.h, cell_field)
-  float3 lo, hi;
-};
-
+// A child's moments (a node, or ~body) as its parent combines them (tree_moments.h).
 __device__ __forceinline__ Moments child_moments(const Tree& t, const Vec4* __restrict__ sorted,
                                                  int c) {
-  Moments r;
-  if (c < 0) {
-    const Vec4 p = sorted[~c];
-    r.c = make_float3(p.x, p.y, p.z);
-    r.m = p.w;
-    for (int k = 0; k < 6; ++k) r.q[k] = 0.0f;
-    r.te = 0.0f;
-    r.lo = r.hi = r.c;
-    return r;
-  }
+  if (c < 0) return point_moments(sorted[~c]);
   // Written by another thread before its fence and counter increment: read past the L1.
   auto load = [](const Vec4* v) {
     const float4 f = __ldcg(reinterpret_cast<const float4*>(v));
     return Vec4{f.x, f.y, f.z, f.w};
   };
-  const Vec4 com = load(&t.com[c]), q = load(&t.quad[c]), q2 = load(&t.quad2_open[c]);
-  const Vec4 lo = load(&t.lo[c]), hi = load(&t.hi[c]);
-  r.c = make_float3(com.x, com.y, com.z);
-  r.m = com.w;
-  r.q[0] = q.x, r.q[1] = q.y, r.q[2] = q.z, r.q[3] = q.w, r.q[4] = q2.x, r.q[5] = q2.y;
-  r.te = q2.w;
-  r.lo = make_float3(lo.x, lo.y, lo.z);
-  r.hi = make_float3(hi.x, hi.y, hi.z);
-  return r;
+  return node_moments(load(&t.com[c]), load(&t.quad[c]), load(&t.quad2_open[c]), load(&t.lo[c]),
+                      load(&t.hi[c]));
 }
 
 // From each body up: the second child to arrive at a node computes it and goes on up.
@@ -201,41 +178,15 @@ __global__ void moments_kernel(const Vec4* __restrict__ sorted, int n, Tree t, f
     __threadfence();
     if (atomicAdd(&t.arrived[node], 1) == 0) return;  // the sibling's thread will do it
     const int2 ch = t.child[node];
-    const Moments a = child_moments(t, sorted, ch.x), b = child_moments(t, sorted, ch.y);
-    const float m = a.m + b.m;
-    // A massless node's centre of mass is the middle of its box (it attracts nothing).
-    const float3 lo =
-        make_float3(fminf(a.lo.x, b.lo.x), fminf(a.lo.y, b.lo.y), fminf(a.lo.z, b.lo.z));
-    const float3 hi =
-        make_float3(fmaxf(a.hi.x, b.hi.x), fmaxf(a.hi.y, b.hi.y), fmaxf(a.hi.z, b.hi.z));
-    float3 c;
-    if (m > 0.0f) {
-      c = make_float3((a.m * a.c.x + b.m * b.c.x) / m, (a.m * a.c.y + b.m * b.c.y) / m,
-                      (a.m * a.c.z + b.m * b.c.z) / m);
-    } else {
-      c = make_float3(0.5f * (lo.x + hi.x), 0.5f * (lo.y + hi.y), 0.5f * (lo.z + hi.z));
-    }
-    float q[6];
-    for (int j = 0; j < 6; ++j) q[j] = a.q[j] + b.q[j];
-    float te = a.te + b.te;
-    const Moments* parts[2] = {&a, &b};
-    for (const Moments* p : parts) {  // each child's mass moved to the new centre of mass
-      const float dx = p->c.x - c.x, dy = p->c.y - c.y, dz = p->c.z - c.z;
-      const float d2 = dx * dx + dy * dy + dz * dz;
-      te += eps2 * p->m * d2;
-      q[0] += p->m * (3.0f * dx * dx - d2), q[1] += p->m * (3.0f * dy * dy - d2);
-      q[2] += p->m * (3.0f * dz * dz - d2), q[3] += p->m * 3.0f * dx * dy;
-      q[4] += p->m * 3.0f * dx * dz, q[5] += p->m * 3.0f * dy * dz;
-    }
-    const float l = fmaxf(fmaxf(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z);
-    const float ex = c.x - 0.5f * (lo.x + hi.x), ey = c.y - 0.5f * (lo.y + hi.y),
-                ez = c.z - 0.5f * (lo.z + hi.z);
-    const float s = sqrtf(ex * ex + ey * ey + ez * ez);
-    t.com[node] = Vec4{c.x, c.y, c.z, m};
-    t.quad[node] = Vec4{q[0], q[1], q[2], q[3]};
-    t.quad2_open[node] = Vec4{q[4], q[5], l * inv_theta + s, te};
-    t.lo[node] = Vec4{lo.x, lo.y, lo.z, relative_reach2(m, l)};
-    t.hi[node] = Vec4{hi.x, hi.y, hi.z, 0.0f};
+    const Moments r =
+        combine_moments(child_moments(t, sorted, ch.x), child_moments(t, sorted, ch.y), eps2);
+    Vec4 arrays[5];
+    node_arrays(r, inv_theta, arrays);
+    t.com[node] = arrays[0];
+    t.quad[node] = arrays[1];
+    t.quad2_open[node] = arrays[2];
+    t.lo[node] = arrays[3];
+    t.hi[node] = arrays[4];
     node = t.parent[node];
   }
 }

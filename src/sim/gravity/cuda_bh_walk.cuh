@@ -29,12 +29,55 @@ struct WarpShared {
   Vec4 body_pos[32];
 };
 
-// Remote: the tree walked is other ranks' essential trees (cuda_bh_essential.cuh), whose bodies are
-// in an array of their own, none of them the group's; the walk adds to what the own tree's wrote.
-template <bool Potential, bool Remote>
+// Where a walk over ranks starts (the own tree's starts at node 0, or at its one body).
+struct Start {
+  const int* roots;
+  int count;
+};
+
+// The nodes a walk reads. One process: its own tree (nodes [0, n - 1), bodies [0, n)). Over
+// ranks (Joined): one index space of the own tree and the forest of the shared top tree and the
+// other ranks' essential trees (cuda_bh_forest.cuh): nodes from `split` on and bodies from
+// `body_split` on are the forest's, and the walk starts at `start`.
+template <bool Joined>
+struct Nodes {
+  Tree own;
+  const Vec4* __restrict__ sorted;  // the own tree's bodies
+  Tree far;
+  const Vec4* __restrict__ far_bodies;
+  int split, body_split;
+  Start start;
+
+  __device__ __forceinline__ bool is_far(int node) const { return Joined && node >= split; }
+  __device__ __forceinline__ Vec4 com(int i) const {
+    return is_far(i) ? far.com[i - split] : own.com[i];
+  }
+  __device__ __forceinline__ Vec4 quad(int i) const {
+    return is_far(i) ? far.quad[i - split] : own.quad[i];
+  }
+  __device__ __forceinline__ Vec4 quad2_open(int i) const {
+    return is_far(i) ? far.quad2_open[i - split] : own.quad2_open[i];
+  }
+  __device__ __forceinline__ Vec4 lo(int i) const {
+    return is_far(i) ? far.lo[i - split] : own.lo[i];
+  }
+  __device__ __forceinline__ Vec4 hi(int i) const {
+    return is_far(i) ? far.hi[i - split] : own.hi[i];
+  }
+  __device__ __forceinline__ int2 range(int i) const {
+    return is_far(i) ? far.range[i - split] : own.range[i];
+  }
+  __device__ __forceinline__ int2 child(int i) const {
+    return is_far(i) ? far.child[i - split] : own.child[i];
+  }
+  __device__ __forceinline__ Vec4 body(int b) const {
+    return Joined && b >= body_split ? far_bodies[b - body_split] : sorted[b];
+  }
+};
+
+template <bool Potential, bool Joined>
 struct Walker {
-  const Vec4* __restrict__ sorted;  // the tree's bodies
-  Tree t;
+  Nodes<Joined> t;
   float eps2;
   Vec4 p;  // this lane's body
   int k;   // its sorted index
@@ -57,7 +100,7 @@ struct Walker {
     Vec3 a{0.0f, 0.0f, 0.0f};
     body_body(p, q, eps2, a);
     acc.x += a.x, acc.y += a.y, acc.z += a.z;
-    if (Potential && (Remote || sh.bodies[j] != k)) {
+    if (Potential && sh.bodies[j] != k) {  // the forest's bodies are none of the group's
       const float rx = q.x - p.x, ry = q.y - p.y, rz = q.z - p.z;
       acc.w -= q.w * rsqrtf(eps2 + rx * rx + ry * ry + rz * rz);
     }
@@ -78,9 +121,9 @@ struct Walker {
   __device__ void flush_cells(WarpShared& sh, int count, int lane) {
     if (lane < count) {
       const int c = sh.cells[lane];
-      sh.cell_com[lane] = t.com[c];
-      sh.cell_q[lane] = t.quad[c];
-      sh.cell_q2[lane] = t.quad2_open[c];
+      sh.cell_com[lane] = t.com(c);
+      sh.cell_q[lane] = t.quad(c);
+      sh.cell_q2[lane] = t.quad2_open(c);
     }
     __syncwarp();
     sum(count, [&](int j) { cell(sh, j); });
@@ -88,7 +131,7 @@ struct Walker {
   }
 
   __device__ void flush_bodies(WarpShared& sh, int count, int lane) {
-    if (lane < count) sh.body_pos[lane] = sorted[sh.bodies[lane]];
+    if (lane < count) sh.body_pos[lane] = t.body(sh.bodies[lane]);
     __syncwarp();
     sum(count, [&](int j) { body(sh, j); });
     __syncwarp();
@@ -110,13 +153,6 @@ struct Relative {
   float* work;     // each body's interactions, by body index (null: not kept)
 };
 
-// Where a walk of the essential trees received starts (the own tree's starts at node 0, or at its
-// one body).
-struct Start {
-  const int* roots;
-  int count;
-};
-
 // Once a list holds 32 entries or more: sums the first 32 (`flush`), counts them for every member
 // of the group in `done`, and moves entries [32, count) to the front.
 template <class Flush>
@@ -134,10 +170,9 @@ __device__ __forceinline__ void flush_when_full(int* list, int& count, unsigned 
 
 // Walks group `grp` (first body, count) with frontier buffers a and b of `capacity` entries each.
 // Returns false, having written nothing, when the frontier outgrew them.
-template <bool Potential, bool Remote>
-__device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n,
-                           const Tree& t, const Vec4* __restrict__ tree_bodies, Start start,
-                           int2 grp, float eps2, Vec4* __restrict__ out, int* __restrict__ a,
+template <bool Potential, bool Joined>
+__device__ bool walk_group(const Nodes<Joined>& t, const int* __restrict__ index, int n, int2 grp,
+                           float eps2, Vec4* __restrict__ out, int* __restrict__ a,
                            int* __restrict__ b, int capacity, WarpShared& sh, const Relative& rel,
                            unsigned long long& pp, unsigned long long& pc) {
   const int lane = threadIdx.x % 32;
@@ -147,9 +182,8 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
   const bool valid = member < grp.y;
   const int k = grp.x + (valid ? member : 0);
   const int body = index[k];
-  Walker<Potential, Remote> w{
-      Remote ? tree_bodies : sorted, t, eps2, sorted[k], k, doubled, lane / 16,
-      Vec4{0.0f, 0.0f, 0.0f, 0.0f}};
+  Walker<Potential, Joined> w{
+      t, eps2, t.sorted[k], k, doubled, lane / 16, Vec4{0.0f, 0.0f, 0.0f, 0.0f}};
   const Vec4 p = w.p;
   const float3 glo = make_float3(warp_min(p.x), warp_min(p.y), warp_min(p.z));
   const float3 ghi = make_float3(warp_max(p.x), warp_max(p.y), warp_max(p.z));
@@ -164,9 +198,9 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
   const unsigned long long members = static_cast<unsigned long long>(grp.y);
   int ncells = 0, nbodies = 0;
   int level = 1;
-  if (Remote) {
-    for (int i = lane; i < start.count; i += 32) a[i] = start.roots[i];
-    level = start.count;
+  if (Joined) {
+    for (int i = lane; i < t.start.count; i += 32) a[i] = t.start.roots[i];
+    level = t.start.count;
   } else if (lane == 0) {
     a[0] = n > 1 ? 0 : ~0;
   }
@@ -182,10 +216,10 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
         if (node < 0) {  // a single body
           first = ~node, size = 1;
         } else {
-          const Vec4 com = t.com[node];
-          const Vec4 q2o = t.quad2_open[node];
-          const Vec4 lo = t.lo[node], hi = t.hi[node];
-          const int2 r = t.range[node];
+          const Vec4 com = t.com(node);
+          const Vec4 q2o = t.quad2_open(node);
+          const Vec4 lo = t.lo(node), hi = t.hi(node);
+          const int2 r = t.range(node);
           if (com.w != 0.0f) {  // a massless node attracts nothing
             const bool overlap = lo.x <= ghi.x && hi.x >= glo.x && lo.y <= ghi.y && hi.y >= glo.y &&
                                  lo.z <= ghi.z && hi.z >= glo.z;
@@ -208,7 +242,7 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
       next += 2 * __popc(opens);
       if (next > capacity) return false;  // the whole warp sees the same `next`
       if (open) {
-        const int2 ch = t.child[node];
+        const int2 ch = t.child(node);
         b[at] = ch.x, b[at + 1] = ch.y;
       }
       // Accepted cells to the cell list, evaluated 32 at a time.
@@ -258,15 +292,11 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
     if (Potential) f.w += __shfl_xor_sync(0xffffffffu, f.w, 16);
   }
   const bool writes = valid && lane == member;  // a doubled body's second lane writes nothing
-  if (Remote && writes) {
-    const Vec4 own = out[body];
-    f.x += own.x, f.y += own.y, f.z += own.z, f.w += own.w;
-  }
   if (writes && out)
     out[body] = Potential ? Vec4{0.0f, 0.0f, 0.0f, f.w} : Vec4{f.x, f.y, f.z, 0.0f};
   if (writes && rel.work) {
     const float done = static_cast<float>(pp + pc) / static_cast<float>(grp.y);
-    rel.work[body] = Remote ? rel.work[body] + done : done;
+    rel.work[body] = done;
   }
   if (!Potential && rel.write) {
     float mag = writes ? sqrtf(f.x * f.x + f.y * f.y + f.z * f.z) : 0.0f;
@@ -290,14 +320,13 @@ __device__ bool walk_group(const Vec4* __restrict__ sorted, const int* __restric
 #else
 #define ORRERY_WALK_BLOCKS
 #endif
-template <bool Potential, bool Remote>
+template <bool Potential, bool Joined>
 __global__ void __launch_bounds__(32 * k_walk_warps ORRERY_WALK_BLOCKS)
-    walk_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
-                const Vec4* __restrict__ tree_bodies, Start start, const int2* __restrict__ groups,
-                const int* __restrict__ group_count, int* __restrict__ next_group, float eps2,
-                Relative rel, Vec4* __restrict__ out, int* __restrict__ frontier, int capacity,
-                int2* __restrict__ retry, int* __restrict__ retry_count,
-                unsigned long long* __restrict__ counts) {
+    walk_kernel(Nodes<Joined> t, const int* __restrict__ index, int n,
+                const int2* __restrict__ groups, const int* __restrict__ group_count,
+                int* __restrict__ next_group, float eps2, Relative rel, Vec4* __restrict__ out,
+                int* __restrict__ frontier, int capacity, int2* __restrict__ retry,
+                int* __restrict__ retry_count, unsigned long long* __restrict__ counts) {
   __shared__ WarpShared shared[k_walk_warps];
   const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
   const long long warp_id = static_cast<long long>(blockIdx.x) * k_walk_warps + w;
@@ -312,8 +341,8 @@ __global__ void __launch_bounds__(32 * k_walk_warps ORRERY_WALK_BLOCKS)
     if (g >= total) break;
     const int2 grp = groups[g];
     unsigned long long gpp = 0, gpc = 0;
-    if (walk_group<Potential, Remote>(sorted, index, n, t, tree_bodies, start, grp, eps2, out, a, b,
-                                      capacity, shared[w], rel, gpp, gpc)) {
+    if (walk_group<Potential, Joined>(t, index, n, grp, eps2, out, a, b, capacity, shared[w], rel,
+                                      gpp, gpc)) {
       pp += gpp, pc += gpc;
     } else if (lane == 0) {
       retry[atomicAdd(retry_count, 1)] = grp;
@@ -327,20 +356,19 @@ __global__ void __launch_bounds__(32 * k_walk_warps ORRERY_WALK_BLOCKS)
 }
 
 // The groups the walk could not finish, one warp, with a frontier of a whole tree's size.
-template <bool Potential, bool Remote>
+template <bool Potential, bool Joined>
 __global__ void __launch_bounds__(32)
-    retry_kernel(const Vec4* __restrict__ sorted, const int* __restrict__ index, int n, Tree t,
-                 const Vec4* __restrict__ tree_bodies, Start start, const int2* __restrict__ retry,
-                 const int* __restrict__ retry_count, float eps2, Relative rel,
-                 Vec4* __restrict__ out, int* __restrict__ frontier, int capacity,
+    retry_kernel(Nodes<Joined> t, const int* __restrict__ index, int n,
+                 const int2* __restrict__ retry, const int* __restrict__ retry_count, float eps2,
+                 Relative rel, Vec4* __restrict__ out, int* __restrict__ frontier, int capacity,
                  unsigned long long* __restrict__ counts, int* __restrict__ retried) {
   __shared__ WarpShared shared;
   const int total = *retry_count;
   unsigned long long pp = 0, pc = 0;
   for (int g = 0; g < total; ++g) {
     unsigned long long gpp = 0, gpc = 0;  // a group's own, for its bodies' work
-    walk_group<Potential, Remote>(sorted, index, n, t, tree_bodies, start, retry[g], eps2, out,
-                                  frontier, frontier + capacity, capacity, shared, rel, gpp, gpc);
+    walk_group<Potential, Joined>(t, index, n, retry[g], eps2, out, frontier, frontier + capacity,
+                                  capacity, shared, rel, gpp, gpc);
     pp += gpp, pc += gpc;
   }
   if (threadIdx.x == 0) {
