@@ -12,8 +12,13 @@ namespace orrery {
 namespace gpu_memory {
 // Throws std::runtime_error naming the bytes asked for and the device's answer.
 void* allocate(std::size_t bytes);
-// Logs instead of throwing (called from destructors).
-void release(void* p) noexcept;
+// Logs instead of throwing (called from destructors); `bytes`: what allocate() was asked for.
+void release(void* p, std::size_t bytes) noexcept;
+// The device memory GpuBuffers hold now, and the most they have held at once since the last
+// reset_peak() (a run's own high-water mark: cudaMemGetInfo sees only the present).
+std::size_t held();
+std::size_t peak();
+void reset_peak();
 void upload(void* device_dst, const void* host_src, std::size_t bytes);
 void download(void* host_dst, const void* device_src, std::size_t bytes);
 void copy(void* device_dst, const void* device_src, std::size_t bytes);
@@ -25,12 +30,12 @@ class GpuBuffer : NoCopy {
  public:
   GpuBuffer() = default;
   explicit GpuBuffer(std::size_t count) { resize(count); }
-  ~GpuBuffer() { gpu_memory::release(m_ptr); }
+  ~GpuBuffer() { gpu_memory::release(m_ptr, bytes()); }
   GpuBuffer(GpuBuffer&& o) noexcept
       : m_ptr(std::exchange(o.m_ptr, nullptr)), m_count(std::exchange(o.m_count, 0)) {}
   GpuBuffer& operator=(GpuBuffer&& o) noexcept {
     if (this != &o) {
-      gpu_memory::release(m_ptr);
+      gpu_memory::release(m_ptr, bytes());
       m_ptr = std::exchange(o.m_ptr, nullptr);
       m_count = std::exchange(o.m_count, 0);
     }
@@ -41,7 +46,7 @@ class GpuBuffer : NoCopy {
   // device cannot give them.
   void resize(std::size_t count) {
     if (count == m_count && m_ptr) return;
-    gpu_memory::release(m_ptr);
+    gpu_memory::release(m_ptr, bytes());
     m_ptr = nullptr, m_count = 0;
     if (count == 0) return;
     m_ptr = static_cast<T*>(gpu_memory::allocate(sizeof(T) * count));

@@ -14,6 +14,7 @@
 #include "orrery/collisions.h"
 #include "orrery/device.h"
 #include "orrery/distributed.h"
+#include "orrery/gpu_buffer.h"
 #include "orrery/input.h"
 #include "orrery/presets.h"
 #include "orrery/simulation.h"
@@ -104,9 +105,12 @@ int run_decomposed(const Plan& plan) {
     ranks.sum(counts, 2, "the step's work");
     interactions += counts[0], let_bytes += counts[1];
   }
-  // The most device memory any rank's GPU holds (what the run needs of each GPU).
-  double gpu_bytes = gpu ? static_cast<double>(device_info().total_mem - device_free_memory()) : 0;
-  ranks.max(&gpu_bytes, 1, "the GPUs' memory");
+  // The most device memory any rank's GPU holds after the steps (the context's and NCCL's
+  // included), and the most the run's own buffers held at once on any rank (inside a pass).
+  double gpu_bytes[2] = {
+      gpu ? static_cast<double>(device_info().total_mem - device_free_memory()) : 0,
+      static_cast<double>(gpu_memory::peak())};
+  ranks.max(gpu_bytes, 2, "the GPUs' memory");
   std::optional<Diagnostics> end;
   if (plan.diagnostics) end = run->diagnostics();
   if (me == 0) {
@@ -115,13 +119,15 @@ int run_decomposed(const Plan& plan) {
     const double median = sorted.empty() ? NAN : sorted[sorted.size() / 2];
     const double steps = static_cast<double>(ms.size());
     std::printf("orrery-bench: decomposed: %s\n", forces.config().c_str());
-    std::printf("%-8s %10s %6s %10s %14s %12s %14s %14s %12s\n", "solver", "N", "ranks", "ms/step",
-                "interactions/s", "balance max", "LET MB/step", "moved/rebal.", "GPU GB max");
-    std::printf("%-8s %10d %6d %10.3f %14.4e %12.4f %14.3f %14.0f %12.2f\n",
+    std::printf("%-8s %10s %6s %10s %14s %12s %14s %14s %12s %12s\n", "solver", "N", "ranks",
+                "ms/step", "interactions/s", "balance max", "LET MB/step", "moved/rebal.",
+                "GPU GB max", "GB peak");
+    std::printf("%-8s %10d %6d %10.3f %14.4e %12.4f %14.3f %14.0f %12.2f %12.2f\n",
                 plan.solvers.front().info.name.c_str(), n, p, median,
                 steps > 0 && median > 0 ? interactions / steps / (median * 1e-3) : 0.0,
                 run->worst_balance(), steps > 0 ? let_bytes / steps / 1048576.0 : 0.0,
-                run->rebalances() > 0 ? run->moved() / run->rebalances() : 0.0, gpu_bytes / 1e9);
+                run->rebalances() > 0 ? run->moved() / run->rebalances() : 0.0, gpu_bytes[0] / 1e9,
+                gpu_bytes[1] / 1e9);
     if (start && end) {
       const Drift moved_by = drift(*start, *end);
       std::printf("energy %.9g -> %.9g, drift %.3e; momentum drift %.3e\n", start->total(),

@@ -19,11 +19,16 @@ class CudaBackend final : public DevicePasses<Backend, Vec4> {
     const std::size_t count = static_cast<std::size_t>(n);
     if (m_acc.size() >= count) return;
     m_acc.resize(count);
-    m_pot.resize(count);
+    // The potentials and the last accelerations only when asked for: at 268M bodies a rank each
+    // is 4.3 GB that a run without diagnostics or a kick-drift-kick would hold for nothing.
+    if (m_pot.size() > 0) m_pot.resize(count);
     if (m_prev.size() > 0) m_prev.resize(count);
   }
   Vec4* acc() override { return m_acc.data(); }
-  Vec4* pot() override { return m_pot.data(); }
+  Vec4* pot() override {
+    if (m_pot.size() < m_acc.size()) m_pot.resize(m_acc.size());
+    return m_pot.data();
+  }
   Vec4* prev_acc() override {
     if (m_prev.size() < m_acc.size()) m_prev.resize(m_acc.size());
     return m_prev.data();

@@ -2,6 +2,7 @@
 // is refused with the device check's message.
 #include "orrery/gpu_buffer.h"
 
+#include <atomic>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,14 @@
 
 namespace orrery {
 namespace gpu_memory {
+namespace {
+std::atomic<std::size_t> g_held{0}, g_peak{0};
+}  // namespace
+
+std::size_t held() { return g_held.load(); }
+std::size_t peak() { return g_peak.load(); }
+void reset_peak() { g_peak.store(g_held.load()); }
+
 #ifdef ORRERY_HAVE_CUDA
 
 void* allocate(std::size_t bytes) {
@@ -26,11 +35,16 @@ void* allocate(std::size_t bytes) {
     throw std::runtime_error("cannot allocate " + std::to_string(bytes) +
                              " bytes of device memory: " + cudaGetErrorString(e));
   }
+  const std::size_t now = g_held += bytes;
+  std::size_t was = g_peak.load();
+  while (now > was && !g_peak.compare_exchange_weak(was, now)) {
+  }
   return p;
 }
 
-void release(void* p) noexcept {
+void release(void* p, std::size_t bytes) noexcept {
   if (!p) return;
+  g_held -= bytes;
   const cudaError_t e = cudaFree(p);
   if (e != cudaSuccess)
     std::fprintf(stderr, "orrery: cudaFree failed: %s\n", cudaGetErrorString(e));
@@ -58,7 +72,7 @@ void* allocate(std::size_t) {
   require_device();
   return nullptr;
 }
-void release(void*) noexcept {}
+void release(void*, std::size_t) noexcept {}
 void upload(void*, const void*, std::size_t) { require_device(); }
 void download(void*, const void*, std::size_t) { require_device(); }
 void copy(void*, const void*, std::size_t) { require_device(); }

@@ -66,7 +66,8 @@ class NcclExchange final : public TreeExchange {
     return out;
   }
   std::vector<ReceivedParcel> exchange(const std::vector<DeviceParcel>& send,
-                                       GpuBuffer<unsigned char>& into, const char* what) override {
+                                       GpuBuffer<unsigned char>& into, std::size_t front,
+                                       const char* what) override {
     const int p = ranks();
     // Sizes and headers over MPI: [device bytes (8)][header].
     std::vector<std::vector<std::uint8_t>> heads(static_cast<std::size_t>(p));
@@ -81,7 +82,10 @@ class NcclExchange final : public TreeExchange {
     }
     const auto got = m_ranks.exchange(std::move(heads), what);
     std::vector<ReceivedParcel> out(static_cast<std::size_t>(p));
-    std::size_t total = 0;
+    auto aligned = [](std::size_t b) {
+      return (b + k_parcel_align - 1) / k_parcel_align * k_parcel_align;
+    };
+    std::size_t total = aligned(front);
     for (int r = 0; r < p; ++r) {
       const std::vector<std::uint8_t>& h = got[static_cast<std::size_t>(r)];
       if (h.size() < sizeof(std::uint64_t)) continue;
@@ -90,7 +94,7 @@ class NcclExchange final : public TreeExchange {
       ReceivedParcel& g = out[static_cast<std::size_t>(r)];
       g.header.assign(h.begin() + sizeof bytes, h.end());
       g.offset = total, g.bytes = bytes;
-      total += (bytes + 255) / 256 * 256;  // each parcel aligned as cudaMalloc's
+      total += aligned(bytes);
     }
     into.enlarge(std::max<std::size_t>(total, 1));
     const NcclLibrary& lib = nccl();

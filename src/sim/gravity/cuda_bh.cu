@@ -136,6 +136,7 @@ class CudaBhSolver final : public Solver {
       partials = 1;
     }
     mark(Phase::sort);
+    sort_scratch(n);
     keys_kernel<<<std::min(blocks_for(n), 4 * m_partials), k_threads>>>(
         pos, n, tree_n, m_boxes, partials, m_keys_in, m_index_in);
     CUDA_CHECK_LAUNCH("keys_kernel");
@@ -144,6 +145,9 @@ class CudaBhSolver final : public Solver {
         m_sort_temp, temp, m_keys_in, m_keys, m_index_in, m_index, n, 0, tree_n < n ? 64 : 63));
     gather_kernel<<<blocks_for(n), k_threads>>>(pos, m_index, n, m_sorted);
     CUDA_CHECK_LAUNCH("gather_kernel");
+    // Over ranks the sort's scratch (24 bytes a body) is given back when large: the essential
+    // trees sent and received need the room more than the next sort needs the time.
+    if (m_ranks && m_sort_scratch.bytes() > k_kept_bytes) m_sort_scratch.resize(0);
     m_built = tree_n;
     if (tree_n > 1) {
       mark(Phase::build);
@@ -201,8 +205,17 @@ class CudaBhSolver final : public Solver {
     m_work.enlarge(static_cast<std::size_t>(std::max(n, 1)));
     rel.work = Potential ? nullptr : m_work.data();
     if (stale > 0) {  // the box test alone, to learn every body's |a| (written into out)
-      if (join) m_ranks->gather(m_tree, m_sorted, tree_n, n, 0.0f, inv_theta, eps2, true);
+      if (join) m_ranks->learning_forest(n, inv_theta, eps2);
       ranks_walk<false>(out, tree_n, eps2, learning(rel, true));
+      if (join) {
+        // The other ranks' parts were single bodies there: a body beside a large one learnt too
+        // large an |a| (seen: the worst body's error 2.3 times one process's). One pass of the
+        // relative test at those |a| learns them as well as one process's first pass does.
+        Relative settle = rel;
+        settle.known = m_last, settle.known_totals = m_totals + 2 * m_slot;
+        m_ranks->gather(m_tree, m_sorted, tree_n, n, box_scale(settle, n), inv_theta, eps2);
+        ranks_walk<false>(out, tree_n, eps2, learning(settle, true));
+      }
       m_known = n;
     }
     if (relative) rel.known = m_last, rel.known_totals = m_totals + 2 * m_slot;
@@ -213,6 +226,7 @@ class CudaBhSolver final : public Solver {
     if (!Potential) m_work_n = n;
     CUDA_CHECK_THROW(cudaMemcpy(m_host_counts.get(), m_counts, sizeof(unsigned long long) * 2,
                                 cudaMemcpyDeviceToHost));
+    if (join) m_ranks->release();
   }
 
   // One walk over ranks, and the |a| totals it learnt summed over them.
@@ -326,7 +340,7 @@ class CudaBhSolver final : public Solver {
     };
     m_partials = 2 * std::max(1, device_info().sm_count);
     alloc(m_boxes, static_cast<std::size_t>(m_partials));
-    alloc(m_keys_in, b), alloc(m_keys, b), alloc(m_index_in, b), alloc(m_index, b);
+    alloc(m_keys, b), alloc(m_index, b);
     alloc(m_sorted, b);
     alloc(m_tree.child, in), alloc(m_tree.parent, in), alloc(m_tree.leaf_parent, b);
     alloc(m_tree.range, in), alloc(m_tree.com, in), alloc(m_tree.quad, in);
@@ -352,15 +366,28 @@ class CudaBhSolver final : public Solver {
     m_sort_bytes = 0;
     CUDA_CHECK_THROW(cub::DeviceRadixSort::SortPairs(nullptr, m_sort_bytes, m_keys_in, m_keys,
                                                      m_index_in, m_index, n, 0, 64));
-    alloc(m_sort_temp, m_sort_bytes);
+    sort_scratch(n);
     m_capacity = n;
+  }
+
+  // The sort's scratch for n bodies (of reserve()'s capacity), allocated when it is not held.
+  void sort_scratch(int n) {
+    const std::size_t b = static_cast<std::size_t>(std::max(n, m_capacity));
+    auto round = [](std::size_t x) { return (x + 255) / 256 * 256; };
+    const std::size_t keys = round(sizeof(std::uint64_t) * b), index = round(sizeof(int) * b);
+    if (m_sort_scratch.bytes() < keys + index + m_sort_bytes)
+      m_sort_scratch.resize(keys + index + m_sort_bytes);
+    m_keys_in = reinterpret_cast<std::uint64_t*>(m_sort_scratch.data());
+    m_index_in = reinterpret_cast<int*>(m_sort_scratch.data() + keys);
+    m_sort_temp = m_sort_scratch.data() + keys + index;
   }
 
   void free_all() {
     m_owned.clear();
-    m_boxes = nullptr, m_keys_in = m_keys = nullptr, m_index_in = m_index = nullptr;
+    m_boxes = nullptr, m_keys = nullptr, m_index = nullptr;
+    m_sort_scratch.resize(0);
     m_sorted = nullptr, m_tree = Tree{}, m_counts = nullptr;
-    m_sort_temp = nullptr, m_groups = nullptr, m_group_counters = nullptr;
+    m_groups = nullptr, m_group_counters = nullptr;
     m_retry = nullptr, m_retry_count = m_retried = nullptr;
     m_frontier = nullptr;
     m_retry_frontier.resize(0);
@@ -381,8 +408,8 @@ class CudaBhSolver final : public Solver {
   std::vector<GpuBuffer<unsigned char>> m_owned;  // every array below
   int m_capacity = 0, m_partials = 0;
   Box* m_boxes = nullptr;
-  std::uint64_t *m_keys_in = nullptr, *m_keys = nullptr;
-  int *m_index_in = nullptr, *m_index = nullptr;
+  std::uint64_t* m_keys = nullptr;
+  int* m_index = nullptr;
   Vec4* m_sorted = nullptr;
   Tree m_tree{};
   unsigned long long* m_counts = nullptr;
@@ -402,6 +429,10 @@ class CudaBhSolver final : public Solver {
   float* m_last = nullptr;
   double* m_totals = nullptr;
   int m_known = 0, m_slot = 0;
+  // The sort's input keys and indices and CUB's space (m_sort_bytes), in one buffer.
+  GpuBuffer<unsigned char> m_sort_scratch;
+  std::uint64_t* m_keys_in = nullptr;
+  int* m_index_in = nullptr;
   unsigned char* m_sort_temp = nullptr;
   std::size_t m_sort_bytes = 0;
 };

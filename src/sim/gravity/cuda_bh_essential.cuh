@@ -19,24 +19,12 @@
 namespace orrery {
 namespace {
 
-// A node as sent: the walk's arrays at one index, links renumbered to the essential tree's own
-// nodes (>= 0) and bodies (~index).
-struct EssentialNode {
-  Vec4 com, quad, quad2_open, lo, hi;
-  int2 child, range;
-};
-static_assert(sizeof(EssentialNode) == 96, "sent as bytes");
-
 // What a level's entry is to the target box.
 enum EntryKind : int { k_entry_skip, k_entry_taken, k_entry_bucket, k_entry_open, k_entry_body };
 
 struct TargetBox {
   float3 lo, hi;
   float scale;  // the relative test's (octree.h) for the box's least |a|; 0: the box test alone
-  // The opening radii's squares are scaled by this: 1 is the walk's own test. A learning pass,
-  // which needs each body's |a| only as the next pass's scale, takes 1/4 (theta 1 for the other
-  // ranks' share): its box test alone would send essential trees several times larger.
-  float reach2;
 };
 
 // One level of entries [first, first + count) of `entries` (tree nodes, or ~body): each one's
@@ -62,7 +50,7 @@ __global__ void essential_level_kernel(Tree t, const int* __restrict__ entries, 
       const float dy = fmaxf(fmaxf(box.lo.y - com.y, com.y - box.hi.y), 0.0f);
       const float dz = fmaxf(fmaxf(box.lo.z - com.z, com.z - box.hi.z), 0.0f);
       const float d2 = dx * dx + dy * dy + dz * dz;
-      if (!overlap && d2 > box.reach2 * q2o.z * q2o.z && d2 >= lo.w * box.scale)
+      if (!overlap && d2 > q2o.z * q2o.z && d2 >= lo.w * box.scale)
         k = k_entry_taken;
       else if (r.y - r.x + 1 <= k_bucket)
         k = k_entry_bucket, size = r.y - r.x + 1;
@@ -136,22 +124,16 @@ __global__ void essential_assemble_kernel(
   nodes[e] = out;
 }
 
-// Nodes into the forest's arrays from `at` on, their links offset (a node c >= 0 becomes
-// c + node_link, a body ~b becomes ~(b + body_link); ranges shift with the bodies): a received
-// essential tree, or the top tree with its links final (offsets 0).
-__global__ void essential_place_kernel(const EssentialNode* __restrict__ in, int m, int at,
-                                       int node_link, int body_link, Tree forest) {
+// A received essential tree's links where it landed, into the joined index space: a node c >= 0
+// becomes c + node_link, a body ~b becomes ~(b + body_link); ranges shift with the bodies.
+__global__ void essential_link_kernel(EssentialNode* __restrict__ nodes, int m, int node_link,
+                                      int body_link) {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= m) return;
-  const EssentialNode n = in[e];
+  EssentialNode& n = nodes[e];
   auto link = [&](int c) { return c >= 0 ? c + node_link : ~(~c + body_link); };
-  forest.child[at + e] = make_int2(link(n.child.x), link(n.child.y));
-  forest.range[at + e] = make_int2(n.range.x + body_link, n.range.y + body_link);
-  forest.com[at + e] = n.com;
-  forest.quad[at + e] = n.quad;
-  forest.quad2_open[at + e] = n.quad2_open;
-  forest.lo[at + e] = n.lo;
-  forest.hi[at + e] = n.hi;
+  n.child = make_int2(link(n.child.x), link(n.child.y));
+  n.range = make_int2(n.range.x + body_link, n.range.y + body_link);
 }
 
 // The first of keys [0, n) (sorted) not below v.

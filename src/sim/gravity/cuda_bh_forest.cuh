@@ -29,6 +29,11 @@
 namespace orrery {
 namespace {
 
+// Scratch larger than this is given back after its stage of a pass, so that the stages' peaks do
+// not stack: at 268M bodies a rank the essential trees are tens of gigabytes, beside the own
+// tree's 60. Smaller scratch is kept, so small passes allocate nothing.
+constexpr std::size_t k_kept_bytes = std::size_t{1} << 30;
+
 class EssentialForest {
  public:
   explicit EssentialForest(std::unique_ptr<TreeExchange> exchange)
@@ -40,13 +45,14 @@ class EssentialForest {
   Nodes<true> nodes(const Tree& own, const Vec4* sorted) const {
     Nodes<true> v{};
     v.own = own, v.sorted = sorted;
-    v.far = m_forest, v.far_bodies = m_forest_bodies.data();
+    v.far = reinterpret_cast<const EssentialNode*>(m_inbox.data());
+    v.far_bodies = reinterpret_cast<const Vec4*>(m_inbox.data());
     v.split = v.body_split = m_split;
     v.start = Start{m_roots.data(), 1};
     return v;
   }
   // The forest's nodes and bodies (a level of the walk holds at most as many).
-  std::size_t forest_size() const { return m_forest_nodes + m_forest_body_count; }
+  std::size_t forest_size() const { return m_forest_size; }
   std::size_t received() const { return m_received; }
 
   // This rank's box from the bounds kernel's `partials` boxes, kept for gather(); returns the box
@@ -138,11 +144,11 @@ class EssentialForest {
 
   // Sends every other rank the essential trees of this rank's parts of the top tree (its tree of
   // tree_n of n bodies, sorted) for that rank's box and scale, and gathers what the others sent,
-  // with the top tree, into the forest. `learning`: for a pass that learns |a|
-  // (TargetBox::reach2). Collective; after top().
+  // with the top tree, into the forest. Collective; after top().
   void gather(const Tree& tree, const Vec4* sorted, int tree_n, int n, float scale, float inv_theta,
-              float eps2, bool learning = false) {
+              float eps2) {
     const int ranks = m_exchange->ranks(), me = m_exchange->rank();
+    drop_if_large(m_inbox);  // the last pass's forest: walked, and not to stand beside the new
     const Box& b0 = m_mine;
     float mine[7] = {b0.lo.x, b0.lo.y, b0.lo.z, b0.hi.x, b0.hi.y, b0.hi.z, scale};
     if (n < 1) mine[0] = INFINITY, mine[3] = -INFINITY;
@@ -152,51 +158,93 @@ class EssentialForest {
     for (int r = 0; r < ranks; ++r) {
       const float* b = all.data() + 7 * r;
       if (r == me || tree_n < 1 || !(b[0] <= b[3])) continue;  // a rank with no bodies needs none
-      TargetBox box{make_float3(b[0], b[1], b[2]), make_float3(b[3], b[4], b[5]), b[6],
-                    learning ? 0.25f : 1.0f};
+      TargetBox box{make_float3(b[0], b[1], b[2]), make_float3(b[3], b[4], b[5]), b[6]};
       send[static_cast<std::size_t>(r)] =
           essential(tree, sorted, tree_n, box, m_send[static_cast<std::size_t>(r)]);
     }
     drop_if_large(m_entries), drop_if_large(m_kinds), drop_if_large(m_children);
     drop_if_large(m_entry_bodies);
+    // The top tree's nodes go in front of what arrives.
+    const std::size_t front =
+        sizeof(EssentialNode) * (std::max<std::size_t>(m_parts.size(), 1) - 1);
     const std::vector<ReceivedParcel> got =
-        m_exchange->exchange(send, m_inbox, "the essential trees");
+        m_exchange->exchange(send, m_inbox, front, "the essential trees");
     for (GpuBuffer<unsigned char>& b : m_send) drop_if_large(b);
     if (n < 1 || m_parts.empty()) {  // nothing to walk here (and nothing was sent here)
-      m_forest_nodes = m_forest_body_count = 0;
+      m_forest_size = 0;
       return;
     }
     place(got, n, inv_theta, eps2);
   }
 
+  // The forest of a pass that learns each body's |a|, which only scales the next pass's opening
+  // test: the top tree, with the other ranks' parts as single bodies at their centres of mass.
+  // Nothing is exchanged: the essential trees of the box test alone are several times larger
+  // than the relative test's, and at 268M bodies a rank they set the run's peak memory.
+  // After top().
+  void learning_forest(int n, float inv_theta, float eps2) {
+    if (n < 1 || m_parts.empty()) {
+      m_forest_size = 0;
+      return;
+    }
+    const int me = m_exchange->rank();
+    const std::size_t front = sizeof(EssentialNode) * (m_parts.size() - 1);
+    const std::size_t first = static_cast<std::size_t>(n) + front / sizeof(Vec4);
+    std::vector<Vec4> points;
+    std::size_t mine = 0;
+    for (TopPart& p : m_parts) {
+      if (p.rank == me) {
+        p.link = m_own_roots[mine++];
+      } else {
+        p.link = ~static_cast<int>(first + points.size());
+        points.push_back(Vec4{p.m.c[0], p.m.c[1], p.m.c[2], p.m.m});
+      }
+    }
+    if (first + points.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      throw std::runtime_error("cuda-bh: a rank's bodies and the top tree hold more than 2^31");
+    const TopTree t = build_top_tree(m_leaves, m_parts, n, inv_theta, eps2);
+    m_inbox.enlarge(std::max<std::size_t>(front + sizeof(Vec4) * points.size(), 1));
+    if (!t.nodes.empty())
+      CUDA_CHECK_THROW(cudaMemcpy(m_inbox.data(), t.nodes.data(), sizeof(TopNode) * t.nodes.size(),
+                                  cudaMemcpyHostToDevice));
+    if (!points.empty())
+      CUDA_CHECK_THROW(cudaMemcpy(m_inbox.data() + front, points.data(),
+                                  sizeof(Vec4) * points.size(), cudaMemcpyHostToDevice));
+    m_split = n;
+    m_forest_size = t.nodes.size() + points.size();
+    m_received = 0;
+    m_roots.enlarge(1);
+    m_roots.upload(&t.root, 1);
+  }
+
+  // The pass is walked: its forest, when large, is given back before the next pass's sort.
+  void release() { drop_if_large(m_inbox); }
+
  private:
-  // Scratch larger than this is given back after its stage of a pass, so that the stages' peaks
-  // do not stack: at 268M bodies a rank the essential trees are tens of gigabytes, beside the own
-  // tree's 80. Smaller scratch is kept, so small passes allocate nothing.
-  static constexpr std::size_t k_kept_bytes = std::size_t{1} << 30;
   template <typename T>
   static void drop_if_large(GpuBuffer<T>& b) {
     if (b.bytes() > k_kept_bytes) b.resize(0);
   }
 
-  // Room in the forest for `nodes`: its walk arrays are columns of one buffer of as many
-  // EssentialNode (whose 96 bytes are the columns' widths).
-  void forest_arrays(std::size_t nodes) {
-    const bool oversized =
-        m_forest_columns.bytes() > k_kept_bytes && m_forest_columns.size() > 2 * nodes;
-    if (m_forest_columns.size() >= nodes && m_forest.com && !oversized) return;
-    m_forest_columns.resize(nodes);
-    const std::size_t cap = nodes;
-    auto* at = reinterpret_cast<unsigned char*>(m_forest_columns.data());
-    auto take = [&](auto*& ptr, std::size_t bytes) {
-      ptr = reinterpret_cast<std::remove_reference_t<decltype(ptr)>>(at);
-      at += bytes * cap;
-    };
-    m_forest = Tree{};
-    take(m_forest.com, sizeof(Vec4)), take(m_forest.quad, sizeof(Vec4));
-    take(m_forest.quad2_open, sizeof(Vec4)), take(m_forest.lo, sizeof(Vec4));
-    take(m_forest.hi, sizeof(Vec4)), take(m_forest.child, sizeof(int2));
-    take(m_forest.range, sizeof(int2));
+  // Room for `need` entries in the level arrays, the first `kept` kept. They grow by half again
+  // as they fill: an essential tree is a small part of the tree (sized for every node and body,
+  // they took 32 bytes a body).
+  void entry_room(std::size_t kept, std::size_t need) {
+    if (m_entries.size() >= need) return;
+    const std::size_t room = std::max(need, m_entries.size() + m_entries.size() / 2);
+    if (room > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      throw std::runtime_error("cuda-bh: an essential tree of more than 2^31 entries");
+    for (GpuBuffer<int>* b : {&m_entries, &m_kinds, &m_children, &m_entry_bodies}) {
+      GpuBuffer<int> grown(room);
+      if (kept > 0)
+        CUDA_CHECK_THROW(
+            cudaMemcpy(grown.data(), b->data(), sizeof(int) * kept, cudaMemcpyDeviceToDevice));
+      *b = std::move(grown);
+    }
+    std::size_t temp = 0;
+    CUDA_CHECK_THROW(cub::DeviceScan::ExclusiveSum(nullptr, temp, m_children.data(),
+                                                   m_children.data(), static_cast<int>(room)));
+    m_scan_temp.enlarge(std::max<std::size_t>(temp, 1));
   }
 
   void upload_bounds(const std::vector<KeyCell>& cells) {
@@ -207,16 +255,23 @@ class EssentialForest {
     m_bounds.upload(b.data(), b.size());
   }
 
-  // The forest of what the ranks sent (their essential trees, from the forest's node `top` on)
-  // under the top tree (nodes [0, top)), in the joined index space from m_split = n on.
+  // The forest: the top tree over every rank's parts (nodes [0, top) of the inbox's front) and
+  // the essential trees the ranks sent, walked where they landed in the inbox, their links moved
+  // into the joined index space (from m_split = n on; a node's index counts 96-byte slots of the
+  // inbox, a body's 16-byte ones).
   void place(const std::vector<ReceivedParcel>& got, int n, float inv_theta, float eps2) {
     const int ranks = m_exchange->ranks(), me = m_exchange->rank();
     std::vector<std::size_t> parts_of(static_cast<std::size_t>(ranks), 0);
     for (const TopPart& p : m_parts) ++parts_of[static_cast<std::size_t>(p.rank)];
-    const std::int64_t top = static_cast<std::int64_t>(m_parts.size()) - 1;
-    std::int64_t nodes = top, bodies = 0;
+    std::size_t size = m_parts.size() - 1;
     m_received = 0;
     std::vector<std::vector<int>> roots(static_cast<std::size_t>(ranks));
+    if (static_cast<std::size_t>(n) + m_inbox.bytes() / sizeof(Vec4) >
+        static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      throw std::runtime_error(
+          "cuda-bh: a rank's bodies and the essential trees it received "
+          "hold more than 2^31 nodes and bodies");
+    m_split = n;
     for (int r = 0; r < ranks; ++r) {
       if (r == me || parts_of[static_cast<std::size_t>(r)] == 0) continue;
       const ReceivedParcel& g = got[static_cast<std::size_t>(r)];
@@ -224,7 +279,7 @@ class EssentialForest {
       if (g.header.size() >= sizeof h) std::memcpy(h, g.header.data(), sizeof h);
       const std::size_t want = parts_of[static_cast<std::size_t>(r)];
       if (g.header.size() != sizeof h + sizeof(int) * want || h[0] < 0 || h[1] < 0 ||
-          h[2] != static_cast<std::int64_t>(want) ||
+          h[2] != static_cast<std::int64_t>(want) || g.offset % k_parcel_align != 0 ||
           g.bytes != static_cast<std::size_t>(h[0]) * sizeof(EssentialNode) +
                          static_cast<std::size_t>(h[1]) * sizeof(Vec4))
         throw std::runtime_error("cuda-bh: the essential trees of rank " + std::to_string(r) +
@@ -233,38 +288,16 @@ class EssentialForest {
       std::vector<int>& links = roots[static_cast<std::size_t>(r)];
       links.resize(want);
       std::memcpy(links.data(), g.header.data() + sizeof h, sizeof(int) * want);
-      nodes += h[0], bodies += h[1];
-      m_received += g.bytes;
-    }
-    if (static_cast<std::int64_t>(n) + nodes + bodies > std::numeric_limits<int>::max())
-      throw std::runtime_error(
-          "cuda-bh: a rank's bodies and the essential trees it received "
-          "hold more than 2^31 nodes and bodies");
-    m_split = n;
-    forest_arrays(static_cast<std::size_t>(std::max<std::int64_t>(nodes, 1)));
-    m_forest_bodies.enlarge(static_cast<std::size_t>(std::max<std::int64_t>(bodies, 1)));
-    std::int64_t node_at = top, body_at = 0;
-    for (int r = 0; r < ranks; ++r) {
-      if (roots[static_cast<std::size_t>(r)].empty()) continue;
-      const ReceivedParcel& g = got[static_cast<std::size_t>(r)];
-      std::int64_t h[3];
-      std::memcpy(h, g.header.data(), sizeof h);
-      const auto* base = m_inbox.data() + g.offset;
       const int m = static_cast<int>(h[0]);
-      const int node_link = n + static_cast<int>(node_at),
-                body_link = n + static_cast<int>(body_at);
+      const int node_link = n + static_cast<int>(g.offset / sizeof(EssentialNode));
+      const int body_link = n + static_cast<int>(g.offset / sizeof(Vec4)) + 6 * m;
       if (m > 0)
-        essential_place_kernel<<<blocks_for(m), k_threads>>>(
-            reinterpret_cast<const EssentialNode*>(base), m, static_cast<int>(node_at), node_link,
-            body_link, m_forest);
-      CUDA_CHECK_LAUNCH("essential_place_kernel");
-      if (h[1] > 0)
-        CUDA_CHECK_THROW(cudaMemcpyAsync(m_forest_bodies.data() + body_at,
-                                         base + sizeof(EssentialNode) * h[0], sizeof(Vec4) * h[1],
-                                         cudaMemcpyDeviceToDevice));
-      for (int& l : roots[static_cast<std::size_t>(r)])
-        l = l >= 0 ? l + node_link : ~(~l + body_link);
-      node_at += h[0], body_at += h[1];
+        essential_link_kernel<<<blocks_for(m), k_threads>>>(
+            reinterpret_cast<EssentialNode*>(m_inbox.data() + g.offset), m, node_link, body_link);
+      CUDA_CHECK_LAUNCH("essential_link_kernel");
+      for (int& l : links) l = l >= 0 ? l + node_link : ~(~l + body_link);
+      size += static_cast<std::size_t>(h[0] + h[1]);
+      m_received += g.bytes;
     }
     // The top tree over every rank's parts, each linked to where this rank finds it: its own tree,
     // or the root of what that rank sent of it.
@@ -275,20 +308,10 @@ class EssentialForest {
       ++next[r];
     }
     const TopTree t = build_top_tree(m_leaves, m_parts, n, inv_theta, eps2);
-    if (!t.nodes.empty()) {
-      m_top_nodes.enlarge(t.nodes.size());
-      m_top_nodes.upload(reinterpret_cast<const EssentialNode*>(t.nodes.data()), t.nodes.size());
-      const int m = static_cast<int>(t.nodes.size());
-      essential_place_kernel<<<blocks_for(m), k_threads>>>(m_top_nodes.data(), m, 0, 0, 0,
-                                                           m_forest);
-      CUDA_CHECK_LAUNCH("essential_place_kernel");
-    }
-    if (m_inbox.bytes() > k_kept_bytes) {
-      CUDA_CHECK_THROW(cudaDeviceSynchronize());  // placed
-      m_inbox.resize(0);
-    }
-    m_forest_nodes = static_cast<std::size_t>(nodes);
-    m_forest_body_count = static_cast<std::size_t>(bodies);
+    if (!t.nodes.empty())
+      CUDA_CHECK_THROW(cudaMemcpy(m_inbox.data(), t.nodes.data(), sizeof(TopNode) * t.nodes.size(),
+                                  cudaMemcpyHostToDevice));
+    m_forest_size = size;
     m_roots.enlarge(1);
     m_roots.upload(&t.root, 1);
   }
@@ -298,20 +321,15 @@ class EssentialForest {
   // counts and the roots', then each root's link.
   DeviceParcel essential(const Tree& tree, const Vec4* sorted, int tree_n, const TargetBox& box,
                          GpuBuffer<unsigned char>& buffer) {
-    const std::size_t most = 2 * static_cast<std::size_t>(tree_n) + 1;  // every node and body
-    if (m_entries.size() < most + 1) {
-      m_entries.resize(most + 1), m_kinds.resize(most + 1);
-      m_children.resize(most + 1), m_entry_bodies.resize(most + 1);
-      std::size_t temp = 0;
-      CUDA_CHECK_THROW(cub::DeviceScan::ExclusiveSum(
-          nullptr, temp, m_children.data(), m_children.data(), static_cast<int>(most + 1)));
-      m_scan_temp.resize(std::max<std::size_t>(temp, 1));
-    }
-    m_next_count.enlarge(1);
     const int roots = static_cast<int>(m_own_roots.size());
+    entry_room(0, static_cast<std::size_t>(roots) * 3 + 1);
+    m_next_count.enlarge(1);
     m_entries.upload(m_own_roots.data(), m_own_roots.size());
     int first = 0, count = roots;
     while (count > 0) {
+      // This level, the next (two children an entry at most) and the bodies' total.
+      entry_room(static_cast<std::size_t>(first) + count,
+                 static_cast<std::size_t>(first) + 3 * static_cast<std::size_t>(count) + 1);
       essential_level_kernel<<<blocks_for(count), k_threads>>>(
           tree, m_entries.data(), first, count, box, m_kinds.data(), m_children.data(),
           m_entry_bodies.data());
@@ -371,17 +389,14 @@ class EssentialForest {
   GpuBuffer<double> m_cell_counts;
   GpuBuffer<int> m_part_links;
   GpuBuffer<Moments> m_part_moments;
-  GpuBuffer<EssentialNode> m_top_nodes;
-  // The essential trees sent (one buffer a rank), the bytes received, the forest placed from
-  // them (m_forest's arrays are columns of m_forest_columns) and where the joined index space's
-  // forest starts, the walk's root; the breadth-first scratch of essential().
+  // The essential trees sent (one buffer a rank); the forest (the top tree's nodes, then the
+  // essential trees received, where they landed), the bytes received, its nodes and bodies, where
+  // the joined index space's forest starts, the walk's root; the breadth-first scratch of
+  // essential().
   std::vector<GpuBuffer<unsigned char>> m_send;
   GpuBuffer<unsigned char> m_inbox;
   std::size_t m_received = 0;
-  GpuBuffer<EssentialNode> m_forest_columns;
-  GpuBuffer<Vec4> m_forest_bodies;
-  Tree m_forest{};
-  std::size_t m_forest_nodes = 0, m_forest_body_count = 0;
+  std::size_t m_forest_size = 0;
   int m_split = 0;
   GpuBuffer<int> m_roots;
   GpuBuffer<int> m_entries, m_kinds, m_children, m_entry_bodies, m_next_count;

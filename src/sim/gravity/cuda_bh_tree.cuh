@@ -117,6 +117,15 @@ struct Tree {
   int* level;    // the octree level of the node's key prefix (its common bits / 3)
 };
 
+// A node as one array: the walk's arrays at one index. The essential trees are sent so, links
+// renumbered to their own nodes (>= 0) and bodies (~index), and walked where they land; the top
+// tree's nodes (top_tree.h, TopNode) have the same layout.
+struct EssentialNode {
+  Vec4 com, quad, quad2_open, lo, hi;
+  int2 child, range;
+};
+static_assert(sizeof(EssentialNode) == 96, "sent as bytes");
+
 // One thread per internal node (Karras 2012: the node's range and split from the sorted keys).
 __global__ void build_kernel(const std::uint64_t* __restrict__ keys, int n, Tree t) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -36,39 +36,40 @@ struct Start {
 };
 
 // The nodes a walk reads. One process: its own tree (nodes [0, n - 1), bodies [0, n)). Over
-// ranks (Joined): one index space of the own tree and the forest of the shared top tree and the
-// other ranks' essential trees (cuda_bh_forest.cuh): nodes from `split` on and bodies from
-// `body_split` on are the forest's, and the walk starts at `start`.
+// ranks (Joined): one index space of the own tree and the forest (cuda_bh_forest.cuh: the shared
+// top tree and the other ranks' essential trees, nodes of one array each, where they landed):
+// nodes from `split` on are the forest's, as are bodies from `body_split` on, and the walk starts
+// at `start`.
 template <bool Joined>
 struct Nodes {
   Tree own;
   const Vec4* __restrict__ sorted;  // the own tree's bodies
-  Tree far;
+  const EssentialNode* __restrict__ far;
   const Vec4* __restrict__ far_bodies;
   int split, body_split;
   Start start;
 
   __device__ __forceinline__ bool is_far(int node) const { return Joined && node >= split; }
   __device__ __forceinline__ Vec4 com(int i) const {
-    return is_far(i) ? far.com[i - split] : own.com[i];
+    return is_far(i) ? far[i - split].com : own.com[i];
   }
   __device__ __forceinline__ Vec4 quad(int i) const {
-    return is_far(i) ? far.quad[i - split] : own.quad[i];
+    return is_far(i) ? far[i - split].quad : own.quad[i];
   }
   __device__ __forceinline__ Vec4 quad2_open(int i) const {
-    return is_far(i) ? far.quad2_open[i - split] : own.quad2_open[i];
+    return is_far(i) ? far[i - split].quad2_open : own.quad2_open[i];
   }
   __device__ __forceinline__ Vec4 lo(int i) const {
-    return is_far(i) ? far.lo[i - split] : own.lo[i];
+    return is_far(i) ? far[i - split].lo : own.lo[i];
   }
   __device__ __forceinline__ Vec4 hi(int i) const {
-    return is_far(i) ? far.hi[i - split] : own.hi[i];
+    return is_far(i) ? far[i - split].hi : own.hi[i];
   }
   __device__ __forceinline__ int2 range(int i) const {
-    return is_far(i) ? far.range[i - split] : own.range[i];
+    return is_far(i) ? far[i - split].range : own.range[i];
   }
   __device__ __forceinline__ int2 child(int i) const {
-    return is_far(i) ? far.child[i - split] : own.child[i];
+    return is_far(i) ? far[i - split].child : own.child[i];
   }
   __device__ __forceinline__ Vec4 body(int b) const {
     return Joined && b >= body_split ? far_bodies[b - body_split] : sorted[b];

@@ -26,6 +26,10 @@ struct ReceivedParcel {
   std::size_t offset = 0, bytes = 0;
 };
 
+// Where received parcels start: cudaMalloc's alignment (256) and an essential tree node's size
+// (96) both divide it, so the trees are walked where they land.
+constexpr std::size_t k_parcel_align = 768;
+
 class TreeExchange {
  public:
   virtual ~TreeExchange() = default;
@@ -37,10 +41,11 @@ class TreeExchange {
   // Every rank's `n` floats, by rank (collective).
   virtual std::vector<float> gather(const float* mine, int n, const char* what) = 0;
   // send[r] to rank r (this rank's own is ignored); the device bytes received go to `into`
-  // (grown as needed), each rank's at its parcel's offset. Collective; returns when every byte
-  // has arrived.
+  // (grown as needed, its contents not kept) after its first `front` bytes, each rank's at its
+  // parcel's offset, a multiple of k_parcel_align. Collective; returns when every byte has
+  // arrived.
   virtual std::vector<ReceivedParcel> exchange(const std::vector<DeviceParcel>& send,
-                                               GpuBuffer<unsigned char>& into,
+                                               GpuBuffer<unsigned char>& into, std::size_t front,
                                                const char* what) = 0;
 };
 
