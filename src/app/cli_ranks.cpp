@@ -49,6 +49,12 @@ void check_decomposed(const RankTexts& t, bool solver_typed, Options& o) {
   if (o.solver != "cuda-bh" && o.solver != "cpu-bh")
     throw InputError("--decompose: solver " + o.solver +
                      " does not run over ranks (cuda-bh, a GPU a rank, or cpu-bh)");
+  // One GPU a rank: rank 0's own run only holds the sample it draws (it never steps), on its
+  // rank's GPU, and opens no NCCL over the others'.
+  if (o.gpus > 1)
+    throw InputError("--gpus " + std::to_string(o.gpus) +
+                     ": not with --decompose (a rank takes one GPU; mpirun -np sets how many)");
+  o.gpus = 1;
   if (o.loaded || !o.series.empty())
     throw InputError("--decompose: a preset only (--load and --scene are not read in parts yet)");
   if (o.series_plan || !o.save.empty() || !o.export_csv.empty())

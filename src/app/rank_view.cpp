@@ -7,6 +7,7 @@
 #include <exception>
 
 #include "app.h"
+#include "orrery/host_memory.h"
 #include "orrery/input.h"
 #include "orrery/integrators.h"
 #include "orrery/output_file.h"
@@ -27,13 +28,37 @@ int refuse(const Ranks& ranks, const std::string& line) {
   return 2;
 }
 
+// The least stride that keeps the bodies drawn under draw_max.
+long long sample_stride(long long total, long long draw_max) {
+  return std::max(1LL, (total + draw_max - 1) / std::max(draw_max, 1LL));
+}
+
+// Rank 0 holds the sample as the one-process viewer holds its bodies, and the rows it gathers;
+// its host is asked before anything is drawn (collective). Empty when it fits.
+std::string sample_too_large(Ranks& ranks, long long total, long long draw_max) {
+  std::string why;
+  if (ranks.rank() == 0) {
+    const long long drawn =
+        (total + sample_stride(total, draw_max) - 1) / sample_stride(total, draw_max);
+    try {
+      check_host_memory(drawn, k_viewer_host_bytes_per_body + sizeof(Drawn));
+    } catch (const InputError& e) {
+      why = "--draw-max " + std::to_string(draw_max) + ": rank 0 draws " + std::to_string(drawn) +
+            " bodies: " + e.what();
+    }
+  }
+  double bad = why.empty() ? 0.0 : 1.0;
+  ranks.max(&bad, 1, "the sample's memory");
+  return bad > 0 ? (why.empty() ? std::string("rank 0's sample does not fit") : why) : "";
+}
+
 }  // namespace
 
 RankView::RankView(Ranks& ranks, std::unique_ptr<RankRun> run, long long total, long long draw_max)
     : m_ranks(ranks),
       m_run(std::move(run)),
       m_total(total),
-      m_stride(std::max(1LL, (total + draw_max - 1) / std::max(draw_max, 1LL))) {}
+      m_stride(sample_stride(total, draw_max)) {}
 
 void RankView::frame(int steps, const SimParams& p) {
   double command[k_command] = {
@@ -110,6 +135,8 @@ int run_over_ranks(const Options& o) {
   Ranks& ranks = Ranks::world();
   const int p = ranks.size();
   if (o.n < p) return refuse(ranks, too_few_bodies(o.n, p));
+  const std::string sample = sample_too_large(ranks, o.n, o.draw_max);
+  if (!sample.empty()) return refuse(ranks, sample);
   const bool gpu = o.solver == "cuda-bh";
   if (gpu) {
     try {  // before anything is allocated on a GPU

@@ -69,6 +69,8 @@ one_line "a scene" "a preset only" env OMPI_COMM_WORLD_SIZE=2 "$orrery" --decomp
 one_line "--draw-max alone" "only with --decompose" "$orrery" --draw-max 10 --headless
 one_line "--draw-max 0" "--draw-max" env OMPI_COMM_WORLD_SIZE=2 "$orrery" --decompose \
   --solver cpu-bh --draw-max 0
+one_line "--gpus 2" "not with --decompose" env OMPI_COMM_WORLD_SIZE=2 "$orrery" --decompose \
+  --solver cpu-bh --gpus 2
 one_line "collisions" "collisions and walls" env OMPI_COMM_WORLD_SIZE=2 "$orrery" --decompose \
   --solver cpu-bh --preset box
 few=$(ranks 3 "${view[@]}" --n 2 2>&1)
@@ -76,4 +78,11 @@ r=$?
 [ "$r" -eq 2 ] || fail "fewer bodies than ranks: exit $r ($few)"
 [ "$(echo "$few" | grep -c '^orrery: error: 2 bodies on 3 ranks')" -eq 1 ] ||
   fail "fewer bodies than ranks: not one line from rank 0: $few"
+# A sample larger than rank 0's host holds: one line from rank 0, before anything is drawn (an
+# address-space limit stands for a small host).
+big=$( (ulimit -v 3000000 && ranks 2 "${view[@]}" --n 20000000 --draw-max 20000000) 2>&1)
+r=$?
+[ "$r" -eq 2 ] || fail "a sample too large: exit $r ($big)"
+[ "$(echo "$big" | grep -c '^orrery: error: --draw-max 20000000: rank 0 draws 20000000 bodies: N = 20000000 needs about')" -eq 1 ] ||
+  fail "a sample too large: not one line from rank 0: $big"
 echo "ok: the viewer over ranks"
