@@ -2,7 +2,8 @@
 # The 4-GPU targets of issue 47 on a GPU kind of several GPUs, after
 # `. .gpu/prelude.sh; . .gpu/mpi/env.sh`. Usage: scripts/gpu_scale.sh SLIM OUT_DIR PART...
 #   checks   orrery_mpi_check --gpu on 1..GPUs ranks (forces against one process's cuda-bh)
-#   billion  2^30 bodies (Plummer, theta 0.5) on GPUs ranks, with each GPU's memory
+#   billion  2^30 bodies (Plummer, theta 0.5) on GPUs ranks, with each GPU's memory (the row's
+#            `GB peak`: the most the run's own buffers held at once on any rank)
 #   weak     64M bodies a rank on 1, 2, 4 ... GPUs ranks
 #   strong   134,217,728 bodies: one process on one GPU, one process spread over every GPU (the
 #            bodies replicated), then 1, 2, 4 ... GPUs ranks
