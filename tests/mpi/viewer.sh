@@ -79,10 +79,15 @@ r=$?
 [ "$(echo "$few" | grep -c '^orrery: error: 2 bodies on 3 ranks')" -eq 1 ] ||
   fail "fewer bodies than ranks: not one line from rank 0: $few"
 # A sample larger than rank 0's host holds: one line from rank 0, before anything is drawn (an
-# address-space limit stands for a small host).
-big=$( (ulimit -v 3000000 && ranks 2 "${view[@]}" --n 20000000 --draw-max 20000000) 2>&1)
-r=$?
-[ "$r" -eq 2 ] || fail "a sample too large: exit $r ($big)"
-[ "$(echo "$big" | grep -c '^orrery: error: --draw-max 20000000: rank 0 draws 20000000 bodies: N = 20000000 needs about')" -eq 1 ] ||
-  fail "a sample too large: not one line from rank 0: $big"
+# address-space limit stands for a small host; AddressSanitizer reserves terabytes of address
+# space, so not under it).
+if ldd "$orrery" | grep -q libasan; then
+  echo "(a sample too large: not checked under AddressSanitizer)"
+else
+  big=$( (ulimit -v 3000000 && ranks 2 "${view[@]}" --n 20000000 --draw-max 20000000) 2>&1)
+  r=$?
+  [ "$r" -eq 2 ] || fail "a sample too large: exit $r ($big)"
+  [ "$(echo "$big" | grep -c '^orrery: error: --draw-max 20000000: rank 0 draws 20000000 bodies: N = 20000000 needs about')" -eq 1 ] ||
+    fail "a sample too large: not one line from rank 0: $big"
+fi
 echo "ok: the viewer over ranks"
