@@ -26,8 +26,9 @@ void App::frame(long long index, bool last) {
   read_tree();
   // The CPU path's next steps run while this frame draws: what the frame reads of the state is
   // read by now. (On 2 cores with Mesa's llvmpipe: 29.5-31.4 steps a second at the default N
-  // against 25.8-28.1 waiting, docs/benchmarks.md.)
-  if (!m_run->solver().on_device() && !m_settings.paused && !last && !m_input.quit)
+  // against 25.8-28.1 waiting, docs/benchmarks.md.) Over ranks the run here never steps: its worker
+  // would step the sample for nothing, beside the ranks' steps (it took half the frame).
+  if (!m_ranks && !m_run->solver().on_device() && !m_settings.paused && !last && !m_input.quit)
     m_run->start_next_host(m_settings.steps_per_frame);
   render(v);
   finish_frame(index, last, v);
