@@ -296,8 +296,8 @@ void check_values(Options& o, const std::string& keys, bool integrator_typed, bo
                        "needs none");
   }
   make_solver(o.solver, o.block);  // names the bad solver or block, or the missing device
-  if (o.gpus > 0 &&
-      !o.decompose) {  // typed: more than this machine has, or a solver that cannot spread
+  // Typed: more than this machine has, or a solver that cannot spread (--decompose: one a rank).
+  if (o.gpus > 0 && !o.decompose) {
     try {
       resolve_gpus(solver_info(o.solver), o.gpus);
     } catch (const InputError& e) {

@@ -38,8 +38,7 @@ long long sample_stride(long long total, long long draw_max) {
 std::string sample_too_large(Ranks& ranks, long long total, long long draw_max) {
   std::string why;
   if (ranks.rank() == 0) {
-    const long long drawn =
-        (total + sample_stride(total, draw_max) - 1) / sample_stride(total, draw_max);
+    const long long stride = sample_stride(total, draw_max), drawn = (total + stride - 1) / stride;
     try {
       check_host_memory(drawn, k_viewer_host_bytes_per_body + sizeof(Drawn));
     } catch (const InputError& e) {

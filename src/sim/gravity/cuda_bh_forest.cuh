@@ -202,19 +202,12 @@ class EssentialForest {
     }
     if (first + points.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
       throw std::runtime_error("cuda-bh: a rank's bodies and the top tree hold more than 2^31");
-    const TopTree t = build_top_tree(m_leaves, m_parts, n, inv_theta, eps2);
     m_inbox.enlarge(std::max<std::size_t>(front + sizeof(Vec4) * points.size(), 1));
-    if (!t.nodes.empty())
-      CUDA_CHECK_THROW(cudaMemcpy(m_inbox.data(), t.nodes.data(), sizeof(TopNode) * t.nodes.size(),
-                                  cudaMemcpyHostToDevice));
     if (!points.empty())
       CUDA_CHECK_THROW(cudaMemcpy(m_inbox.data() + front, points.data(),
                                   sizeof(Vec4) * points.size(), cudaMemcpyHostToDevice));
-    m_split = n;
-    m_forest_size = t.nodes.size() + points.size();
     m_received = 0;
-    m_roots.enlarge(1);
-    m_roots.upload(&t.root, 1);
+    plant_top(n, inv_theta, eps2, points.size());
   }
 
   // The pass is walked: its forest, when large, is given back before the next pass's sort.
@@ -263,7 +256,7 @@ class EssentialForest {
     const int ranks = m_exchange->ranks(), me = m_exchange->rank();
     std::vector<std::size_t> parts_of(static_cast<std::size_t>(ranks), 0);
     for (const TopPart& p : m_parts) ++parts_of[static_cast<std::size_t>(p.rank)];
-    std::size_t size = m_parts.size() - 1;
+    std::size_t below = 0;  // the essential trees' nodes and bodies
     m_received = 0;
     std::vector<std::vector<int>> roots(static_cast<std::size_t>(ranks));
     if (static_cast<std::size_t>(n) + m_inbox.bytes() / sizeof(Vec4) >
@@ -271,7 +264,6 @@ class EssentialForest {
       throw std::runtime_error(
           "cuda-bh: a rank's bodies and the essential trees it received "
           "hold more than 2^31 nodes and bodies");
-    m_split = n;
     for (int r = 0; r < ranks; ++r) {
       if (r == me || parts_of[static_cast<std::size_t>(r)] == 0) continue;
       const ReceivedParcel& g = got[static_cast<std::size_t>(r)];
@@ -296,7 +288,7 @@ class EssentialForest {
             reinterpret_cast<EssentialNode*>(m_inbox.data() + g.offset), m, node_link, body_link);
       CUDA_CHECK_LAUNCH("essential_link_kernel");
       for (int& l : links) l = l >= 0 ? l + node_link : ~(~l + body_link);
-      size += static_cast<std::size_t>(h[0] + h[1]);
+      below += static_cast<std::size_t>(h[0] + h[1]);
       m_received += g.bytes;
     }
     // The top tree over every rank's parts, each linked to where this rank finds it: its own tree,
@@ -307,11 +299,19 @@ class EssentialForest {
       p.link = p.rank == me ? m_own_roots[next[r]] : roots[r][next[r]];
       ++next[r];
     }
+    plant_top(n, inv_theta, eps2, below);
+  }
+
+  // The top tree over every rank's parts (their links set) into the inbox's front, the walk's
+  // root at its root; `below`: the forest's nodes and bodies after it. The joined index space's
+  // forest starts at n.
+  void plant_top(int n, float inv_theta, float eps2, std::size_t below) {
     const TopTree t = build_top_tree(m_leaves, m_parts, n, inv_theta, eps2);
     if (!t.nodes.empty())
       CUDA_CHECK_THROW(cudaMemcpy(m_inbox.data(), t.nodes.data(), sizeof(TopNode) * t.nodes.size(),
                                   cudaMemcpyHostToDevice));
-    m_forest_size = size;
+    m_split = n;
+    m_forest_size = t.nodes.size() + below;
     m_roots.enlarge(1);
     m_roots.upload(&t.root, 1);
   }

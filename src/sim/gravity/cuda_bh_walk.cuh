@@ -50,26 +50,27 @@ struct Nodes {
   Start start;
 
   __device__ __forceinline__ bool is_far(int node) const { return Joined && node >= split; }
+  // Node i's field: the own tree's column, or the forest node's member.
+  template <typename T>
+  __device__ __forceinline__ T at(T* Tree::*column, T EssentialNode::*member, int i) const {
+    return is_far(i) ? far[i - split].*member : (own.*column)[i];
+  }
   __device__ __forceinline__ Vec4 com(int i) const {
-    return is_far(i) ? far[i - split].com : own.com[i];
+    return at(&Tree::com, &EssentialNode::com, i);
   }
   __device__ __forceinline__ Vec4 quad(int i) const {
-    return is_far(i) ? far[i - split].quad : own.quad[i];
+    return at(&Tree::quad, &EssentialNode::quad, i);
   }
   __device__ __forceinline__ Vec4 quad2_open(int i) const {
-    return is_far(i) ? far[i - split].quad2_open : own.quad2_open[i];
+    return at(&Tree::quad2_open, &EssentialNode::quad2_open, i);
   }
-  __device__ __forceinline__ Vec4 lo(int i) const {
-    return is_far(i) ? far[i - split].lo : own.lo[i];
-  }
-  __device__ __forceinline__ Vec4 hi(int i) const {
-    return is_far(i) ? far[i - split].hi : own.hi[i];
-  }
+  __device__ __forceinline__ Vec4 lo(int i) const { return at(&Tree::lo, &EssentialNode::lo, i); }
+  __device__ __forceinline__ Vec4 hi(int i) const { return at(&Tree::hi, &EssentialNode::hi, i); }
   __device__ __forceinline__ int2 range(int i) const {
-    return is_far(i) ? far[i - split].range : own.range[i];
+    return at(&Tree::range, &EssentialNode::range, i);
   }
   __device__ __forceinline__ int2 child(int i) const {
-    return is_far(i) ? far[i - split].child : own.child[i];
+    return at(&Tree::child, &EssentialNode::child, i);
   }
   __device__ __forceinline__ Vec4 body(int b) const {
     return Joined && b >= body_split ? far_bodies[b - body_split] : sorted[b];
