@@ -69,16 +69,19 @@ class NcclExchange final : public TreeExchange {
                                        GpuBuffer<unsigned char>& into, std::size_t front,
                                        const char* what) override {
     const int p = ranks();
-    // Sizes and headers over MPI: [device bytes (8)][header].
+    // Sizes and headers over MPI: [head bytes (8)][tail bytes (8)][header].
+    std::uint64_t sizes[2] = {0, 0};
     std::vector<std::vector<std::uint8_t>> heads(static_cast<std::size_t>(p));
     for (int r = 0; r < p; ++r) {
       const DeviceParcel& d = send[static_cast<std::size_t>(r)];
       std::vector<std::uint8_t>& h = heads[static_cast<std::size_t>(r)];
       if (r == rank() || (d.bytes == 0 && d.header.empty())) continue;
-      const std::uint64_t bytes = d.bytes;
-      h.resize(sizeof bytes + d.header.size());
-      std::memcpy(h.data(), &bytes, sizeof bytes);
-      if (!d.header.empty()) std::memcpy(h.data() + sizeof bytes, d.header.data(), d.header.size());
+      if (d.tail > d.bytes || d.tail % 16 != 0)
+        m_ranks.abort(std::string(what) + ": a parcel's tail is not 16-byte bodies of it", 3);
+      sizes[0] = d.bytes - d.tail, sizes[1] = d.tail;
+      h.resize(sizeof sizes + d.header.size());
+      std::memcpy(h.data(), sizes, sizeof sizes);
+      if (!d.header.empty()) std::memcpy(h.data() + sizeof sizes, d.header.data(), d.header.size());
     }
     const auto got = m_ranks.exchange(std::move(heads), what);
     std::vector<ReceivedParcel> out(static_cast<std::size_t>(p));
@@ -88,23 +91,32 @@ class NcclExchange final : public TreeExchange {
     std::size_t total = aligned(front);
     for (int r = 0; r < p; ++r) {
       const std::vector<std::uint8_t>& h = got[static_cast<std::size_t>(r)];
-      if (h.size() < sizeof(std::uint64_t)) continue;
-      std::uint64_t bytes = 0;
-      std::memcpy(&bytes, h.data(), sizeof bytes);
+      if (h.size() < sizeof sizes) continue;
+      std::memcpy(sizes, h.data(), sizeof sizes);
+      if (sizes[1] % 16 != 0) m_ranks.abort(std::string(what) + ": a rank sent a torn tail", 3);
       ReceivedParcel& g = out[static_cast<std::size_t>(r)];
-      g.header.assign(h.begin() + sizeof bytes, h.end());
-      g.offset = total, g.bytes = bytes;
-      total += aligned(bytes);
+      g.header.assign(h.begin() + sizeof sizes, h.end());
+      g.offset = total, g.bytes = sizes[0], g.tail = sizes[1];
+      total += aligned(g.bytes);
     }
+    for (ReceivedParcel& g : out) g.tail_offset = total, total += g.tail;
     into.enlarge(std::max<std::size_t>(total, 1));
     const NcclLibrary& lib = nccl();
     ncclResult_t r = lib.group_start();
+    // Between two ranks NCCL matches sends to receives in the order they are posted.
     for (int k = 0; k < p && r == ncclSuccess; ++k) {
+      if (k == rank()) continue;
       const DeviceParcel& d = send[static_cast<std::size_t>(k)];
       const ReceivedParcel& g = out[static_cast<std::size_t>(k)];
-      if (k != rank() && d.bytes > 0) r = lib.send(d.data, d.bytes, ncclUint8, k, m_comm, m_stream);
-      if (r == ncclSuccess && k != rank() && g.bytes > 0)
+      const auto* bytes = static_cast<const unsigned char*>(d.data);
+      const std::size_t head = d.bytes - d.tail;
+      if (head > 0) r = lib.send(bytes, head, ncclUint8, k, m_comm, m_stream);
+      if (r == ncclSuccess && d.tail > 0)
+        r = lib.send(bytes + head, d.tail, ncclUint8, k, m_comm, m_stream);
+      if (r == ncclSuccess && g.bytes > 0)
         r = lib.recv(into.data() + g.offset, g.bytes, ncclUint8, k, m_comm, m_stream);
+      if (r == ncclSuccess && g.tail > 0)
+        r = lib.recv(into.data() + g.tail_offset, g.tail, ncclUint8, k, m_comm, m_stream);
     }
     const ncclResult_t end = lib.group_end();
     if (r == ncclSuccess) r = end;

@@ -46,7 +46,7 @@ class EssentialForest {
     Nodes<true> v{};
     v.own = own, v.sorted = sorted;
     v.far = reinterpret_cast<const EssentialNode*>(m_inbox.data());
-    v.far_bodies = reinterpret_cast<const Vec4*>(m_inbox.data());
+    v.far_bodies = reinterpret_cast<const Vec4*>(m_inbox.data() + m_body_base);
     v.split = v.body_split = m_split;
     v.start = Start{m_roots.data(), 1};
     return v;
@@ -189,7 +189,7 @@ class EssentialForest {
     }
     const int me = m_exchange->rank();
     const std::size_t front = sizeof(EssentialNode) * (m_parts.size() - 1);
-    const std::size_t first = static_cast<std::size_t>(n) + front / sizeof(Vec4);
+    const std::size_t first = static_cast<std::size_t>(n);
     std::vector<Vec4> points;
     std::size_t mine = 0;
     for (TopPart& p : m_parts) {
@@ -207,6 +207,7 @@ class EssentialForest {
       CUDA_CHECK_THROW(cudaMemcpy(m_inbox.data() + front, points.data(),
                                   sizeof(Vec4) * points.size(), cudaMemcpyHostToDevice));
     m_received = 0;
+    m_body_base = front;
     plant_top(n, inv_theta, eps2, points.size());
   }
 
@@ -251,7 +252,8 @@ class EssentialForest {
   // The forest: the top tree over every rank's parts (nodes [0, top) of the inbox's front) and
   // the essential trees the ranks sent, walked where they landed in the inbox, their links moved
   // into the joined index space (from m_split = n on; a node's index counts 96-byte slots of the
-  // inbox, a body's 16-byte ones).
+  // inbox, a body's 16-byte ones from m_body_base: the trees' bodies came as their parcels'
+  // tails, so that node bytes do not use up the bodies' 2^31 indices).
   void place(const std::vector<ReceivedParcel>& got, int n, float inv_theta, float eps2) {
     const int ranks = m_exchange->ranks(), me = m_exchange->rank();
     std::vector<std::size_t> parts_of(static_cast<std::size_t>(ranks), 0);
@@ -259,11 +261,20 @@ class EssentialForest {
     std::size_t below = 0;  // the essential trees' nodes and bodies
     m_received = 0;
     std::vector<std::vector<int>> roots(static_cast<std::size_t>(ranks));
-    if (static_cast<std::size_t>(n) + m_inbox.bytes() / sizeof(Vec4) >
-        static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    std::size_t heads = 0, tails = 0, base = SIZE_MAX;
+    for (const ReceivedParcel& g : got) {
+      heads = std::max(heads, g.offset + g.bytes), tails = std::max(tails, g.tail_offset + g.tail);
+      if (g.tail > 0) base = std::min(base, g.tail_offset);
+    }
+    m_body_base = base == SIZE_MAX ? 0 : base;
+    const std::size_t node_slots = heads / sizeof(EssentialNode),
+                      body_slots = tails > m_body_base ? (tails - m_body_base) / sizeof(Vec4) : 0;
+    const auto limit = static_cast<std::size_t>(std::numeric_limits<int>::max());
+    if (static_cast<std::size_t>(n) + std::max(node_slots, body_slots) > limit)
       throw std::runtime_error(
-          "cuda-bh: a rank's bodies and the essential trees it received "
-          "hold more than 2^31 nodes and bodies");
+          "cuda-bh: this rank's " + std::to_string(n) + " bodies and the essential trees it " +
+          "received (" + std::to_string(node_slots) + " nodes, " + std::to_string(body_slots) +
+          " bodies) pass the walk's 2^31 indices: run on more ranks");
     for (int r = 0; r < ranks; ++r) {
       if (r == me || parts_of[static_cast<std::size_t>(r)] == 0) continue;
       const ReceivedParcel& g = got[static_cast<std::size_t>(r)];
@@ -272,8 +283,8 @@ class EssentialForest {
       const std::size_t want = parts_of[static_cast<std::size_t>(r)];
       if (g.header.size() != sizeof h + sizeof(int) * want || h[0] < 0 || h[1] < 0 ||
           h[2] != static_cast<std::int64_t>(want) || g.offset % k_parcel_align != 0 ||
-          g.bytes != static_cast<std::size_t>(h[0]) * sizeof(EssentialNode) +
-                         static_cast<std::size_t>(h[1]) * sizeof(Vec4))
+          g.bytes != static_cast<std::size_t>(h[0]) * sizeof(EssentialNode) ||
+          g.tail != static_cast<std::size_t>(h[1]) * sizeof(Vec4) || g.tail_offset < m_body_base)
         throw std::runtime_error("cuda-bh: the essential trees of rank " + std::to_string(r) +
                                  " do not hold what its header and parts count (ranks of "
                                  "different builds?)");
@@ -282,14 +293,14 @@ class EssentialForest {
       std::memcpy(links.data(), g.header.data() + sizeof h, sizeof(int) * want);
       const int m = static_cast<int>(h[0]);
       const int node_link = n + static_cast<int>(g.offset / sizeof(EssentialNode));
-      const int body_link = n + static_cast<int>(g.offset / sizeof(Vec4)) + 6 * m;
+      const int body_link = n + static_cast<int>((g.tail_offset - m_body_base) / sizeof(Vec4));
       if (m > 0)
         essential_link_kernel<<<blocks_for(m), k_threads>>>(
             reinterpret_cast<EssentialNode*>(m_inbox.data() + g.offset), m, node_link, body_link);
       CUDA_CHECK_LAUNCH("essential_link_kernel");
       for (int& l : links) l = l >= 0 ? l + node_link : ~(~l + body_link);
       below += static_cast<std::size_t>(h[0] + h[1]);
-      m_received += g.bytes;
+      m_received += g.bytes + g.tail;
     }
     // The top tree over every rank's parts, each linked to where this rank finds it: its own tree,
     // or the root of what that rank sent of it.
@@ -374,6 +385,7 @@ class EssentialForest {
     std::memcpy(parcel.header.data(), h, sizeof h);
     std::memcpy(parcel.header.data() + sizeof h, links.data(), sizeof(int) * links.size());
     parcel.data = buffer.data(), parcel.bytes = bytes;
+    parcel.tail = sizeof(Vec4) * static_cast<std::size_t>(bodies);
     return parcel;
   }
 
@@ -398,6 +410,7 @@ class EssentialForest {
   std::size_t m_received = 0;
   std::size_t m_forest_size = 0;
   int m_split = 0;
+  std::size_t m_body_base = 0;  // the inbox's byte where the forest's body 0 is
   GpuBuffer<int> m_roots;
   GpuBuffer<int> m_entries, m_kinds, m_children, m_entry_bodies, m_next_count;
   GpuBuffer<unsigned char> m_scan_temp;

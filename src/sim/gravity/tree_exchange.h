@@ -13,17 +13,19 @@
 
 namespace orrery {
 
-// Bytes for one rank: a small header over the host's channel, the rest device to device.
+// Bytes for one rank: a small header over the host's channel, the rest device to device. The
+// last `tail` bytes (a multiple of 16) land apart from the rest, beside the other ranks' tails.
 struct DeviceParcel {
   std::vector<std::uint8_t> header;
   const void* data = nullptr;  // device memory
-  std::size_t bytes = 0;
+  std::size_t bytes = 0, tail = 0;
 };
 
-// What one rank sent this one: its header, and where its device bytes landed.
+// What one rank sent this one: its header, and where its device bytes landed: the head (`bytes`,
+// all but the tail) at `offset`, the `tail` at `tail_offset`.
 struct ReceivedParcel {
   std::vector<std::uint8_t> header;
-  std::size_t offset = 0, bytes = 0;
+  std::size_t offset = 0, bytes = 0, tail_offset = 0, tail = 0;
 };
 
 // Where received parcels start: cudaMalloc's alignment (256) and an essential tree node's size
@@ -41,9 +43,9 @@ class TreeExchange {
   // Every rank's `n` floats, by rank (collective).
   virtual std::vector<float> gather(const float* mine, int n, const char* what) = 0;
   // send[r] to rank r (this rank's own is ignored); the device bytes received go to `into`
-  // (grown as needed, its contents not kept) after its first `front` bytes, each rank's at its
-  // parcel's offset, a multiple of k_parcel_align. Collective; returns when every byte has
-  // arrived.
+  // (grown as needed, its contents not kept) after its first `front` bytes: each rank's head at
+  // a multiple of k_parcel_align, then, after every head and from such a multiple on, the tails
+  // one after another. Collective; returns when every byte has arrived.
   virtual std::vector<ReceivedParcel> exchange(const std::vector<DeviceParcel>& send,
                                                GpuBuffer<unsigned char>& into, std::size_t front,
                                                const char* what) = 0;
