@@ -97,6 +97,13 @@ class DistributedBh {
   // every rank, where a host has more ranks than GPUs, a rank has no GPU, or the ranks' GPUs are
   // not all one model.
   static void bind_gpus(Ranks& ranks);
+  // What bind_gpus gathered of each rank, by rank: its GPU's name, or why it has none.
+  struct RankGpu {
+    std::string name, why;
+  };
+  // bind_gpus's verdict: throws InputError with the first rank's `why`, or where two ranks' GPUs
+  // are of different models.
+  static void check_gpus(const std::vector<RankGpu>& gpus);
   // The work of the bodies of the solver's last pass (a solver made by make() or make_device()).
   static std::vector<float> work(const Solver& s);
   // Bytes of essential trees this rank received on the last pass.
@@ -121,10 +128,11 @@ RankBodies draw_part(Ranks& ranks, Preset preset, int n, std::uint64_t seed);
 
 // One run over the ranks: the bodies decomposed, stepped by a distributed tree's forces (cuda-bh,
 // one GPU a rank, after DistributedBh::bind_gpus; or cpu-bh) and decomposed again every
-// `rebalance_every` steps (0: the first time only) by each body's measured work. Every member
-// is collective: each rank calls them in the same order. A failure on one rank (a GPU's error,
-// its memory running out) ends the run on every rank with one line naming the rank and the cause:
-// exit 1 in a step, 2 while the solver is made (InputError, the same on every rank, is thrown).
+// `rebalance_every` steps (0: the first time only; one rank never again) by each body's measured
+// work. Every member is collective: each rank calls them in the same order. A failure on one rank
+// (a GPU's error, its memory running out) ends the run on every rank with one line naming the
+// rank and the cause: exit 1 in a step, 2 while the solver is made (InputError, the same on every
+// rank, is thrown).
 class RankRun {
  public:
   RankRun(Ranks& ranks, RankBodies mine, bool gpu, Integrator integrator, const SimParams& params,

@@ -54,6 +54,9 @@ class Simulation : NoCopy {
   void set_state(const BodyState& s);
   Bodies& bodies() { return m_own; }
   BodyState state();
+  // The same into `into`, its vectors reused where they have the room (a viewer that fetches a
+  // large state each frame then touches no fresh pages).
+  void state_into(BodyState& into);
   // A host copy of lent arrays of this side (waits for the device).
   BodyState state(const Bodies& b);
   // In double precision: the doubles of a state whose float rounding the caller just lent or

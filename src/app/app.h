@@ -237,6 +237,7 @@ class App : NoCopy {
   bool rank_action(const ui::Action& a);
   RankView* m_ranks = nullptr;
   long long m_ranks_steps = 0;
+  double m_ranks_interactions = 0.0;  // every rank's, in the last frame's steps
   float m_ranks_ms = 0.0f;           // the last frame's steps over the ranks, the sample gathered
   std::uint64_t m_shown_labels = 0;  // the labels_key of the output whose labels the run has
   gfx::OrbitCamera m_camera;

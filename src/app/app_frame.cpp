@@ -97,7 +97,7 @@ void App::fill_readouts(long long index) {
   m_shown.readouts.tree_code = !m_run->solver().all_pairs();
   m_shown.readouts.render_path = m_run->buffers().path_name();
   m_shown.readouts.path_note = m_display.path_note;
-  m_shown.readouts.sim_ms_from_events = m_run->timed_with_events();
+  m_shown.readouts.sim_ms_from_events = !m_ranks && m_run->timed_with_events();  // ranks: a clock
   m_shown.readouts.gpu_name =
       device_present() ? device_info().name : "none (" + device_info().reason + ")";
   m_shown.readouts.gl_renderer = m_display.gl_description;
@@ -223,7 +223,7 @@ void App::finish_frame(long long index, bool last, const FrameView& v) {
     }
   }
   m_display.surface->present();
-  m_shown.stats.record(v.sim_ms, m_run->last_interactions());
+  m_shown.stats.record(v.sim_ms, m_ranks ? m_ranks_interactions : m_run->last_interactions());
 }
 
 // The frame's steps (unless paused) and, with the CUDA splat, its picture, in one mapping of the

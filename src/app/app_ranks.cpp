@@ -28,6 +28,7 @@ void App::rank_frame() {
   m_ranks_ms =
       std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
   m_ranks_steps = m_ranks->steps();
+  m_ranks_interactions = stepping ? m_ranks->interactions() : 0.0;
   if (stepping) m_run->show(m_ranks->sample(), m_ranks->time());
 }
 

@@ -2,6 +2,7 @@
 #include "rank_view.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -16,9 +17,14 @@
 namespace orrery::app {
 namespace {
 
-// A body drawn, as it goes to rank 0.
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// A body drawn, as it goes to rank 0: its place in the sample (its ID / the stride).
 struct Drawn {
-  std::uint64_t id;
+  std::uint64_t slot;
   Vec4 pos, vel;
 };
 
@@ -82,8 +88,17 @@ void RankView::run_frame(const double* command) {
   p.damping = static_cast<float>(command[4]), p.theta = static_cast<float>(command[5]);
   if (p != sim.params()) sim.set_params(p);  // rank 0's panel checked them
   const int steps = static_cast<int>(command[0]);
-  for (int k = 0; k < steps; ++k) m_run->step();
-  if (steps > 0) m_fresh = false;
+  const auto t0 = Clock::now();
+  double work = 0.0;  // this rank's interactions, then every rank's
+  for (int k = 0; k < steps; ++k) {
+    m_run->step();
+    work += m_run->solver().interactions(m_run->size());
+  }
+  if (steps > 0) {
+    m_ranks.sum(&work, 1, "the frame's interactions");
+    m_interactions = work;
+    m_fresh = false, ++m_frames, m_step_ms += ms_since(t0);
+  }
   if (!m_fresh) gather();
 }
 
@@ -102,32 +117,58 @@ std::string RankView::describe() const {
                               std::to_string(m_stride) + ")");
 }
 
+std::string RankView::timings() const {
+  if (m_frames == 0) return "no frame stepped";
+  char line[160];
+  const double f = static_cast<double>(m_frames), g = static_cast<double>(std::max(m_gathers, 1LL));
+  std::snprintf(line, sizeof line,
+                "a frame: steps %.1f ms, bodies fetched %.1f ms, sample sent %.1f ms (rank 0)",
+                m_step_ms / f, m_fetch_ms / g, m_send_ms / g);
+  return line;
+}
+
 void RankView::gather() {
+  auto t0 = Clock::now();
   const RankBodies& b = m_run->bodies();
-  std::vector<std::uint8_t> mine;
-  for (std::size_t i = 0; i < b.ids.size(); ++i) {
-    if (b.ids[i] % static_cast<std::uint64_t>(m_stride) != 0) continue;
-    const Drawn d{b.ids[i], b.bodies.pos[i], b.bodies.vel[i]};
-    const std::size_t at = mine.size();
-    mine.resize(at + sizeof d);
-    std::memcpy(mine.data() + at, &d, sizeof d);
+  m_fetch_ms += ms_since(t0);
+  t0 = Clock::now();
+  // This rank's bodies drawn change only when a rebalance moves bodies: their rows are kept.
+  if (m_rows_of != m_run->rebalances() || m_rows_n != b.ids.size()) {
+    m_rows.clear(), m_slots.clear();
+    const auto stride = static_cast<std::uint64_t>(m_stride);
+    for (std::size_t i = 0; i < b.ids.size(); ++i)
+      if (b.ids[i] % stride == 0) m_rows.push_back(i), m_slots.push_back(b.ids[i] / stride);
+    m_rows_of = m_run->rebalances(), m_rows_n = b.ids.size();
   }
+  // Rank 0 places its own bodies straight into the sample; the others pack theirs for it.
+  const std::size_t slots = static_cast<std::size_t>((m_total + m_stride - 1) / m_stride);
   std::vector<std::vector<std::uint8_t>> send(static_cast<std::size_t>(m_ranks.size()));
-  send[0] = std::move(mine);
+  if (root()) {
+    m_sample.pos.assign(slots, Vec4{}), m_sample.vel.assign(slots, Vec4{});
+    for (std::size_t k = 0; k < m_rows.size(); ++k)
+      if (m_slots[k] < slots)
+        m_sample.pos[m_slots[k]] = b.bodies.pos[m_rows[k]],
+        m_sample.vel[m_slots[k]] = b.bodies.vel[m_rows[k]];
+  } else {
+    std::vector<std::uint8_t>& mine = send[0];
+    mine.resize(sizeof(Drawn) * m_rows.size());
+    for (std::size_t k = 0; k < m_rows.size(); ++k) {
+      const std::size_t i = m_rows[k];
+      const Drawn d{m_slots[k], b.bodies.pos[i], b.bodies.vel[i]};
+      std::memcpy(mine.data() + k * sizeof d, &d, sizeof d);
+    }
+  }
   const auto got = m_ranks.exchange(std::move(send), "the bodies drawn");
   m_fresh = true;
   if (!root()) return;
-  // Slot id / stride: the IDs are 0 .. total - 1, each on one rank.
-  const std::size_t slots = static_cast<std::size_t>((m_total + m_stride - 1) / m_stride);
-  m_sample.pos.assign(slots, Vec4{}), m_sample.vel.assign(slots, Vec4{});
-  for (const std::vector<std::uint8_t>& g : got)
+  for (const std::vector<std::uint8_t>& g : got)  // the IDs are 0 .. total - 1, each on one rank
     for (std::size_t at = 0; at + sizeof(Drawn) <= g.size(); at += sizeof(Drawn)) {
       Drawn d;
       std::memcpy(&d, g.data() + at, sizeof d);
-      const std::size_t slot =
-          static_cast<std::size_t>(d.id / static_cast<std::uint64_t>(m_stride));
-      if (slot < slots) m_sample.pos[slot] = d.pos, m_sample.vel[slot] = d.vel;
+      if (d.slot < slots) m_sample.pos[d.slot] = d.pos, m_sample.vel[d.slot] = d.vel;
     }
+  m_send_ms += ms_since(t0);
+  ++m_gathers;
 }
 
 int run_over_ranks(const Options& o) {
@@ -176,8 +217,8 @@ int run_over_ranks(const Options& o) {
     ranks.abort(std::string("error: ") + e.what(), 1);
   }
   view.finish();
-  std::printf("orrery: over %s; %lld steps, t = %.6g\n", view.describe().c_str(), view.steps(),
-              view.time());
+  std::printf("orrery: over %s; %lld steps, t = %.6g; %s\n", view.describe().c_str(), view.steps(),
+              view.time(), view.timings().c_str());
   return status;
 }
 

@@ -32,7 +32,12 @@ class RankView {
   const BodyState& sample() const { return m_sample; }
   double time() const;
   long long steps() const { return m_run->steps(); }
+  // Every rank's interactions in the last frame's steps.
+  double interactions() const { return m_interactions; }
   std::string describe() const;
+  // Rank 0's mean ms: a frame's steps (the slowest rank's, as rank 0 waits on it), and a sample's
+  // gathering: this rank's bodies fetched from its solver, the sample sent and placed.
+  std::string timings() const;
 
  private:
   void gather();  // collective: each rank's bodies of the stride, to rank 0
@@ -43,6 +48,14 @@ class RankView {
   std::unique_ptr<RankRun> m_run;
   long long m_total = 0, m_stride = 1;
   bool m_fresh = false;  // the sample is of the bodies as they are
+  // This rank's rows drawn and their places in the sample, as of its rebalances and count.
+  std::vector<std::size_t> m_rows;
+  std::vector<std::uint64_t> m_slots;
+  int m_rows_of = -1;
+  std::size_t m_rows_n = 0;
+  double m_interactions = 0.0;
+  long long m_frames = 0, m_gathers = 0;  // frames that stepped, samples gathered
+  double m_step_ms = 0.0, m_fetch_ms = 0.0, m_send_ms = 0.0;
   BodyState m_sample;
 };
 

@@ -240,5 +240,28 @@ int main(int argc, char** argv) {
     check(ranks, why.find("at least one body a rank") != std::string::npos,
           "fewer bodies than ranks is refused: " + why);
   }
+  // The ranks' GPUs as bind_gpus gathers them: mixed models are one line, as is a rank without
+  // one (a host of one model cannot show the first for real).
+  {
+    auto verdict = [](const std::vector<DistributedBh::RankGpu>& gpus) {
+      try {
+        DistributedBh::check_gpus(gpus);
+      } catch (const InputError& e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    };
+    const std::string h200 = "NVIDIA H200", h100 = "NVIDIA H100 80GB HBM3";
+    const std::string same = verdict({{h200, ""}, {h200, ""}, {h200, ""}});
+    const std::string mixed = verdict({{h200, ""}, {h200, ""}, {h100, ""}});
+    const std::string none = verdict({{h200, ""}, {"", "rank 1 finds no CUDA device"}});
+    check(ranks,
+          same.empty() &&
+              mixed.find("not one model (rank 0: " + h200 + ", rank 2: " + h100) !=
+                  std::string::npos &&
+              none == "rank 1 finds no CUDA device",
+          "the ranks' GPUs: one model passes, mixed models are refused (" + mixed +
+              "), a rank without one is named");
+  }
   return g_failed > 0 ? 1 : 0;
 }

@@ -47,8 +47,15 @@ class Backend : public ElementPasses<Vec4> {
   // positions to step from, the buffer the first step writes (NaN, so a body a step leaves
   // unwritten cannot pass) and the velocities.
   virtual Bodies hold(const BodyState& s) = 0;
-  // A host copy of the newest state of any arrays of this side (waits).
-  virtual BodyState fetch(const Bodies& b) = 0;
+  // A host copy of the newest state of any arrays of this side (waits), into `into`: its
+  // vectors are reused where they have the room, so a large state fetched each frame costs no
+  // fresh pages.
+  virtual void fetch(const Bodies& b, BodyState& into) = 0;
+  BodyState fetch(const Bodies& b) {
+    BodyState s;
+    fetch(b, s);
+    return s;
+  }
   // n floats of this side to the host (waits), every `stride`th from src (host[k] = src[k *
   // stride]); and float scratch of this side, kept and grown.
   virtual void fetch(const float* src, float* host, int n, int stride = 1) = 0;

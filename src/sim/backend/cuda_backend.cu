@@ -74,14 +74,12 @@ class CudaBackend final : public DevicePasses<Backend, Vec4> {
     m_vel.upload(s.vel.data(), n);
     return Bodies{m_pos[0].data(), m_pos[1].data(), m_vel.data(), s.size(), true};
   }
-  BodyState fetch(const Bodies& b) override {
+  void fetch(const Bodies& b, BodyState& into) override {
     const std::size_t n = static_cast<std::size_t>(b.n);
-    BodyState s;
-    s.pos.resize(n), s.vel.resize(n);
+    into.pos.resize(n), into.vel.resize(n);
     device_synchronize();
-    gpu_memory::download(s.pos.data(), b.pos, sizeof(Vec4) * n);
-    gpu_memory::download(s.vel.data(), b.vel, sizeof(Vec4) * n);
-    return s;
+    gpu_memory::download(into.pos.data(), b.pos, sizeof(Vec4) * n);
+    gpu_memory::download(into.vel.data(), b.vel, sizeof(Vec4) * n);
   }
   void fetch(const float* src, float* host, int n, int stride) override {
     if (stride == 1) {

@@ -79,11 +79,9 @@ class HostBackend final : public HostPasses<Backend, Vec4> {
     m_vel = s.vel;
     return Bodies{m_pos[0].data(), m_pos[1].data(), m_vel.data(), s.size(), false};
   }
-  BodyState fetch(const Bodies& b) override {
-    BodyState s;
-    s.pos.assign(b.pos, b.pos + b.n);
-    s.vel.assign(b.vel, b.vel + b.n);
-    return s;
+  void fetch(const Bodies& b, BodyState& into) override {
+    into.pos.assign(b.pos, b.pos + b.n);
+    into.vel.assign(b.vel, b.vel + b.n);
   }
   void fetch(const float* src, float* host, int n, int stride) override {
     for (int k = 0; k < n; ++k) host[k] = src[static_cast<std::size_t>(k) * stride];

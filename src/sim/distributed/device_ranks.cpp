@@ -167,18 +167,13 @@ void DistributedBh::bind_gpus(Ranks& ranks) {
   std::memcpy(mine.data() + 1, why.empty() ? name.data() : why.data(),
               why.empty() ? name.size() : why.size());
   const auto all = ranks.gather_all(mine, "the ranks' GPUs");
-  std::string first_name;
+  std::vector<RankGpu> found(all.size());
   for (std::size_t r = 0; r < all.size(); ++r) {
     const std::vector<std::uint8_t>& a = all[r];
     if (a.empty()) throw InputError("a rank sent no GPU (ranks of different builds?)");
-    const std::string text(a.begin() + 1, a.end() - 1);
-    if (a[0] != 0) throw InputError(text);
-    if (r == 0) first_name = text;
-    if (text != first_name)
-      throw InputError("the ranks' GPUs are not one model (rank 0: " + first_name + ", rank " +
-                       std::to_string(r) + ": " + text +
-                       "): cuda-bh over ranks balances them as equals; run on one model");
+    (a[0] != 0 ? found[r].why : found[r].name).assign(a.begin() + 1, a.end() - 1);
   }
+  check_gpus(found);
 }
 
 #else
@@ -192,5 +187,15 @@ void DistributedBh::bind_gpus(Ranks&) {
 }
 
 #endif
+
+void DistributedBh::check_gpus(const std::vector<RankGpu>& gpus) {
+  for (const RankGpu& g : gpus)
+    if (!g.why.empty()) throw InputError(g.why);
+  for (std::size_t r = 1; r < gpus.size(); ++r)
+    if (gpus[r].name != gpus[0].name)
+      throw InputError("the ranks' GPUs are not one model (rank 0: " + gpus[0].name + ", rank " +
+                       std::to_string(r) + ": " + gpus[r].name +
+                       "): cuda-bh over ranks balances them as equals; run on one model");
+}
 
 }  // namespace orrery

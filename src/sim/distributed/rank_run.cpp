@@ -90,8 +90,9 @@ void RankRun::rebalance_if_due() {
 }
 
 void RankRun::rebalance() {
-  if (m_steps > 0 && m_rebalance_every > 0 && m_steps % m_rebalance_every == 0 &&
-      m_balanced_at != m_steps) {
+  // One rank has nothing to balance (and would forget its bodies' |a| for nothing).
+  if (m_ranks.size() > 1 && m_steps > 0 && m_rebalance_every > 0 &&
+      m_steps % m_rebalance_every == 0 && m_balanced_at != m_steps) {
     m_balanced_at = m_steps;
     m_mine.bodies = m_sim->state();
     m_mine.work = DistributedBh::work(*m_forces);
@@ -137,7 +138,7 @@ Diagnostics RankRun::diagnostics() {
 }
 
 const RankBodies& RankRun::bodies() {
-  m_mine.bodies = or_abort([this] { return m_sim->state(); });
+  or_abort([this] { m_sim->state_into(m_mine.bodies); });
   return m_mine;
 }
 

@@ -160,6 +160,11 @@ void Simulation::set_state(const BodyState& s) {
 }
 
 BodyState Simulation::state() { return state(m_own); }
+void Simulation::state_into(BodyState& into) {
+  m_backend->fetch(m_own, into);
+  into.pos64.clear(), into.vel64.clear();  // a single-precision run has none
+  exact_state(into);
+}
 BodyState Simulation::state(const Bodies& b) {
   BodyState s = m_backend->fetch(b);
   exact_state(s);
