@@ -15,7 +15,9 @@
 #include "orrery/integrators.h"
 #include "orrery/physics.h"
 #include "orrery/presets.h"
+#include "orrery/series.h"
 #include "orrery/simulation.h"
+#include "orrery/snapshot.h"
 #include "orrery/solver.h"
 
 namespace orrery {
@@ -48,6 +50,9 @@ class Ranks {
   // Every rank's bytes, by rank.
   std::vector<std::vector<std::uint8_t>> gather_all(const std::vector<std::uint8_t>& mine,
                                                     const char* what);
+  // Each rank's failure (`why`, empty: none): where any failed, every rank throws InputError with
+  // the line of the first that did, so none goes on alone into a collective.
+  void agree(const std::string& why, const char* what);
   // Ends the run on every rank with one line (stderr) and exit status `code`.
   [[noreturn]] void abort(const std::string& line, int code);
   // Runs `wait` (a wait on other ranks outside MPI: NCCL's) under the exchanges' timeout.
@@ -147,6 +152,14 @@ class RankRun {
   Diagnostics diagnostics();
   // This rank's bodies as they are now, in its key order.
   const RankBodies& bodies();
+  // The whole run as one snapshot on rank 0: every rank's bodies in ID order (ids set), the run's
+  // state; empty on the other ranks. Throws InputError, the same line on every rank, where rank
+  // 0's host cannot hold every body.
+  Snapshot snapshot();
+  // The whole run written to `path` by rank 0 (the format by its extension; a temporary file
+  // renamed over it, so a rank that dies during a save leaves the last file whole). Throws
+  // InputError, the same line on every rank, where it cannot be written.
+  void save(const std::string& path);
   Solver& solver() { return *m_forces; }
   Simulation& simulation() { return *m_sim; }
   long long steps() const { return m_steps; }
@@ -175,6 +188,30 @@ class RankRun {
   long long m_steps = 0, m_balanced_at = 0;
   int m_rebalances = 0;
   double m_moved = 0, m_worst_balance = 1.0;
+};
+
+// A run over the ranks written as a snapshot series (orrery/series.h: the state at the start,
+// then every K steps or T of time): each output gathered from every rank (RankRun::snapshot) and
+// written by rank 0 behind the steps that follow; every rank keeps the clock. Every member is
+// collective and throws InputError, the same line on every rank, where an output fails; the
+// outputs before it are whole.
+class RankSeries {
+ public:
+  // Checks the outputs' names (on rank 0) and writes output 0.
+  RankSeries(RankRun& run, const SeriesPlan& plan);
+  ~RankSeries();
+  // After a step: the next output, where one is due.
+  void after_step();
+  // Waits for the last output begun.
+  void finish();
+  // Rank 0's outputs written whole so far, and the last.
+  int written() const;
+  std::string last_file() const;
+
+ private:
+  RankRun& m_run;
+  SeriesClock m_clock;
+  std::unique_ptr<SeriesWriter> m_writer;  // rank 0's
 };
 
 }  // namespace orrery

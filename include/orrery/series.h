@@ -41,6 +41,23 @@ std::string series_file(const SeriesPlan& p, int k);
 // the block size asked for; 0: the solver's default), types and IDs.
 Snapshot snapshot_of(Simulation& sim, const Bodies& b, int block = 0);
 
+// When a series' outputs fall: its start, then every K steps or the step nearest each multiple
+// of T of time run (within half a step; time run backwards counts alike; a step longer than T
+// gives one output, the multiples it passed skipped).
+class SeriesClock {
+ public:
+  explicit SeriesClock(const SeriesPlan& plan)
+      : m_every_steps(plan.every_steps), m_every_time(plan.every_time) {}
+  void start(const Simulation& sim);
+  // After a step: whether an output is due now.
+  bool due(const Simulation& sim);
+
+ private:
+  long long m_every_steps = 0, m_step0 = 0;
+  double m_every_time = 0, m_time0 = 0, m_elapsed = 0;  // the time run at the last step
+  long long m_next = 1;  // the next output's multiple of the interval
+};
+
 class SeriesWriter {
  public:
   // Checks, before any step: output 0's folder can be written, and no file of the pattern's first
@@ -57,6 +74,12 @@ class SeriesWriter {
   // write of an output before threw (naming its file), or SnapshotError where this one cannot
   // begin; every output before that one stays whole, and none is begun after it.
   bool after_step(Simulation& sim, const Bodies& b);
+  // The same, the state made by the caller (a run over ranks gathers it): `s` is due now, or (with
+  // begin) output 0. Begins writing it behind the steps; throws as after_step does.
+  void write(Snapshot s);
+  // Starts the clock for write()'s caller, who writes output 0 next.
+  void begin(const Simulation& sim) { m_clock.start(sim); }
+  bool due(const Simulation& sim) { return m_clock.due(sim); }
   // Waits until every output begun is written; throws what a failed write threw.
   void finish();
   // Outputs written whole so far, and the last of them.
@@ -64,12 +87,9 @@ class SeriesWriter {
   const std::string& last_file() const { return m_last; }
 
  private:
-  void write(Simulation& sim, const Bodies& b);
   SeriesPlan m_plan;
+  SeriesClock m_clock;
   int m_begun = 0, m_written = 0;
-  long long m_step0 = 0;
-  double m_time0 = 0, m_elapsed = 0;  // the run's start, and the time run at the last step
-  long long m_next = 1;               // the next output's multiple of the interval
   std::string m_last;
   std::thread m_writing;                 // the output being written
   std::string m_writing_path;            // its file

@@ -23,7 +23,9 @@
 
 namespace orrery::bench {
 
-int run_decomposed(const Plan& plan) {
+namespace {
+
+int run_over_ranks(const Plan& plan) {
   Ranks& ranks = Ranks::world();
   const int p = ranks.size(), me = ranks.rank();
   const int n = plan.ns.front();
@@ -81,6 +83,8 @@ int run_decomposed(const Plan& plan) {
     std::fflush(stdout);
   }
   Solver& forces = run->solver();
+  std::optional<RankSeries> series;
+  if (plan.series) series.emplace(*run, *plan.series);
   std::optional<Diagnostics> start;
   if (plan.diagnostics) start = run->diagnostics();
   std::vector<double> ms;
@@ -93,6 +97,7 @@ int run_decomposed(const Plan& plan) {
     double took =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     ranks.max(&took, 1, "the step's time");  // a step takes as long as its slowest rank
+    if (series) series->after_step();        // not timed
     throw_if_stopped();
     if (k < plan.warmup) {
       if (me == 0) std::printf("set-up: warm-up step %d took %.1f ms\n", k + 1, took);
@@ -134,7 +139,33 @@ int run_decomposed(const Plan& plan) {
                   end->total(), moved_by.energy, moved_by.momentum);
     }
   }
+  // The table first: nothing measured is lost where an output fails.
+  if (series) {
+    series->finish();
+    if (me == 0)
+      std::fprintf(stderr, "orrery-bench: series: %d outputs, %s to %s\n", series->written(),
+                   series_file(*plan.series, 0).c_str(), series->last_file().c_str());
+  }
+  if (!plan.save.empty()) {
+    run->save(plan.save);
+    if (me == 0)
+      std::fprintf(stderr, "orrery-bench: saved %s (%s, %d bodies, step %lld, time %.9g)\n",
+                   plan.save.c_str(), to_string(snapshot_format_for(plan.save)), n, run->steps(),
+                   run->simulation().time());
+  }
   return 0;
+}
+
+}  // namespace
+
+// A refusal or a failed output is the same line on every rank (Ranks::agree): rank 0 says it.
+int run_decomposed(const Plan& plan) {
+  try {
+    return run_over_ranks(plan);
+  } catch (const InputError&) {
+    if (Ranks::world().rank() == 0) throw;
+    return 2;
+  }
 }
 
 }  // namespace orrery::bench

@@ -315,7 +315,8 @@ int parse_block(const std::string& text) {
 
 namespace {
 
-// --decompose: one cpu-bh run at one N under mpirun, its table on rank 0 (no output files).
+// --decompose: one cpu-bh or cuda-bh run at one N under mpirun, its table on rank 0 (and, with
+// --save or --save-every, snapshots of every rank's bodies written by rank 0).
 void check_decompose(const RawOptions& raw, Plan& plan) {
   plan.rebalance_every =
       static_cast<int>(parse_integer(raw.rebalance_every, "--rebalance-every", 0, k_max_steps));
@@ -332,13 +333,11 @@ void check_decompose(const RawOptions& raw, Plan& plan) {
         "that run over MPI ranks");
   if (raw.ns.size() != 1) throw UsageError("--decompose: one --n at a time");
   if (raw.compare || !raw.max_n.empty() || raw.convergence || raw.accuracy || !raw.csv.empty() ||
-      !raw.json.empty() || !raw.trace.empty() || !raw.save().empty() || !raw.export_csv().empty() ||
-      raw.run.save_every || !raw.load().empty() || !raw.scene_file().empty() || !raw.gpus.empty() ||
-      !raw.blocks.empty())
+      !raw.json.empty() || !raw.trace.empty() || !raw.export_csv().empty() || !raw.load().empty() ||
+      !raw.scene_file().empty() || !raw.gpus.empty() || !raw.blocks.empty())
     throw UsageError(
         "--decompose times one run: leave out --compare, --max-n, --convergence, "
-        "--accuracy, --csv, --json, --trace, --save, --export-csv, --save-every, "
-        "--load, --scene, --gpus and --block");
+        "--accuracy, --csv, --json, --trace, --export-csv, --load, --scene, --gpus and --block");
   orrery::cli::check_over_ranks(plan.params,
                                 "mpirun -np 4 orrery-bench --decompose --solver cuda-bh ...");
   // A rank's share of the bodies, for the memory check (its GPU holds only its own).

@@ -61,6 +61,10 @@ class PyRankRun {
     py::gil_scoped_release free;  // the ranks wait on each other, not on Python
     for (long long i = 0; i < k; ++i) m_run->step();
   }
+  void save(const std::string& path) {
+    py::gil_scoped_release free;
+    m_run->save(path);
+  }
   py::dict diagnostics() {
     const Diagnostics d = m_run->diagnostics();
     py::dict r;
@@ -123,6 +127,15 @@ rank in the same order. Without mpirun it is a run of one rank.)")
             r.step(as_integer(k, "step: k", 0, std::numeric_limits<long long>::max()));
           },
           py::arg("k") = 1, "Takes k steps on every rank (collective).")
+      .def(
+          "save",
+          [](PyRankRun& r, const py::object& path) {
+            r.save(py::module_::import("os").attr("fspath")(path).cast<std::string>());
+          },
+          py::arg("path"),
+          "Writes every rank's bodies as one snapshot, in ID order, from rank 0 (collective): the "
+          "format by the extension, as Simulation.save; orrery.load(path) reads it in one "
+          "process. ValueError, on every rank, where it cannot be written (the old file stays).")
       .def("diagnostics", &PyRankRun::diagnostics,
            "E, P, L and the mass over every rank's bodies (collective): a dict as "
            "Simulation.diagnostics() gives its first keys.")

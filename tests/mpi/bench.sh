@@ -2,6 +2,7 @@
 # orrery-bench --decompose under mpirun: a cpu-bh run over 3 ranks prints its row (balanced, its
 # energy kept as one process keeps it), and bad input is one line and exit 2 (no mpirun, another
 # solver, cuda-bh with no GPU, several N, an output file, the adaptive step, collisions, fewer bodies than ranks).
+# Its snapshots (--save-every, --save) are the whole run's, written by rank 0.
 # Usage: bench.sh MPIEXEC ORRERY-BENCH
 set -u
 mpiexec=$1 bench=$2
@@ -19,6 +20,30 @@ balance=$(echo "$row" | awk '{print $6}')
 awk -v b="$balance" 'BEGIN { exit !(b >= 1 && b < 1.05) }' || fail "balance $balance"
 drift=$(echo "$out" | sed -nE 's/^energy .* drift ([^;]+);.*/\1/p')
 awk -v d="$drift" 'BEGIN { exit !(d < 1e-4 && d > -1e-4) }' || fail "energy drift '$drift'"
+# Snapshots of the run over the ranks, written by rank 0: a series every 2 steps and the last
+# state; each loads in one process. A series that would overwrite a file is one line, exit 2.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+snaps=(--decompose --solver cpu-bh --preset plummer --n 3001 --steps 4 --warmup 0
+       --save-every 2 --series "$dir/s_%02d.orrery" --save "$dir/last.hdf5")
+o=$(OMP_NUM_THREADS=1 timeout 300 "$mpiexec" -np 3 --oversubscribe --allow-run-as-root "$bench" "${snaps[@]}" 2>&1)
+rc=$?
+echo "$o" | grep "^orrery-bench: s"
+[ "$rc" -eq 0 ] || fail "snapshots over the ranks: exit $rc ($o)"
+for f in s_00.orrery s_01.orrery s_02.orrery last.hdf5; do [ -s "$dir/$f" ] || fail "no $f"; done
+[ ! -e "$dir/s_03.orrery" ] || fail "a fourth output of 4 steps every 2"
+[ "$(echo "$o" | grep -c "^orrery-bench: series: 3 outputs, $dir/s_00.orrery to $dir/s_02.orrery$")" -eq 1 ] ||
+  fail "the series' line: $o"
+echo "$o" | grep -q "^orrery-bench: saved $dir/last.hdf5 (HDF5, 3001 bodies, step 4, time 0\\.064[0-9]*)$" ||
+  fail "the save's line: $o"
+for f in s_02.orrery last.hdf5; do
+  l=$("$bench" --load "$dir/$f" --solver cpu-bh --steps 1 --warmup 0 2>&1) || fail "--load $f: $l"
+  echo "$l" | grep -qE '^ *cpu-bh +3001 ' || fail "--load $f: no row of 3001 bodies: $l"
+done
+o=$(OMP_NUM_THREADS=1 timeout 300 "$mpiexec" -np 3 --oversubscribe --allow-run-as-root "$bench" "${snaps[@]}" 2>&1)
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(echo "$o" | grep -c 'exists already')" -eq 1 ] ||
+  fail "a series over an existing file: exit $rc, not one line ($o)"
 one_line() {  # $1: what; the rest: the command; exit 2 and one line naming what
   local what=$1
   shift

@@ -6,6 +6,11 @@
 // answering before the first exchange (tests/mpi/faults.sh: the others must end, not wait).
 // With --gpu, the same checks of cuda-bh over the ranks against one process's cuda-bh, each rank
 // on its own GPU; exit 77 (skipped) where there is no GPU or fewer GPUs than ranks on the host.
+// The run's snapshot (RankRun::save) against the bodies the ranks hold. --die-saving R FILE: a run
+// saves FILE, then rank R dies as the next save gathers (faults.sh); --read FILE (one process):
+// exit 0 where FILE holds the whole run (every ID once).
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -22,6 +27,7 @@
 #include "orrery/gpu_buffer.h"
 #include "orrery/input.h"
 #include "orrery/presets.h"
+#include "orrery/snapshot.h"
 #include "orrery/solver.h"
 
 using namespace orrery;
@@ -119,6 +125,65 @@ double field(Solver& s, const std::vector<Vec4>& pos, std::vector<Vec4>& acc,
   return s.interactions(m);
 }
 
+// FILE holds n bodies, IDs 0 .. n - 1 in order, all finite.
+bool whole_run(const char* path, int n) {
+  try {
+    const Snapshot s = load_snapshot(path);
+    // A file without IDs (Orrery's format keeps them with types) holds the bodies in ID order.
+    bool ok =
+        s.bodies.size() == n && (s.ids.empty() || s.ids.size() == static_cast<std::size_t>(n));
+    for (int i = 0; ok && i < n; ++i)
+      ok = (s.ids.empty() || s.ids[static_cast<std::size_t>(i)] == static_cast<std::uint64_t>(i)) &&
+           std::isfinite(s.bodies.pos[static_cast<std::size_t>(i)].x);
+    std::printf("%s: %s (%d bodies)\n", path, ok ? "whole" : "NOT whole", s.bodies.size());
+    return ok;
+  } catch (const std::exception& e) {
+    std::printf("%s: %s\n", path, e.what());
+    return false;
+  }
+}
+
+// The run written by rank 0 as one snapshot holds what every rank holds, by ID, to the bit; a
+// file that cannot be written is the same line on every rank.
+void check_snapshot(Ranks& ranks, const BodyState& all, int n) {
+  SimParams params;
+  params.theta = 0.5f;
+  params.softening = 0.01f;
+  RankRun run(ranks, share_of(ranks, all), false, Integrator::leapfrog, params, 2);
+  for (int k = 0; k < 3; ++k) run.step();
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/orrery_mpi_check_" +
+                           std::to_string(static_cast<long long>(getpid())) + ".orrery";
+  run.save(path);  // rank 0's name is the one written
+  const RankBodies& mine = run.bodies();
+  const std::vector<Vec4> pos = by_id(ranks, mine, mine.bodies.pos, n);
+  const std::vector<Vec4> vel = by_id(ranks, mine, mine.bodies.vel, n);
+  bool same = true;
+  std::string line;
+  if (ranks.rank() == 0) {
+    const Snapshot s = load_snapshot(path);
+    std::remove(path.c_str());
+    same = s.bodies.size() == n && s.run.steps == 3 && s.run.time == run.simulation().time() &&
+           std::memcmp(s.bodies.pos.data(), pos.data(), sizeof(Vec4) * pos.size()) == 0 &&
+           std::memcmp(s.bodies.vel.data(), vel.data(), sizeof(Vec4) * vel.size()) == 0;
+    for (std::size_t i = 0; same && i < s.ids.size(); ++i) same = s.ids[i] == i;
+    line = std::to_string(s.bodies.size()) + " bodies, step " + std::to_string(s.run.steps);
+  }
+  check(ranks, same,
+        "the run's snapshot holds every rank's bodies by ID, bit for bit (" + line + ")");
+  std::string why;
+  try {
+    run.save("/nonexistent-orrery-folder/run.orrery");
+  } catch (const InputError& e) {
+    why = e.what();
+  }
+  std::vector<std::uint8_t> bytes(why.begin(), why.end());
+  const auto all_why = ranks.gather_all(bytes, "the refusals");
+  bool one = !why.empty();
+  for (const auto& w : all_why) one = one && w == all_why[0];
+  check(ranks, one, "a snapshot that cannot be written is one line on every rank: " + why);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -144,7 +209,19 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[1], "--hang") == 0) std::this_thread::sleep_for(std::chrono::hours(1));
   }
   const int n = 20011;  // no multiple of any rank count or group
+  if (argc == 3 && std::strcmp(argv[1], "--read") == 0) return whole_run(argv[2], n) ? 0 : 1;
   const BodyState all = make_preset(Preset::plummer, n, 7);
+  if (argc == 4 && std::strcmp(argv[1], "--die-saving") == 0) {
+    SimParams params;
+    RankRun run(ranks, share_of(ranks, all), false, Integrator::leapfrog, params, 0);
+    run.step();
+    run.save(argv[3]);
+    run.step();
+    if (std::atoi(argv[2]) == me) std::raise(SIGKILL);
+    run.save(std::string(argv[3]) +
+             ".next");  // the others wait in its gather until mpirun ends them
+    return 1;
+  }
   RankBodies mine;  // scattered to start with: body i on rank i % p
   for (int i = me; i < n; i += p) {
     mine.bodies.pos.push_back(all.pos[static_cast<std::size_t>(i)]);
@@ -240,6 +317,7 @@ int main(int argc, char** argv) {
     check(ranks, why.find("at least one body a rank") != std::string::npos,
           "fewer bodies than ranks is refused: " + why);
   }
+  if (!gpu) check_snapshot(ranks, all, n);
   // The ranks' GPUs as bind_gpus gathers them: mixed models are one line, as is a rank without
   // one (a host of one model cannot show the first for real).
   {

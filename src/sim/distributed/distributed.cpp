@@ -138,6 +138,12 @@ void Ranks::guarded(const char* what, const std::function<void()>& wait) {
   wait();
 }
 
+void Ranks::agree(const std::string& why, const char* what) {
+  const auto all = gather_all(std::vector<std::uint8_t>(why.begin(), why.end()), what);
+  for (const std::vector<std::uint8_t>& w : all)
+    if (!w.empty()) throw InputError(std::string(w.begin(), w.end()));
+}
+
 void Ranks::abort(const std::string& line, int code) {
   std::fprintf(stderr, "orrery: rank %d: %s\n", m_rank, line.c_str());
   std::fflush(stderr);

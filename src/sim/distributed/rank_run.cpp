@@ -3,9 +3,12 @@
 // over the ranks. orrery-bench --decompose and Python's orrery.RankRun are both this.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <exception>
+#include <stdexcept>
 
 #include "orrery/distributed.h"
+#include "orrery/host_memory.h"
 #include "orrery/input.h"
 #include "orrery/presets.h"
 
@@ -140,6 +143,68 @@ Diagnostics RankRun::diagnostics() {
 const RankBodies& RankRun::bodies() {
   or_abort([this] { m_sim->state_into(m_mine.bodies); });
   return m_mine;
+}
+
+namespace {
+
+// A body on its way to rank 0's snapshot.
+struct Row {
+  std::uint64_t id;
+  Vec4 pos, vel;
+};
+
+}  // namespace
+
+Snapshot RankRun::snapshot() {
+  const RankBodies& mine = bodies();
+  double total = static_cast<double>(mine.ids.size());
+  m_ranks.sum(&total, 1, "the snapshot's bodies");
+  const auto n = static_cast<std::size_t>(total);
+  std::string why;
+  if (m_ranks.rank() == 0) {
+    try {  // the rows received, and the bodies in ID order
+      check_host_memory(static_cast<long long>(n), sizeof(Row) + 2 * sizeof(Vec4) + 8);
+    } catch (const InputError& e) {
+      why = std::string("a snapshot of the run: rank 0 gathers every body: ") + e.what();
+    }
+  }
+  m_ranks.agree(why, "the snapshot's room");
+  std::vector<std::vector<std::uint8_t>> send(static_cast<std::size_t>(m_ranks.size()));
+  std::vector<std::uint8_t>& rows = send[0];
+  rows.resize(sizeof(Row) * mine.ids.size());
+  for (std::size_t i = 0; i < mine.ids.size(); ++i) {
+    const Row r{mine.ids[i], mine.bodies.pos[i], mine.bodies.vel[i]};
+    std::memcpy(rows.data() + i * sizeof r, &r, sizeof r);
+  }
+  const auto got = m_ranks.exchange(std::move(send), "the snapshot's bodies");
+  Snapshot s;
+  if (m_ranks.rank() != 0) return s;
+  s.bodies.pos.resize(n), s.bodies.vel.resize(n), s.ids.resize(n);
+  std::vector<bool> placed(n, false);
+  for (const std::vector<std::uint8_t>& g : got)
+    for (std::size_t at = 0; at + sizeof(Row) <= g.size(); at += sizeof(Row)) {
+      Row r;
+      std::memcpy(&r, g.data() + at, sizeof r);
+      // The IDs are 0 .. N - 1, each on one rank: anything else is a bug, not bad input.
+      if (r.id >= n || placed[r.id]) throw std::logic_error("RankRun::snapshot: IDs not 0..N-1");
+      placed[r.id] = true;
+      s.bodies.pos[r.id] = r.pos, s.bodies.vel[r.id] = r.vel, s.ids[r.id] = r.id;
+    }
+  s.run = m_sim->run_state();
+  return s;
+}
+
+void RankRun::save(const std::string& path) {
+  const Snapshot s = snapshot();
+  std::string why;
+  if (m_ranks.rank() == 0) {
+    try {
+      save_snapshot(path, s);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+  }
+  m_ranks.agree(why, "the snapshot's writing");
 }
 
 }  // namespace orrery

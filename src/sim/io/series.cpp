@@ -104,7 +104,7 @@ Snapshot snapshot_of(Simulation& sim, const Bodies& b, int block) {
   return s;
 }
 
-SeriesWriter::SeriesWriter(SeriesPlan plan) : m_plan(std::move(plan)) {
+SeriesWriter::SeriesWriter(SeriesPlan plan) : m_plan(std::move(plan)), m_clock(m_plan) {
   check_can_save(series_file(m_plan, 0), m_plan.pattern_name);
   for (int k = 0; k < k_outputs_checked; ++k)
     if (exists(series_file(m_plan, k)))
@@ -124,11 +124,10 @@ void SeriesWriter::finish() {
   if (!m_writing_path.empty()) m_last = m_writing_path, ++m_written, m_writing_path.clear();
 }
 
-void SeriesWriter::write(Simulation& sim, const Bodies& b) {
+// The state is copied first (the caller's snapshot), while the output before is still being
+// written: the run waits only where the disk is slower than the steps between outputs.
+void SeriesWriter::write(Snapshot s) {
   const std::string path = series_file(m_plan, m_begun);
-  // The copy first, while the output before is still being written: the run waits only where
-  // the disk is slower than the steps between outputs.
-  Snapshot s = snapshot_of(sim, b, m_plan.block);
   finish();
   if (m_begun > 0 && exists(path))  // made by someone else since the run started
     throw SnapshotError(path + ": exists already; the series stops here (its outputs before " +
@@ -145,29 +144,31 @@ void SeriesWriter::write(Simulation& sim, const Bodies& b) {
 }
 
 void SeriesWriter::start(Simulation& sim, const Bodies& b) {
-  m_step0 = sim.step_count();
-  m_time0 = sim.time();
-  m_elapsed = 0;
-  m_next = 1;
-  write(sim, b);
+  m_clock.start(sim);
+  write(snapshot_of(sim, b, m_plan.block));
   finish();  // output 0 whole before any step: a series that cannot be written is told at once
 }
 
 bool SeriesWriter::after_step(Simulation& sim, const Bodies& b) {
-  const long long steps = sim.step_count() - m_step0;
-  if (m_plan.every_steps > 0) {
-    if (steps % m_plan.every_steps != 0) return false;
-    write(sim, b);
-    return true;
-  }
-  // By time: the step that ends nearest each multiple of T (within half a step; time run
-  // backwards counts alike). A step longer than T writes once; the multiples it passed are skipped.
+  if (!m_clock.due(sim)) return false;
+  write(snapshot_of(sim, b, m_plan.block));
+  return true;
+}
+
+void SeriesClock::start(const Simulation& sim) {
+  m_step0 = sim.step_count();
+  m_time0 = sim.time();
+  m_elapsed = 0;
+  m_next = 1;
+}
+
+bool SeriesClock::due(const Simulation& sim) {
+  if (m_every_steps > 0) return (sim.step_count() - m_step0) % m_every_steps == 0;
   const double elapsed = std::fabs(sim.time() - m_time0);
   const double half_step = 0.5 * (elapsed - m_elapsed);
   m_elapsed = elapsed;
-  const double T = m_plan.every_time;
+  const double T = m_every_time;
   if (elapsed < static_cast<double>(m_next) * T - half_step) return false;
-  write(sim, b);
   m_next = static_cast<long long>(std::floor((elapsed + half_step) / T)) + 1;
   return true;
 }
