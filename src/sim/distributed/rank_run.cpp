@@ -162,8 +162,8 @@ Snapshot RankRun::snapshot() {
   const auto n = static_cast<std::size_t>(total);
   std::string why;
   if (m_ranks.rank() == 0) {
-    try {  // the rows received, and the bodies in ID order
-      check_host_memory(static_cast<long long>(n), sizeof(Row) + 2 * sizeof(Vec4) + 8);
+    try {  // the rows as MPI lands them and as the exchange returns them, then in ID order
+      check_host_memory(static_cast<long long>(n), 2 * sizeof(Row) + 2 * sizeof(Vec4) + 8);
     } catch (const InputError& e) {
       why = std::string("a snapshot of the run: rank 0 gathers every body: ") + e.what();
     }
