@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "cli/launched_rank.h"
 #include "cli/run_options.h"
 #include "cli_view.h"
 #include "gfx/colormap.h"
@@ -515,11 +516,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       cli.exit(e);
       return r;
     }
-    std::fprintf(stderr, "orrery: error: %s\n", one_line(e.what()).c_str());
+    if (!orrery::cli::another_rank())  // under mpirun: rank 0 says it
+      std::fprintf(stderr, "orrery: error: %s\n", one_line(e.what()).c_str());
     r.exit_code = 2;
     return r;
   } catch (const std::exception& e) {  // the core's invalid_argument, or no CUDA device
-    std::fprintf(stderr, "orrery: error: %s\n", one_line(e.what()).c_str());
+    if (!orrery::cli::another_rank())
+      std::fprintf(stderr, "orrery: error: %s\n", one_line(e.what()).c_str());
     r.exit_code = 2;
     return r;
   }

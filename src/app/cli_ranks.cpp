@@ -57,9 +57,8 @@ void check_decomposed(const RankTexts& t, bool solver_typed, Options& o) {
   o.gpus = 1;
   if (o.loaded || !o.series.empty())
     throw InputError("--decompose: a preset only (--load and --scene are not read in parts yet)");
-  if (o.series_plan || !o.save.empty() || !o.export_csv.empty())
-    throw InputError(
-        "--decompose: --save, --export-csv and --save-every are not written over ranks yet");
+  if (!o.export_csv.empty())
+    throw InputError("--decompose: --export-csv is not written over ranks (--save FILE.csv is)");
   orrery::cli::check_over_ranks(o.params, "mpirun -np 4 orrery --decompose --solver cpu-bh ...");
 }
 

@@ -93,6 +93,7 @@ void RankView::run_frame(const double* command) {
   for (int k = 0; k < steps; ++k) {
     m_run->step();
     work += m_run->solver().interactions(m_run->size());
+    if (m_series) m_series->after_step();
   }
   if (steps > 0) {
     m_ranks.sum(&work, 1, "the frame's interactions");
@@ -105,6 +106,22 @@ void RankView::run_frame(const double* command) {
 void RankView::finish() {
   double command[k_command] = {0.0, 1.0};
   m_ranks.sum(command, k_command, "the viewer's end");
+}
+
+void RankView::write_series(const SeriesPlan& plan) {
+  m_series = std::make_unique<RankSeries>(*m_run, plan);
+}
+
+void RankView::close_outputs(const std::string& save) {
+  if (m_series) {
+    m_series->finish();
+    if (root())
+      std::printf("orrery: series: %d outputs, the last %s\n", m_series->written(),
+                  m_series->last_file().c_str());
+  }
+  if (save.empty()) return;
+  m_run->save(save);
+  if (root()) std::printf("orrery: saved %s (%lld bodies)\n", save.c_str(), m_total);
 }
 
 double RankView::time() const { return m_run->simulation().time(); }
@@ -201,15 +218,33 @@ int run_over_ranks(const Options& o) {
     return refuse(ranks, e.what());
   }
   RankView view(ranks, std::move(run), o.n, o.draw_max);
+  if (o.series_plan) {
+    try {
+      view.write_series(*o.series_plan);
+    } catch (const InputError& e) {  // the same on every rank
+      return refuse(ranks, e.what());
+    }
+  }
   if (!view.root()) {
-    view.serve();
+    try {
+      view.serve();
+    } catch (const InputError&) {  // rank 0 has the same line: it ends the run with it
+      view.serve();
+    }
+    try {
+      view.close_outputs(o.save);
+    } catch (const InputError& e) {
+      return refuse(ranks, e.what());
+    }
     return 0;
   }
   int status = 0;
   try {
     OutputFile screenshot;
     if (!o.screenshot.empty()) screenshot = OutputFile::open(o.screenshot, "--screenshot");
-    App app(o, std::move(screenshot), &view);
+    Options shown = o;  // the ranks write the run; the sample rank 0 shows is not written
+    shown.save.clear(), shown.series_plan.reset();
+    App app(shown, std::move(screenshot), &view);
     status = app.run();
   } catch (const InputError& e) {
     ranks.abort(std::string("error: ") + e.what(), 2);
@@ -219,6 +254,11 @@ int run_over_ranks(const Options& o) {
   view.finish();
   std::printf("orrery: over %s; %lld steps, t = %.6g; %s\n", view.describe().c_str(), view.steps(),
               view.time(), view.timings().c_str());
+  try {
+    view.close_outputs(o.save);
+  } catch (const InputError& e) {
+    return refuse(ranks, e.what());
+  }
   return status;
 }
 

@@ -28,6 +28,11 @@ class RankView {
   void serve();
   // Rank 0: the others stop (after the last frame, or when the viewer fails).
   void finish();
+  // The run written as a series from now on (output 0 now), each output after the step it falls
+  // on; and at the end (after finish() and serve()) its last output waited for and the last state
+  // saved to `save` (none: ""). Collective; throw InputError, the same line on every rank.
+  void write_series(const SeriesPlan& plan);
+  void close_outputs(const std::string& save);
   // The bodies drawn, in ID order: body k is ID k x stride().
   const BodyState& sample() const { return m_sample; }
   double time() const;
@@ -57,6 +62,7 @@ class RankView {
   long long m_frames = 0, m_gathers = 0;  // frames that stepped, samples gathered
   double m_step_ms = 0.0, m_fetch_ms = 0.0, m_send_ms = 0.0;
   BodyState m_sample;
+  std::unique_ptr<RankSeries> m_series;
 };
 
 // The viewer's run under mpirun (main.cpp, for --decompose): every rank draws its part of the

@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 
+#include "cli/launched_rank.h"
 #include "options.h"
 #include "orrery/param_table.h"
 #include "orrery/simd.h"
@@ -22,14 +23,6 @@ using namespace orrery::bench;
 
 constexpr int k_exit_failure = 1;  // a run failed, or --compare found an error above tolerance
 constexpr int k_exit_usage = 2;    // bad input
-
-// Under mpirun every rank checks the same options and files and refuses them with the same line:
-// rank 0 says it (a failure of one rank alone is not a UsageError: Ranks::abort names the rank).
-bool another_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
-    if (const char* v = std::getenv(name)) return std::atoi(v) != 0;
-  return false;
-}
 
 // Errors are printed as exactly one line (orrery/input.h's one_line).
 void print_error(const std::string& what) {
@@ -131,7 +124,9 @@ int main(int argc, char** argv) {
                  s.signal == SIGTERM ? "SIGTERM" : "SIGINT");
     return 128 + s.signal;
   } catch (const UsageError& e) {
-    if (!another_rank()) print_error(e.what());
+    // Under mpirun, the same line on every rank (a failure of one rank alone is no UsageError:
+    // Ranks::abort names the rank).
+    if (!orrery::cli::another_rank()) print_error(e.what());
     return k_exit_usage;
   } catch (const std::bad_alloc&) {  // a step's own allocations (a tree), past the first check
     print_error(

@@ -2,7 +2,8 @@
 # The viewer over MPI ranks (mpirun -np K orrery --decompose): rank 0 draws every rank's bodies
 # (all of them, or every k-th by ID under --draw-max), Space and . pause and step every rank,
 # what would change the run is refused, the picture of the same bodies is the same on 1 rank and
-# on 3, and bad input is one line and exit 2. Headless (EGL; skips where none works).
+# on 3, the ranks write the run (--save-every, --save) while rank 0 draws it, and bad input is one
+# line and exit 2. Headless (EGL; skips where none works).
 # Usage: viewer.sh MPIEXEC ORRERY PNG_CHECK WORKDIR
 set -u
 mpiexec=$1 orrery=$2 check=$3 dir=$4/ranks-viewer
@@ -46,6 +47,23 @@ ranks 3 "${view[@]}" --n 30001 --paused --hud none --frames 2 --screenshot three
 expect_line three.out '; 0 steps, t = 0; no frame stepped$'
 "$(dirname "$check")/orrery_png_diff" one.png three.png ||
   fail "1 rank and 3 ranks drew the same bodies differently"
+
+# The run written by the ranks while rank 0 draws it: a series every 5 steps and the last state;
+# a series over a file that exists, and a --save that cannot be written, are one line from rank 0.
+ranks 2 "${view[@]}" --n 5000 --frames 10 --save-every 5 --series "v_%02d.orrery" \
+  --save last.orrery >saves.out 2>&1 || { cat saves.out; fail "saves: exit $?"; }
+expect_line saves.out '^orrery: series: 3 outputs, the last v_02\.orrery$'
+expect_line saves.out '^orrery: saved last\.orrery \(5000 bodies\)$'
+for f in v_00.orrery v_01.orrery v_02.orrery last.orrery; do [ -s "$f" ] || fail "no $f"; done
+cmp -s v_02.orrery last.orrery || fail "the last output and --save differ after the same steps"
+again=$(ranks 2 "${view[@]}" --n 5000 --frames 2 --save-every 5 --series "v_%02d.orrery" 2>&1)
+r=$?
+[ "$r" -eq 2 ] && [ "$(echo "$again" | grep -c '^orrery: error: .*v_00.orrery exists already')" -eq 1 ] ||
+  fail "a series over a file: exit $r, not one line ($again)"
+nowhere=$(ranks 2 "${view[@]}" --n 5000 --frames 2 --save /nonexistent-orrery/x.orrery 2>&1)
+r=$?
+[ "$r" -eq 2 ] && [ "$(echo "$nowhere" | grep -c '^orrery: error: --save /nonexistent-orrery')" -eq 1 ] ||
+  fail "a --save nowhere: exit $r, not one line ($nowhere)"
 
 # Bad input: one line, exit 2.
 one_line() {  # WHAT REGEX COMMAND...
