@@ -53,6 +53,8 @@ class Ranks {
   // Each rank's failure (`why`, empty: none): where any failed, every rank throws InputError with
   // the line of the first that did, so none goes on alone into a collective.
   void agree(const std::string& why, const char* what);
+  // Runs `work` on rank 0 alone; what it throws is thrown on every rank as one InputError (agree).
+  void on_root(const char* what, const std::function<void()>& work);
   // Ends the run on every rank with one line (stderr) and exit status `code`.
   [[noreturn]] void abort(const std::string& line, int code);
   // Runs `wait` (a wait on other ranks outside MPI: NCCL's) under the exchanges' timeout.

@@ -74,12 +74,9 @@ class SeriesWriter {
   // write of an output before threw (naming its file), or SnapshotError where this one cannot
   // begin; every output before that one stays whole, and none is begun after it.
   bool after_step(Simulation& sim, const Bodies& b);
-  // The same, the state made by the caller (a run over ranks gathers it): `s` is due now, or (with
-  // begin) output 0. Begins writing it behind the steps; throws as after_step does.
+  // The next output, the state made by the caller (a run over ranks gathers it and keeps its own
+  // SeriesClock): begins writing it behind the steps; throws as after_step does.
   void write(Snapshot s);
-  // Starts the clock for write()'s caller, who writes output 0 next.
-  void begin(const Simulation& sim) { m_clock.start(sim); }
-  bool due(const Simulation& sim) { return m_clock.due(sim); }
   // Waits until every output begun is written; throws what a failed write threw.
   void finish();
   // Outputs written whole so far, and the last of them.

@@ -42,19 +42,21 @@ long long sample_stride(long long total, long long draw_max) {
 // Rank 0 holds the sample as the one-process viewer holds its bodies, and the rows it gathers;
 // its host is asked before anything is drawn (collective). Empty when it fits.
 std::string sample_too_large(Ranks& ranks, long long total, long long draw_max) {
-  std::string why;
-  if (ranks.rank() == 0) {
-    const long long stride = sample_stride(total, draw_max), drawn = (total + stride - 1) / stride;
-    try {
-      check_host_memory(drawn, k_viewer_host_bytes_per_body + sizeof(Drawn));
-    } catch (const InputError& e) {
-      why = "--draw-max " + std::to_string(draw_max) + ": rank 0 draws " + std::to_string(drawn) +
-            " bodies: " + e.what();
-    }
+  try {
+    ranks.on_root("the sample's memory", [&] {
+      const long long stride = sample_stride(total, draw_max),
+                      drawn = (total + stride - 1) / stride;
+      try {
+        check_host_memory(drawn, k_viewer_host_bytes_per_body + sizeof(Drawn));
+      } catch (const InputError& e) {
+        throw InputError("--draw-max " + std::to_string(draw_max) + ": rank 0 draws " +
+                         std::to_string(drawn) + " bodies: " + e.what());
+      }
+    });
+  } catch (const InputError& e) {
+    return e.what();
   }
-  double bad = why.empty() ? 0.0 : 1.0;
-  ranks.max(&bad, 1, "the sample's memory");
-  return bad > 0 ? (why.empty() ? std::string("rank 0's sample does not fit") : why) : "";
+  return "";
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <numeric>
 #include <thread>
@@ -142,6 +143,18 @@ void Ranks::agree(const std::string& why, const char* what) {
   const auto all = gather_all(std::vector<std::uint8_t>(why.begin(), why.end()), what);
   for (const std::vector<std::uint8_t>& w : all)
     if (!w.empty()) throw InputError(std::string(w.begin(), w.end()));
+}
+
+void Ranks::on_root(const char* what, const std::function<void()>& work) {
+  std::string why;
+  if (m_rank == 0) {
+    try {
+      work();
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+  }
+  agree(why, what);
 }
 
 void Ranks::abort(const std::string& line, int code) {

@@ -160,15 +160,14 @@ Snapshot RankRun::snapshot() {
   double total = static_cast<double>(mine.ids.size());
   m_ranks.sum(&total, 1, "the snapshot's bodies");
   const auto n = static_cast<std::size_t>(total);
-  std::string why;
-  if (m_ranks.rank() == 0) {
+  m_ranks.on_root("the snapshot's room", [n] {
     try {  // the rows as MPI lands them and as the exchange returns them, then in ID order
       check_host_memory(static_cast<long long>(n), 2 * sizeof(Row) + 2 * sizeof(Vec4) + 8);
     } catch (const InputError& e) {
-      why = std::string("a snapshot of the run: rank 0 gathers every body: ") + e.what();
+      throw InputError(std::string("a snapshot of the run: rank 0 gathers every body: ") +
+                       e.what());
     }
-  }
-  m_ranks.agree(why, "the snapshot's room");
+  });
   std::vector<std::vector<std::uint8_t>> send(static_cast<std::size_t>(m_ranks.size()));
   std::vector<std::uint8_t>& rows = send[0];
   rows.resize(sizeof(Row) * mine.ids.size());
@@ -196,15 +195,7 @@ Snapshot RankRun::snapshot() {
 
 void RankRun::save(const std::string& path) {
   const Snapshot s = snapshot();
-  std::string why;
-  if (m_ranks.rank() == 0) {
-    try {
-      save_snapshot(path, s);
-    } catch (const std::exception& e) {
-      why = e.what();
-    }
-  }
-  m_ranks.agree(why, "the snapshot's writing");
+  m_ranks.on_root("the snapshot's writing", [&] { save_snapshot(path, s); });
 }
 
 }  // namespace orrery

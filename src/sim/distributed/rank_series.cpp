@@ -1,35 +1,16 @@
 // A run over the ranks written as a snapshot series (orrery/distributed.h: RankSeries).
-#include <exception>
 #include <utility>
 
 #include "orrery/distributed.h"
 
 namespace orrery {
 
-namespace {
-
-// Runs `write` on rank 0 and makes its failure every rank's.
-template <typename Fn>
-void on_root(Ranks& ranks, const char* what, Fn&& write) {
-  std::string why;
-  if (ranks.rank() == 0) {
-    try {
-      write();
-    } catch (const std::exception& e) {
-      why = e.what();
-    }
-  }
-  ranks.agree(why, what);
-}
-
-}  // namespace
-
 RankSeries::RankSeries(RankRun& run, const SeriesPlan& plan) : m_run(run), m_clock(plan) {
   Ranks& ranks = Ranks::world();
-  on_root(ranks, "the series' names", [&] { m_writer = std::make_unique<SeriesWriter>(plan); });
+  ranks.on_root("the series' names", [&] { m_writer = std::make_unique<SeriesWriter>(plan); });
   m_clock.start(m_run.simulation());
   Snapshot s = m_run.snapshot();
-  on_root(ranks, "the series' first output", [&] {
+  ranks.on_root("the series' first output", [&] {
     m_writer->write(std::move(s));
     m_writer->finish();  // output 0 whole before any step: a series that cannot be written is told
   });
@@ -40,11 +21,11 @@ RankSeries::~RankSeries() = default;
 void RankSeries::after_step() {
   if (!m_clock.due(m_run.simulation())) return;  // the same on every rank: one clock, one dt
   Snapshot s = m_run.snapshot();
-  on_root(Ranks::world(), "the series' output", [&] { m_writer->write(std::move(s)); });
+  Ranks::world().on_root("the series' output", [&] { m_writer->write(std::move(s)); });
 }
 
 void RankSeries::finish() {
-  on_root(Ranks::world(), "the series' last output", [&] { m_writer->finish(); });
+  Ranks::world().on_root("the series' last output", [&] { m_writer->finish(); });
 }
 
 int RankSeries::written() const { return m_writer ? m_writer->written() : 0; }
